@@ -1,0 +1,1 @@
+"""Benchmarks that print figures: `python -m bench` runs them all."""

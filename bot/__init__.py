@@ -1,0 +1,1 @@
+"""The Discord side: cogs, views, renderers and the table service that drives the games."""

@@ -1,0 +1,48 @@
+"""AI players shared by every game.
+
+`random_player(seed)` answers any prompt with uniformly random legal choices. Each game's heuristic
+player lives in its own package and is reached through `game.ai("heuristic", seed)` or `player()`.
+Both are deterministic for their seed.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.core import Game, Player, Prompt
+
+
+class RandomPlayer:
+    """Picks `prompt.pick` distinct legal choices at random."""
+
+    def __init__(self, seed: int) -> None:
+        self._rng = random.Random(seed)
+
+    def choose(self, game: Game[Any], state: Any, prompt: Prompt) -> list[str]:
+        choices = prompt.choices
+        if prompt.pick == 1:
+            return [choices[self._rng.randrange(len(choices))].id]
+        return [c.id for c in self._rng.sample(choices, prompt.pick)]
+
+
+def random_player(seed: int) -> RandomPlayer:
+    return RandomPlayer(seed)
+
+
+def player(game: Game[Any], level: str, seed: int) -> Player:
+    """An AI of the given level for `game`."""
+    return game.ai(level, seed)
+
+
+def play_out(game: Game[Any], state: Any, players: list[Player]) -> int:
+    """Let `players` (one per seat) play `state` to the end; return the number of decisions made."""
+    decisions = 0
+    while True:
+        prompts = game.prompts(state)
+        if not prompts:
+            return decisions
+        # Prompts from one call are independent (the contract), so all of them can be answered.
+        for prompt in prompts:
+            game.apply(state, prompt.seat, players[prompt.seat].choose(game, state, prompt))
+            decisions += 1

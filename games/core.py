@@ -1,0 +1,231 @@
+"""The engine contract every game implements.
+
+A game is one object (a subclass of `Game`) whose methods are pure functions over a state object that
+the game defines. The table service, storage, the AI and the command-line tools only ever use the
+names below, so a new game plugs in without changes elsewhere.
+
+Contract notes shared by every game:
+- all randomness comes from `Rng`, whose whole state (seed and number of draws) lives in the game
+  state, so the same seed and the same decisions always give the same game;
+- the prompts returned by one `prompts()` call are independent: answering one of them never changes
+  what another seat may answer (several prompts at once only happen in simultaneous secret phases);
+- `apply()` validates completely before it mutates anything, so an `IllegalAction` leaves the state
+  exactly as it was;
+- events are JSON-serialisable dicts with a "type". An event with a "to" key is private to that seat;
+  every other event is public.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
+
+__all__ = [
+    "MAX_CHOICE_ID",
+    "Choice",
+    "Game",
+    "IllegalAction",
+    "Option",
+    "Player",
+    "Prompt",
+    "Rng",
+    "check_choice",
+]
+
+MAX_CHOICE_ID = 20  # Discord custom_ids are at most 100 characters; ids leave room for game/seat/seq.
+
+Event = dict[str, Any]
+S = TypeVar("S")
+
+
+class IllegalAction(Exception):
+    """A decision the rules do not allow. The message is meant for the player who made it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One legal answer to a prompt: a short stable id and a label for people."""
+
+    id: str
+    label: str
+
+    def __post_init__(self) -> None:
+        if not self.id or len(self.id) > MAX_CHOICE_ID:
+            raise ValueError(f"choice id {self.id!r} must have 1..{MAX_CHOICE_ID} characters")
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """A seat that must decide now.
+
+    `pick` is how many distinct choices make one answer. `secret` marks a simultaneous hidden
+    decision: others learn only that the seat has chosen until everybody has. `text` is a one-line
+    question for people and `info` carries machine-readable context for renderers (never anything the
+    seat may not know).
+    """
+
+    seat: int
+    kind: str
+    choices: list[Choice]
+    pick: int = 1
+    secret: bool = False
+    text: str = ""
+    info: Mapping[str, Any] = field(default_factory=dict)
+
+    def choice_ids(self) -> list[str]:
+        return [c.id for c in self.choices]
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A variant a lobby can switch: allowed values, the default, and one line saying what it does."""
+
+    name: str
+    values: tuple[Any, ...]
+    default: Any
+    description: str
+
+    def parse(self, value: Any) -> Any:
+        """The allowed value equal to `value`, accepting its text form ("true", "3")."""
+        if value in self.values and type(value) is type(self.default):
+            return value
+        text = str(value).strip().lower()
+        for allowed in self.values:
+            if str(allowed).lower() == text:
+                return allowed
+        shown = ", ".join(str(v) for v in self.values)
+        raise ValueError(f"option {self.name!r} cannot be {value!r}; choose one of: {shown}")
+
+
+class Rng:
+    """Deterministic randomness kept in the game state as two integers.
+
+    Each draw seeds a fresh `random.Random` from (seed, counter). That keeps the state tiny and
+    JSON-friendly (no 625-word Mersenne Twister state) while staying exactly reproducible.
+    """
+
+    __slots__ = ("calls", "seed")
+
+    def __init__(self, seed: int, calls: int = 0) -> None:
+        self.seed = seed
+        self.calls = calls
+
+    def _next(self) -> random.Random:
+        self.calls += 1
+        return random.Random(self.seed * 1_000_003 + self.calls)
+
+    def shuffle(self, items: list[Any]) -> None:
+        self._next().shuffle(items)
+
+    def randrange(self, n: int) -> int:
+        return self._next().randrange(n)
+
+    def choice(self, items: Sequence[Any]) -> Any:
+        return items[self.randrange(len(items))]
+
+    def to_json(self) -> list[int]:
+        return [self.seed, self.calls]
+
+    @classmethod
+    def from_json(cls, data: Sequence[int]) -> Rng:
+        return cls(int(data[0]), int(data[1]))
+
+
+def check_choice(prompts: Sequence[Prompt], seat: int, choice: Sequence[str]) -> Prompt:
+    """Validate a seat's answer against the current prompts; return the prompt it answers."""
+    prompt = next((p for p in prompts if p.seat == seat), None)
+    if prompt is None:
+        if not prompts:
+            raise IllegalAction("The game is over.")
+        raise IllegalAction("It is not your turn to decide.")
+    if isinstance(choice, str) or not isinstance(choice, Sequence):
+        raise IllegalAction("A decision is a list of choice ids.")
+    if len(choice) != prompt.pick:
+        raise IllegalAction(f"Choose exactly {prompt.pick} option{'s' if prompt.pick > 1 else ''}.")
+    if len(set(choice)) != len(choice):
+        raise IllegalAction("Choose different options, not the same one twice.")
+    allowed = prompt.choice_ids()
+    for c in choice:
+        if c not in allowed:
+            raise IllegalAction(f"{c!r} is not one of the choices offered now.")
+    return prompt
+
+
+class Player(Protocol):
+    """An AI seat: answers a prompt with a list of choice ids."""
+
+    def choose(self, game: Game[Any], state: Any, prompt: Prompt) -> list[str]: ...
+
+
+class Game(Generic[S]):
+    """Base class of a game. Subclasses set the metadata and implement the abstract methods."""
+
+    key: str = ""
+    title: str = ""
+    min_players: int = 2
+    max_players: int = 2
+    options: tuple[Option, ...] = ()
+
+    # --- options -----------------------------------------------------------------------------
+    def resolve_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Defaults overlaid with the given options; unknown names or bad values raise ValueError."""
+        known = {o.name: o for o in self.options}
+        resolved = {o.name: o.default for o in self.options}
+        for name, value in (options or {}).items():
+            if name not in known:
+                names = ", ".join(known) or "none"
+                raise ValueError(f"unknown option {name!r} for {self.title}; known options: {names}")
+            resolved[name] = known[name].parse(value)
+        return resolved
+
+    def check_players(self, players: int) -> None:
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            raise ValueError(
+                f"{self.title} is played by {self.min_players} to {self.max_players} players, not {players}"
+            )
+
+    # --- the contract ------------------------------------------------------------------------
+    def new(self, players: int, seed: int, options: dict[str, Any] | None = None) -> S:
+        raise NotImplementedError
+
+    def prompts(self, state: S) -> list[Prompt]:
+        raise NotImplementedError
+
+    def apply(self, state: S, seat: int, choice: list[str]) -> list[Event]:
+        raise NotImplementedError
+
+    def view(self, state: S, seat: int | None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def outcome(self, state: S) -> dict[str, Any] | None:
+        raise NotImplementedError
+
+    def to_json(self, state: S) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def from_json(self, data: dict[str, Any]) -> S:
+        raise NotImplementedError
+
+    def players(self, state: S) -> int:
+        """Number of seats in this game."""
+        raise NotImplementedError
+
+    # --- AI ----------------------------------------------------------------------------------
+    ai_levels: tuple[str, ...] = ("random", "heuristic")
+
+    def ai(self, level: str, seed: int) -> Player:
+        """An AI player of the given level ("random" or "heuristic"), deterministic for `seed`."""
+        from games import ai
+
+        if level == "random":
+            return ai.RandomPlayer(seed)
+        raise ValueError(f"unknown AI level {level!r}; known: {', '.join(self.ai_levels)}")
+
+    # --- terminal ----------------------------------------------------------------------------
+    def describe(self, view: dict[str, Any]) -> str:
+        """A plain-text rendering of a view, for `python -m games play`. Games may override."""
+        from games.text import format_view
+
+        return format_view(view)

@@ -1,0 +1,1 @@
+"""Persistence: SQLModel tables and the async repository the table service uses."""

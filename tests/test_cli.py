@@ -1,0 +1,52 @@
+"""`python -m bot` without a token and the `python -m games` tools."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import games
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(*args: str, env: dict[str, str] | None = None, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True, input=stdin,
+                          env=env, timeout=120)
+
+
+def test_bot_without_token_explains_and_exits_2(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    result = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, capture_output=True, text=True,
+                            env={**env, "PYTHONPATH": str(ROOT)}, timeout=60)
+    assert result.returncode == 2
+    assert "DISCORD_TOKEN" in result.stderr and "developers/applications" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_list_names_every_game() -> None:
+    result = run("-m", "games", "list")
+    assert result.returncode == 0
+    for key in games.keys():
+        assert key in result.stdout
+
+
+def test_unknown_game_is_a_clear_error() -> None:
+    result = run("-m", "games", "simulate", "nope", "--players", "2")
+    assert result.returncode == 2 and "known games" in result.stderr
+
+
+@pytest.mark.parametrize("key", games.keys())
+def test_simulate_json(key: str) -> None:
+    game = games.get(key)
+    result = run("-m", "games", "simulate", key, "--players", str(game.min_players), "--games", "3",
+                 "--seed", "5", "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["games"] == 3 and report["games_per_second"] > 0
+    assert abs(sum(report["win_rate"]) - 1.0) < 1e-6

@@ -1,0 +1,127 @@
+"""The engine contract, checked for every registered game."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import games
+from games.ai import RandomPlayer, play_out
+from games.core import MAX_CHOICE_ID, Choice, IllegalAction, Option, Rng, check_choice
+
+KEYS = games.keys()
+
+
+def test_unknown_game_names_the_known_ones() -> None:
+    with pytest.raises(KeyError, match="known games"):
+        games.get("no-such-game")
+
+
+def test_choice_ids_are_short() -> None:
+    with pytest.raises(ValueError, match="characters"):
+        Choice("x" * (MAX_CHOICE_ID + 1), "too long")
+
+
+def test_option_parses_text_forms_and_refuses_others() -> None:
+    option = Option("speed", (1, 2, 3), 2, "how fast")
+    assert option.parse("3") == 3
+    assert option.parse(1) == 1
+    with pytest.raises(ValueError, match="choose one of: 1, 2, 3"):
+        option.parse("7")
+    flag = Option("on", (False, True), False, "a switch")
+    assert flag.parse("TRUE") is True
+
+
+def test_rng_is_reproducible_and_round_trips() -> None:
+    a = Rng(42)
+    items = list(range(20))
+    a.shuffle(items)
+    b = Rng.from_json(Rng(42).to_json())
+    again = list(range(20))
+    b.shuffle(again)
+    assert items == again
+    assert a.to_json() == [42, 1]
+    assert Rng.from_json(a.to_json()).randrange(1000) == a.randrange(1000)
+
+
+def test_check_choice_rejects_every_kind_of_bad_answer() -> None:
+    from games.core import Prompt
+
+    prompt = Prompt(seat=1, kind="pick", choices=[Choice("a", "A"), Choice("b", "B")], pick=1)
+    assert check_choice([prompt], 1, ["a"]) is prompt
+    for seat, choice, reason in [
+        (0, ["a"], "not your turn"),
+        (1, ["c"], "not one of the choices"),
+        (1, ["a", "b"], "exactly 1"),
+        (1, "a", "list of choice ids"),
+    ]:
+        with pytest.raises(IllegalAction, match=reason):
+            check_choice([prompt], seat, choice)  # type: ignore[arg-type]
+    with pytest.raises(IllegalAction, match="over"):
+        check_choice([], 0, ["a"])
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_metadata_and_bad_setup_are_refused(key: str) -> None:
+    game = games.get(key)
+    assert game.title and game.min_players >= 1 and game.max_players >= game.min_players
+    for option in game.options:
+        assert option.default in option.values and option.description
+    with pytest.raises(ValueError, match="players"):
+        game.new(game.max_players + 1, 1)
+    with pytest.raises(ValueError, match="players"):
+        game.new(game.min_players - 1, 1)
+    with pytest.raises(ValueError, match="unknown option"):
+        game.new(game.min_players, 1, {"no_such_option": 1})
+    for option in game.options:
+        with pytest.raises(ValueError, match=option.name):
+            game.new(game.min_players, 1, {option.name: "not-a-value"})
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_random_game_plays_to_the_end_and_is_reproducible(key: str) -> None:
+    game = games.get(key)
+    n = game.min_players + 1 if game.max_players > game.min_players else game.min_players
+    finals = []
+    for _ in range(2):
+        state = game.new(n, 7)
+        assert game.outcome(state) is None
+        log: list[tuple[int, list[str]]] = []
+        players = [RandomPlayer(100 + s) for s in range(n)]
+        while prompts := game.prompts(state):
+            for p in prompts:
+                assert p.choices and 1 <= p.pick <= len(p.choices)
+                assert all(len(c.id) <= MAX_CHOICE_ID for c in p.choices)
+                choice = players[p.seat].choose(game, state, p)
+                log.append((p.seat, choice))
+                for event in game.apply(state, p.seat, choice):
+                    assert "type" in event
+                    json.dumps(event)
+            # the state always survives a JSON round trip exactly
+            data = game.to_json(state)
+            assert game.to_json(game.from_json(json.loads(json.dumps(data)))) == data
+        result = game.outcome(state)
+        assert result is not None
+        assert len(result["scores"]) == n and result["winners"]
+        assert all(0 <= w < n for w in result["winners"])
+        finals.append((log, game.to_json(state)))
+    assert finals[0] == finals[1]
+    # replaying the same decisions on a new game with the same seed gives the same state
+    state = game.new(n, 7)
+    for seat, choice in finals[0][0]:
+        game.apply(state, seat, choice)
+    assert game.to_json(state) == finals[0][1]
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_play_out_and_views_are_json(key: str) -> None:
+    game = games.get(key)
+    state = game.new(game.min_players, 3)
+    json.dumps(game.view(state, None))
+    for seat in range(game.min_players):
+        json.dumps(game.view(state, seat))
+    play_out(game, state, [RandomPlayer(s) for s in range(game.min_players)])
+    assert game.prompts(state) == []
+    with pytest.raises(IllegalAction):
+        game.apply(state, 0, ["anything"])
