@@ -1,1 +1,33 @@
-"""Persistence: SQLModel tables and the async repository the table service uses."""
+"""Persistence: SQLModel tables and the async repository the table service uses (docs/storage-api.md).
+
+Nothing outside this package writes SQL.
+"""
+
+from storage.database import Database
+from storage.engine import DEFAULT_URL
+from storage.errors import (
+    BrokenGame,
+    GameNotActive,
+    GameNotFound,
+    SchemaTooNew,
+    StorageError,
+    VersionConflict,
+)
+from storage.models import STATUSES, ActionRow, GameRow, RatingRow, ResultRow, SeatRow
+
+__all__ = [
+    "DEFAULT_URL",
+    "STATUSES",
+    "ActionRow",
+    "BrokenGame",
+    "Database",
+    "GameNotActive",
+    "GameNotFound",
+    "GameRow",
+    "RatingRow",
+    "ResultRow",
+    "SchemaTooNew",
+    "SeatRow",
+    "StorageError",
+    "VersionConflict",
+]

@@ -1,0 +1,456 @@
+"""The async repository: everything the table service may ask of storage (docs/storage-api.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
+from datetime import datetime
+from types import EllipsisType
+from typing import Any
+
+from sqlalchemy import Row, Text, delete, func, insert, select, type_coerce, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import URL
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from storage import migrate
+from storage.engine import IMMEDIATE, create_engine, resolve_url
+from storage.errors import BrokenGame, GameNotActive, GameNotFound
+from storage.models import RUNNING, STATUSES, ActionRow, GameRow, RatingRow, ResultRow, SeatRow
+from storage.types import dump_json, utcnow
+from storage.writer import GroupWriter, PendingAction
+
+__all__ = ["Database"]
+
+_games = GameRow.__table__  # type: ignore[attr-defined]
+_seats = SeatRow.__table__  # type: ignore[attr-defined]
+_actions = ActionRow.__table__  # type: ignore[attr-defined]
+_results = ResultRow.__table__  # type: ignore[attr-defined]
+_ratings = RatingRow.__table__  # type: ignore[attr-defined]
+
+# Columns of `games` read raw (text), so that one unreadable value cannot fail a whole query.
+_RAW_JSON = ("state", "options")
+_GAME_COLUMNS = [type_coerce(c, Text).label(c.name) if c.name in _RAW_JSON else c for c in _games.columns]
+_GAME_FIELDS_FIXED = {"id", "state", "version", "created_at", "updated_at"}
+_GAME_FIELDS = {c.name for c in _games.columns} - _GAME_FIELDS_FIXED
+_SEAT_FIELDS = {c.name for c in _seats.columns} - {"game_id", "seat"}
+MAX_REASON = 500
+
+
+class Database:
+    """One database (SQLite file or PostgreSQL), its connection pool and its group-commit writer."""
+
+    def __init__(self, engine: AsyncEngine, url: URL, writer: GroupWriter) -> None:
+        self.engine = engine
+        self.url = url
+        self.writer = writer
+
+    # --- lifecycle ---------------------------------------------------------------------------------
+    @classmethod
+    async def open(
+        cls, url: str | None = None, *, group_window: float = 0.0, max_batch: int = 500
+    ) -> Database:
+        """Connect, migrate to the newest schema (SchemaTooNew if the database is newer), start the writer.
+
+        `group_window` (seconds) makes the writer wait that long for more actions before each
+        transaction; 0 (the default) writes whatever has queued up meanwhile, which already batches
+        under load and adds no delay to a lone action.
+        """
+        resolved = resolve_url(url)
+        engine = create_engine(resolved)
+        try:
+            async with engine.connect() as conn:
+                await conn.execution_options(**{IMMEDIATE: True})
+                async with conn.begin():
+                    await conn.run_sync(migrate.upgrade)
+        except BaseException:
+            await engine.dispose()
+            raise
+        writer = GroupWriter(engine, max_batch=max_batch, window=group_window)
+        writer.start()
+        return cls(engine, resolved, writer)
+
+    async def close(self) -> None:
+        """Finish writing what was submitted, then release every connection."""
+        await self.writer.stop()
+        await self.engine.dispose()
+
+    async def __aenter__(self) -> Database:
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        await self.close()
+
+    @asynccontextmanager
+    async def _writing(self) -> AsyncIterator[AsyncConnection]:
+        async with self.engine.connect() as conn:
+            await conn.execution_options(**{IMMEDIATE: True})
+            async with conn.begin():
+                yield conn
+
+    @asynccontextmanager
+    async def _reading(self) -> AsyncIterator[AsyncConnection]:
+        async with self.engine.connect() as conn:
+            yield conn
+
+    # --- games -------------------------------------------------------------------------------------
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        game_key: str,
+        options: dict[str, Any],
+        host_id: int,
+        seed: int,
+        turn_seconds: int | None,
+    ) -> GameRow:
+        now = utcnow()
+        values: dict[str, Any] = {
+            "guild_id": guild_id,
+            "channel_id": channel_id,
+            "thread_id": None,
+            "game_key": game_key,
+            "options": dict(options),
+            "status": "lobby",
+            "host_id": host_id,
+            "seed": seed,
+            "state": None,
+            "version": 0,
+            "deadline": None,
+            "reminded": False,
+            "turn_seconds": turn_seconds,
+            "lobby_message_id": None,
+            "table_message_id": None,
+            "broken_reason": None,
+            "created_at": now,
+            "updated_at": now,
+        }
+        async with self._writing() as conn:
+            result = await conn.execute(insert(_games).values(**values))
+            primary_key = result.inserted_primary_key
+            assert primary_key is not None
+            game_id = int(primary_key[0])
+        return GameRow(id=game_id, **values)
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        """The game, or None. An unreadable state or options value reads as None / {} here;
+        load_state is where it is reported (and the game marked broken)."""
+        rows = await self._games_where(_games.c.id == game_id)
+        return rows[0] if rows else None
+
+    async def channel_game(self, channel_id: int) -> GameRow | None:
+        rows = await self._games_where(
+            _games.c.channel_id == channel_id, _games.c.status.in_(RUNNING), newest_first=True, limit=1
+        )
+        return rows[0] if rows else None
+
+    async def thread_game(self, thread_id: int) -> GameRow | None:
+        rows = await self._games_where(_games.c.thread_id == thread_id, newest_first=True, limit=1)
+        return rows[0] if rows else None
+
+    async def user_games(self, user_id: int) -> list[GameRow]:
+        seated = select(_seats.c.game_id).where(_seats.c.user_id == user_id)
+        return await self._games_where(_games.c.id.in_(seated), _games.c.status.in_(RUNNING))
+
+    async def due_games(self, now: datetime) -> list[GameRow]:
+        """Active games whose deadline has passed, the most overdue first."""
+        rows = await self._games_where(_games.c.status == "active", _games.c.deadline <= now)
+        return sorted(rows, key=lambda g: (g.deadline, g.id))
+
+    async def _games_where(
+        self, *conditions: Any, newest_first: bool = False, limit: int | None = None
+    ) -> list[GameRow]:
+        query = select(*_GAME_COLUMNS).where(*conditions)
+        query = query.order_by(_games.c.id.desc() if newest_first else _games.c.id)
+        if limit is not None:
+            query = query.limit(limit)
+        async with self._reading() as conn:
+            rows = (await conn.execute(query)).all()
+        return [_game_row(row) for row in rows]
+
+    async def update_game(self, game_id: int, **fields: Any) -> None:
+        """Set non-state columns. A new deadline starts un-reminded unless `reminded` is given too."""
+        unknown = set(fields) - _GAME_FIELDS
+        if unknown:
+            raise ValueError(
+                f"update_game cannot set {', '.join(sorted(unknown))}; "
+                f"settable: {', '.join(sorted(_GAME_FIELDS))}"
+            )
+        if "status" in fields and fields["status"] not in STATUSES:
+            raise ValueError(f"status {fields['status']!r} is not one of {', '.join(STATUSES)}")
+        if "deadline" in fields and "reminded" not in fields:
+            fields["reminded"] = False
+        if "broken_reason" in fields and fields["broken_reason"] is not None:
+            fields["broken_reason"] = str(fields["broken_reason"])[:MAX_REASON]
+        fields["updated_at"] = utcnow()
+        async with self._writing() as conn:
+            result = await conn.execute(update(_games).where(_games.c.id == game_id).values(**fields))
+            if result.rowcount == 0:
+                raise GameNotFound(game_id)
+
+    async def start_game(self, game_id: int, state: dict[str, Any], deadline: datetime | None) -> int:
+        """lobby -> active with the initial state; returns its version, 1."""
+        state_json = _encode_state(state)
+        async with self._writing() as conn:
+            result = await conn.execute(
+                update(_games)
+                .where(_games.c.id == game_id, _games.c.status == "lobby")
+                .values(
+                    status="active",
+                    state=type_coerce(state_json, Text),
+                    version=1,
+                    deadline=deadline,
+                    reminded=False,
+                    updated_at=utcnow(),
+                )
+            )
+            if result.rowcount == 0:
+                current = (
+                    await conn.execute(
+                        select(_games.c.status, _games.c.version).where(_games.c.id == game_id)
+                    )
+                ).first()
+                if current is None:
+                    raise GameNotFound(game_id)
+                raise GameNotActive(game_id, 0, current.version, current.status)
+        return 1
+
+    async def commit_action(
+        self,
+        game_id: int,
+        expected_version: int,
+        seat: int,
+        action: Sequence[str],
+        state: dict[str, Any],
+        *,
+        deadline: datetime | EllipsisType | None = ...,
+        status: str | None = None,
+        afk: bool = False,
+    ) -> int:
+        """Append the action and store the new state, committed before this returns; the new version.
+
+        `deadline=...` leaves the deadline as it is (None clears it; a new one resets `reminded`).
+        Raises VersionConflict (GameNotActive for a game that is not running) and writes nothing for
+        this action when the game is not at `expected_version`.
+        """
+        if isinstance(action, str) or not all(isinstance(a, str) for a in action):
+            raise TypeError(f"an action is a list of choice ids, not {action!r}")
+        if status is not None and status not in STATUSES:
+            raise ValueError(f"status {status!r} is not one of {', '.join(STATUSES)}")
+        if isinstance(deadline, datetime) and deadline.tzinfo is None:
+            raise ValueError("deadline must be a timezone-aware UTC datetime")
+        pending = PendingAction(
+            game_id=game_id,
+            expected=expected_version,
+            seat=seat,
+            action_json=dump_json(list(action)),
+            state_json=_encode_state(state),
+            deadline=deadline,
+            status=status,
+            afk=afk,
+            at=utcnow(),
+            future=asyncio.get_running_loop().create_future(),
+        )
+        return await self.writer.submit(pending)
+
+    async def load_state(self, game_id: int) -> tuple[dict[str, Any], int]:
+        """(state, version). Raises BrokenGame (after marking the game broken) if it cannot be read."""
+        query = select(
+            type_coerce(_games.c.state, Text).label("state"),
+            _games.c.version,
+            _games.c.status,
+            _games.c.broken_reason,
+        ).where(_games.c.id == game_id)
+        async with self._reading() as conn:
+            row = (await conn.execute(query)).first()
+        if row is None:
+            raise GameNotFound(game_id)
+        if row.status == "broken":
+            raise BrokenGame(game_id, row.broken_reason or "marked broken")
+        if row.state is None:
+            raise GameNotActive(game_id, 0, row.version, row.status)
+        try:
+            state = json.loads(row.state)
+        except ValueError as error:
+            reason = f"stored state is not readable JSON ({error})"
+        else:
+            if isinstance(state, dict):
+                return state, int(row.version)
+            reason = f"stored state is a JSON {type(state).__name__}, not an object"
+        await self.mark_broken(game_id, reason)
+        raise BrokenGame(game_id, reason)
+
+    async def mark_broken(self, game_id: int, reason: str) -> None:
+        """Take the game out of play (no deadline, no more actions) and keep the reason."""
+        await self.update_game(game_id, status="broken", broken_reason=reason, deadline=None)
+
+    async def finish_game(self, game_id: int, status: str, results: list[dict[str, Any]]) -> None:
+        """Close the game ("finished" or "abandoned") and store one result per seat, atomically."""
+        if status not in ("finished", "abandoned"):
+            raise ValueError(f"a game ends as 'finished' or 'abandoned', not {status!r}")
+        rows = [
+            {
+                "game_id": game_id,
+                "seat": r["seat"],
+                "user_id": r.get("user_id"),
+                "ai_level": r.get("ai_level"),
+                "rank": r["rank"],
+                "score": r["score"],
+                "breakdown": dict(r.get("breakdown") or {}),
+            }
+            for r in results
+        ]
+        async with self._writing() as conn:
+            result = await conn.execute(
+                update(_games)
+                .where(_games.c.id == game_id)
+                .values(status=status, deadline=None, updated_at=utcnow())
+            )
+            if result.rowcount == 0:
+                raise GameNotFound(game_id)
+            await conn.execute(delete(_results).where(_results.c.game_id == game_id))
+            if rows:
+                await conn.execute(insert(_results), rows)
+
+    # --- seats -------------------------------------------------------------------------------------
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        async with self._reading() as conn:
+            rows = (
+                await conn.execute(select(_seats).where(_seats.c.game_id == game_id).order_by(_seats.c.seat))
+            ).all()
+        return [SeatRow(**row._mapping) for row in rows]
+
+    async def set_seats(self, game_id: int, seats: list[dict[str, Any]]) -> None:
+        """Replace the game's seats. Keys: seat, user_id, ai_level, name (others take their defaults)."""
+        rows = []
+        for s in seats:
+            unknown = set(s) - _SEAT_FIELDS - {"seat", "game_id"}
+            if unknown:
+                raise ValueError(f"unknown seat fields: {', '.join(sorted(unknown))}")
+            rows.append(
+                {
+                    "user_id": None,
+                    "ai_level": None,
+                    "name": "",
+                    "dm_channel_id": None,
+                    "dm_message_id": None,
+                    "dm_failed": False,
+                    "afk_count": 0,
+                    "ai_controlled": False,
+                    "locale": None,
+                    **s,
+                    "game_id": game_id,
+                }
+            )
+        async with self._writing() as conn:
+            found = (await conn.execute(select(_games.c.id).where(_games.c.id == game_id))).first()
+            if found is None:
+                raise GameNotFound(game_id)
+            await conn.execute(delete(_seats).where(_seats.c.game_id == game_id))
+            if rows:
+                await conn.execute(insert(_seats), rows)
+
+    async def update_seat(self, game_id: int, seat: int, **fields: Any) -> None:
+        unknown = set(fields) - _SEAT_FIELDS
+        if unknown:
+            raise ValueError(
+                f"update_seat cannot set {', '.join(sorted(unknown))}; "
+                f"settable: {', '.join(sorted(_SEAT_FIELDS))}"
+            )
+        if not fields:
+            return
+        async with self._writing() as conn:
+            result = await conn.execute(
+                update(_seats).where(_seats.c.game_id == game_id, _seats.c.seat == seat).values(**fields)
+            )
+            if result.rowcount == 0:
+                raise LookupError(f"game {game_id} has no seat {seat}")
+
+    # --- the log and results -----------------------------------------------------------------------
+    async def actions(self, game_id: int) -> list[ActionRow]:
+        async with self._reading() as conn:
+            rows = (
+                await conn.execute(
+                    select(_actions).where(_actions.c.game_id == game_id).order_by(_actions.c.seq)
+                )
+            ).all()
+        return [ActionRow(**row._mapping) for row in rows]
+
+    async def results(self, game_id: int) -> list[ResultRow]:
+        async with self._reading() as conn:
+            rows = (
+                await conn.execute(
+                    select(_results).where(_results.c.game_id == game_id).order_by(_results.c.seat)
+                )
+            ).all()
+        return [ResultRow(**row._mapping) for row in rows]
+
+    # --- ratings -----------------------------------------------------------------------------------
+    async def ratings(
+        self, guild_id: int, game_key: str, user_ids: Sequence[int] | None = None
+    ) -> dict[int, RatingRow]:
+        query = select(_ratings).where(_ratings.c.guild_id == guild_id, _ratings.c.game_key == game_key)
+        if user_ids is not None:
+            query = query.where(_ratings.c.user_id.in_(list(user_ids)))
+        async with self._reading() as conn:
+            rows = (await conn.execute(query)).all()
+        return {row.user_id: RatingRow(**row._mapping) for row in rows}
+
+    async def save_ratings(self, ratings: Sequence[RatingRow | Mapping[str, Any]]) -> None:
+        """Insert or replace ratings (keyed by guild_id, game_key, user_id) in one transaction."""
+        rows = [dict(r.model_dump() if isinstance(r, RatingRow) else r) for r in ratings]
+        for row in rows:
+            row.setdefault("updated_at", utcnow())
+        if not rows:
+            return
+        dialect_insert = pg_insert if self.engine.dialect.name == "postgresql" else sqlite_insert
+        statement = dialect_insert(_ratings)
+        statement = statement.on_conflict_do_update(
+            index_elements=["guild_id", "game_key", "user_id"],
+            set_={name: statement.excluded[name] for name in ("mu", "sigma", "games", "wins", "updated_at")},
+        )
+        async with self._writing() as conn:
+            await conn.execute(statement, rows)
+
+    async def leaderboard(self, guild_id: int, game_key: str, limit: int = 10) -> list[RatingRow]:
+        """Best first by the conservative rating mu - 3 sigma."""
+        query = (
+            select(_ratings)
+            .where(_ratings.c.guild_id == guild_id, _ratings.c.game_key == game_key)
+            .order_by((_ratings.c.mu - 3 * _ratings.c.sigma).desc(), _ratings.c.user_id)
+            .limit(limit)
+        )
+        async with self._reading() as conn:
+            rows = (await conn.execute(query)).all()
+        return [RatingRow(**row._mapping) for row in rows]
+
+    async def count_games(self) -> int:
+        async with self._reading() as conn:
+            return int((await conn.execute(select(func.count()).select_from(_games))).scalar_one())
+
+
+def _encode_state(state: dict[str, Any]) -> str:
+    if not isinstance(state, dict):
+        raise TypeError(f"a game state is a JSON object (dict), not {type(state).__name__}")
+    return dump_json(state)
+
+
+def _decode_object(text: str | None) -> dict[str, Any] | None:
+    if text is None:
+        return None
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _game_row(row: Row[Any]) -> GameRow:
+    fields = dict(row._mapping)
+    fields["state"] = _decode_object(fields["state"])
+    fields["options"] = _decode_object(fields["options"]) or {}
+    return GameRow(**fields)

@@ -1,0 +1,77 @@
+"""Which database, and how to connect to it (SQLite tuning lives here)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+__all__ = ["DEFAULT_URL", "IMMEDIATE", "create_engine", "resolve_url"]
+
+DEFAULT_URL = "sqlite+aiosqlite:///data/bot.sqlite3"
+# Execution option: on SQLite, open the transaction with BEGIN IMMEDIATE (take the write lock first).
+IMMEDIATE = "storage_begin_immediate"
+SQLITE_BUSY_TIMEOUT_MS = 15_000
+
+
+def resolve_url(url: str | None = None) -> URL:
+    """The URL given, else DATABASE_URL, else the default SQLite file; async drivers are filled in."""
+    text = url or os.environ.get("DATABASE_URL") or DEFAULT_URL
+    parsed = make_url(text)
+    if parsed.drivername in ("sqlite", "sqlite+pysqlite"):
+        parsed = parsed.set(drivername="sqlite+aiosqlite")
+    elif parsed.drivername in ("postgresql", "postgres", "postgresql+psycopg2", "postgresql+psycopg"):
+        parsed = parsed.set(drivername="postgresql+asyncpg")
+    if parsed.drivername not in ("sqlite+aiosqlite", "postgresql+asyncpg"):
+        raise ValueError(
+            f"unsupported DATABASE_URL driver {parsed.drivername!r}: "
+            "use sqlite+aiosqlite:///path/file.sqlite3 "
+            "or postgresql+asyncpg://user:password@host/dbname"
+        )
+    if parsed.drivername.startswith("sqlite"):
+        database = parsed.database or ""
+        if database in ("", ":memory:") or database.startswith("file::memory:"):
+            raise ValueError(
+                "an in-memory SQLite database would lose every game on exit; give a file path, "
+                "e.g. sqlite+aiosqlite:///data/bot.sqlite3"
+            )
+        Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    return parsed
+
+
+def create_engine(url: URL) -> AsyncEngine:
+    if url.drivername.startswith("sqlite"):
+        engine = create_async_engine(url, pool_size=8, max_overflow=8)
+        _tune_sqlite(engine)
+        return engine
+    return create_async_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
+
+
+def _tune_sqlite(engine: AsyncEngine) -> None:
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Let us issue BEGIN ourselves (below) instead of the sqlite3 module's implicit one.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        # WAL: readers never block the writer. synchronous=NORMAL: in WAL mode a commit is written to
+        # the WAL file before it returns, so a crash of this process (even SIGKILL) loses nothing that
+        # was acknowledged; only an OS crash or power loss can roll back the last few commits, because
+        # the WAL is fsynced at checkpoints rather than at every commit. FULL would fsync each group
+        # commit; we keep NORMAL for the latency budget and document the trade-off (docs/storage-api.md).
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(connection: Any) -> None:
+        # A writer that starts with a plain (deferred) BEGIN and reads first can fail with "database is
+        # locked" at its first write, without waiting, if another connection wrote meanwhile. Taking the
+        # write lock up front makes busy_timeout apply.
+        immediate = connection.get_execution_options().get(IMMEDIATE, False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")

@@ -1,0 +1,126 @@
+"""The tables (SQLModel). Migrations in storage/migrations create exactly these; keep them in step.
+
+Ids from Discord are snowflakes (BIGINT). Every table row belongs to a game except ratings.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import BigInteger, Boolean, Column, Float, ForeignKey, Index, Integer, String
+from sqlmodel import Field, SQLModel
+
+from storage.types import JSONText, UTCDateTime
+
+__all__ = ["STATUSES", "ActionRow", "GameRow", "RatingRow", "ResultRow", "SeatRow"]
+
+STATUSES = ("lobby", "active", "finished", "abandoned", "broken")
+RUNNING = ("lobby", "active")
+
+# SQLite only auto-numbers a column declared exactly INTEGER PRIMARY KEY.
+_GameId = BigInteger().with_variant(Integer(), "sqlite")
+
+
+def _game_fk() -> Column[Any]:
+    return Column(
+        "game_id",
+        BigInteger().with_variant(Integer(), "sqlite"),
+        ForeignKey("games.id", ondelete="CASCADE"),
+        primary_key=True,
+    )
+
+
+class GameRow(SQLModel, table=True):
+    __tablename__ = "games"
+    __table_args__ = (
+        Index("ix_games_channel_status", "channel_id", "status"),
+        Index("ix_games_thread", "thread_id"),
+        Index("ix_games_status_deadline", "status", "deadline"),
+        Index("ix_games_guild_key", "guild_id", "game_key"),
+    )
+
+    id: int | None = Field(
+        default=None, sa_column=Column("id", _GameId, primary_key=True, autoincrement=True)
+    )
+    guild_id: int | None = Field(default=None, sa_column=Column("guild_id", BigInteger, nullable=True))
+    channel_id: int = Field(sa_column=Column("channel_id", BigInteger, nullable=False))
+    thread_id: int | None = Field(default=None, sa_column=Column("thread_id", BigInteger, nullable=True))
+    game_key: str = Field(sa_column=Column("game_key", String(40), nullable=False))
+    options: dict[str, Any] = Field(
+        default_factory=dict, sa_column=Column("options", JSONText, nullable=False)
+    )
+    status: str = Field(default="lobby", sa_column=Column("status", String(12), nullable=False))
+    host_id: int = Field(sa_column=Column("host_id", BigInteger, nullable=False))
+    seed: int = Field(sa_column=Column("seed", BigInteger, nullable=False))
+    state: dict[str, Any] | None = Field(default=None, sa_column=Column("state", JSONText, nullable=True))
+    version: int = Field(default=0, sa_column=Column("version", Integer, nullable=False))
+    deadline: datetime | None = Field(default=None, sa_column=Column("deadline", UTCDateTime, nullable=True))
+    reminded: bool = Field(default=False, sa_column=Column("reminded", Boolean, nullable=False))
+    turn_seconds: int | None = Field(default=None, sa_column=Column("turn_seconds", Integer, nullable=True))
+    lobby_message_id: int | None = Field(default=None, sa_column=Column("lobby_message_id", BigInteger))
+    table_message_id: int | None = Field(default=None, sa_column=Column("table_message_id", BigInteger))
+    broken_reason: str | None = Field(default=None, sa_column=Column("broken_reason", String(500)))
+    created_at: datetime = Field(sa_column=Column("created_at", UTCDateTime, nullable=False))
+    updated_at: datetime = Field(sa_column=Column("updated_at", UTCDateTime, nullable=False))
+
+
+class SeatRow(SQLModel, table=True):
+    __tablename__ = "seats"
+    __table_args__ = (Index("ix_seats_user", "user_id"),)
+
+    game_id: int = Field(sa_column=_game_fk())
+    seat: int = Field(sa_column=Column("seat", Integer, primary_key=True))
+    user_id: int | None = Field(default=None, sa_column=Column("user_id", BigInteger, nullable=True))
+    ai_level: str | None = Field(default=None, sa_column=Column("ai_level", String(20), nullable=True))
+    name: str = Field(default="", sa_column=Column("name", String(100), nullable=False))
+    dm_channel_id: int | None = Field(default=None, sa_column=Column("dm_channel_id", BigInteger))
+    dm_message_id: int | None = Field(default=None, sa_column=Column("dm_message_id", BigInteger))
+    dm_failed: bool = Field(default=False, sa_column=Column("dm_failed", Boolean, nullable=False))
+    afk_count: int = Field(default=0, sa_column=Column("afk_count", Integer, nullable=False))
+    ai_controlled: bool = Field(default=False, sa_column=Column("ai_controlled", Boolean, nullable=False))
+    locale: str | None = Field(default=None, sa_column=Column("locale", String(16), nullable=True))
+
+
+class ActionRow(SQLModel, table=True):
+    """The append-only log: seq is the game version this action produced (the first action gives 2)."""
+
+    __tablename__ = "actions"
+
+    game_id: int = Field(sa_column=_game_fk())
+    seq: int = Field(sa_column=Column("seq", Integer, primary_key=True))
+    seat: int = Field(sa_column=Column("seat", Integer, nullable=False))
+    action: list[str] = Field(sa_column=Column("action", JSONText, nullable=False))
+    afk: bool = Field(default=False, sa_column=Column("afk", Boolean, nullable=False))
+    at: datetime = Field(sa_column=Column("at", UTCDateTime, nullable=False))
+
+
+class ResultRow(SQLModel, table=True):
+    __tablename__ = "results"
+    __table_args__ = (Index("ix_results_user", "user_id"),)
+
+    game_id: int = Field(sa_column=_game_fk())
+    seat: int = Field(sa_column=Column("seat", Integer, primary_key=True))
+    user_id: int | None = Field(default=None, sa_column=Column("user_id", BigInteger, nullable=True))
+    ai_level: str | None = Field(default=None, sa_column=Column("ai_level", String(20), nullable=True))
+    rank: int = Field(sa_column=Column("rank", Integer, nullable=False))
+    score: float = Field(sa_column=Column("score", Float, nullable=False))
+    breakdown: dict[str, Any] = Field(
+        default_factory=dict, sa_column=Column("breakdown", JSONText, nullable=False)
+    )
+
+
+class RatingRow(SQLModel, table=True):
+    """One player's rating for one game in one guild (guild_id 0: games played outside a guild)."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_board", "guild_id", "game_key", "mu"),)
+
+    guild_id: int = Field(sa_column=Column("guild_id", BigInteger, primary_key=True))
+    game_key: str = Field(sa_column=Column("game_key", String(40), primary_key=True))
+    user_id: int = Field(sa_column=Column("user_id", BigInteger, primary_key=True))
+    mu: float = Field(sa_column=Column("mu", Float, nullable=False))
+    sigma: float = Field(sa_column=Column("sigma", Float, nullable=False))
+    games: int = Field(default=0, sa_column=Column("games", Integer, nullable=False))
+    wins: int = Field(default=0, sa_column=Column("wins", Integer, nullable=False))
+    updated_at: datetime = Field(sa_column=Column("updated_at", UTCDateTime, nullable=False))
