@@ -56,14 +56,15 @@ class Choice:
             raise ValueError(f"choice id {self.id!r} must have 1..{MAX_CHOICE_ID} characters")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Prompt:
     """A seat that must decide now.
 
     `pick` is how many distinct choices make one answer. `secret` marks a simultaneous hidden
     decision: others learn only that the seat has chosen until everybody has. `text` is a one-line
     question for people and `info` carries machine-readable context for renderers (never anything the
-    seat may not know).
+    seat may not know). Prompts are built fresh by every `prompts()` call (not frozen, because that
+    costs a lot on the simulation hot path); treat them as read-only.
     """
 
     seat: int
@@ -100,33 +101,49 @@ class Option:
 
 
 class Rng:
-    """Deterministic randomness kept in the game state as two integers.
+    """Deterministic randomness kept in the game state as two integers: the seed and the number of
+    32-bit words drawn so far.
 
-    Each draw seeds a fresh `random.Random` from (seed, counter). That keeps the state tiny and
-    JSON-friendly (no 625-word Mersenne Twister state) while staying exactly reproducible.
+    It wraps one `random.Random(seed)` and draws only through `getrandbits`, counting the words, so
+    restoring from JSON is `Random(seed)` plus one C-speed `getrandbits(32 * words)` that skips ahead
+    exactly. No per-draw reseeding on the hot path, and no 625-word Mersenne Twister state in the JSON.
     """
 
-    __slots__ = ("calls", "seed")
+    __slots__ = ("_random", "seed", "words")
 
-    def __init__(self, seed: int, calls: int = 0) -> None:
+    def __init__(self, seed: int, words: int = 0) -> None:
         self.seed = seed
-        self.calls = calls
-
-    def _next(self) -> random.Random:
-        self.calls += 1
-        return random.Random(self.seed * 1_000_003 + self.calls)
-
-    def shuffle(self, items: list[Any]) -> None:
-        self._next().shuffle(items)
+        self.words = words
+        self._random = random.Random(seed)
+        if words:
+            self._random.getrandbits(32 * words)
 
     def randrange(self, n: int) -> int:
-        return self._next().randrange(n)
+        """A uniform integer in [0, n) by rejection sampling (no modulo bias)."""
+        if n <= 0:
+            raise ValueError("randrange needs n >= 1")
+        bits = n.bit_length()
+        per_draw = (bits - 1) // 32 + 1
+        getrandbits = self._random.getrandbits
+        r = getrandbits(bits)
+        self.words += per_draw
+        while r >= n:
+            r = getrandbits(bits)
+            self.words += per_draw
+        return r
+
+    def shuffle(self, items: list[Any]) -> None:
+        """Fisher-Yates, in place."""
+        randrange = self.randrange
+        for i in range(len(items) - 1, 0, -1):
+            j = randrange(i + 1)
+            items[i], items[j] = items[j], items[i]
 
     def choice(self, items: Sequence[Any]) -> Any:
         return items[self.randrange(len(items))]
 
     def to_json(self) -> list[int]:
-        return [self.seed, self.calls]
+        return [self.seed, self.words]
 
     @classmethod
     def from_json(cls, data: Sequence[int]) -> Rng:

@@ -37,12 +37,28 @@ def test_rng_is_reproducible_and_round_trips() -> None:
     a = Rng(42)
     items = list(range(20))
     a.shuffle(items)
-    b = Rng.from_json(Rng(42).to_json())
     again = list(range(20))
-    b.shuffle(again)
-    assert items == again
-    assert a.to_json() == [42, 1]
-    assert Rng.from_json(a.to_json()).randrange(1000) == a.randrange(1000)
+    Rng(42).shuffle(again)
+    assert items == again != list(range(20))
+    restored = Rng.from_json(a.to_json())
+    assert restored.to_json() == a.to_json() and a.words > 0
+    # a restored generator continues exactly where the original is
+    assert [restored.randrange(1000) for _ in range(50)] == [a.randrange(1000) for _ in range(50)]
+    assert restored.to_json() == a.to_json()
+    big = Rng(7)
+    for _ in range(5):  # draws wider than one 32-bit word skip ahead exactly too
+        copy = Rng.from_json(big.to_json())
+        assert copy.randrange(2**40) == big.randrange(2**40)
+
+
+def test_rng_draws_are_uniform_enough() -> None:
+    rng = Rng(1)
+    counts = [0] * 6
+    for _ in range(6000):
+        counts[rng.randrange(6)] += 1
+    assert all(850 < c < 1150 for c in counts)
+    with pytest.raises(ValueError):
+        rng.randrange(0)
 
 
 def test_check_choice_rejects_every_kind_of_bad_answer() -> None:

@@ -1,0 +1,611 @@
+"""Eggs and Empires: the state, the turn structure and the contract methods.
+
+Phases of a round: "mulligan" (every seat at once: keep or redraw the starting hand), then nine
+turns of "play" (every seat at once, secretly), "collect" (in collection order; a seat is asked only
+when its choice matters) and "turn_end" (Courier and Priest decisions in player order from the
+Tie-Breaker holder). Then round scoring, and "over" after the last round.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from games.core import Choice, Game, IllegalAction, Option, Player, Prompt, Rng, check_choice
+from games.eggs_empires import rules
+from games.eggs_empires.rules import (
+    BLACKSMITH,
+    COURIER,
+    EGG_VALUES,
+    MAGE,
+    MERCHANT,
+    PRIEST,
+    SCOUT,
+    card_name,
+    may_take,
+)
+
+Event = dict[str, Any]
+FACE_UP = -1  # scout value of an offer entry that lies face up
+NOBODY, ASK = -1, -2  # results of _auto_slot besides a slot number
+
+CARD_CHOICES = {card: Choice(str(card), card_name(card)) for card in rules.ADVENTURERS}
+CARD_IDS = {str(card): card for card in rules.ADVENTURERS}
+MULLIGAN_CHOICES = [Choice("keep", "Keep this hand"), Choice("redraw", "Discard it and draw a new hand")]
+KEEP = Choice("keep", "Keep it")
+NO_EGG = Choice("none", "Take no egg")
+PLAY_TEXT = {1: "Choose an Adventurer to play", 2: "Choose two different Adventurers to play"}
+
+
+@lru_cache(maxsize=1024)
+def _face_up_choice(slot: int, value: int) -> Choice:
+    return Choice(f"s{slot}", f"Egg {value:+d}")
+
+
+@lru_cache(maxsize=4096)
+def _card_choices(hand: tuple[int, ...]) -> list[Choice]:
+    """Play choices for a (sorted) hand: one per distinct Adventurer. Cached: hands repeat a lot."""
+    return [CARD_CHOICES[c] for c in sorted(set(hand))]
+
+
+@dataclass(slots=True)
+class EggsState:
+    players: int
+    rng: Rng
+    options: dict[str, Any]
+    tiebreaker: int
+    round: int = 1
+    turn: int = 1
+    phase: str = "mulligan"
+    decks: list[list[int]] = field(default_factory=list)  # draw from the end
+    hands: list[list[int]] = field(default_factory=list)  # kept sorted
+    discards: list[list[int]] = field(default_factory=list)  # played this round, face up
+    egg_deck: list[int] = field(default_factory=list)  # egg ids, draw from the end
+    egg_discard: list[int] = field(default_factory=list)
+    offer: list[list[int]] = field(default_factory=list)  # [egg id, scout seat or FACE_UP]
+    piles: list[list[int]] = field(default_factory=list)  # egg ids collected this round
+    bonus: list[list[int]] = field(default_factory=list)  # Merchants/Blacksmiths in the scoring pile
+    mulligan: list[str | None] = field(default_factory=list)  # secret, until everybody decided
+    submitted: list[list[int] | None] = field(default_factory=list)  # secret plays
+    plays: list[list[int]] = field(default_factory=list)  # revealed this turn
+    queue: list[list[int]] = field(default_factory=list)  # [seat, card] still to collect
+    collected: list[list[int]] = field(default_factory=list)  # [seat, card, egg id] this turn
+    end_queue: list[list[int]] = field(default_factory=list)  # [seat, card] Courier/Priest to ask
+    tie: bool = False
+    round_scores: list[list[int]] = field(default_factory=list)  # per finished round, per seat
+    round_details: list[list[dict[str, int]]] = field(default_factory=list)
+    tokens: list[int] = field(default_factory=list)
+    winners: list[int] = field(default_factory=list)
+
+
+def _seat_label(seat: int) -> str:
+    return f"Seat {seat + 1}"
+
+
+class EggsAndEmpires(Game[EggsState]):
+    key = "eggs-empires"
+    title = "Eggs and Empires"
+    min_players = 2
+    max_players = 6
+    options = (
+        Option("tiebreaker", ("tie", "round"), "tie",
+               "Tie-Breaker Marker passes left after any turn with a tie (tie) or clockwise after every round"),
+        Option("scoring", ("standard", "conpub"), "standard",
+               "standard: most VP after 3 rounds; conpub: round winners take Egg Tokens, first to 3 (2 with 5-6)"),
+    )
+
+    # --- setup -------------------------------------------------------------------------------
+    def new(self, players: int, seed: int, options: dict[str, Any] | None = None) -> EggsState:
+        self.check_players(players)
+        resolved = self.resolve_options(options)
+        rng = Rng(seed)
+        state = EggsState(players=players, rng=rng, options=resolved, tiebreaker=rng.randrange(players))
+        state.round_scores = []
+        state.tokens = [0] * players
+        self._start_round(state, [])
+        return state
+
+    def players(self, state: EggsState) -> int:
+        return state.players
+
+    def _start_round(self, state: EggsState, events: list[Event]) -> None:
+        n = state.players
+        state.turn = 1
+        state.phase = "mulligan"
+        state.decks = []
+        state.hands = []
+        for _ in range(n):
+            deck = rules.empire_deck(n)
+            state.rng.shuffle(deck)
+            hand = sorted(deck[-rules.hand_size(n):])
+            del deck[-rules.hand_size(n):]
+            state.decks.append(deck)
+            state.hands.append(hand)
+        state.discards = [[] for _ in range(n)]
+        state.piles = [[] for _ in range(n)]
+        state.bonus = [[] for _ in range(n)]
+        state.mulligan = [None] * n
+        state.submitted = [None] * n
+        state.plays = [[] for _ in range(n)]
+        state.queue, state.collected, state.end_queue = [], [], []
+        state.egg_deck = rules.egg_deck(n)
+        state.rng.shuffle(state.egg_deck)
+        state.egg_discard = []
+        state.offer = []
+        self._reveal_eggs(state, events)
+        events.append({"type": "round_start", "round": state.round, "tiebreaker": state.tiebreaker})
+        self._offer_event(state, events)
+
+    def _reveal_eggs(self, state: EggsState, events: list[Event]) -> None:
+        for _ in range(rules.eggs_per_turn(state.players)):
+            if not state.egg_deck:  # the deck ran out mid-round: reveal what is left
+                break
+            state.offer.append([state.egg_deck.pop(), FACE_UP])
+
+    def _offer_event(self, state: EggsState, events: list[Event]) -> None:
+        events.append({"type": "offer", "round": state.round, "turn": state.turn,
+                       "eggs": [EGG_VALUES[e] for e, s in state.offer if s == FACE_UP],
+                       "face_down": [s for _, s in state.offer if s != FACE_UP],
+                       "tiebreaker": state.tiebreaker})
+
+    # --- prompts -----------------------------------------------------------------------------
+    def prompts(self, state: EggsState) -> list[Prompt]:
+        phase = state.phase
+        if phase == "play":
+            return [self._play_prompt(state, seat) for seat in range(state.players)
+                    if state.submitted[seat] is None]
+        if phase == "mulligan":
+            return [self._mulligan_prompt(state, seat) for seat in range(state.players)
+                    if state.mulligan[seat] is None]
+        if phase == "collect":
+            return [self._egg_prompt(state)]
+        if phase == "turn_end":
+            return [self._turn_end_prompt(state)]
+        return []
+
+    def _prompt_for(self, state: EggsState, seat: int) -> list[Prompt]:
+        """The prompt of one seat (as a list for check_choice) without building everybody's."""
+        phase = state.phase
+        if type(seat) is not int or not 0 <= seat < state.players:
+            return []
+        if phase == "play":
+            return [self._play_prompt(state, seat)] if state.submitted[seat] is None else []
+        if phase == "mulligan":
+            return [self._mulligan_prompt(state, seat)] if state.mulligan[seat] is None else []
+        return self.prompts(state)
+
+    def _play_prompt(self, state: EggsState, seat: int) -> Prompt:
+        pick = rules.cards_per_seat(state.players)
+        return Prompt(seat, "play", _card_choices(tuple(state.hands[seat])), pick, True,
+                      PLAY_TEXT[pick])
+
+    def _mulligan_prompt(self, state: EggsState, seat: int) -> Prompt:
+        return Prompt(seat, "mulligan", MULLIGAN_CHOICES, 1, True,
+                      f"Round {state.round}: keep your starting hand or draw a new one (once per round)?")
+
+    def _takeable(self, state: EggsState, card: int) -> list[int]:
+        """Offer slots this card may take."""
+        return [i for i, (egg, scout) in enumerate(state.offer)
+                if may_take(card, EGG_VALUES[egg], scout != FACE_UP)]
+
+    def _egg_choices(self, state: EggsState, seat: int, card: int) -> tuple[list[Choice], bool]:
+        """The distinct eggs this collector may take (face-up eggs of equal value are one choice),
+        and whether it may also take none (a Mage facing only face-down eggs)."""
+        choices: list[Choice] = []
+        seen_values: set[int] = set()
+        only_face_down = True
+        for slot in self._takeable(state, card):
+            egg, scout = state.offer[slot]
+            value = EGG_VALUES[egg]
+            if scout == FACE_UP:
+                only_face_down = False
+                if value in seen_values:
+                    continue
+                seen_values.add(value)
+                choices.append(_face_up_choice(slot, value))
+            elif scout == seat:
+                choices.append(Choice(f"s{slot}", f"Face-down egg (you scouted it: {value:+d})"))
+            else:
+                choices.append(Choice(f"s{slot}", f"Face-down egg (scouted by {_seat_label(scout)})"))
+        return choices, bool(choices) and only_face_down and card == MAGE
+
+    def _egg_prompt(self, state: EggsState) -> Prompt:
+        seat, card = state.queue[0]
+        choices, may_decline = self._egg_choices(state, seat, card)
+        if may_decline:
+            choices = [*choices, NO_EGG]
+        return Prompt(seat, "egg", choices, 1, False, f"Your {card_name(card)} collects: which egg?",
+                      {"card": card})
+
+    def _turn_end_prompt(self, state: EggsState) -> Prompt:
+        seat, card = state.end_queue[0]
+        if card == COURIER:
+            egg = next(e for s, c, e in state.collected if s == seat and c == COURIER)
+            value = EGG_VALUES[egg]
+            choices = [KEEP] + [Choice(f"give{other}", f"Give it to {_seat_label(other)}")
+                                for other in range(state.players) if other != seat]
+            return Prompt(seat, "courier", choices, 1, False,
+                          f"Courier: give the {value:+d} egg to another player?", {"egg": value})
+        values = sorted({EGG_VALUES[e] for e in state.piles[seat]})
+        choices = [KEEP] + [Choice(f"discard{v}", f"Discard a {v:+d} egg") for v in values]
+        return Prompt(seat, "priest", choices, 1, False, "Priest: discard one of your collected eggs?")
+
+    # --- apply -------------------------------------------------------------------------------
+    def apply(self, state: EggsState, seat: int, choice: list[str]) -> list[Event]:
+        if state.phase == "play" and self._valid_play(state, seat, choice):
+            kind = "play"  # fast path for the most common decision; anything odd takes the full check
+        else:
+            prompts = self._prompt_for(state, seat)
+            if not prompts and state.phase != "over":
+                raise IllegalAction("It is not your turn to decide.")
+            kind = check_choice(prompts, seat, choice).kind
+        events: list[Event] = []
+        if kind == "play":
+            cards = sorted(int(c) for c in choice)
+            state.submitted[seat] = cards
+            events.append({"type": "decided", "seat": seat})
+            events.append({"type": "played", "to": seat, "cards": cards})
+            if all(s is not None for s in state.submitted):
+                self._reveal_plays(state, events)
+        elif kind == "mulligan":
+            state.mulligan[seat] = choice[0]
+            events.append({"type": "decided", "seat": seat})
+            if all(m is not None for m in state.mulligan):
+                self._resolve_mulligans(state, events)
+        elif kind == "egg":
+            card = state.queue[0][1]
+            if choice[0] == NO_EGG.id:
+                events.append({"type": "declined", "seat": seat, "card": card})
+            else:
+                self._take(state, seat, card, int(choice[0][1:]), events)
+            state.queue.pop(0)
+            self._collect(state, events)
+        elif kind == "courier":
+            if choice[0] != KEEP.id:
+                target = int(choice[0][4:])
+                egg = next(e for s, c, e in state.collected if s == seat and c == COURIER)
+                state.piles[seat].remove(egg)
+                state.piles[target].append(egg)
+                events.append({"type": "courier", "seat": seat, "to_seat": target, "value": EGG_VALUES[egg]})
+            state.end_queue.pop(0)
+            self._turn_end(state, events)
+        elif kind == "priest":
+            if choice[0] != KEEP.id:
+                value = int(choice[0][7:])
+                egg = next(e for e in state.piles[seat] if EGG_VALUES[e] == value)
+                state.piles[seat].remove(egg)
+                state.egg_discard.append(egg)
+                events.append({"type": "priest", "seat": seat, "value": value})
+            state.end_queue.pop(0)
+            self._turn_end(state, events)
+        return events
+
+    @staticmethod
+    def _valid_play(state: EggsState, seat: int, choice: list[str]) -> bool:
+        """True when `choice` is certainly a legal play for `seat` (no error message needed)."""
+        if type(seat) is not int or not 0 <= seat < state.players or state.submitted[seat] is not None:
+            return False
+        if type(choice) is not list or len(choice) != (2 if state.players == 2 else 1):
+            return False
+        hand = state.hands[seat]
+        ids = [CARD_IDS.get(c) for c in choice] if all(type(c) is str for c in choice) else [None]
+        return None not in ids and len(set(ids)) == len(ids) and all(c in hand for c in ids)
+
+    def _resolve_mulligans(self, state: EggsState, events: list[Event]) -> None:
+        redrew = [seat for seat, m in enumerate(state.mulligan) if m == "redraw"]
+        size = rules.hand_size(state.players)
+        for seat in redrew:
+            old = state.hands[seat]
+            deck = state.decks[seat]
+            state.hands[seat] = sorted(deck[-size:])
+            del deck[-size:]
+            deck.extend(old)  # the discarded hand is shuffled back into the deck
+            state.rng.shuffle(deck)
+        events.append({"type": "mulligan", "redrew": redrew})
+        state.phase = "play"
+        state.submitted = [None] * state.players
+
+    def _reveal_plays(self, state: EggsState, events: list[Event]) -> None:
+        plays: list[list[int]] = [s or [] for s in state.submitted]
+        state.plays = plays
+        state.submitted = [None] * state.players
+        for seat, cards in enumerate(plays):
+            hand = state.hands[seat]
+            for card in cards:
+                hand.remove(card)
+        order, tie = rules.collection_order(plays, state.tiebreaker)
+        state.tie = tie
+        state.queue = [[s, c] for s, c in order]
+        state.collected = []
+        events.append({"type": "reveal", "plays": plays, "order": [[s, c] for s, c in order], "tie": tie,
+                       "tiebreaker": state.tiebreaker})
+        state.phase = "collect"
+        self._collect(state, events)
+
+    def _take(self, state: EggsState, seat: int, card: int, slot: int, events: list[Event]) -> None:
+        egg, scout = state.offer.pop(slot)
+        state.piles[seat].append(egg)
+        state.collected.append([seat, card, egg])
+        # an egg's value becomes public once collected, face-down ones included
+        events.append({"type": "collect", "seat": seat, "card": card, "value": EGG_VALUES[egg],
+                       "face_down": scout != FACE_UP})
+
+    @staticmethod
+    def _auto_slot(state: EggsState, card: int) -> int:
+        """The offer slot this collector must take, or NOBODY if it can take nothing, or ASK when it
+        has a real choice (different eggs, a face-down egg among others, or a Mage that may decline a
+        face-down egg). Equivalent to `_egg_choices` but allocation-free: this runs for every collector."""
+        first = NOBODY
+        first_value = 0
+        face_down = False
+        mage = card == MAGE
+        for slot, (egg, scout) in enumerate(state.offer):
+            if scout != FACE_UP:
+                if first != NOBODY:
+                    return ASK
+                first, face_down = slot, True
+                continue
+            value = EGG_VALUES[egg]
+            if mage and value < 0:
+                continue
+            if first == NOBODY:
+                first, first_value = slot, value
+            elif face_down or value != first_value:
+                return ASK
+        if mage and face_down:
+            return ASK
+        return first
+
+    def _collect(self, state: EggsState, events: list[Event]) -> None:
+        """Run the collection order until a collector's choice matters or it is over."""
+        queue = state.queue
+        while queue and state.offer:
+            seat, card = queue[0]
+            slot = self._auto_slot(state, card)
+            if slot == ASK:
+                return  # this collector decides (prompt "egg")
+            if slot != NOBODY:
+                self._take(state, seat, card, slot, events)  # must take if able
+            queue.pop(0)  # done, or cannot take anything: the next collector goes
+        state.queue = []
+        collected_by = {(s, c) for s, c, _ in state.collected}
+        n = state.players
+        state.end_queue = [
+            [seat, card] for seat in ((state.tiebreaker + i) % n for i in range(n))
+            for card in state.plays[seat]
+            if (card in (COURIER, PRIEST)) and (seat, card) in collected_by
+        ]
+        state.phase = "turn_end"
+        self._turn_end(state, events)
+
+    def _turn_end(self, state: EggsState, events: list[Event]) -> None:
+        """Finish the turn once no Courier or Priest decision is pending."""
+        if state.end_queue:
+            return
+        n = state.players
+        collected_by = {(s, c) for s, c, _ in state.collected}
+        for seat, cards in enumerate(state.plays):
+            for card in cards:
+                if card in (MERCHANT, BLACKSMITH) and (seat, card) not in collected_by:
+                    state.bonus[seat].append(card)  # placed in the scoring pile
+                    events.append({"type": "bonus", "seat": seat, "card": card})
+                else:
+                    state.discards[seat].append(card)
+        if state.offer:
+            events.append({"type": "unclaimed",
+                           "eggs": [EGG_VALUES[e] for e, s in state.offer if s == FACE_UP],
+                           "face_down": sum(1 for _, s in state.offer if s != FACE_UP)})
+            state.egg_discard.extend(e for e, _ in state.offer)
+            state.offer = []
+        tie_passed = state.tie and state.options["tiebreaker"] == "tie"
+        last_turn = state.turn == rules.TURNS_PER_ROUND
+        if not last_turn:
+            # Scouts (in player order from the Tie-Breaker holder) put the top egg face down for next turn.
+            for seat in ((state.tiebreaker + i) % n for i in range(n)):
+                if SCOUT in state.plays[seat] and state.egg_deck:
+                    egg = state.egg_deck.pop()
+                    state.offer.append([egg, seat])
+                    events.append({"type": "scout", "seat": seat})
+                    events.append({"type": "scouted", "to": seat, "value": EGG_VALUES[egg]})
+            self._reveal_eggs(state, events)
+            size = rules.hand_size(n)
+            for seat in range(n):
+                deck, hand = state.decks[seat], state.hands[seat]
+                while len(hand) < size and deck:
+                    hand.append(deck.pop())
+                hand.sort()
+        state.plays = [[] for _ in range(n)]
+        state.collected = []
+        if tie_passed:
+            state.tiebreaker = (state.tiebreaker + 1) % n
+            events.append({"type": "tiebreaker", "seat": state.tiebreaker, "reason": "tie"})
+        state.tie = False
+        if last_turn:
+            self._end_round(state, events)
+        else:
+            state.turn += 1
+            state.phase = "play"
+            self._offer_event(state, events)
+
+    def _end_round(self, state: EggsState, events: list[Event]) -> None:
+        n = state.players
+        details = []
+        for seat in range(n):
+            eggs = sum(EGG_VALUES[e] for e in state.piles[seat])
+            merchant = rules.MERCHANT_BONUS * state.bonus[seat].count(MERCHANT)
+            blacksmith = rules.BLACKSMITH_PENALTY * state.bonus[seat].count(BLACKSMITH)
+            details.append({"eggs": eggs, "merchant": merchant, "blacksmith": blacksmith,
+                            "total": eggs + merchant + blacksmith})
+        scores = [d["total"] for d in details]
+        state.round_scores.append(scores)
+        state.round_details.append(details)
+        totals = self._totals(state)
+        event: Event = {"type": "round_end", "round": state.round, "scores": scores, "totals": totals}
+        conpub = state.options["scoring"] == "conpub"
+        if conpub:
+            best = max(scores)
+            takers = [s for s in range(n) if scores[s] == best]
+            for s in takers:
+                state.tokens[s] += 1
+            event["tokens_to"] = takers
+            event["tokens"] = list(state.tokens)
+        events.append(event)
+        if conpub:
+            goal = rules.tokens_to_win(n)
+            over = max(state.tokens) >= goal
+            if over:
+                top = max(state.tokens)
+                state.winners = [s for s in range(n) if state.tokens[s] == top]
+        else:
+            over = state.round == rules.ROUNDS
+            if over:
+                top = max(totals)
+                state.winners = [s for s in range(n) if totals[s] == top]
+        if over:
+            state.phase = "over"
+            events.append({"type": "game_over", "winners": state.winners, "totals": totals,
+                           "tokens": list(state.tokens) if conpub else None})
+            return
+        # The Tie-Breaker Marker goes to the lowest total (first in player order from its holder on
+        # a tie), or simply passes clockwise in the once-per-round variant.
+        if state.options["tiebreaker"] == "round":
+            state.tiebreaker = (state.tiebreaker + 1) % n
+        else:
+            low = min(totals)
+            state.tiebreaker = next(s for s in sorted(range(n), key=lambda s: (s - state.tiebreaker) % n)
+                                    if totals[s] == low)
+        events.append({"type": "tiebreaker", "seat": state.tiebreaker, "reason": "round"})
+        state.round += 1
+        self._start_round(state, events)
+
+    @staticmethod
+    def _totals(state: EggsState) -> list[int]:
+        return [sum(r[s] for r in state.round_scores) for s in range(state.players)]
+
+    # --- views -------------------------------------------------------------------------------
+    def view(self, state: EggsState, seat: int | None) -> dict[str, Any]:
+        n = state.players
+        waiting = [p.seat for p in self.prompts(state)]
+        totals = self._totals(state)
+        offer = []
+        for slot, (egg, scout) in enumerate(state.offer):
+            shown = scout in (FACE_UP, seat)
+            offer.append({"slot": slot, "value": EGG_VALUES[egg] if shown else None,
+                          "face_down": scout != FACE_UP, "scout": None if scout == FACE_UP else scout})
+        seats = []
+        for s in range(n):
+            decided = (state.submitted[s] is not None) if state.phase == "play" else (
+                state.mulligan[s] is not None if state.phase == "mulligan" else False)
+            seats.append({
+                "seat": s,
+                "hand_size": len(state.hands[s]),
+                "deck_size": len(state.decks[s]),
+                "decided": decided,
+                "played": list(state.plays[s]),
+                "discards": sorted(state.discards[s]),
+                "eggs": [EGG_VALUES[e] for e in state.piles[s]],
+                "merchants": state.bonus[s].count(MERCHANT),
+                "blacksmiths": state.bonus[s].count(BLACKSMITH),
+                "round_scores": [r[s] for r in state.round_scores],
+                "total": totals[s],
+                "tokens": state.tokens[s],
+            })
+        view: dict[str, Any] = {
+            "game": self.key,
+            "players": n,
+            "seat": seat,
+            "round": state.round,
+            "rounds": rules.ROUNDS if state.options["scoring"] == "standard" else None,
+            "turn": state.turn,
+            "turns": rules.TURNS_PER_ROUND,
+            "phase": state.phase,
+            "options": dict(state.options),
+            "tiebreaker": state.tiebreaker,
+            "offer": offer,
+            "egg_deck_size": len(state.egg_deck),
+            "seats": seats,
+            "waiting_for": waiting,
+            "collecting": state.queue[0] if state.phase == "collect" and state.queue else None,
+            "winners": list(state.winners),
+        }
+        if state.options["scoring"] == "conpub":
+            view["tokens_to_win"] = rules.tokens_to_win(n)
+        if seat is not None:
+            view["hand"] = list(state.hands[seat])
+            mine = state.submitted[seat] if state.phase == "play" else None
+            view["my_play"] = list(mine) if mine else []
+            view["my_mulligan"] = state.mulligan[seat] if state.phase == "mulligan" else None
+            view["scouted"] = [{"slot": i, "value": EGG_VALUES[e]}
+                               for i, (e, scout) in enumerate(state.offer) if scout == seat]
+        return view
+
+    def outcome(self, state: EggsState) -> dict[str, Any] | None:
+        if state.phase != "over":
+            return None
+        n = state.players
+        totals = self._totals(state)
+        conpub = state.options["scoring"] == "conpub"
+        scores = list(state.tokens) if conpub else totals
+        ranking = [1 + sum(1 for o in scores if o > scores[s]) for s in range(n)]  # ties share a rank
+        breakdown = [
+            {"rounds": [state.round_details[r][s] for r in range(len(state.round_details))],
+             "total": totals[s], "tokens": state.tokens[s]}
+            for s in range(n)
+        ]
+        return {"scores": scores, "winners": list(state.winners), "ranking": ranking,
+                "scoring": state.options["scoring"], "totals": totals, "breakdown": breakdown}
+
+    # --- serialisation -----------------------------------------------------------------------
+    def to_json(self, state: EggsState) -> dict[str, Any]:
+        return {
+            "players": state.players, "rng": state.rng.to_json(), "options": dict(state.options),
+            "tiebreaker": state.tiebreaker, "round": state.round, "turn": state.turn, "phase": state.phase,
+            "decks": [list(d) for d in state.decks], "hands": [list(h) for h in state.hands],
+            "discards": [list(d) for d in state.discards], "egg_deck": list(state.egg_deck),
+            "egg_discard": list(state.egg_discard), "offer": [list(o) for o in state.offer],
+            "piles": [list(p) for p in state.piles], "bonus": [list(b) for b in state.bonus],
+            "mulligan": list(state.mulligan),
+            "submitted": [None if s is None else list(s) for s in state.submitted],
+            "plays": [list(p) for p in state.plays], "queue": [list(q) for q in state.queue],
+            "collected": [list(c) for c in state.collected], "end_queue": [list(e) for e in state.end_queue],
+            "tie": state.tie, "round_scores": [list(r) for r in state.round_scores],
+            "round_details": [[dict(d) for d in r] for r in state.round_details],
+            "tokens": list(state.tokens), "winners": list(state.winners),
+        }
+
+    def from_json(self, data: dict[str, Any]) -> EggsState:
+        try:
+            state = EggsState(players=int(data["players"]), rng=Rng.from_json(data["rng"]),
+                              options=self.resolve_options(data["options"]), tiebreaker=int(data["tiebreaker"]))
+            state.round, state.turn, state.phase = int(data["round"]), int(data["turn"]), str(data["phase"])
+            for name in ("decks", "hands", "discards", "offer", "piles", "bonus", "plays", "queue", "collected",
+                         "end_queue", "round_scores"):
+                setattr(state, name, [[int(x) for x in row] for row in data[name]])
+            state.egg_deck = [int(x) for x in data["egg_deck"]]
+            state.egg_discard = [int(x) for x in data["egg_discard"]]
+            state.mulligan = [None if m is None else str(m) for m in data["mulligan"]]
+            state.submitted = [None if s is None else [int(x) for x in s] for s in data["submitted"]]
+            state.tie = bool(data["tie"])
+            state.round_details = [[{k: int(v) for k, v in d.items()} for d in r] for r in data["round_details"]]
+            state.tokens = [int(x) for x in data["tokens"]]
+            state.winners = [int(x) for x in data["winners"]]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"not an Eggs and Empires state: {exc!r}") from exc
+        return state
+
+    # --- AI and text -------------------------------------------------------------------------
+    def ai(self, level: str, seed: int) -> Player:
+        if level == "heuristic":
+            from games.eggs_empires.ai import HeuristicPlayer
+
+            return HeuristicPlayer(seed)
+        return super().ai(level, seed)
+
+    def describe(self, view: dict[str, Any]) -> str:
+        from games.eggs_empires.text import describe
+
+        return describe(view)
+
+
+__all__ = ["EggsAndEmpires", "EggsState", "IllegalAction"]
