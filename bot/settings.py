@@ -19,6 +19,10 @@ class Settings(BaseSettings):
     database_url: str = "sqlite+aiosqlite:///data/bot.sqlite3"
     dev_guild_id: Annotated[int | None, BeforeValidator(_blank_is_none)] = None
     log_level: str = "INFO"
+    # Seconds between timer ticks (reminders, AFK deadlines); 0 disables the task (tests tick by hand).
+    timer_interval: float = 5.0
+    # Push the slash commands to Discord at start-up (to DEV_GUILD_ID when set, else globally).
+    sync_commands: bool = True
 
 
 TOKEN_HELP = """\

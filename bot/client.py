@@ -1,0 +1,62 @@
+"""The bot object: opens the database, wires the table service to Discord, registers the buttons."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot import handlers
+from bot.cogs.game import GameCog
+from bot.cogs.timers import TimerCog
+from bot.notify import DiscordNotifier
+from bot.settings import Settings
+from bot.table import TableService
+from bot.views import DYNAMIC_ITEMS, PREFIXES
+from storage import Database
+
+log = logging.getLogger(__name__)
+
+
+class TableBot(commands.Bot):
+    db: Database
+    table: TableService
+
+    def __init__(self, settings: Settings) -> None:
+        # Interactions only: no privileged intents (no message content, no members).
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
+                         help_command=None)
+        self.settings = settings
+
+    async def setup_hook(self) -> None:
+        self.db = await Database.open(self.settings.database_url)  # runs the migrations
+        self.table = TableService(self.db, DiscordNotifier(self))
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        await self.add_cog(GameCog(self))
+        await self.add_cog(TimerCog(self, self.settings.timer_interval))
+        if self.settings.sync_commands:
+            await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        if self.settings.dev_guild_id is not None:
+            guild = discord.Object(self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        # A component whose custom_id is none of ours never reaches a DynamicItem: answer it here.
+        if interaction.type is discord.InteractionType.component:
+            data: dict[str, Any] = dict(interaction.data or {})
+            custom_id = str(data.get("custom_id", ""))
+            if not custom_id.startswith(PREFIXES):
+                await handlers.malformed(interaction)
+
+    async def close(self) -> None:
+        await super().close()
+        db = getattr(self, "db", None)
+        if db is not None:
+            await db.close()

@@ -1,0 +1,1 @@
+"""Cogs: one per concern (the /game commands; the timer task)."""

@@ -1,0 +1,195 @@
+"""What a lobby, a table or a seat's private message looks like: embeds, components and files.
+
+Everything here is pure (no REST calls); the notifier and the handlers send what it builds.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+import games
+from bot import text
+from bot.render import renderer_for
+from bot.render.generic import COLOUR, TableContext, clip
+from bot.table import SeatNotice, TableUpdate
+from bot.views import (
+    BackButton,
+    ChoiceButton,
+    ChoiceSelect,
+    HandButton,
+    LobbyButton,
+    LobbyOption,
+)
+from games.core import Prompt
+from storage import GameRow, SeatRow
+
+MAX_BUTTONS = 20  # four rows of five; the fifth row is kept for "I'm back"
+MAX_SELECT_OPTIONS = 25
+TIMER_CHOICES = (0, 60, 180, 300, 600)
+
+
+@dataclass
+class Outgoing:
+    """A message to send or to edit in place."""
+
+    content: str | None = None
+    embeds: list[discord.Embed] = field(default_factory=list)
+    view: discord.ui.View | None = None
+    image: bytes | None = None
+
+    def files(self) -> list[discord.File]:
+        return [discord.File(io.BytesIO(self.image), filename="table.png")] if self.image else []
+
+    def send_kwargs(self) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {"embeds": self.embeds, "files": self.files()}
+        if self.content:
+            kwargs["content"] = self.content
+        if self.view is not None:
+            kwargs["view"] = self.view
+        return kwargs
+
+    def edit_kwargs(self) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {"content": self.content, "embeds": self.embeds, "view": self.view}
+        if self.image is not None:
+            kwargs["attachments"] = self.files()
+        return kwargs
+
+
+def _names(seats: list[SeatRow]) -> list[str]:
+    return [s.name for s in seats]
+
+
+def context(game: GameRow, seats: list[SeatRow], waiting: list[int], update: TableUpdate | None = None
+            ) -> TableContext:
+    assert game.id is not None
+    title = games.get(game.game_key).title
+    return TableContext(title, game.id, _names(seats), waiting, update.deadline if update else None)
+
+
+# --- lobby -------------------------------------------------------------------------------------
+def timer_text(seconds: int | None) -> str:
+    if not seconds:
+        return text.TIMER_OFF
+    return text.TIMER_SECONDS.format(minutes=seconds // 60, seconds=seconds % 60)
+
+
+def lobby(game: GameRow, seats: list[SeatRow]) -> Outgoing:
+    assert game.id is not None
+    engine = games.get(game.game_key)
+    host = next((s.name for s in seats if s.user_id == game.host_id), "?")
+    embed = discord.Embed(title=text.LOBBY_TITLE.format(title=engine.title), colour=COLOUR,
+                          description=text.LOBBY_HOST.format(name=host, low=engine.min_players,
+                                                             high=engine.max_players))
+    lines = [f"{i + 1}. {s.name}" for i, s in enumerate(seats)] or ["-"]
+    embed.add_field(name=text.LOBBY_SEATS.format(n=len(seats), high=engine.max_players),
+                    value=clip("\n".join(lines), 1024), inline=False)
+    if engine.options:
+        described = [f"**{o.name}**: {game.options.get(o.name, o.default)} ({o.description})"
+                     for o in engine.options]
+        embed.add_field(name=text.LOBBY_OPTIONS, value=clip("\n".join(described), 1024), inline=False)
+    embed.add_field(name=text.LOBBY_TIMER, value=timer_text(game.turn_seconds), inline=False)
+    view = discord.ui.View(timeout=None)
+    for action, label, style in (("join", text.BUTTON_JOIN, discord.ButtonStyle.success),
+                                 ("leave", text.BUTTON_LEAVE, discord.ButtonStyle.secondary),
+                                 ("ai", text.BUTTON_ADD_AI, discord.ButtonStyle.secondary),
+                                 ("start", text.BUTTON_START, discord.ButtonStyle.primary),
+                                 ("cancel", text.BUTTON_CANCEL, discord.ButtonStyle.danger)):
+        view.add_item(LobbyButton(game.id, action, label=label, style=style))
+    for row, option in enumerate(engine.options[:3], start=1):
+        current = game.options.get(option.name, option.default)
+        choices = [discord.SelectOption(label=clip(f"{option.name}: {value}", 100), value=str(value),
+                                        default=value == current) for value in option.values[:25]]
+        view.add_item(LobbyOption(game.id, option.name, choices, row=row,
+                                  placeholder=text.OPTION_PLACEHOLDER.format(name=option.name)))
+    timer_row = min(len(engine.options[:3]) + 1, 4)
+    timer_choices = [discord.SelectOption(label=timer_text(s), value=str(s), default=(game.turn_seconds or 0) == s)
+                     for s in TIMER_CHOICES]
+    view.add_item(LobbyOption(game.id, "turn_seconds", timer_choices, row=timer_row,
+                              placeholder=text.OPTION_PLACEHOLDER.format(name=text.LOBBY_TIMER)))
+    return Outgoing(embeds=[embed], view=view)
+
+
+def closed_lobby(message: str) -> Outgoing:
+    return Outgoing(content=message, embeds=[], view=None)
+
+
+# --- public table ------------------------------------------------------------------------------
+def table(update: TableUpdate) -> Outgoing:
+    game = update.game
+    assert game.id is not None
+    renderer = renderer_for(game.game_key)
+    ctx = context(game, update.seats, [p.seat for p in update.prompts], update)
+    embeds = renderer.table(update.public_view, ctx)
+    if update.outcome is not None:
+        embeds.append(results_embed(update))
+    view: discord.ui.View | None = None
+    if game.status == "active":
+        view = discord.ui.View(timeout=None)
+        view.add_item(HandButton(game.id))
+    return Outgoing(embeds=embeds, view=view, image=renderer.image(update.public_view))
+
+
+def results_embed(update: TableUpdate) -> discord.Embed:
+    outcome = update.outcome or {}
+    ranks = outcome.get("ranking") or outcome.get("ranks") or [None] * len(update.seats)
+    scores = outcome.get("scores") or [None] * len(update.seats)
+    order = sorted(range(len(update.seats)), key=lambda s: (ranks[s] or 0, s))
+    lines = [text.RESULT_LINE.format(rank=ranks[s], name=update.seats[s].name, score=scores[s]) for s in order]
+    return discord.Embed(title=text.GAME_FINISHED, description="\n".join(lines), colour=discord.Colour.green())
+
+
+def log_line(update: TableUpdate) -> str | None:
+    renderer = renderer_for(update.game.game_key)
+    ctx = context(update.game, update.seats, [p.seat for p in update.prompts], update)
+    lines = []
+    line = renderer.log_line(update.events, ctx) if update.resolved else None
+    if line:
+        lines.append(line)
+    if update.afk_seats:
+        lines.append(text.AFK_LOG.format(names=", ".join(update.seats[s].name for s in update.afk_seats)))
+    if any(e.get("type") == "abandoned_afk" for e in update.events):
+        lines.append(text.ABANDONED_AFK)
+    return clip("\n".join(lines), 1900) if lines else None
+
+
+# --- a seat's private message ------------------------------------------------------------------
+def seat_message(game: GameRow, notice: SeatNotice, update: TableUpdate | None = None, *,
+                 seats: list[SeatRow] | None = None, content: str | None = None) -> Outgoing:
+    assert game.id is not None
+    names = _names(update.seats if update is not None else seats or [notice.seat])
+    renderer = renderer_for(game.game_key)
+    ctx = TableContext(games.get(game.game_key).title, game.id, names,
+                       [notice.seat.seat] if notice.prompt else [], update.deadline if update else None)
+    embed = renderer.seat(notice.view, notice.prompt, ctx, notice.seat.seat)
+    lines = [content] if content else []
+    if notice.seat.ai_controlled:
+        lines.append(text.AI_CONTROLLED)
+    view = choice_view(game.id, notice.seat.seat, notice.version, notice.prompt, notice.seat.ai_controlled)
+    return Outgoing(content="\n".join(lines) or None, embeds=[embed], view=view)
+
+
+def choice_view(game_id: int, seat: int, version: int, prompt: Prompt | None, away: bool) -> discord.ui.View | None:
+    view = discord.ui.View(timeout=None)
+    if prompt is not None and not away:
+        if prompt.pick == 1 and len(prompt.choices) <= MAX_BUTTONS:
+            for i, choice in enumerate(prompt.choices):
+                view.add_item(ChoiceButton(game_id, seat, version, choice.id, label=clip(choice.label, 80),
+                                           row=i // 5))
+        else:
+            options = [discord.SelectOption(label=clip(c.label, 100), value=c.id)
+                       for c in prompt.choices[:MAX_SELECT_OPTIONS]]
+            view.add_item(ChoiceSelect(game_id, seat, version, options, prompt.pick,
+                                       placeholder=text.CHOOSE_PLACEHOLDER.format(pick=prompt.pick)))
+    if away:
+        view.add_item(BackButton(game_id, row=4))
+    return view if view.children else None
+
+
+def dm_closed_ping(game_id: int, user_id: int) -> Outgoing:
+    view = discord.ui.View(timeout=None)
+    view.add_item(HandButton(game_id))
+    return Outgoing(content=text.DM_CLOSED.format(mention=f"<@{user_id}>"), view=view)

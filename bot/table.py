@@ -1,0 +1,527 @@
+"""The table service: lobby -> start -> prompt -> apply -> persist -> notify, with no Discord in sight.
+
+The Discord layer (cogs and views) calls these methods and implements `Notifier`; tests drive the
+service directly. Every accepted decision is committed with `storage.commit_action` before anybody is
+told about it, AI seats (and AFK stand-ins) decide through the same path so the action log replays.
+
+Staleness: a button carries the game version at which its prompt was offered. A click is accepted
+while that seat has not acted since (the engine contract keeps simultaneous prompts independent, so
+other seats' decisions do not invalidate it); the engine then validates the choice itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any, Protocol
+
+import games
+from bot import text
+from games.core import Game, IllegalAction, Prompt
+from storage import Database, GameRow, SeatRow, VersionConflict
+
+log = logging.getLogger(__name__)
+
+Event = dict[str, Any]
+Clock = Callable[[], datetime]
+
+DEFAULT_TURN_SECONDS = 180
+AFK_TURNS_BEFORE_AI = 2
+AFK_LEVEL = "heuristic"
+AI_LEVELS = ("heuristic", "random")
+
+
+class TableError(Exception):
+    """A request the table refuses; the message is meant for the user who made it."""
+
+
+class Stale(TableError):
+    """A button from an older state of the game: nothing was changed."""
+
+
+@dataclass
+class SeatNotice:
+    """What one human seat should now see privately: its view and the prompt it must answer."""
+
+    seat: SeatRow
+    view: dict[str, Any]
+    prompt: Prompt | None
+    version: int
+    private_events: list[Event] = field(default_factory=list)
+
+
+@dataclass
+class TableUpdate:
+    """Everything the transport needs to show a game after a batch of committed decisions."""
+
+    game: GameRow
+    seats: list[SeatRow]
+    version: int
+    public_view: dict[str, Any]
+    prompts: list[Prompt]
+    events: list[Event]  # public events of this batch, in order
+    afk_seats: list[int]  # seats the AI decided for because their player was AFK
+    dms: list[SeatNotice]  # human seats whose private message must be refreshed
+    outcome: dict[str, Any] | None
+    started: bool = False
+    deadline: datetime | None = None  # when the AI decides for AFK seats (None: no timer)
+    notices: dict[int, SeatNotice] = field(default_factory=dict)  # every human seat's fresh view
+
+    @property
+    def resolved(self) -> bool:
+        """Something happened that is worth a log line (not just "X has decided")."""
+        return any(e.get("type") not in PROGRESS_EVENTS for e in self.events) or self.outcome is not None
+
+
+PROGRESS_EVENTS = frozenset({"decided"})
+
+
+@dataclass
+class Decided:
+    """The answer to a player's decision, given to the acknowledgement callback after the commit."""
+
+    update: TableUpdate
+    own: SeatNotice  # the deciding seat's fresh private view (to answer the interaction with)
+    labels: list[str]  # the labels of what was chosen, for "you chose ..."
+
+
+class Notifier(Protocol):
+    """Implemented by the transport (Discord); the service calls it after commits."""
+
+    async def publish(self, update: TableUpdate) -> None: ...
+
+    async def remind(self, game: GameRow, seats: list[SeatRow], deadline: datetime) -> None: ...
+
+
+class NullNotifier:
+    async def publish(self, update: TableUpdate) -> None:
+        return None
+
+    async def remind(self, game: GameRow, seats: list[SeatRow], deadline: datetime) -> None:
+        return None
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def _prompt_key(prompt: Prompt | None, offered: int) -> str:
+    if prompt is None:
+        return ""
+    return json.dumps([prompt.kind, prompt.text, prompt.pick, prompt.choice_ids(), dict(prompt.info), offered],
+                      sort_keys=True, default=str)
+
+
+class TableService:
+    def __init__(self, db: Database, notifier: Notifier | None = None, *, clock: Clock = _utcnow) -> None:
+        self.db = db
+        self.notifier: Notifier = notifier or NullNotifier()
+        self.clock = clock
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._cache: dict[int, tuple[int, Any]] = {}  # game id -> (version, engine state)
+        self._last_acted: dict[int, dict[int, int]] = {}  # game id -> seat -> version its action made
+        self._shown: dict[tuple[int, int], str] = {}  # (game, seat) -> key of the prompt last shown
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    def busy(self, game_id: int) -> bool:
+        return self.lock(game_id).locked()
+
+    # --- lobby -------------------------------------------------------------------------------
+    async def create_lobby(self, *, guild_id: int | None, channel_id: int, game_key: str, host_id: int,
+                           host_name: str, options: dict[str, Any] | None = None,
+                           turn_seconds: int | None = DEFAULT_TURN_SECONDS) -> GameRow:
+        try:
+            game = games.get(game_key)
+        except KeyError:
+            raise TableError(text.UNKNOWN_GAME.format(key=game_key, known=", ".join(games.keys()))) from None
+        if await self.db.channel_game(channel_id) is not None:
+            raise TableError(text.CHANNEL_BUSY)
+        try:
+            resolved = game.resolve_options(options)
+        except ValueError as exc:
+            raise TableError(str(exc)) from None
+        if turn_seconds is not None and turn_seconds <= 0:
+            turn_seconds = None
+        row = await self.db.create_game(guild_id=guild_id, channel_id=channel_id, game_key=game_key,
+                                        options=resolved, host_id=host_id, seed=random.getrandbits(48),
+                                        turn_seconds=turn_seconds)
+        assert row.id is not None
+        await self.db.set_seats(row.id, [{"seat": 0, "user_id": host_id, "ai_level": None, "name": host_name}])
+        return row
+
+    async def lobby(self, game_id: int) -> tuple[GameRow, list[SeatRow]]:
+        row = await self._game(game_id)
+        return row, await self.db.seats(game_id)
+
+    async def _game(self, game_id: int) -> GameRow:
+        row = await self.db.get_game(game_id)
+        if row is None:
+            raise TableError(text.NO_SUCH_GAME)
+        return row
+
+    async def _open_lobby(self, game_id: int) -> tuple[GameRow, Game[Any], list[SeatRow]]:
+        row = await self._game(game_id)
+        if row.status != "lobby":
+            raise TableError(text.NOT_A_LOBBY)
+        return row, games.get(row.game_key), await self.db.seats(game_id)
+
+    @staticmethod
+    def _seat_dicts(seats: list[SeatRow]) -> list[dict[str, Any]]:
+        return [{"seat": i, "user_id": s.user_id, "ai_level": s.ai_level, "name": s.name}
+                for i, s in enumerate(seats)]
+
+    async def join(self, game_id: int, user_id: int, name: str) -> None:
+        async with self.lock(game_id):
+            _row, game, seats = await self._open_lobby(game_id)
+            if any(s.user_id == user_id for s in seats):
+                raise TableError(text.ALREADY_SEATED)
+            if len(seats) >= game.max_players:
+                raise TableError(text.LOBBY_FULL.format(n=game.max_players))
+            entries = self._seat_dicts(seats)
+            entries.append({"seat": len(entries), "user_id": user_id, "ai_level": None, "name": name})
+            await self.db.set_seats(game_id, entries)
+
+    async def add_ai(self, game_id: int, by_user: int, level: str = "heuristic") -> None:
+        async with self.lock(game_id):
+            _row, game, seats = await self._open_lobby(game_id)
+            if not any(s.user_id == by_user for s in seats):
+                raise TableError(text.JOIN_FIRST)
+            if level not in game.ai_levels:
+                raise TableError(text.UNKNOWN_AI.format(levels=", ".join(game.ai_levels)))
+            if len(seats) >= game.max_players:
+                raise TableError(text.LOBBY_FULL.format(n=game.max_players))
+            entries = self._seat_dicts(seats)
+            number = sum(1 for s in seats if s.user_id is None) + 1
+            entries.append({"seat": len(entries), "user_id": None, "ai_level": level,
+                            "name": text.AI_NAME.format(n=number, level=level)})
+            await self.db.set_seats(game_id, entries)
+
+    async def leave(self, game_id: int, user_id: int) -> bool:
+        """Leave a lobby; returns True when the lobby closed because nobody human is left."""
+        async with self.lock(game_id):
+            row, _game, seats = await self._open_lobby(game_id)
+            if not any(s.user_id == user_id for s in seats):
+                raise TableError(text.NOT_SEATED)
+            rest = [s for s in seats if s.user_id != user_id]
+            humans = [s for s in rest if s.user_id is not None]
+            if not humans:
+                await self.db.finish_game(game_id, "abandoned", [])
+                return True
+            await self.db.set_seats(game_id, self._seat_dicts(rest))
+            if row.host_id == user_id:
+                await self.db.update_game(game_id, host_id=humans[0].user_id)
+            return False
+
+    async def kick(self, game_id: int, by_user: int, seat: int) -> str:
+        async with self.lock(game_id):
+            row, _game, seats = await self._open_lobby(game_id)
+            if row.host_id != by_user:
+                raise TableError(text.HOST_ONLY)
+            if not 0 <= seat < len(seats) or seats[seat].user_id == by_user:
+                raise TableError(text.BAD_SEAT)
+            name = seats[seat].name
+            await self.db.set_seats(game_id, self._seat_dicts([s for i, s in enumerate(seats) if i != seat]))
+            return name
+
+    async def set_option(self, game_id: int, by_user: int, name: str, value: Any) -> None:
+        async with self.lock(game_id):
+            row, game, _seats = await self._open_lobby(game_id)
+            if row.host_id != by_user:
+                raise TableError(text.HOST_ONLY)
+            if name == "turn_seconds":
+                seconds = int(value)
+                await self.db.update_game(game_id, turn_seconds=seconds if seconds > 0 else None)
+                return
+            try:
+                options = game.resolve_options({**row.options, name: value})
+            except ValueError as exc:
+                raise TableError(str(exc)) from None
+            await self.db.update_game(game_id, options=options)
+
+    async def cancel(self, game_id: int, by_user: int) -> None:
+        async with self.lock(game_id):
+            row, _game, _seats = await self._open_lobby(game_id)
+            if row.host_id != by_user:
+                raise TableError(text.HOST_ONLY)
+            await self.db.finish_game(game_id, "abandoned", [])
+
+    async def abandon(self, game_id: int, by_user: int, *, is_admin: bool = False) -> GameRow:
+        async with self.lock(game_id):
+            row = await self._game(game_id)
+            if row.status not in ("lobby", "active"):
+                raise TableError(text.GAME_OVER)
+            if row.host_id != by_user and not is_admin:
+                raise TableError(text.HOST_OR_ADMIN)
+            await self.db.finish_game(game_id, "abandoned", [])
+            self._forget(game_id)
+            return await self._game(game_id)
+
+    # --- start -------------------------------------------------------------------------------
+    async def start(self, game_id: int, by_user: int) -> TableUpdate:
+        async with self.lock(game_id):
+            row, game, seats = await self._open_lobby(game_id)
+            if row.host_id != by_user:
+                raise TableError(text.HOST_ONLY)
+            if not game.min_players <= len(seats) <= game.max_players:
+                raise TableError(text.PLAYER_COUNT.format(title=game.title, low=game.min_players,
+                                                          high=game.max_players, n=len(seats)))
+            state = game.new(len(seats), row.seed, row.options)
+            version = await self.db.start_game(game_id, game.to_json(state), None)
+            self._cache[game_id] = (version, state)
+            self._last_acted[game_id] = {}
+            update = await self._advance(game_id, version, state, [], [], acted_seat=None)
+        await self.notifier.publish(_started(update))
+        return update
+
+    # --- decisions ---------------------------------------------------------------------------
+    async def seat_of(self, game_id: int, user_id: int) -> SeatRow:
+        for seat in await self.db.seats(game_id):
+            if seat.user_id == user_id:
+                return seat
+        raise TableError(text.NOT_YOUR_SEAT)
+
+    async def decide(self, game_id: int, user_id: int, seat: int, offered: int, choice: list[str],
+                     ack: Callable[[Decided], Awaitable[None]] | None = None) -> Decided:
+        """A player's decision: validate, commit, acknowledge (`ack`), then notify everybody else."""
+        async with self.lock(game_id):
+            row = await self._game(game_id)
+            if row.status != "active":
+                raise TableError(text.GAME_OVER if row.status != "lobby" else text.NOT_STARTED)
+            seats = await self.db.seats(game_id)
+            if not 0 <= seat < len(seats) or seats[seat].user_id != user_id:
+                raise TableError(text.NOT_YOUR_SEAT)
+            version, state = await self._state(row)
+            acted = (await self._acted(game_id)).get(seat, 0)
+            if offered > version or offered < acted:
+                raise Stale(text.ALREADY_DECIDED if acted > offered else text.STALE)
+            game = games.get(row.game_key)
+            prompt = next((p for p in game.prompts(state) if p.seat == seat), None)
+            if prompt is None:
+                raise Stale(text.NOTHING_TO_DECIDE)
+            labels = {c.id: c.label for c in prompt.choices}
+            try:
+                events = game.apply(state, seat, list(choice))
+            except IllegalAction as exc:
+                raise TableError(str(exc)) from None
+            version = await self._commit(row, version, seat, list(choice), state, afk=False)
+            if seats[seat].afk_count:
+                await self.db.update_seat(game_id, seat, afk_count=0)
+            update = await self._advance(game_id, version, state, events, [], acted_seat=seat)
+            own = update.notices[seat]
+            update.dms = [n for n in update.dms if n.seat.seat != seat]
+            decided = Decided(update, own, [labels.get(c, c) for c in choice])
+            if ack is not None:
+                await ack(decided)
+        await self.notifier.publish(update)
+        return decided
+
+    async def private_view(self, game_id: int, user_id: int) -> SeatNotice:
+        """The caller's seat view and prompt (for "Show my hand" and /game hand)."""
+        row = await self._game(game_id)
+        if row.status != "active":
+            raise TableError(text.GAME_OVER if row.status != "lobby" else text.NOT_STARTED)
+        seat = await self.seat_of(game_id, user_id)
+        version, state = await self._state(row)
+        game = games.get(row.game_key)
+        prompt = next((p for p in game.prompts(state) if p.seat == seat.seat), None)
+        self._shown[(game_id, seat.seat)] = _prompt_key(prompt, version)
+        return SeatNotice(seat, game.view(state, seat.seat), prompt, version)
+
+    async def public(self, game_id: int) -> tuple[GameRow, dict[str, Any], list[Prompt]]:
+        row = await self._game(game_id)
+        if row.status == "lobby" or row.state is None:
+            raise TableError(text.NOT_STARTED)
+        _version, state = await self._state(row)
+        game = games.get(row.game_key)
+        return row, game.view(state, None), game.prompts(state)
+
+    async def back(self, game_id: int, user_id: int) -> None:
+        """"I'm back": the player takes their seat back from the AI."""
+        async with self.lock(game_id):
+            row = await self._game(game_id)
+            if row.status != "active":
+                raise TableError(text.GAME_OVER)
+            seat = await self.seat_of(game_id, user_id)
+            await self.db.update_seat(game_id, seat.seat, ai_controlled=False, afk_count=0)
+
+    # --- timers ------------------------------------------------------------------------------
+    async def tick(self) -> int:
+        """Run due reminders and AFK deadlines; returns how many games were handled."""
+        handled = 0
+        for row in await self.db.due_games(self.clock()):
+            assert row.id is not None
+            try:
+                await self._timer(row.id)
+            except Exception:  # one broken game must not stop the others' timers
+                log.exception("timer failed for game %s", row.id)
+            handled += 1
+        return handled
+
+    async def _timer(self, game_id: int) -> None:
+        update: TableUpdate | None = None
+        remind: tuple[GameRow, list[SeatRow], datetime] | None = None
+        async with self.lock(game_id):
+            row = await self._game(game_id)
+            if row.status != "active" or row.deadline is None or row.deadline > self.clock():
+                return
+            version, state = await self._state(row)
+            game = games.get(row.game_key)
+            seats = await self.db.seats(game_id)
+            waiting = [seats[p.seat] for p in game.prompts(state)
+                       if seats[p.seat].user_id is not None and not seats[p.seat].ai_controlled]
+            if not row.reminded and row.turn_seconds:
+                deadline = row.deadline + timedelta(seconds=row.turn_seconds / 2)
+                await self.db.update_game(game_id, reminded=True, deadline=deadline)
+                remind = (row, waiting, deadline)
+            else:
+                update = await self._afk_turn(row, version, state, seats, waiting)
+        if remind is not None:
+            await self.notifier.remind(*remind)
+        if update is not None:
+            await self.notifier.publish(update)
+
+    async def _afk_turn(self, row: GameRow, version: int, state: Any, seats: list[SeatRow],
+                        waiting: list[SeatRow]) -> TableUpdate:
+        assert row.id is not None
+        game = games.get(row.game_key)
+        events: list[Event] = []
+        afk: list[int] = []
+        for prompt in game.prompts(state):
+            seat = seats[prompt.seat]
+            if seat not in waiting:
+                continue
+            choice = game.ai(AFK_LEVEL, self._ai_seed(row, version, prompt.seat)).choose(game, state, prompt)
+            events += game.apply(state, prompt.seat, choice)
+            version = await self._commit(row, version, prompt.seat, choice, state, afk=True)
+            afk.append(prompt.seat)
+            count = seat.afk_count + 1
+            await self.db.update_seat(row.id, prompt.seat, afk_count=count,
+                                      ai_controlled=count >= AFK_TURNS_BEFORE_AI)
+        seats = await self.db.seats(row.id)
+        humans = [s for s in seats if s.user_id is not None]
+        if humans and all(s.ai_controlled for s in humans):
+            await self.db.finish_game(row.id, "abandoned", [])
+            self._forget(row.id)
+            fresh = await self._game(row.id)
+            return TableUpdate(fresh, seats, version, game.view(state, None), [],
+                               [*events, {"type": "abandoned_afk"}], afk, [], None)
+        return await self._advance(row.id, version, state, events, afk, acted_seat=None)
+
+    # --- internals ---------------------------------------------------------------------------
+    async def _state(self, row: GameRow) -> tuple[int, Any]:
+        assert row.id is not None
+        cached = self._cache.get(row.id)
+        if cached is not None and cached[0] == row.version:
+            return cached
+        data, version = await self.db.load_state(row.id)
+        state = games.get(row.game_key).from_json(data)
+        self._cache[row.id] = (version, state)
+        return version, state
+
+    async def _acted(self, game_id: int) -> dict[int, int]:
+        acted = self._last_acted.get(game_id)
+        if acted is None:
+            acted = {}
+            for action in await self.db.actions(game_id):
+                acted[action.seat] = action.seq
+            self._last_acted[game_id] = acted
+        return acted
+
+    def _forget(self, game_id: int) -> None:
+        self._cache.pop(game_id, None)
+        self._last_acted.pop(game_id, None)
+
+    async def _commit(self, row: GameRow, version: int, seat: int, choice: list[str], state: Any, *,
+                      afk: bool, deadline: datetime | None = None, status: str | None = None) -> int:
+        assert row.id is not None
+        game = games.get(row.game_key)
+        try:
+            if status is None:
+                new_version = await self.db.commit_action(row.id, version, seat, choice, game.to_json(state),
+                                                          afk=afk)
+            else:
+                new_version = await self.db.commit_action(row.id, version, seat, choice, game.to_json(state),
+                                                          afk=afk, status=status)
+        except VersionConflict:
+            self._forget(row.id)  # our copy was mutated by apply(); reload next time
+            raise Stale(text.ALREADY_DECIDED) from None
+        self._cache[row.id] = (new_version, state)
+        (await self._acted(row.id))[seat] = new_version
+        return new_version
+
+    @staticmethod
+    def _ai_seed(row: GameRow, version: int, seat: int) -> int:
+        return (row.seed * 1_000_003 + version * 101 + seat) & 0xFFFF_FFFF
+
+    async def _advance(self, game_id: int, version: int, state: Any, events: list[Event], afk: list[int],
+                       *, acted_seat: int | None) -> TableUpdate:
+        """Let AI seats decide until a human must, set the deadline, finish a game that ended."""
+        row = await self._game(game_id)
+        game = games.get(row.game_key)
+        seats = await self.db.seats(game_id)
+        while True:
+            prompts = game.prompts(state)
+            robots = [p for p in prompts if seats[p.seat].user_id is None or seats[p.seat].ai_controlled]
+            if not robots:
+                break
+            for prompt in robots:
+                level = seats[prompt.seat].ai_level or AFK_LEVEL
+                choice = game.ai(level, self._ai_seed(row, version, prompt.seat)).choose(game, state, prompt)
+                events += game.apply(state, prompt.seat, choice)
+                version = await self._commit(row, version, prompt.seat, choice, state, afk=False)
+        outcome = game.outcome(state)
+        # Which humans must see something new privately: a prompt they have not been shown yet.
+        notices: dict[int, SeatNotice] = {}
+        dms: list[SeatNotice] = []
+        acted = await self._acted(game_id)
+        by_seat = {p.seat: p for p in prompts}
+        for seat in seats:
+            if seat.user_id is None:
+                continue
+            own_prompt = by_seat.get(seat.seat)
+            notice = SeatNotice(seat, game.view(state, seat.seat), own_prompt, version,
+                                [e for e in events if e.get("to") == seat.seat])
+            notices[seat.seat] = notice
+            key = _prompt_key(own_prompt, acted.get(seat.seat, 1))
+            if self._shown.get((game_id, seat.seat)) != key or outcome is not None:
+                self._shown[(game_id, seat.seat)] = key
+                dms.append(notice)
+        wake: datetime | None = row.deadline
+        if outcome is not None:
+            await self.db.finish_game(game_id, "finished", _results(seats, outcome))
+            self._forget(game_id)
+            wake = None
+        elif row.turn_seconds:
+            # A fresh deadline when some human got a new prompt; the others keep the turn's deadline.
+            fresh = any(n.prompt is not None and not n.seat.ai_controlled for n in dms)
+            if fresh or wake is None:
+                wake = self.clock() + timedelta(seconds=row.turn_seconds / 2)
+                await self.db.update_game(game_id, deadline=wake, reminded=False)
+        row = await self._game(game_id)
+        deadline = None
+        if wake is not None and row.turn_seconds:
+            deadline = wake if row.reminded else wake + timedelta(seconds=row.turn_seconds / 2)
+        update = TableUpdate(row, seats, version, game.view(state, None), prompts if outcome is None else [],
+                             [e for e in events if "to" not in e], afk, dms, outcome, deadline=deadline)
+        update.notices = notices
+        return update
+
+
+def _results(seats: list[SeatRow], outcome: dict[str, Any]) -> list[dict[str, Any]]:
+    ranks = outcome.get("ranking") or outcome.get("ranks") or [None] * len(seats)
+    scores = outcome.get("scores") or [None] * len(seats)
+    breakdown = outcome.get("breakdown") or [{}] * len(seats)
+    return [{"seat": s.seat, "user_id": s.user_id, "ai_level": s.ai_level, "rank": ranks[s.seat],
+             "score": scores[s.seat], "breakdown": breakdown[s.seat]} for s in seats]
+
+
+def _started(update: TableUpdate) -> TableUpdate:
+    update.started = True
+    return update

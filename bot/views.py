@@ -1,0 +1,184 @@
+"""Buttons and selects as DynamicItems: their custom_ids carry ids only, so they work after a restart.
+
+Formats (all well under Discord's 100 characters):
+    g:GAME:SEAT:SEQ:CHOICE   a choice button        gs:GAME:SEAT:SEQ   a choice select
+    lb:GAME:ACTION           a lobby button         lo:GAME:OPTION     a lobby variant select
+    hand:GAME                "Show my hand"         back:GAME          "I'm back"
+The templates accept anything after the prefix so that a malformed id still reaches a callback,
+which answers it; identity always comes from the interaction's user, never from the custom_id.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+CUSTOM_ID_LIMIT = 100
+
+
+def _parse_ints(raw: str, count: int) -> list[int] | None:
+    parts = raw.split(":")
+    if len(parts) != count or not all(re.fullmatch(r"\d{1,19}", p) for p in parts):
+        return None
+    return [int(p) for p in parts]
+
+
+class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"g:(?P<rest>.*)"):
+    def __init__(self, game_id: int, seat: int, seq: int, choice: str, *, label: str = "?",
+                 row: int | None = None, raw: str | None = None) -> None:
+        custom_id = f"g:{raw}" if raw is not None else f"g:{game_id}:{seat}:{seq}:{choice}"
+        super().__init__(discord.ui.Button(label=label, custom_id=custom_id[:CUSTOM_ID_LIMIT],
+                                           style=discord.ButtonStyle.primary), row=row)
+        self.raw = raw if raw is not None else custom_id[2:]
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> ChoiceButton:
+        return cls(0, 0, 0, "", raw=match["rest"], label=getattr(item, "label", None) or "?")
+
+    def parsed(self) -> tuple[int, int, int, str] | None:
+        head, _, choice = self.raw.rpartition(":")
+        ints = _parse_ints(head, 3)
+        if ints is None or not choice:
+            return None
+        return ints[0], ints[1], ints[2], choice
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        from bot import handlers
+
+        parsed = self.parsed()
+        if parsed is None:
+            await handlers.malformed(interaction)
+            return
+        game_id, seat, seq, choice = parsed
+        await handlers.decide(interaction, game_id, seat, seq, [choice])
+
+
+class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"gs:(?P<rest>.*)"):
+    def __init__(self, game_id: int, seat: int, seq: int, options: list[discord.SelectOption], pick: int, *,
+                 placeholder: str | None = None, raw: str | None = None) -> None:
+        custom_id = f"gs:{raw}" if raw is not None else f"gs:{game_id}:{seat}:{seq}"
+        count = max(1, min(pick, len(options) or 1))
+        super().__init__(discord.ui.Select(custom_id=custom_id[:CUSTOM_ID_LIMIT], options=options or [
+            discord.SelectOption(label="-", value="-")], min_values=count, max_values=count,
+            placeholder=placeholder))
+        self.raw = raw if raw is not None else custom_id[3:]
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> ChoiceSelect:
+        return cls(0, 0, 0, list(getattr(item, "options", [])), getattr(item, "min_values", 1), raw=match["rest"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        from bot import handlers
+
+        ints = _parse_ints(self.raw, 3)
+        if ints is None:
+            await handlers.malformed(interaction)
+            return
+        await handlers.decide(interaction, ints[0], ints[1], ints[2], list(self.item.values))
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"lb:(?P<rest>.*)"):
+    ACTIONS = ("join", "leave", "ai", "start", "cancel")
+
+    def __init__(self, game_id: int, action: str, *, label: str = "?",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, raw: str | None = None) -> None:
+        custom_id = f"lb:{raw}" if raw is not None else f"lb:{game_id}:{action}"
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id[:CUSTOM_ID_LIMIT]),
+                         row=0)
+        self.raw = raw if raw is not None else custom_id[3:]
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> LobbyButton:
+        return cls(0, "", raw=match["rest"], label=getattr(item, "label", None) or "?")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        from bot import handlers
+
+        head, _, action = self.raw.rpartition(":")
+        ints = _parse_ints(head, 1)
+        if ints is None or action not in self.ACTIONS:
+            await handlers.malformed(interaction)
+            return
+        await handlers.lobby_action(interaction, ints[0], action)
+
+
+class LobbyOption(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"lo:(?P<rest>.*)"):
+    def __init__(self, game_id: int, option: str, choices: list[discord.SelectOption], *, row: int | None = None,
+                 placeholder: str | None = None, raw: str | None = None) -> None:
+        custom_id = f"lo:{raw}" if raw is not None else f"lo:{game_id}:{option}"
+        super().__init__(discord.ui.Select(custom_id=custom_id[:CUSTOM_ID_LIMIT], options=choices,
+                                           placeholder=placeholder), row=row)
+        self.raw = raw if raw is not None else custom_id[3:]
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> LobbyOption:
+        return cls(0, "", list(getattr(item, "options", [])), raw=match["rest"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        from bot import handlers
+
+        head, _, option = self.raw.partition(":")
+        ints = _parse_ints(head, 1)
+        if ints is None or not option or len(self.item.values) != 1:
+            await handlers.malformed(interaction)
+            return
+        await handlers.lobby_option(interaction, ints[0], option, self.item.values[0])
+
+
+class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hand:(?P<rest>.*)"):
+    def __init__(self, game_id: int, *, raw: str | None = None) -> None:
+        from bot import text
+
+        custom_id = f"hand:{raw}" if raw is not None else f"hand:{game_id}"
+        super().__init__(discord.ui.Button(label=text.BUTTON_SHOW_HAND, custom_id=custom_id[:CUSTOM_ID_LIMIT],
+                                           style=discord.ButtonStyle.secondary))
+        self.raw = raw if raw is not None else str(game_id)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> HandButton:
+        return cls(0, raw=match["rest"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        from bot import handlers
+
+        ints = _parse_ints(self.raw, 1)
+        if ints is None:
+            await handlers.malformed(interaction)
+            return
+        await handlers.show_hand(interaction, ints[0])
+
+
+class BackButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"back:(?P<rest>.*)"):
+    def __init__(self, game_id: int, *, row: int | None = None, raw: str | None = None) -> None:
+        from bot import text
+
+        custom_id = f"back:{raw}" if raw is not None else f"back:{game_id}"
+        super().__init__(discord.ui.Button(label=text.BUTTON_BACK, custom_id=custom_id[:CUSTOM_ID_LIMIT],
+                                           style=discord.ButtonStyle.success), row=row)
+        self.raw = raw if raw is not None else str(game_id)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> BackButton:
+        return cls(0, raw=match["rest"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        from bot import handlers
+
+        ints = _parse_ints(self.raw, 1)
+        if ints is None:
+            await handlers.malformed(interaction)
+            return
+        await handlers.back(interaction, ints[0])
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    ChoiceButton, ChoiceSelect, LobbyButton, LobbyOption, HandButton, BackButton)
+PREFIXES = ("g:", "gs:", "lb:", "lo:", "hand:", "back:")

@@ -1,0 +1,319 @@
+"""A fake Discord REST API: records every call the bot makes and answers with realistic JSON.
+
+Both network doors of discord.py are replaced: `discord.http.HTTPClient.request` (bot REST calls) and
+`discord.webhook.async_.AsyncWebhookAdapter.request` (interaction callbacks and followups). Nothing
+else in discord.py is touched, so its own serialisation, command tree and view store run for real.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import discord
+
+BOT_ID = 900_000_000_000_000_001
+APP_ID = BOT_ID
+GUILD_ID = 800_000_000_000_000_001
+EPHEMERAL = 64
+
+
+@dataclass
+class Call:
+    """One recorded REST call."""
+
+    method: str
+    path: str
+    json: Any = None
+    files: list[str] = field(default_factory=list)
+    via: str = "http"  # "http" (bot token) or "webhook" (interaction callbacks / followups)
+    status: int = 200
+
+    @property
+    def is_interaction_response(self) -> bool:
+        return self.path.startswith("/interactions/") or self.path.startswith("/webhooks/")
+
+
+class _FakeResponse:
+    """Enough of aiohttp.ClientResponse for discord.HTTPException."""
+
+    def __init__(self, status: int, reason: str) -> None:
+        self.status = status
+        self.reason = reason
+
+
+def _path(route: discord.http.Route) -> str:
+    """The request path without the API base (and without the query string)."""
+    return route.url[len(discord.http.Route.BASE):].split("?")[0]
+
+
+def user_json(user_id: int, name: str, *, bot: bool = False) -> dict[str, Any]:
+    return {"id": str(user_id), "username": name, "global_name": name, "discriminator": "0",
+            "avatar": None, "bot": bot, "public_flags": 0}
+
+
+class FakeDiscord:
+    """The server side: channels, messages, users; every REST call lands in `calls`."""
+
+    def __init__(self) -> None:
+        self._ids = itertools.count(1_000_000_000_000_000)
+        self.calls: list[Call] = []
+        self.users: dict[int, dict[str, Any]] = {BOT_ID: user_json(BOT_ID, "Table", bot=True)}
+        self.channels: dict[int, dict[str, Any]] = {}
+        self.messages: dict[int, dict[int, dict[str, Any]]] = {}  # channel id -> message id -> message
+        self.dm_closed: set[int] = set()
+        self.threads_forbidden: set[int] = set()  # parent channels where starting a thread fails
+        self.rate_limit_next: int = 0  # answer the next N calls with 429
+        self.interaction_messages: dict[str, int] = {}  # interaction token -> original response id
+        self.responses: list[dict[str, Any]] = []  # interaction callbacks and followups, in order
+        self.interaction_sources: dict[str, dict[str, Any]] = {}  # token -> who/where/which message
+        self.ephemeral_messages: dict[int, dict[str, Any]] = {}  # message id -> message (+ "_user_id")
+
+    def snowflake(self) -> int:
+        return next(self._ids)
+
+    # --- world building ----------------------------------------------------------------------
+    def add_user(self, name: str) -> int:
+        user_id = self.snowflake()
+        self.users[user_id] = user_json(user_id, name)
+        return user_id
+
+    def add_text_channel(self, name: str, guild_id: int = GUILD_ID) -> int:
+        channel_id = self.snowflake()
+        self.channels[channel_id] = {"id": str(channel_id), "type": 0, "guild_id": str(guild_id), "name": name,
+                                     "position": len(self.channels), "permission_overwrites": [],
+                                     "nsfw": False, "parent_id": None, "topic": None,
+                                     "rate_limit_per_user": 0, "last_message_id": None}
+        self.messages[channel_id] = {}
+        return channel_id
+
+    def dm_channel_of(self, user_id: int) -> int | None:
+        for channel_id, channel in self.channels.items():
+            if channel["type"] == 1 and int(channel["recipients"][0]["id"]) == user_id:
+                return channel_id
+        return None
+
+    # --- the two doors -----------------------------------------------------------------------
+    async def http_request(self, route: discord.http.Route, *, files: Any = None, form: Any = None,
+                           **kwargs: Any) -> Any:
+        body = kwargs.get("json")
+        names: list[str] = []
+        if form:
+            body, names = self._decode_form(form)
+        return self._handle(Call(route.method, _path(route), body, names, "http"))
+
+    async def webhook_request(self, route: discord.http.Route, session: Any, *, payload: Any = None,
+                              multipart: Any = None, files: Any = None, **kwargs: Any) -> Any:
+        body = payload
+        names: list[str] = []
+        if multipart:
+            body, names = self._decode_form(multipart)
+        return self._handle(Call(route.method, _path(route), body, names, "webhook"))
+
+    @staticmethod
+    def _decode_form(form: Any) -> tuple[Any, list[str]]:
+        body: Any = None
+        names: list[str] = []
+        for part in form:
+            if part["name"] == "payload_json":
+                body = json.loads(part["value"])
+            elif "filename" in part:
+                names.append(part["filename"])
+        return body, names
+
+    # --- routing -----------------------------------------------------------------------------
+    def _handle(self, call: Call) -> Any:
+        self.calls.append(call)
+        if self.rate_limit_next > 0:
+            self.rate_limit_next -= 1
+            call.status = 429
+            raise discord.HTTPException(_FakeResponse(429, "Too Many Requests"),
+                                        {"code": 0, "message": "You are being rate limited.", "retry_after": 1})
+        parts = call.path.strip("/").split("/")
+        method = call.method
+        match parts:
+            case ["users", "@me"] if method == "GET":
+                return self.users[BOT_ID]
+            case ["oauth2", "applications", "@me"]:
+                return self._application()
+            case ["applications", _, "commands"] | ["applications", _, "guilds", _, "commands"]:
+                return [{**c, "id": str(self.snowflake()), "application_id": str(APP_ID), "version": "1",
+                         "default_member_permissions": None, "type": c.get("type", 1)}
+                        for c in (call.json or [])]
+            case ["users", "@me", "channels"] if method == "POST":
+                return self._open_dm(int(call.json["recipient_id"]))
+            case ["channels", channel_id] if method == "GET":
+                return self.channels[int(channel_id)]
+            case ["channels", channel_id, "messages"] if method == "POST":
+                return self._post(call, int(channel_id))
+            case ["channels", channel_id, "messages", message_id] if method == "PATCH":
+                return self._edit(call, int(channel_id), int(message_id))
+            case ["channels", channel_id, "threads"] if method == "POST":
+                return self._thread(call, int(channel_id))
+            case ["interactions", interaction_id, token, "callback"]:
+                return self._callback(call, int(interaction_id), token)
+            case ["webhooks", _, token] if method == "POST":
+                return self._followup(call, token)
+            case ["webhooks", _, token, "messages", message_id] if method == "PATCH":
+                return self._edit_original(call, token, message_id)
+        raise AssertionError(f"the fake Discord does not know {method} {call.path}")
+
+    def _application(self) -> dict[str, Any]:
+        return {"id": str(APP_ID), "name": "Table", "description": "", "icon": None, "bot_public": True,
+                "bot_require_code_grant": False, "owner": self.users[BOT_ID], "verify_key": "0" * 64,
+                "flags": 0, "team": None}
+
+    def _open_dm(self, user_id: int) -> dict[str, Any]:
+        existing = self.dm_channel_of(user_id)
+        if existing is not None:
+            return self.channels[existing]
+        channel_id = self.snowflake()
+        self.channels[channel_id] = {"id": str(channel_id), "type": 1, "last_message_id": None,
+                                     "recipients": [self.users[user_id]]}
+        self.messages[channel_id] = {}
+        return self.channels[channel_id]
+
+    def _message(self, channel_id: int, body: dict[str, Any], files: list[str], *,
+                 flags: int = 0, interaction_token: str | None = None) -> dict[str, Any]:
+        message_id = self.snowflake()
+        channel = self.channels.get(channel_id, {})
+        message = {
+            "id": str(message_id), "channel_id": str(channel_id), "author": self.users[BOT_ID],
+            "content": body.get("content") or "", "embeds": body.get("embeds") or [],
+            "components": body.get("components") or [],
+            "attachments": [{"id": str(self.snowflake()), "filename": n, "size": 1, "url": f"https://cdn/{n}",
+                             "proxy_url": f"https://cdn/{n}"} for n in files],
+            "timestamp": datetime.now(UTC).isoformat(), "edited_timestamp": None, "tts": False,
+            "mention_everyone": False, "mentions": [], "mention_roles": [], "pinned": False, "type": 0,
+            "flags": flags | int(body.get("flags") or 0),
+        }
+        if "guild_id" in channel:
+            message["guild_id"] = channel["guild_id"]
+        if interaction_token is not None:
+            message["interaction_token"] = interaction_token  # harness bookkeeping, ignored by discord.py
+        self.messages.setdefault(channel_id, {})[message_id] = message
+        return message
+
+    def _post(self, call: Call, channel_id: int) -> dict[str, Any]:
+        channel = self.channels.get(channel_id)
+        if channel is None:
+            raise discord.NotFound(_FakeResponse(404, "Not Found"),
+                                   {"code": 10003, "message": "Unknown Channel"})
+        if channel["type"] == 1 and int(channel["recipients"][0]["id"]) in self.dm_closed:
+            call.status = 403
+            raise discord.Forbidden(_FakeResponse(403, "Forbidden"),
+                                    {"code": 50007, "message": "Cannot send messages to this user"})
+        return self._message(channel_id, call.json or {}, call.files)
+
+    def _edit(self, call: Call, channel_id: int, message_id: int) -> dict[str, Any]:
+        message = self.messages.get(channel_id, {}).get(message_id)
+        if message is None:
+            call.status = 404
+            raise discord.NotFound(_FakeResponse(404, "Not Found"),
+                                   {"code": 10008, "message": "Unknown Message"})
+        self._apply_edit(message, call.json or {}, call.files)
+        return message
+
+    @staticmethod
+    def _apply_edit(message: dict[str, Any], body: dict[str, Any], files: list[str]) -> None:
+        for key in ("content", "embeds", "components"):
+            if key in body:
+                message[key] = body[key] if body[key] is not None else ([] if key != "content" else "")
+        if "attachments" in body or files:
+            message["attachments"] = [{"id": "1", "filename": n, "size": 1, "url": f"https://cdn/{n}",
+                                       "proxy_url": f"https://cdn/{n}"} for n in files]
+        message["edited_timestamp"] = datetime.now(UTC).isoformat()
+
+    def _thread(self, call: Call, parent_id: int) -> dict[str, Any]:
+        if parent_id in self.threads_forbidden:
+            call.status = 403
+            raise discord.Forbidden(_FakeResponse(403, "Forbidden"),
+                                    {"code": 50013, "message": "Missing Permissions"})
+        parent = self.channels[parent_id]
+        thread_id = self.snowflake()
+        self.channels[thread_id] = {
+            "id": str(thread_id), "type": (call.json or {}).get("type", 11), "guild_id": parent["guild_id"],
+            "parent_id": str(parent_id), "name": (call.json or {}).get("name", "thread"), "owner_id": str(BOT_ID),
+            "last_message_id": None, "rate_limit_per_user": 0, "message_count": 0, "member_count": 1,
+            "thread_metadata": {"archived": False, "auto_archive_duration": 1440, "locked": False,
+                                "archive_timestamp": datetime.now(UTC).isoformat()},
+        }
+        self.messages[thread_id] = {}
+        return self.channels[thread_id]
+
+    # --- interactions ------------------------------------------------------------------------
+
+    def _callback(self, call: Call, interaction_id: int, token: str) -> dict[str, Any]:
+        body = call.json or {}
+        kind = int(body.get("type", 0))
+        data = body.get("data") or {}
+        source = self.interaction_sources.get(token, {})
+        record = {"token": token, "type": kind, "data": data, "user_id": source.get("user_id"),
+                  "files": call.files}
+        self.responses.append(record)
+        interaction = {"id": str(interaction_id), "type": source.get("kind", 2)}
+        resource: dict[str, Any] = {"type": kind}
+        if kind == 4:  # CHANNEL_MESSAGE_WITH_SOURCE
+            channel_id = source.get("channel_id", 0)
+            message = self._message(channel_id, data, call.files, interaction_token=token)
+            if int(data.get("flags") or 0) & EPHEMERAL:
+                # Ephemeral messages are not part of the channel; keep them aside for the harness.
+                del self.messages[channel_id][int(message["id"])]
+                self.ephemeral_messages[int(message["id"])] = {**message, "_user_id": source.get("user_id")}
+            self.interaction_messages[token] = int(message["id"])
+            resource["message"] = message
+            interaction["response_message_id"] = message["id"]
+            interaction["response_message_ephemeral"] = bool(int(data.get("flags") or 0) & EPHEMERAL)
+        elif kind == 7:  # UPDATE_MESSAGE: edits the message the component was on
+            edited = self._find_message(source.get("message_id"))
+            if edited is not None:
+                self._apply_edit(edited, data, call.files)
+                resource["message"] = edited
+                interaction["response_message_id"] = edited["id"]
+        elif kind == 5:
+            interaction["response_message_loading"] = True
+            channel_id = source.get("channel_id", 0)
+            message = self._message(channel_id, {"flags": data.get("flags", 0)}, [], interaction_token=token)
+            if int(data.get("flags") or 0) & EPHEMERAL:
+                del self.messages[channel_id][int(message["id"])]
+                self.ephemeral_messages[int(message["id"])] = {**message, "_user_id": source.get("user_id")}
+            self.interaction_messages[token] = int(message["id"])
+        elif kind == 6 and source.get("message_id") is not None:
+            self.interaction_messages[token] = int(source["message_id"])
+        return {"interaction": interaction, "resource": resource}
+
+    def _find_message(self, message_id: Any) -> dict[str, Any] | None:
+        if message_id is None:
+            return None
+        message_id = int(message_id)
+        for messages in self.messages.values():
+            if message_id in messages:
+                return messages[message_id]
+        return self.ephemeral_messages.get(message_id)
+
+    def _followup(self, call: Call, token: str) -> dict[str, Any]:
+        source = self.interaction_sources.get(token, {})
+        body = call.json or {}
+        self.responses.append({"token": token, "type": "followup", "data": body,
+                               "user_id": source.get("user_id"), "files": call.files})
+        channel_id = source.get("channel_id", 0)
+        message = self._message(channel_id, body, call.files, interaction_token=token)
+        if int(body.get("flags") or 0) & EPHEMERAL:
+            del self.messages[channel_id][int(message["id"])]
+            self.ephemeral_messages[int(message["id"])] = {**message, "_user_id": source.get("user_id")}
+        return message
+
+    def _edit_original(self, call: Call, token: str, message_id: str) -> dict[str, Any]:
+        source = self.interaction_sources.get(token, {})
+        self.responses.append({"token": token, "type": "edit", "data": call.json or {},
+                               "user_id": source.get("user_id"), "files": call.files})
+        target = self.interaction_messages.get(token) if message_id == "@original" else int(message_id)
+        message = self._find_message(target)
+        if message is None:
+            raise discord.NotFound(_FakeResponse(404, "Not Found"),
+                                   {"code": 10008, "message": "Unknown Message"})
+        self._apply_edit(message, call.json or {}, call.files)
+        return message
