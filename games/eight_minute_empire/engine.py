@@ -8,6 +8,7 @@ variant plays three games in a row on the same layout; the state keeps the game 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from games.core import Choice, Game, Option, Player, Prompt, Rng, check_choice
@@ -66,13 +67,39 @@ class State:
     version: int = 0
     cache: tuple[int, list[Prompt]] | None = field(default=None, repr=False)
 
-    @property
-    def board(self) -> Board:
-        return build(self.layout)
+    board: Board = field(init=False, repr=False)  # derived from the layout, never serialised
+
+    def __post_init__(self) -> None:
+        self.board = build(self.layout)
 
 
 def _card(cid: int) -> Card:
     return all_cards()[cid]
+
+
+@cache
+def _hand_totals(hand: tuple[int, ...]) -> dict[str, int]:
+    """Summed ability counts of a hand ("move", "army", "flying", "immune", ...), cached: hands repeat."""
+    totals: dict[str, int] = {}
+    for cid in hand:
+        for kind, _, n in _card(cid).abilities:
+            totals[kind] = totals.get(kind, 0) + n
+    return totals
+
+
+def _totals(state: State, seat: int) -> dict[str, int]:
+    return _hand_totals(tuple(state.hands[seat]))
+
+
+@cache
+def _card_choice(slot: int, cid: int) -> Choice:
+    card = _card(cid)
+    return Choice(f"card{slot}", f"{card.name} ({ROW_COSTS[slot]}c): {card.action_text}")
+
+
+@cache
+def _bid_choices(coins: int) -> list[Choice]:
+    return [Choice(f"bid{v}", f"Bid {v}") for v in range(coins + 1)]
 
 
 class EightMinuteEmpire(Game[State]):
@@ -97,9 +124,7 @@ class EightMinuteEmpire(Game[State]):
     def new(self, players: int, seed: int, options: dict[str, Any] | None = None) -> State:
         self.check_players(players)
         resolved = self.resolve_options(options)
-        state = State(
-            players=players, options=resolved, rng=Rng(seed), layout=layout_for(players, resolved["layout"])
-        )
+        state = State(players=players, options=resolved, rng=Rng(seed), layout=layout_for(players, resolved["layout"]))
         self._setup_game(state)
         return state
 
@@ -146,16 +171,16 @@ class EightMinuteEmpire(Game[State]):
 
     @staticmethod
     def _bonus(state: State, seat: int, kind: str, token: str) -> int:
-        return sum(_card(c).count(kind) for c in state.hands[seat]) + state.explore[seat].count(token)
+        return _totals(state, seat).get(kind, 0) + state.explore[seat].count(token)
 
     @staticmethod
     def water_cost(state: State, seat: int) -> int:
-        flying = sum(_card(c).count("flying") for c in state.hands[seat])
+        flying = _totals(state, seat).get("flying", 0)
         return max(1, 3 - flying)
 
     @staticmethod
     def _immune(state: State, seat: int) -> bool:
-        return any(_card(c).has("immune") for c in state.hands[seat])
+        return "immune" in _totals(state, seat)
 
     @staticmethod
     def supply_armies(state: State, seat: int) -> int:
@@ -234,7 +259,7 @@ class EightMinuteEmpire(Game[State]):
                 Prompt(
                     s,
                     "bid",
-                    [Choice(f"bid{v}", f"Bid {v}") for v in range(state.coins[s] + 1)],
+                    list(_bid_choices(state.coins[s])),
                     secret=True,
                     text=f"Your secret bid for first player (you have {state.coins[s]} coins)?",
                 )
@@ -246,7 +271,7 @@ class EightMinuteEmpire(Game[State]):
         seat, step = state.seat, state.step
         if step is None:
             choices = [
-                Choice(f"card{i}", f"{_card(cid).name} ({ROW_COSTS[i]}c): {_card(cid).action_text}")
+                _card_choice(i, cid)
                 for i, cid in enumerate(state.row)
                 if cid is not None and ROW_COSTS[i] <= state.coins[seat]
             ]
@@ -303,13 +328,9 @@ class EightMinuteEmpire(Game[State]):
         if region is None and len(targets) > MAX_SELECT - 1:
             regions = sorted({r for r, _ in targets})
             choices = [board.choices[r] for r in regions] + [Choice("skip", "Skip destroying")]
-            return [
-                Prompt(seat, "destroy_region", choices, text="Destroy an army: in which region?", info=info)
-            ]
+            return [Prompt(seat, "destroy_region", choices, text="Destroy an army: in which region?", info=info)]
         choices = [
-            Choice(
-                self._target_id(board, r, p, state.players), self._target_label(board, r, p, state.players)
-            )
+            Choice(self._target_id(board, r, p, state.players), self._target_label(board, r, p, state.players))
             for r, p in targets
             if region is None or r == region
         ]
@@ -543,9 +564,7 @@ class EightMinuteEmpire(Game[State]):
         if state.options["full_game"] and state.game_no < GAMES_IN_FULL:
             state.game_no += 1
             self._setup_game(state)
-            events.append(
-                {"type": "new_game", "game": state.game_no, "start": state.board.labels[state.start]}
-            )
+            events.append({"type": "new_game", "game": state.game_no, "start": state.board.labels[state.start]})
         else:
             state.phase = "over"
         return events

@@ -97,8 +97,7 @@ def score(
     controls = region_controllers(armies, cities)
     continents = continent_controllers(board, controls, seats)
     elixirs = [
-        sum(cards[c].count("elixir") for c in hands[s]) + 2 * explore[s].count("Magic Spring")
-        for s in range(seats)
+        sum(cards[c].count("elixir") for c in hands[s]) + 2 * explore[s].count("Magic Spring") for s in range(seats)
     ]
     elixir_vp = elixir_points(elixirs)
     out = []

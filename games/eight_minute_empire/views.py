@@ -78,9 +78,7 @@ def build_view(game: EightMinuteEmpire, state: State, seat: int | None) -> dict[
         "layout": state.layout,
         "boards": [{"letter": letter, "x": x, "y": y} for letter, x, y in board.boards],
         "regions": regions,
-        "links": [
-            {"a": board.labels[a], "b": board.labels[b], "water": kind == WATER} for a, b, kind in board.links
-        ],
+        "links": [{"a": board.labels[a], "b": board.labels[b], "water": kind == WATER} for a, b, kind in board.links],
         "continents": [
             {"name": board.continent_names[i], "regions": [board.labels[r] for r in members]}
             for i, members in enumerate(board.continents)
@@ -111,8 +109,7 @@ def build_view(game: EightMinuteEmpire, state: State, seat: int | None) -> dict[
 def describe(view: dict[str, Any]) -> str:
     """A compact text form for the terminal player."""
     lines = [
-        f"Game {view['game_no']}/{view['games']}, phase {view['phase']}; start {view['start']}; "
-        f"deck {view['deck']}"
+        f"Game {view['game_no']}/{view['games']}, phase {view['phase']}; start {view['start']}; deck {view['deck']}"
     ]
     row = [f"[{c['cost']}] {c['name']}: {c['ability']} | {c['action']}" for c in view["row"] if c]
     lines += ["Card row:"] + ["  " + r for r in row]

@@ -1,0 +1,240 @@
+"""The Eight-Minute Empire: Legends map as a PNG, drawn with Pillow from the public view only.
+
+Regions are circles labelled as in the selects ("A1"), grouped on island shapes (continents) on the
+sea of each board; land links are solid, water links dotted. Each region shows armies (squares) and
+cities (discs) per player colour with counts, its token, a ring in the controlling player's colour,
+and the starting region a gold ring. Sized for Discord's preview (960 px wide).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from functools import cache
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+WIDTH = 960
+MARGIN = 16
+LEGEND_H = 74
+SEA = (120, 170, 210)
+BOARD_SEA = (140, 188, 224)
+BOARD_EDGE = (96, 140, 182)
+LAND = (226, 214, 168)
+LAND_EDGE = (150, 130, 84)
+LAND_LINK = (120, 92, 52)
+WATER_LINK = (250, 250, 255)
+INK = (30, 30, 36)
+GOLD = (236, 178, 20)
+REGION_FILL = (248, 244, 230)
+PLAYER_COLOURS = [(214, 40, 57), (30, 100, 200), (30, 150, 70), (140, 70, 170)]
+NEUTRAL = (110, 110, 110)
+TOKEN_SHORT = {
+    "Magic Spring": "MS",
+    "Cottage": "Co",
+    "Hidden Treasure": "HT",
+    "Magic Book": "MB",
+    "Stable": "St",
+    "Citadel": "Ci",
+}
+FontType = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+
+@cache
+def font(size: int) -> FontType:
+    return ImageFont.load_default(size=size)
+
+
+def _text_colour(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
+    return INK if sum(rgb) > 450 else (255, 255, 255)
+
+
+def _tint(rgb: tuple[int, int, int], amount: float) -> tuple[int, int, int]:
+    r, g, b = rgb
+    return (int(r + (255 - r) * amount), int(g + (255 - g) * amount), int(b + (255 - b) * amount))
+
+
+def _dotted(
+    draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], gap: float, radius: float
+) -> None:
+    length = math.dist(a, b)
+    steps = max(1, int(length // gap))
+    for i in range(steps + 1):
+        t = i / steps
+        x, y = a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
+        draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=WATER_LINK)
+
+
+def render_map(view: dict[str, Any]) -> bytes:
+    """The map of a public view as PNG bytes."""
+    image = render_image(view)
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=3)
+    return out.getvalue()
+
+
+class Geometry:
+    """Where things go: board unit in pixels, picture height, region radius and centres."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        boards = view["boards"]
+        cols = max(b["x"] for b in boards) + 1
+        rows = max(b["y"] for b in boards) + 1
+        self.unit = (WIDTH - 2 * MARGIN) / cols
+        self.height = int(2 * MARGIN + rows * self.unit + LEGEND_H)
+        self.radius = self.unit * 0.085
+        self.centre = {r["id"]: self.at(r["x"], r["y"]) for r in view["regions"]}
+
+    def at(self, x: float, y: float) -> tuple[float, float]:
+        return (MARGIN + x * self.unit, MARGIN + y * self.unit)
+
+
+def render_image(view: dict[str, Any]) -> Image.Image:
+    geometry = Geometry(view)
+    boards = view["boards"]
+    unit, height, radius, at = geometry.unit, geometry.height, geometry.radius, geometry.at
+    image = Image.new("RGB", (WIDTH, height), SEA)
+    draw = ImageDraw.Draw(image)
+
+    for b in boards:
+        x0, y0 = at(b["x"], b["y"])
+        draw.rectangle((x0 + 3, y0 + 3, x0 + unit - 3, y0 + unit - 3), fill=BOARD_SEA, outline=BOARD_EDGE, width=2)
+        draw.text((x0 + 10, y0 + 6), b["letter"], font=font(int(unit * 0.07)), fill=BOARD_EDGE)
+
+    regions = {r["id"]: r for r in view["regions"]}
+    centre = geometry.centre
+    land_links = [(link["a"], link["b"]) for link in view["links"] if not link["water"]]
+
+    # islands: a blob made of fat circles and fat land links, outlined by drawing it twice
+    blob = radius * 1.45
+    for fill, grow in ((LAND_EDGE, 3), (LAND, 0)):
+        for a, b in land_links:
+            draw.line((centre[a], centre[b]), fill=fill, width=int(2 * (blob + grow)))
+        for rid in regions:
+            x, y = centre[rid]
+            draw.ellipse((x - blob - grow, y - blob - grow, x + blob + grow, y + blob + grow), fill=fill)
+    for link in view["links"]:
+        a, b = centre[link["a"]], centre[link["b"]]
+        if link["water"]:
+            _dotted(draw, a, b, gap=radius * 0.35, radius=max(2.0, radius * 0.07))
+        else:
+            draw.line((a, b), fill=LAND_LINK, width=max(3, int(radius * 0.12)))
+
+    for continent in view["continents"]:
+        xs = [centre[r][0] for r in continent["regions"]]
+        ys = [centre[r][1] for r in continent["regions"]]
+        name_y = min(ys) - blob - 2
+        draw.text(
+            (sum(xs) / len(xs), name_y),
+            continent["name"],
+            font=font(int(unit * 0.036) + 4),
+            fill=(30, 50, 80),
+            anchor="md",
+            stroke_width=3,
+            stroke_fill=BOARD_SEA,
+        )
+
+    players = view["players"]
+    label_font = font(int(radius * 0.62))
+    count_font = font(int(radius * 0.42))
+    for rid, r in regions.items():
+        x, y = centre[rid]
+        control = r["control"]
+        if control is None:
+            ring, fill = INK, REGION_FILL
+        elif control == "neutral":
+            ring, fill = NEUTRAL, _tint(NEUTRAL, 0.75)
+        else:
+            ring, fill = PLAYER_COLOURS[control], _tint(PLAYER_COLOURS[control], 0.78)
+        if r["start"]:
+            g = radius + 7
+            draw.ellipse((x - g, y - g, x + g, y + g), outline=GOLD, width=6)
+        draw.ellipse(
+            (x - radius, y - radius, x + radius, y + radius),
+            fill=fill,
+            outline=ring,
+            width=4 if control is not None else 2,
+        )
+        draw.text((x, y - radius * 0.42), rid, font=label_font, fill=INK, anchor="mm")
+        _pieces(draw, r, players, x, y, radius, count_font)
+        token = r["token"]
+        if token:
+            _token(
+                draw,
+                TOKEN_SHORT.get(token, token[:2]),
+                token == view.get("citadel_token", "Citadel"),
+                x + radius * 0.85,
+                y - radius * 0.85,
+                radius * 0.38,
+                count_font,
+            )
+
+    _legend(draw, view, height)
+    return image
+
+
+def _pieces(
+    draw: ImageDraw.ImageDraw,
+    region: dict[str, Any],
+    players: int,
+    x: float,
+    y: float,
+    radius: float,
+    count_font: FontType,
+) -> None:
+    """Armies as squares, cities as discs, each with its count, in rows under the label."""
+    size = radius * 0.5
+    armies = [(PLAYER_COLOURS[s], n) for s, n in enumerate(region["armies"]) if n]
+    if region["neutral"]:
+        armies.append((NEUTRAL, region["neutral"]))
+    cities = [(PLAYER_COLOURS[s], n) for s, n in enumerate(region["cities"]) if n]
+    rows = [(armies, False), (cities, True)]
+    top = y + radius * 0.02
+    for pieces, round_piece in rows:
+        if not pieces:
+            continue
+        gap = size * 0.15
+        total = len(pieces) * size + (len(pieces) - 1) * gap
+        left = x - total / 2
+        for colour, n in pieces:
+            box = (left, top, left + size, top + size)
+            if round_piece:
+                draw.ellipse(box, fill=colour, outline=INK, width=1)
+            else:
+                draw.rectangle(box, fill=colour, outline=INK, width=1)
+            draw.text(
+                (left + size / 2, top + size / 2), str(n), font=count_font, fill=_text_colour(colour), anchor="mm"
+            )
+            left += size + gap
+        top += size + gap
+
+
+def _token(
+    draw: ImageDraw.ImageDraw, text: str, citadel: bool, x: float, y: float, r: float, count_font: FontType
+) -> None:
+    if citadel:
+        draw.regular_polygon((x, y, r * 1.15), 4, rotation=45, fill=(90, 60, 30), outline=INK)
+        draw.text((x, y), text, font=count_font, fill=(255, 255, 255), anchor="mm")
+    else:
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=(255, 240, 150), outline=INK, width=1)
+        draw.text((x, y), text, font=count_font, fill=INK, anchor="mm")
+
+
+def _legend(draw: ImageDraw.ImageDraw, view: dict[str, Any], height: int) -> None:
+    top = height - LEGEND_H + 6
+    draw.rectangle((0, top - 6, WIDTH, height), fill=(245, 242, 232))
+    f = font(17)
+    x = MARGIN
+    entries = [(f"P{s + 1}", PLAYER_COLOURS[s]) for s in range(view["players"])]
+    if view["players"] == 2:
+        entries.append(("Neutral", NEUTRAL))
+    for name, colour in entries:
+        draw.rectangle((x, top + 4, x + 18, top + 22), fill=colour, outline=INK)
+        draw.text((x + 24, top + 13), name, font=f, fill=INK, anchor="lm")
+        x += 24 + int(draw.textlength(name, font=f)) + 18
+    key = "square = armies   disc = cities   gold ring = start   ring = control   dots = water"
+    draw.text((x + 6, top + 13), key, font=font(15), fill=INK, anchor="lm")
+    tokens = "MS Magic Spring · Co Cottage · HT Hidden Treasure · MB Magic Book · St Stable · Ci Citadel"
+    water = f"Game {view['game_no']}/{view['games']} · deck {view['deck']} · start {view['start']}"
+    draw.text((MARGIN, top + 40), water + "   " + tokens, font=font(15), fill=INK, anchor="lm")

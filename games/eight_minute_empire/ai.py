@@ -1,0 +1,388 @@
+"""The heuristic player. It reads only `game.view(state, seat)` and the prompt, never the raw state,
+so it knows exactly what a person in that seat could know (no peeking at other seats' bids).
+
+Idea: a small model of the board scores "my VP minus the best opponent's VP" from regions and
+continents (updated incrementally, so trying a move is cheap). Each step picks the option that raises
+that value most; cards are valued by greedily simulating their action on a copy of the model, plus
+what their ability will score, minus their cost in coins.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from typing import Any
+
+from games.core import Game, Prompt
+
+PRESENCE = 0.02  # a little credit for every region we stand in: spreading out pays later
+ARMY_ON_BOARD = 0.25  # armies placed now are worth something even when they win nothing yet
+
+
+def _controller(strengths: list[int]) -> int:
+    best, who, tied = 0, -1, False
+    for party, s in enumerate(strengths):
+        if s > best:
+            best, who, tied = s, party, False
+        elif s == best and s > 0:
+            tied = True
+    return -1 if tied else who
+
+
+class Model:
+    """Strength per region and party (seats, then neutral), with control kept up to date."""
+
+    def __init__(self, view: dict[str, Any], me: int) -> None:
+        self.me = me
+        self.n = n = view["players"]
+        regions = view["regions"]
+        self.labels = [r["id"] for r in regions]
+        self.index = {label: i for i, label in enumerate(self.labels)}
+        names = [c["name"] for c in view["continents"]]
+        cont_index = {name: i for i, name in enumerate(names)}
+        self.continent_of = [cont_index[r["continent"]] for r in regions]
+        self.members = [[self.index[label] for label in c["regions"]] for c in view["continents"]]
+        self.neighbours: list[list[tuple[int, bool]]] = [[] for _ in regions]
+        for link in view["links"]:
+            a, b = self.index[link["a"]], self.index[link["b"]]
+            self.neighbours[a].append((b, link["water"]))
+            self.neighbours[b].append((a, link["water"]))
+        self.strength = [[r["armies"][s] + r["cities"][s] for s in range(n)] + [r["neutral"]] for r in regions]
+        self.armies = [[*r["armies"], r["neutral"]] for r in regions]
+        self.cities = [list(r["cities"]) for r in regions]
+        self.start = self.index[view["start"]]
+        self.tokens = {i: r["token"] for i, r in enumerate(regions) if r["token"]}
+        self.ctrl = [_controller(s) for s in self.strength]
+        self.cont_ctrl = [self._continent(c) for c in range(len(self.members))]
+        self.scores = [0] * (n + 1)
+        for owner in self.ctrl:
+            if owner >= 0:
+                self.scores[owner] += 1
+        for owner in self.cont_ctrl:
+            if owner >= 0:
+                self.scores[owner] += 1
+        self.presence = sum(1 for row in self.armies if row[me])
+
+    def _continent(self, c: int) -> int:
+        counts = [0] * self.n
+        for r in self.members[c]:
+            owner = self.ctrl[r]
+            if 0 <= owner < self.n:
+                counts[owner] += 1
+        return _controller(counts)
+
+    def value(self) -> float:
+        others = max(self.scores[s] for s in range(self.n) if s != self.me)
+        return self.scores[self.me] - others + PRESENCE * self.presence
+
+    def change(self, region: int, party: int, armies: int = 0, cities: int = 0) -> None:
+        if party == self.me and armies:
+            before = self.armies[region][party] > 0
+            self.armies[region][party] += armies
+            self.presence += (self.armies[region][party] > 0) - before
+        elif armies:
+            self.armies[region][party] += armies
+        if cities:
+            self.cities[region][party] += cities
+        self.strength[region][party] += armies + cities
+        old = self.ctrl[region]
+        new = _controller(self.strength[region])
+        if new == old:
+            return
+        if old >= 0:
+            self.scores[old] -= 1
+        if new >= 0:
+            self.scores[new] += 1
+        self.ctrl[region] = new
+        c = self.continent_of[region]
+        old_c, new_c = self.cont_ctrl[c], self._continent(c)
+        if old_c != new_c:
+            if old_c >= 0:
+                self.scores[old_c] -= 1
+            if new_c >= 0:
+                self.scores[new_c] += 1
+            self.cont_ctrl[c] = new_c
+
+    def gain(self, region: int, party: int, armies: int = 0, cities: int = 0) -> float:
+        before = self.value()
+        self.change(region, party, armies, cities)
+        after = self.value()
+        self.change(region, party, -armies, -cities)
+        return after - before
+
+    def copy(self) -> Model:
+        other = object.__new__(Model)
+        other.__dict__.update(self.__dict__)
+        other.strength = [list(r) for r in self.strength]
+        other.armies = [list(r) for r in self.armies]
+        other.cities = [list(r) for r in self.cities]
+        other.ctrl = list(self.ctrl)
+        other.cont_ctrl = list(self.cont_ctrl)
+        other.scores = list(self.scores)
+        return other
+
+    # --- plans ---------------------------------------------------------------------------------
+    def distances(self, src: int, budget: int, water_cost: int) -> dict[int, tuple[int, int]]:
+        """Reachable region -> (cost, first step) within `budget` movement."""
+        best: dict[int, tuple[int, int]] = {src: (0, src)}
+        heap = [(0, src, src)]
+        while heap:
+            cost, region, first = heapq.heappop(heap)
+            if best[region][0] < cost:
+                continue
+            for other, water in self.neighbours[region]:
+                total = cost + (water_cost if water else 1)
+                if total <= budget and (other not in best or best[other][0] > total):
+                    best[other] = (total, other if region == src else first)
+                    heapq.heappush(heap, (total, other, best[other][1]))
+        return best
+
+    def best_move(self, budget: int, water_cost: int, only_from: int | None = None) -> tuple[float, int, int, int]:
+        """(gain, source, first step, cost to target) of the best single army move, gain <= 0 if none."""
+        me = self.me
+        best = (0.0, -1, -1, 0)
+        for src, row in enumerate(self.armies):
+            if not row[me] or (only_from is not None and src != only_from):
+                continue
+            self.change(src, me, armies=-1)
+            base = self.value()
+            for target, (cost, first) in self.distances(src, budget, water_cost).items():
+                if target == src:
+                    continue
+                self.change(target, me, armies=1)
+                gain = self.value() - base
+                self.change(target, me, armies=-1)
+                # leaving src is part of the gain; prefer cheap moves when equal
+                score = gain - 0.001 * cost
+                if score > best[0]:
+                    best = (score, src, first, cost)
+            self.change(src, me, armies=1)
+        # the loss of leaving src was left out above: add it back in
+        if best[1] >= 0:
+            loss = self.gain(best[1], me, armies=-1)
+            best = (best[0] + loss, best[1], best[2], best[3])
+        return best
+
+    def place_targets(self) -> list[int]:
+        return [self.start] + [r for r, row in enumerate(self.cities) if row[self.me] and r != self.start]
+
+    def place_score(self, region: int) -> float:
+        # armies at a hub next to regions we do not hold are ready to spread
+        open_next = sum(1 for o, _ in self.neighbours[region] if self.ctrl[o] != self.me)
+        return self.gain(region, self.me, armies=1) + 0.01 * open_next
+
+    def city_score(self, region: int) -> float:
+        token = self.tokens.get(region)
+        bonus = 0.0 if token in (None, "Citadel") else 1.0
+        hub = 0.5 if region not in self.place_targets() else 0.0
+        return self.gain(region, self.me, cities=1) + bonus + hub
+
+    def destroy_score(self, region: int, party: int) -> float:
+        bonus = 0.2 if party < self.n else 0.0  # hurting an opponent helps even without a swing
+        return self.gain(region, party, armies=-1) + bonus
+
+
+class HeuristicPlayer:
+    def __init__(self, seed: int) -> None:
+        self._rng = random.Random(seed)
+        self._backed = False
+
+    def choose(self, game: Game[Any], state: Any, prompt: Prompt) -> list[str]:
+        view = game.view(state, prompt.seat)
+        model = Model(view, prompt.seat)
+        me = view["seats"][prompt.seat]
+        ids = prompt.choice_ids()
+        kind = prompt.kind
+        if kind != "move_from":
+            self._backed = False
+        if kind == "bid":
+            return ["bid0"]  # going first is worth little; coins buy cards all game long
+        if kind == "neutral":
+            return [self._neutral(model, ids)]
+        if kind == "card":
+            return [self._card(model, view, me, ids)]
+        if kind == "branch":
+            return [self._branch(model, me, prompt)]
+        if kind == "place":
+            regions = [c for c in ids if c != "done"]
+            return [max(regions, key=lambda c: model.place_score(model.index[c]))]
+        if kind == "move_from":
+            left = prompt.info["left"]
+            gain, src, _, _ = model.best_move(left, me["water_cost"])
+            if self._backed or src < 0 or gain <= 0:
+                self._backed = False
+                return ["done"]
+            return [model.labels[src]]
+        if kind == "move_to":
+            src = model.index[prompt.info["from"]]
+            gain, _, first, _ = model.best_move(prompt.info["left"], me["water_cost"], only_from=src)
+            label = model.labels[first] if first >= 0 else ""
+            if gain <= 0 or label not in ids:
+                self._backed = True
+                return ["back"]
+            return [label]
+        if kind == "city":
+            regions = [c for c in ids if c != "skip"]
+            return [max(regions, key=lambda c: model.city_score(model.index[c]))]
+        if kind in ("destroy", "destroy_region"):
+            return [self._destroy(model, ids)]
+        return [ids[self._rng.randrange(len(ids))]]
+
+    # --- decisions -----------------------------------------------------------------------------
+    def _neutral(self, model: Model, ids: list[str]) -> str:
+        # neutral armies next to the start block the first regions everybody wants: it evens things out
+        near = [model.labels[o] for o, _ in model.neighbours[model.start]]
+        pool = [c for c in ids if c in near] or ids
+        return pool[self._rng.randrange(len(pool))]
+
+    def _destroy(self, model: Model, ids: list[str]) -> str:
+        best, pick = 0.0, "skip"
+        for cid in ids:
+            if cid == "skip":
+                continue
+            label, party = _split_target(cid, model.n)
+            if label not in model.index:
+                continue
+            region = model.index[label]
+            if party is None:  # a region select: judge by its best target
+                score = max(
+                    model.destroy_score(region, p)
+                    for p in range(model.n + 1)
+                    if p != model.me and model.armies[region][p]
+                )
+            else:
+                score = model.destroy_score(region, party)
+            if score > best:
+                best, pick = score, cid
+        return pick
+
+    def _branch(self, model: Model, me: dict[str, Any], prompt: Prompt) -> str:
+        best, pick = -1e9, "skip"
+        for choice in prompt.choices:
+            if choice.id == "skip":
+                continue
+            value = simulate(model.copy(), [_parse_part(choice.label)], me)
+            if value > best:
+                best, pick = value, choice.id
+        return pick
+
+    def _card(self, model: Model, view: dict[str, Any], me: dict[str, Any], ids: list[str]) -> str:
+        coins = me["coins"]
+        turns_left = max(1, view["target_cards"] - len(me["cards"]))
+        coin_value = 0.7 if coins < 1.5 * turns_left else 0.35
+        best, pick = -1e9, ids[0]
+        for cid in ids:
+            card = view["row"][int(cid[4:])]
+            value = ability_value(card, me, turns_left, coin_value) + action_value(model, card, me)
+            value -= card["cost"] * coin_value
+            if value > best:
+                best, pick = value, cid
+        return pick
+
+
+def _split_target(cid: str, n: int) -> tuple[str, int | None]:
+    if cid.endswith("n"):
+        return cid[:-1], n
+    if "p" in cid:
+        label, _, seat = cid.partition("p")
+        return label, int(seat) - 1
+    return cid, None
+
+
+def _parse_part(label: str) -> tuple[str, int]:
+    words = label.split()
+    kind = {"Place": "place", "Move": "move", "Build": "city", "Destroy": "destroy"}[words[0]]
+    number = next((int(w) for w in words if w.isdigit()), 1)
+    return kind, number
+
+
+def ability_value(card: dict[str, Any], me: dict[str, Any], turns_left: int, coin_value: float) -> float:
+    """What the card's ability is expected to be worth by the end of the game."""
+    families: dict[str, int] = {}
+    # the cards we own are known by name; their family is the first word for the family cards
+    for name in me["cards"]:
+        families[name.split()[0]] = families.get(name.split()[0], 0) + 1
+    family = card["family"]
+    later = turns_left / 10  # ongoing bonuses are worth more early
+    value = 0.0
+    for a in card["abilities"]:
+        kind, n = a["kind"], a["n"]
+        if kind == "elixir":
+            value += 0.6 * n
+        elif kind in ("move", "army"):
+            value += 1.2 * later
+        elif kind == "flying":
+            value += 0.6 * later + 0.3
+        elif kind == "immune":
+            value += 0.8 * later
+        elif kind == "coins":
+            value += n * coin_value
+        elif kind == "vp_family":
+            value += families.get(a["family"], 0) + (1 if family == a["family"] else 0) + 0.5 * later
+        elif kind == "vp_flying":
+            value += sum(1 for ab in me["abilities"] if "Flying" in ab) + 0.5 * later
+        elif kind == "vp_set":
+            owned = families.get(a["family"], 0) + 1
+            value += n * owned / (3 if a["family"] == "Noble" else 2)
+        elif kind == "vp_coins":
+            value += me["coins"] / (2 * n)
+    # our own "+1 VP per <family>" cards reward more cards of that family
+    for ab in me["abilities"]:
+        if family and ab == f"+1 VP per {family} card":
+            value += 1
+    return value
+
+
+def action_value(model: Model, card: dict[str, Any], me: dict[str, Any]) -> float:
+    parts = [(k, n) for k, n in card["parts"]]
+    bonus = {a["kind"]: 1 for a in card["abilities"]}
+    me = {
+        **me,
+        "army_bonus": me["army_bonus"] + bonus.get("army", 0),
+        "move_bonus": me["move_bonus"] + bonus.get("move", 0),
+        "water_cost": max(1, me["water_cost"] - bonus.get("flying", 0)),
+    }
+    if card["join"] == "or":
+        return max(simulate(model.copy(), [p], me) for p in parts)
+    return simulate(model.copy(), parts, me)
+
+
+def simulate(model: Model, parts: list[tuple[str, int]], me: dict[str, Any]) -> float:
+    """Greedy play of the action parts on `model` (changed in place); the total value gained."""
+    total = 0.0
+    supply = me["armies_supply"]
+    for kind, n in parts:
+        if kind == "place":
+            for _ in range(min(n + me["army_bonus"], supply)):
+                region = max(model.place_targets(), key=model.place_score)
+                total += model.gain(region, model.me, armies=1) + ARMY_ON_BOARD
+                model.change(region, model.me, armies=1)
+                supply -= 1
+        elif kind == "move":
+            left = n + me["move_bonus"]
+            while left > 0:
+                gain, src, first, cost = model.best_move(left, me["water_cost"])
+                if src < 0 or gain <= 0:
+                    break
+                step_cost = 1 if any(o == first and not w for o, w in model.neighbours[src]) else me["water_cost"]
+                model.change(src, model.me, armies=-1)
+                model.change(first, model.me, armies=1)
+                left -= step_cost
+                total += gain * step_cost / max(cost, 1)
+        elif kind == "city":
+            if me["cities_supply"] > 0:
+                spots = [r for r, row in enumerate(model.armies) if row[model.me]]
+                if spots:
+                    region = max(spots, key=model.city_score)
+                    total += model.city_score(region) + 0.3
+                    model.change(region, model.me, cities=1)
+        elif kind == "destroy":
+            best = 0.0
+            for r, row in enumerate(model.armies):
+                if not row[model.me]:
+                    continue
+                for p in range(model.n + 1):
+                    if p != model.me and row[p]:
+                        best = max(best, model.destroy_score(r, p))
+            total += best
+    return total

@@ -1,0 +1,85 @@
+"""The Eight-Minute Empire map picture: a golden image, and the marks people rely on."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from bot.render.eight_minute_empire import GOLD, PLAYER_COLOURS, WIDTH, Geometry, render_map
+from games.ai import RandomPlayer
+from games.eight_minute_empire import GAME
+
+GOLDEN = Path(__file__).parent / "golden"
+VIEW_FILE = GOLDEN / "eight_minute_empire_view.json"
+HASH_FILE = GOLDEN / "eight_minute_empire_map.sha256"
+PNG_FILE = GOLDEN / "eight_minute_empire_map.png"
+
+
+def played_view(players: int = 4, seed: int = 7, rounds: int = 120) -> dict[str, Any]:
+    """The public view of a fixed seed's game after `rounds` rounds of random decisions."""
+    state = GAME.new(players, seed, {"explore": True, "citadels": True})
+    seats = [RandomPlayer(s) for s in range(players)]
+    for _ in range(rounds):
+        for p in GAME.prompts(state):
+            GAME.apply(state, p.seat, seats[p.seat].choose(GAME, state, p))
+    return GAME.view(state, None)
+
+
+def pixel_hash(png: bytes) -> str:
+    image = Image.open(io.BytesIO(png))
+    return hashlib.sha256(image.mode.encode() + repr(image.size).encode() + image.tobytes()).hexdigest()
+
+
+def test_golden_image() -> None:
+    """The stored view (from seed 7) renders to the same pixels. Set EME_UPDATE_GOLDEN=1 to accept a
+    deliberate change; the PNG next to the hash shows what the picture should look like."""
+    if os.environ.get("EME_UPDATE_GOLDEN"):
+        VIEW_FILE.write_text(json.dumps(played_view(), indent=1))
+    view = json.loads(VIEW_FILE.read_text())
+    png = render_map(view)
+    actual = pixel_hash(png)
+    if os.environ.get("EME_UPDATE_GOLDEN"):
+        HASH_FILE.write_text(actual + "\n")
+        PNG_FILE.write_bytes(png)
+    expected = HASH_FILE.read_text().strip()
+    if actual != expected:
+        Path("/tmp/eight_minute_empire_map.actual.png").write_bytes(png)
+    assert actual == expected, "map picture changed: see /tmp/eight_minute_empire_map.actual.png"
+
+
+@pytest.mark.parametrize(("players", "layout"), [(2, "L"), (3, "row"), (4, "L")])
+def test_every_layout_renders_at_preview_width(players: int, layout: str) -> None:
+    state = GAME.new(players, 3, {"layout": layout})
+    image = Image.open(io.BytesIO(render_map(GAME.view(state, None))))
+    assert image.format == "PNG" and image.width == WIDTH
+    assert 300 < image.height < 1100
+
+
+def test_start_ring_and_control_colours_are_drawn() -> None:
+    view = played_view()
+    image = Image.open(io.BytesIO(render_map(view))).convert("RGB")
+    geometry = Geometry(view)
+    start = next(r for r in view["regions"] if r["start"])
+    x, y = geometry.centre[start["id"]]
+    assert image.getpixel((int(x + geometry.radius + 5), int(y))) == GOLD
+    owned = [r for r in view["regions"] if isinstance(r["control"], int) and not r["start"]]
+    assert owned
+    for r in owned:
+        x, y = geometry.centre[r["id"]]
+        colour = image.getpixel((int(x), int(y - geometry.radius + 1)))
+        assert colour == PLAYER_COLOURS[r["control"]], r["id"]
+
+
+def test_armies_change_the_picture() -> None:
+    view = played_view()
+    before = pixel_hash(render_map(view))
+    empty = next(r for r in view["regions"] if not any(r["armies"]) and not r["start"])
+    empty["armies"][1] = 3
+    assert pixel_hash(render_map(view)) != before
