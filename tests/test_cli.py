@@ -50,3 +50,23 @@ def test_simulate_json(key: str) -> None:
     report = json.loads(result.stdout)
     assert report["games"] == 3 and report["games_per_second"] > 0
     assert abs(sum(report["win_rate"]) - 1.0) < 1e-6
+
+
+def test_terminal_play_reasks_bad_input_and_finishes(capsys: pytest.CaptureFixture[str]) -> None:
+    from games.__main__ import play
+
+    # after the bad answers, alternate one and two picks: one of them always fits the prompt
+    answers = iter(["", "banana", "99 98"] + ["1", "1 2"] * 10_000)
+    game = games.get("eggs-empires")
+    status = play(game, 2, 0, "random", 5, {}, read=lambda _: next(answers))
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "Not allowed: Choose exactly 1 option." in out
+    assert "'banana' is not one of the choices" in out
+    assert "Game over. Scores:" in out
+    assert "Your hand:" in out
+
+
+def test_terminal_play_stops_cleanly_at_end_of_input(capsys: pytest.CaptureFixture[str]) -> None:
+    result = run("-m", "games", "play", "eggs-empires", "--players", "3", stdin="1\n")
+    assert result.returncode == 1 and "Bye." in result.stdout and "Traceback" not in result.stderr

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 import pytest
 
@@ -59,6 +60,12 @@ def test_rng_draws_are_uniform_enough() -> None:
     assert all(850 < c < 1150 for c in counts)
     with pytest.raises(ValueError):
         rng.randrange(0)
+    permutations: Counter[tuple[int, ...]] = Counter()
+    for _ in range(6000):
+        items = [0, 1, 2]
+        rng.shuffle(items)
+        permutations[tuple(items)] += 1
+    assert len(permutations) == 6 and all(850 < c < 1150 for c in permutations.values())
 
 
 def test_check_choice_rejects_every_kind_of_bad_answer() -> None:

@@ -23,7 +23,6 @@ from games.eggs_empires.rules import (
     PRIEST,
     SCOUT,
     card_name,
-    may_take,
 )
 
 Event = dict[str, Any]
@@ -36,11 +35,33 @@ MULLIGAN_CHOICES = [Choice("keep", "Keep this hand"), Choice("redraw", "Discard 
 KEEP = Choice("keep", "Keep it")
 NO_EGG = Choice("none", "Take no egg")
 PLAY_TEXT = {1: "Choose an Adventurer to play", 2: "Choose two different Adventurers to play"}
+EGG_TEXT = {card: f"Your {card_name(card)} collects: which egg?" for card in rules.ADVENTURERS}
+EGG_INFO = {card: {"card": card} for card in rules.ADVENTURERS}  # shared, read-only
+PRIEST_TEXT = "Priest: discard one of your collected eggs?"
 
 
 @lru_cache(maxsize=1024)
 def _face_up_choice(slot: int, value: int) -> Choice:
     return Choice(f"s{slot}", f"Egg {value:+d}")
+
+
+@lru_cache(maxsize=1024)
+def _face_down_choice(slot: int, scout: int, known: int | None) -> Choice:
+    """A face-down egg: its value is in the label only for the seat that scouted it."""
+    if known is not None:
+        return Choice(f"s{slot}", f"Face-down egg (you scouted it: {known:+d})")
+    return Choice(f"s{slot}", f"Face-down egg (scouted by {_seat_label(scout)})")
+
+
+@lru_cache(maxsize=64)
+def _courier_choices(players: int, seat: int) -> list[Choice]:
+    return [KEEP] + [Choice(f"give{other}", f"Give it to {_seat_label(other)}")
+                     for other in range(players) if other != seat]
+
+
+@lru_cache(maxsize=4096)
+def _priest_choices(values: tuple[int, ...]) -> list[Choice]:
+    return [KEEP] + [Choice(f"discard{v}", f"Discard a {v:+d} egg") for v in values]
 
 
 @lru_cache(maxsize=4096)
@@ -184,52 +205,41 @@ class EggsAndEmpires(Game[EggsState]):
         return Prompt(seat, "mulligan", MULLIGAN_CHOICES, 1, True,
                       f"Round {state.round}: keep your starting hand or draw a new one (once per round)?")
 
-    def _takeable(self, state: EggsState, card: int) -> list[int]:
-        """Offer slots this card may take."""
-        return [i for i, (egg, scout) in enumerate(state.offer)
-                if may_take(card, EGG_VALUES[egg], scout != FACE_UP)]
-
     def _egg_choices(self, state: EggsState, seat: int, card: int) -> tuple[list[Choice], bool]:
         """The distinct eggs this collector may take (face-up eggs of equal value are one choice),
         and whether it may also take none (a Mage facing only face-down eggs)."""
         choices: list[Choice] = []
         seen_values: set[int] = set()
         only_face_down = True
-        for slot in self._takeable(state, card):
-            egg, scout = state.offer[slot]
+        mage = card == MAGE
+        for slot, (egg, scout) in enumerate(state.offer):
             value = EGG_VALUES[egg]
             if scout == FACE_UP:
+                if (mage and value < 0) or value in seen_values:
+                    continue  # a Mage never takes a face-up Exploding egg
                 only_face_down = False
-                if value in seen_values:
-                    continue
                 seen_values.add(value)
                 choices.append(_face_up_choice(slot, value))
-            elif scout == seat:
-                choices.append(Choice(f"s{slot}", f"Face-down egg (you scouted it: {value:+d})"))
             else:
-                choices.append(Choice(f"s{slot}", f"Face-down egg (scouted by {_seat_label(scout)})"))
-        return choices, bool(choices) and only_face_down and card == MAGE
+                choices.append(_face_down_choice(slot, scout, value if scout == seat else None))
+        return choices, mage and only_face_down and bool(choices)
 
     def _egg_prompt(self, state: EggsState) -> Prompt:
         seat, card = state.queue[0]
         choices, may_decline = self._egg_choices(state, seat, card)
         if may_decline:
-            choices = [*choices, NO_EGG]
-        return Prompt(seat, "egg", choices, 1, False, f"Your {card_name(card)} collects: which egg?",
-                      {"card": card})
+            choices.append(NO_EGG)
+        return Prompt(seat, "egg", choices, 1, False, EGG_TEXT[card], EGG_INFO[card])
 
     def _turn_end_prompt(self, state: EggsState) -> Prompt:
         seat, card = state.end_queue[0]
         if card == COURIER:
             egg = next(e for s, c, e in state.collected if s == seat and c == COURIER)
             value = EGG_VALUES[egg]
-            choices = [KEEP] + [Choice(f"give{other}", f"Give it to {_seat_label(other)}")
-                                for other in range(state.players) if other != seat]
-            return Prompt(seat, "courier", choices, 1, False,
+            return Prompt(seat, "courier", _courier_choices(state.players, seat), 1, False,
                           f"Courier: give the {value:+d} egg to another player?", {"egg": value})
-        values = sorted({EGG_VALUES[e] for e in state.piles[seat]})
-        choices = [KEEP] + [Choice(f"discard{v}", f"Discard a {v:+d} egg") for v in values]
-        return Prompt(seat, "priest", choices, 1, False, "Priest: discard one of your collected eggs?")
+        values = tuple(sorted({EGG_VALUES[e] for e in state.piles[seat]}))
+        return Prompt(seat, "priest", _priest_choices(values), 1, False, PRIEST_TEXT)
 
     # --- apply -------------------------------------------------------------------------------
     def apply(self, state: EggsState, seat: int, choice: list[str]) -> list[Event]:
@@ -242,7 +252,7 @@ class EggsAndEmpires(Game[EggsState]):
             kind = check_choice(prompts, seat, choice).kind
         events: list[Event] = []
         if kind == "play":
-            cards = sorted(int(c) for c in choice)
+            cards = sorted(CARD_IDS[c] for c in choice)
             state.submitted[seat] = cards
             events.append({"type": "decided", "seat": seat})
             events.append({"type": "played", "to": seat, "cards": cards})
@@ -284,13 +294,18 @@ class EggsAndEmpires(Game[EggsState]):
     @staticmethod
     def _valid_play(state: EggsState, seat: int, choice: list[str]) -> bool:
         """True when `choice` is certainly a legal play for `seat` (no error message needed)."""
-        if type(seat) is not int or not 0 <= seat < state.players or state.submitted[seat] is not None:
+        if type(seat) is not int or type(choice) is not list or not 0 <= seat < state.players:
             return False
-        if type(choice) is not list or len(choice) != (2 if state.players == 2 else 1):
+        if state.submitted[seat] is not None:
             return False
         hand = state.hands[seat]
-        ids = [CARD_IDS.get(c) for c in choice] if all(type(c) is str for c in choice) else [None]
-        return None not in ids and len(set(ids)) == len(ids) and all(c in hand for c in ids)
+        if state.players != 2:
+            if len(choice) != 1 or type(choice[0]) is not str:
+                return False
+            return CARD_IDS.get(choice[0]) in hand
+        if len(choice) != 2 or type(choice[0]) is not str or type(choice[1]) is not str or choice[0] == choice[1]:
+            return False
+        return CARD_IDS.get(choice[0]) in hand and CARD_IDS.get(choice[1]) in hand
 
     def _resolve_mulligans(self, state: EggsState, events: list[Event]) -> None:
         redrew = [seat for seat, m in enumerate(state.mulligan) if m == "redraw"]

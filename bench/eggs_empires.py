@@ -1,0 +1,62 @@
+"""Eggs and Empires engine benchmark.
+
+    python -m bench eggs_empires [--games 2000] [--repeats 5] [--winrate-games 400]
+
+Prints complete random games per second (one core, state round-trip excluded) for 2, 4 and 6
+players, as the median of several runs, and the win rate of one heuristic seat against three random
+ones in 4-player games (the heuristic takes each seat in turn).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+from typing import Any
+
+import games
+from games.__main__ import simulate
+
+KEY = "eggs-empires"
+
+
+def throughput(players: int, count: int, repeats: int) -> dict[str, Any]:
+    game = games.get(KEY)
+    rates = [simulate(game, players, count, 1000 * r, ["random"] * players, {})["games_per_second"]
+             for r in range(repeats)]
+    return {"players": players, "games": count, "runs": rates, "median_games_per_second": statistics.median(rates)}
+
+
+def heuristic_win_rate(count: int) -> dict[str, Any]:
+    game = games.get(KEY)
+    wins = 0.0
+    per_seat = count // 4
+    for seat in range(4):
+        levels = ["random"] * 4
+        levels[seat] = "heuristic"
+        report = simulate(game, 4, per_seat, 50_000 + seat * per_seat, levels, {})
+        wins += report["win_rate"][seat] * per_seat
+    return {"games": per_seat * 4, "heuristic_win_rate": round(wins / (per_seat * 4), 4), "chance": 0.25}
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench eggs_empires")
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--winrate-games", type=int, default=400)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    results: dict[str, Any] = {"throughput": [throughput(n, args.games, args.repeats) for n in (2, 4, 6)]}
+    if args.winrate_games:
+        results["heuristic"] = heuristic_win_rate(args.winrate_games)
+    if args.json:
+        print(json.dumps(results))
+        return 0
+    for row in results["throughput"]:
+        print(f"eggs-empires {row['players']}p random: median {row['median_games_per_second']:.0f} games/s "
+              f"(runs of {row['games']}: {', '.join(f'{r:.0f}' for r in row['runs'])})")
+    if "heuristic" in results:
+        h = results["heuristic"]
+        print(f"eggs-empires 4p, 1 heuristic vs 3 random: heuristic wins {h['heuristic_win_rate']:.1%} "
+              f"of {h['games']} games (chance 25%)")
+    return 0
