@@ -29,9 +29,7 @@ from storage.models import SQLModel
 NOW = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
 
 
-async def new_game(
-    db: Database, channel_id: int = 500, *, users: tuple[int, ...] = (11, 12), **extra: Any
-) -> int:
+async def new_game(db: Database, channel_id: int = 500, *, users: tuple[int, ...] = (11, 12), **extra: Any) -> int:
     row = await db.create_game(
         guild_id=1,
         channel_id=channel_id,
@@ -93,9 +91,7 @@ async def test_a_database_newer_than_the_code_is_refused_and_left_alone(db_url: 
         await Database.open(db_url)
     engine = create_async_engine(db_url)
     async with engine.connect() as conn:
-        assert (
-            await conn.execute(text("SELECT version_num FROM alembic_version"))
-        ).scalar_one() == "from_the_future"
+        assert (await conn.execute(text("SELECT version_num FROM alembic_version"))).scalar_one() == "from_the_future"
     await engine.dispose()
 
 
