@@ -1,0 +1,453 @@
+"""The board and the rule templates, as pure functions over plain JSON data.
+
+A *board* is a dict with:
+    shape  one of data.SHAPES (the squares, as seen from the south)
+    types  the map tile type of each square (index = square number)
+    eggs   per square a dict egg type -> number of tokens lying there
+    pawns  per seat the square of its pawn
+    rows   per egg type still in play, its rule row: a list of rule dicts
+The engine keeps exactly this dict in its state and the views carry a copy, so the engine, the AI,
+the renderer and the tests all ask the same function, `matching_tiles(board, egg, seat)`.
+
+A *rule* is a dict {"id": tile id, "t": template 1..15, "neg": bool, ...placeholders}. `neg` False is
+the first sense in the material's listing ("My tile is X", "at least N"), True the opposite one.
+
+Every rule is read from one seat's side (see `side_of`): seat 1 looks from the south, 2 from the
+north, 3 from the west, 4 from the east, then again. "Left half", "top half", "row" and "column" are
+taken in that seat's own frame, exactly as a player sitting on that edge of a table would read them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from typing import Any
+
+from games.reggverse.data import SHAPES
+
+SIDES: tuple[str, ...] = ("south", "north", "west", "east")
+
+Rule = Mapping[str, Any]
+Board = Mapping[str, Any]
+
+
+def side_of(seat: int) -> str:
+    """The table edge a seat (0-based) looks from."""
+    return SIDES[seat % 4]
+
+
+def to_local(side: str, x: int, y: int, width: int, height: int) -> tuple[int, int]:
+    """Square (x, y) seen from `side`: (column from the viewer's left, row from the far edge)."""
+    if side == "south":
+        return x, y
+    if side == "north":
+        return width - 1 - x, height - 1 - y
+    if side == "west":  # facing east: the viewer's left is north, the far edge is east
+        return y, width - 1 - x
+    return height - 1 - y, x  # east, facing west: left is south, the far edge is west
+
+
+@dataclass(frozen=True, slots=True)
+class Geometry:
+    """Everything about a shape that does not change during a game, precomputed per side."""
+
+    shape: str
+    width: int
+    height: int
+    cells: tuple[tuple[int, int], ...]
+    neighbours: tuple[tuple[int, ...], ...]
+    local: Mapping[str, tuple[tuple[int, int], ...]]
+    local_size: Mapping[str, tuple[int, int]]
+    at_local: Mapping[str, Mapping[tuple[int, int], int]]
+    lines: Mapping[str, Mapping[str, tuple[tuple[int, ...], ...]]]  # side -> row/column -> per square
+    halves: Mapping[str, Mapping[str, frozenset[int]]]  # side -> left/right/top/bottom -> squares
+    neighbour_mask: tuple[int, ...]
+    half_masks: Mapping[str, Mapping[str, int]]
+    line_cells: Mapping[str, Mapping[str, tuple[tuple[int, ...], ...]]]  # side -> row/column -> lines
+    line_masks: Mapping[str, Mapping[str, tuple[int, ...]]]
+    names: Mapping[str, tuple[str, ...]]  # side -> per square its name in that side's frame (a1)
+
+    def name(self, cell: int) -> str:
+        """A short name for a square as seen from the south: column letter and row number (a1)."""
+        x, y = self.cells[cell]
+        return f"{'abcde'[x]}{y + 1}"
+
+    def local_name(self, cell: int, side: str) -> str:
+        """The same kind of name in `side`'s frame, which is what that player sees on their picture."""
+        return self.names[side][cell]
+
+
+@cache
+def geometry(shape: str) -> Geometry:
+    cells = SHAPES[shape]
+    width = max(x for x, _ in cells) + 1
+    height = max(y for _, y in cells) + 1
+    index = {c: i for i, c in enumerate(cells)}
+    neighbours = tuple(
+        tuple(index[(x + dx, y + dy)] for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)) if (x + dx, y + dy) in index)
+        for x, y in cells
+    )
+    local: dict[str, tuple[tuple[int, int], ...]] = {}
+    local_size: dict[str, tuple[int, int]] = {}
+    at_local: dict[str, dict[tuple[int, int], int]] = {}
+    lines: dict[str, dict[str, tuple[tuple[int, ...], ...]]] = {}
+    halves: dict[str, dict[str, frozenset[int]]] = {}
+    for side in SIDES:
+        coords = tuple(to_local(side, x, y, width, height) for x, y in cells)
+        lw, lh = (width, height) if side in ("south", "north") else (height, width)
+        local[side] = coords
+        local_size[side] = (lw, lh)
+        at_local[side] = {c: i for i, c in enumerate(coords)}
+        lines[side] = {
+            "row": tuple(tuple(j for j, d in enumerate(coords) if d[1] == c[1]) for c in coords),
+            "column": tuple(tuple(j for j, d in enumerate(coords) if d[0] == c[0]) for c in coords),
+        }
+        # The middle line of an odd-sized map belongs to neither half.
+        halves[side] = {
+            "left": frozenset(i for i, (lx, _) in enumerate(coords) if 2 * lx < lw - 1),
+            "right": frozenset(i for i, (lx, _) in enumerate(coords) if 2 * lx > lw - 1),
+            "top": frozenset(i for i, (_, ly) in enumerate(coords) if 2 * ly < lh - 1),
+            "bottom": frozenset(i for i, (_, ly) in enumerate(coords) if 2 * ly > lh - 1),
+        }
+    neighbour_mask = tuple(sum(1 << j for j in near) for near in neighbours)
+    half_masks = {side: {h: sum(1 << c for c in cs) for h, cs in hs.items()} for side, hs in halves.items()}
+    line_cells = {side: {kind: tuple(sorted(set(per_cell))) for kind, per_cell in kinds.items()}
+                  for side, kinds in lines.items()}
+    line_masks = {side: {kind: tuple(sum(1 << c for c in line) for line in ls) for kind, ls in kinds.items()}
+                  for side, kinds in line_cells.items()}
+    names = {side: tuple(f"{'abcde'[lx]}{ly + 1}" for lx, ly in local[side]) for side in SIDES}
+    return Geometry(shape, width, height, cells, neighbours, local, local_size, at_local, lines, halves,
+                    neighbour_mask, half_masks, line_cells, line_masks, names)
+
+
+def destination(geo: Geometry, side: str, cell: int, move: Sequence[int]) -> int | None:
+    """The square reached from `cell` by a movement-grid offset (dx right, dy toward the viewer's far
+    edge is negative) read from `side`; None when it is off the map."""
+    lx, ly = geo.local[side][cell]
+    return geo.at_local[side].get((lx + move[0], ly + move[1]))
+
+
+# --- rule evaluation ---------------------------------------------------------------------------------
+# A rule is evaluated on every square at once into a bit mask (bit c set = true at square c): a rule
+# row is the AND of its rules' masks, and the none/all test is "mask is neither 0 nor full".
+
+
+class BoardIndex:
+    """Bit masks derived from a board's squares (types, eggs, pawns), built once and shared by every
+    rule evaluated on that board. Rule rows are not part of it. The costlier masks are computed the
+    first time a rule needs them."""
+
+    __slots__ = (
+        "_eggs",
+        "_near_eggs",
+        "at_least",
+        "egg_mask",
+        "full",
+        "geo",
+        "near_types_differ",
+        "near_types_same",
+        "no_duplicates",
+        "one_type",
+        "pawn_count",
+        "pawn_mask",
+        "totals",
+        "type_mask",
+    )
+
+    def __init__(self, board: Board) -> None:
+        geo = self.geo = geometry(board["shape"])
+        types: Sequence[str] = board["types"]
+        eggs: Sequence[Mapping[str, int]] = board["eggs"]
+        self._eggs = eggs
+        n_cells = len(types)
+        self.full = (1 << n_cells) - 1
+        self.type_mask, self.near_types_differ, self.near_types_same = _type_masks(geo.shape, tuple(types))
+        egg_mask: dict[str, int] = {}
+        totals = [0] * n_cells
+        no_dup = self.full
+        one_type = 0
+        at_least = {1: 0, 2: 0, 3: 0, 4: 0}
+        for c in range(n_cells):
+            here = eggs[c]
+            if not here:
+                continue
+            bit = 1 << c
+            kinds = 0
+            total = 0
+            for k, v in here.items():
+                if v > 0:
+                    egg_mask[k] = egg_mask.get(k, 0) | bit
+                    total += v
+                    kinds += 1
+                    if v > 1:
+                        no_dup &= ~bit
+            if kinds == 1:
+                one_type |= bit
+            totals[c] = total
+            for n in (1, 2, 3, 4):
+                if total >= n:
+                    at_least[n] |= bit
+        self.egg_mask = egg_mask
+        self.totals = totals
+        self.no_duplicates = no_dup
+        self.one_type = one_type
+        self.at_least = at_least
+        pawn_count = [0] * n_cells
+        pawn_mask = 0
+        for p in board["pawns"]:
+            pawn_count[p] += 1
+            pawn_mask |= 1 << p
+        self.pawn_count = pawn_count
+        self.pawn_mask = pawn_mask
+        self._near_eggs: tuple[int, int] | None = None
+
+    def near_eggs(self) -> tuple[int, int]:
+        """(squares whose neighbours hold no egg type twice, squares whose neighbours hold eggs of
+        exactly one type)."""
+        if self._near_eggs is None:
+            differ = same = 0
+            eggs = self._eggs
+            for c, near in enumerate(self.geo.neighbours):
+                around: dict[str, int] = {}
+                for j in near:
+                    for k, v in eggs[j].items():
+                        if v:
+                            around[k] = around.get(k, 0) + v
+                if all(v <= 1 for v in around.values()):
+                    differ |= 1 << c
+                if len(around) == 1:
+                    same |= 1 << c
+            self._near_eggs = (differ, same)
+        return self._near_eggs
+
+
+@lru_cache(maxsize=4096)
+def _type_masks(shape: str, types: tuple[str, ...]) -> tuple[dict[str, int], int, int]:
+    """Per type its squares; squares whose neighbours all differ in type; all share one type."""
+    geo = geometry(shape)
+    type_mask: dict[str, int] = {}
+    for c, t in enumerate(types):
+        type_mask[t] = type_mask.get(t, 0) | 1 << c
+    differ = same = 0
+    for c, near in enumerate(geo.neighbours):
+        kinds = {types[j] for j in near}
+        if len(kinds) == len(near):
+            differ |= 1 << c
+        if len(kinds) == 1:
+            same |= 1 << c
+    return type_mask, differ, same
+
+
+def index_board(board: Board) -> BoardIndex:
+    return BoardIndex(board)
+
+
+def _spread(geo: Geometry, mask: int) -> int:
+    """The squares next to any square of `mask`."""
+    out = 0
+    for c in range(len(geo.cells)):
+        if mask >> c & 1:
+            out |= geo.neighbour_mask[c]
+    return out
+
+
+def _in_line(geo: Geometry, side: str, line: str, mask: int) -> int:
+    """The squares whose row/column (read from `side`) contains a square of `mask`."""
+    out = 0
+    for lm in geo.line_masks[side][line]:
+        if lm & mask:
+            out |= lm
+    return out
+
+
+def _line_sum(geo: Geometry, side: str, line: str, per_cell: Sequence[int], at_least: int) -> int:
+    """The squares whose row/column holds at least `at_least` in total of `per_cell`."""
+    out = 0
+    for lm, cells in zip(geo.line_masks[side][line], geo.line_cells[side][line], strict=True):
+        if sum(per_cell[j] for j in cells) >= at_least:
+            out |= lm
+    return out
+
+
+def _base_mask(rule: Rule, ix: BoardIndex, side: str) -> int:
+    """Mask of the squares where the template's first sense holds (templates 1-15 except 11), except
+    for templates 3, 5, 9, 10, 14, 15 whose two senses are computed here directly."""
+    t = rule["t"]
+    geo = ix.geo
+    if t == 1:
+        return ix.type_mask.get(rule["tile"], 0)
+    if t == 2:
+        return ix.egg_mask.get(rule["egg"], 0)
+    if t == 3:  # at least n / at most n
+        n = rule["n"]
+        return ix.full ^ ix.at_least[n + 1] if rule["neg"] else ix.at_least[n]
+    if t == 4:
+        return geo.half_masks[side][rule["side"]]
+    if t == 5:  # no duplicate eggs / only eggs of one type (at least one egg)
+        return ix.one_type if rule["neg"] else ix.no_duplicates
+    if t == 6:
+        return _spread(geo, ix.type_mask.get(rule["tile"], 0))
+    if t == 7:
+        return _spread(geo, ix.egg_mask.get(rule["egg"], 0))
+    if t == 8:
+        return _spread(geo, ix.pawn_mask)
+    if t == 9:  # all neighbour tiles of different types / of the same type
+        return ix.near_types_same if rule["neg"] else ix.near_types_differ
+    if t == 10:  # no egg type twice around me / at least one egg around, all of one type
+        differ, same = ix.near_eggs()
+        return same if rule["neg"] else differ
+    if t == 12:
+        return _in_line(geo, side, rule["line"], ix.type_mask.get(rule["tile"], 0))
+    if t == 13:
+        return _in_line(geo, side, rule["line"], ix.egg_mask.get(rule["egg"], 0))
+    if t == 14:  # at most n / at least n eggs in my line
+        n = rule["n"]
+        if rule["neg"]:
+            return _line_sum(geo, side, rule["line"], ix.totals, n)
+        return ix.full ^ _line_sum(geo, side, rule["line"], ix.totals, n + 1)
+    if t == 15:  # at least n / at most n pawns in my line
+        n = rule["n"]
+        if rule["neg"]:
+            return ix.full ^ _line_sum(geo, side, rule["line"], ix.pawn_count, n + 1)
+        return _line_sum(geo, side, rule["line"], ix.pawn_count, n)
+    raise ValueError(f"unknown rule template {t!r}")
+
+
+# Templates whose two senses are plain negations of each other.
+_NEGATED = frozenset({1, 2, 4, 6, 7, 8, 12, 13})
+
+
+def full_mask(board: Board) -> int:
+    return (1 << len(board["types"])) - 1
+
+
+def rule_mask(rule: Rule, board: Board, side: str, egg: str = "",
+              rows: Mapping[str, Sequence[Rule]] | None = None, ix: BoardIndex | None = None) -> int:
+    """The squares where one rule (of egg `egg`) is true, read from `side`, as a bit mask. `rows`
+    overrides the board's rule rows (to test a placement before it is made); `ix` is the board's
+    index when the caller already has it."""
+    if ix is None:
+        ix = index_board(board)
+    if rule["t"] == 11:
+        # "My tile matches the rules of all other eggs": the other rows are read without their own
+        # template-11 rules, so two such rules never ask each other forever.
+        all_rows = board["rows"] if rows is None else rows
+        mask = ix.full
+        for name, other in all_rows.items():
+            if name != egg and other:
+                plain = [r for r in other if r["t"] != 11]
+                if not plain:
+                    return 0
+                for r in plain:
+                    mask &= _sensed_mask(r, ix, side)
+        return mask
+    return _sensed_mask(rule, ix, side)
+
+
+def _sensed_mask(rule: Rule, ix: BoardIndex, side: str) -> int:
+    mask = _base_mask(rule, ix, side)
+    return mask ^ ix.full if rule["t"] in _NEGATED and rule["neg"] else mask
+
+
+def row_mask(row: Sequence[Rule], board: Board, side: str, egg: str = "",
+             rows: Mapping[str, Sequence[Rule]] | None = None, ix: BoardIndex | None = None) -> int:
+    """The squares an egg's whole rule row (all rules together) points at. An empty row (after a
+    cleanup) hides the egg nowhere."""
+    if not row:
+        return 0
+    if ix is None:
+        ix = index_board(board)
+    mask = ix.full
+    for r in row:
+        mask &= rule_mask(r, board, side, egg, rows, ix)
+        if not mask:
+            break
+    return mask
+
+
+def rule_holds(rule: Rule, cell: int, board: Board, side: str, egg: str = "",
+               rows: Mapping[str, Sequence[Rule]] | None = None) -> bool:
+    """Whether one rule is true at `cell`, read from `side`."""
+    return bool(rule_mask(rule, board, side, egg, rows) >> cell & 1)
+
+
+def row_holds(row: Sequence[Rule], cell: int, board: Board, side: str, egg: str = "",
+              rows: Mapping[str, Sequence[Rule]] | None = None, ix: BoardIndex | None = None) -> bool:
+    """Whether an egg's rule row points at `cell`."""
+    return bool(row_mask(row, board, side, egg, rows, ix) >> cell & 1)
+
+
+def cells_of(mask: int) -> list[int]:
+    return [c for c in range(mask.bit_length()) if mask >> c & 1]
+
+
+def matching_tiles(board: Board, egg: str, seat: int, row: Sequence[Rule] | None = None) -> list[int]:
+    """The squares where egg `egg` is hidden according to its rule row, read from `seat`'s side.
+
+    `row` replaces the egg's current row (to ask "what if this rule were placed"). Works on the
+    engine's board and on any view's board alike.
+    """
+    rows: Mapping[str, Sequence[Rule]] = board["rows"]
+    if row is not None:
+        rows = {**rows, egg: row}
+    return cells_of(row_mask(rows.get(egg, []), board, side_of(seat), egg, rows))
+
+
+def balanced(mask: int, board: Board) -> bool:
+    """The none/all test on a row's mask."""
+    return 0 < mask < full_mask(board)
+
+
+def row_is_balanced(board: Board, egg: str, seat: int, row: Sequence[Rule]) -> bool:
+    """The placement test: the row must match at least one square and not every square (read from
+    the placing seat's side)."""
+    rows = {**board["rows"], egg: row}
+    return balanced(row_mask(row, board, side_of(seat), egg, rows), board)
+
+
+# --- text --------------------------------------------------------------------------------------------
+
+def rule_text(rule: Rule) -> str:
+    """The rule as printed on the tile, in its sense."""
+    t, neg = rule["t"], bool(rule.get("neg"))
+    n = rule.get("n")
+    not_ = " not" if neg else ""
+    line = rule.get("line", "row")
+    if t == 1:
+        return f"My tile is{not_} {rule['tile']}"
+    if t == 2:
+        return f"My tile has {'no' if neg else 'a'} {rule['egg']} egg"
+    if t == 3:
+        return f"My tile has at {'most' if neg else 'least'} {n} eggs"
+    if t == 4:
+        return f"My tile is{not_} in the {rule['side']} half"
+    if t == 5:
+        return "My tile has only eggs of one type" if neg else "My tile has no duplicate eggs"
+    if t == 6:
+        return f"I'm{not_} next to a {rule['tile']} tile"
+    if t == 7:
+        return f"I'm{not_} next to a {rule['egg']} egg"
+    if t == 8:
+        return f"I'm{not_} next to a tile with a pawn"
+    if t == 9:
+        return f"All my neighbour tiles have {'the same' if neg else 'different'} type"
+    if t == 10:
+        return f"All my neighbour tiles have {'the same' if neg else 'different'} egg types"
+    if t == 11:
+        return "My tile matches the rules of all other eggs"
+    if t == 12:
+        return f"There's {'no' if neg else 'a'} {rule['tile']} tile in my {line}"
+    if t == 13:
+        return f"There's {'no' if neg else 'a'} {rule['egg']} egg in my {line}"
+    if t == 14:
+        return f"At {'least' if neg else 'most'} {n} eggs in my {line}"
+    if t == 15:
+        return f"At {'most' if neg else 'least'} {n} pawns in my {line}"
+    raise ValueError(f"unknown rule template {t!r}")
+
+
+def same_rule(a: Rule, b: Rule) -> bool:
+    """Two rules say the same thing (a row may not hold the same rule twice: 3 *unique* rules)."""
+    keys = ("t", "neg", "tile", "egg", "n", "side", "line")
+    return all(a.get(k) == b.get(k) for k in keys)

@@ -1,0 +1,113 @@
+"""Generating a game's material from its seed: the regular tiles, action tiles and objective tiles."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from games.core import Rng
+from games.reggverse.data import (
+    ACTION_TEXT,
+    ACTIONS,
+    HALF_SIDES,
+    LINES,
+    NO_OPPOSITE,
+    NUMBERS,
+    OBJECTIVE_EGGS,
+    OBJECTIVES,
+    REGULAR_TILES,
+    TEMPLATE_PARAMS,
+    TEMPLATE_WEIGHTS,
+    TILE_TYPES,
+)
+
+MOVES: tuple[tuple[int, int], ...] = tuple(
+    (dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dx, dy) != (0, 0)
+)
+
+
+def _weighted_template(rng: Rng) -> int:
+    total = sum(TEMPLATE_WEIGHTS.values())
+    r = rng.randrange(total)
+    for template, weight in TEMPLATE_WEIGHTS.items():
+        if r < weight:
+            return template
+        r -= weight
+    raise AssertionError("weights exhausted")  # pragma: no cover
+
+
+def random_rule(rng: Rng, eggs: Sequence[str], tile_id: int) -> dict[str, Any]:
+    """One rule: a weighted template, a random sense, its placeholders filled."""
+    t = _weighted_template(rng)
+    rule: dict[str, Any] = {"id": tile_id, "t": t, "neg": t not in NO_OPPOSITE and rng.randrange(2) == 1}
+    for param in TEMPLATE_PARAMS[t]:
+        if param == "tile":
+            rule["tile"] = rng.choice(TILE_TYPES)
+        elif param == "egg":
+            rule["egg"] = rng.choice(list(eggs))
+        elif param == "n":
+            rule["n"] = rng.choice(NUMBERS)
+        elif param == "side":
+            rule["side"] = rng.choice(HALF_SIDES)
+        elif param == "line":
+            rule["line"] = rng.choice(LINES)
+    return rule
+
+
+def random_moves(rng: Rng) -> list[list[int]]:
+    """1 to 3 green squares of the 8 around the pawn (dx to the right, dy negative = forward)."""
+    squares = list(MOVES)
+    rng.shuffle(squares)
+    return [list(m) for m in sorted(squares[: 1 + rng.randrange(3)], key=lambda m: (m[1], m[0]))]
+
+
+def regular_tiles(rng: Rng, eggs: Sequence[str]) -> list[dict[str, Any]]:
+    return [
+        {"id": i, "kind": "regular", "moves": random_moves(rng), "rule": random_rule(rng, eggs, i)}
+        for i in range(REGULAR_TILES)
+    ]
+
+
+def action_tiles(first_id: int) -> list[dict[str, Any]]:
+    tiles: list[dict[str, Any]] = []
+    for kind, copies in ACTIONS.items():
+        for _ in range(copies):
+            tiles.append({"id": first_id + len(tiles), "kind": "action", "action": kind,
+                          "text": ACTION_TEXT[kind]})
+    return tiles
+
+
+def objective_tiles(rng: Rng, eggs: Sequence[str]) -> list[dict[str, Any]]:
+    """The 22 objective tiles, their egg placeholders drawn from the eggs in this game (distinct
+    within a tile)."""
+    tiles: list[dict[str, Any]] = []
+    for kind, copies in OBJECTIVES.items():
+        for _ in range(copies):
+            need = min(OBJECTIVE_EGGS.get(kind, 0), len(eggs))
+            pool = list(eggs)
+            rng.shuffle(pool)
+            chosen = sorted(pool[:need], key=list(eggs).index)
+            tile = {"id": len(tiles), "kind": kind, "eggs": chosen}
+            tile["text"] = objective_text(tile)
+            tiles.append(tile)
+    return tiles
+
+
+def objective_text(tile: dict[str, Any]) -> str:
+    kind, e = tile["kind"], tile["eggs"]
+    named = " and ".join(e)
+    return {
+        "five_of_two": f"+10 if you have at least 5 eggs of {' or '.join(e)}",
+        "four_of_one": "+10 if you have at least 4 eggs of one type",
+        "one_each": "+10 if you have one egg of every type in the game",
+        "two_of_three": f"+10 if you have at least 2 each of {', '.join(e)}",
+        "beat_left": "+5 if you have more eggs than your left neighbour",
+        "fewest": "+7 if you have fewer eggs than both neighbours",
+        "most_of": f"+5 if you have more {named} eggs than both neighbours",
+        "fewest_of": f"+7 if you have fewer {named} eggs than both neighbours",
+        "out_first": f"+7 if the {named} pile runs out first",
+        "out_last": f"+10 if the {named} pile runs out last",
+        "guess": "+10 if you correctly guess both neighbours' objectives",
+        "double_but": f"Each egg is worth 2, but {named} eggs are worth -5",
+        "max_two": "+7 if you hold no egg type more than twice",
+    }[kind]

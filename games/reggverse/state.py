@@ -1,0 +1,112 @@
+"""The state of one Reggverse Riddles game: plain data that round-trips through JSON exactly."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.core import Prompt, Rng
+from games.reggverse.board import BoardIndex, index_board
+
+
+@dataclass
+class State:
+    """Everything about a game in progress.
+
+    `board` is the dict described in `games.reggverse.board` (shape, types, eggs, pawns, rows).
+    `step` says what the seat `current` must decide now ({"kind": ..., plus context such as the tile
+    being played}). `cache` holds the prompts computed for the current step and `index` the board's
+    masks; the engine clears them when it changes what they derive from, and anything else that edits
+    a state by hand must call `touch()`.
+    """
+
+    players: int
+    options: dict[str, Any]
+    rng: Rng
+    board: dict[str, Any]
+    eggs: list[str]
+    piles: dict[str, int]
+    out_order: list[str]
+    collected: list[dict[str, int]]
+    boxed: int
+    tiles: list[dict[str, Any]]
+    hands: list[list[int]]
+    deck: list[int]
+    discard: list[int]
+    current: int = 0
+    turn: int = 1
+    step: dict[str, Any] = field(default_factory=dict)
+    plays_left: int = 1
+    locks: dict[str, int] = field(default_factory=dict)
+    objective_tiles: list[dict[str, Any]] = field(default_factory=list)
+    secret: list[int | None] = field(default_factory=list)
+    guesses: list[list[list[int]]] = field(default_factory=list)  # per seat: [target seat, tile id]
+    finished: bool = False
+    cache: list[Prompt] | None = field(default=None, compare=False, repr=False)
+    index: BoardIndex | None = field(default=None, compare=False, repr=False)
+
+    def touch(self) -> None:
+        """Forget cached prompts and board masks after editing the state by hand."""
+        self.cache = None
+        self.index = None
+
+    def board_index(self) -> BoardIndex:
+        """The board's masks, rebuilt after any change of squares, eggs on them or pawns."""
+        if self.index is None:
+            self.index = index_board(self.board)
+        return self.index
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "options": dict(self.options),
+            "rng": self.rng.to_json(),
+            "board": copy.deepcopy(self.board),
+            "eggs": list(self.eggs),
+            "piles": dict(self.piles),
+            "out_order": list(self.out_order),
+            "collected": [dict(c) for c in self.collected],
+            "boxed": self.boxed,
+            "tiles": copy.deepcopy(self.tiles),
+            "hands": [list(h) for h in self.hands],
+            "deck": list(self.deck),
+            "discard": list(self.discard),
+            "current": self.current,
+            "turn": self.turn,
+            "step": copy.deepcopy(self.step),
+            "plays_left": self.plays_left,
+            "locks": dict(self.locks),
+            "objective_tiles": copy.deepcopy(self.objective_tiles),
+            "secret": list(self.secret),
+            "guesses": copy.deepcopy(self.guesses),
+            "finished": self.finished,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> State:
+        d = copy.deepcopy(data)
+        return cls(
+            players=int(d["players"]),
+            options=d["options"],
+            rng=Rng.from_json(d["rng"]),
+            board=d["board"],
+            eggs=d["eggs"],
+            piles=d["piles"],
+            out_order=d["out_order"],
+            collected=d["collected"],
+            boxed=int(d["boxed"]),
+            tiles=d["tiles"],
+            hands=d["hands"],
+            deck=d["deck"],
+            discard=d["discard"],
+            current=int(d["current"]),
+            turn=int(d["turn"]),
+            step=d["step"],
+            plays_left=int(d["plays_left"]),
+            locks=d["locks"],
+            objective_tiles=d["objective_tiles"],
+            secret=d["secret"],
+            guesses=d["guesses"],
+            finished=bool(d["finished"]),
+        )
