@@ -1,0 +1,85 @@
+"""Scripted players for the harness: play a game to the end by clicking the buttons the bot sent."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from tests.harness import Harness
+
+
+def choice_components(message: dict[str, Any]) -> list[dict[str, Any]]:
+    return [c for c in Harness.components(message) if str(c.get("custom_id", "")).startswith(("g:", "gs:"))]
+
+
+async def decide_from_message(h: Harness, user: int, message: dict[str, Any], index: int = 0) -> bool:
+    """Pick an offered choice (`index`, wrapping) or the first `pick` options of a select; False if none."""
+    components = choice_components(message)
+    if not components:
+        return False
+    if components[0]["type"] == 3:
+        select = components[0]
+        options = select["options"]
+        values = [options[(index + i) % len(options)]["value"] for i in range(select["min_values"])]
+        responses = await h.select(user, select["custom_id"], values, message=message)
+    else:
+        responses = await h.click(user, components[index % len(components)]["custom_id"], message=message)
+    assert responses, "every click is answered"
+    return True
+
+
+@dataclass
+class TurnCost:
+    """REST calls the bot made on its own (not counting interaction responses), by kind."""
+
+    resolved_turns: int = 0
+    decisions: int = 0
+    interaction_responses: int = 0
+    kinds: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def bot_calls(self) -> int:
+        return sum(self.kinds.values())
+
+    def per_turn(self) -> float:
+        return self.bot_calls / max(1, self.resolved_turns)
+
+
+def classify(h: Harness, method: str, path: str) -> str:
+    parts = path.strip("/").split("/")
+    if parts[0] == "channels" and len(parts) >= 3:
+        channel = h.fake.channels.get(int(parts[1]), {})
+        where = "dm" if channel.get("type") == 1 else "table/thread"
+        return f"{method} {where} {'edit' if method == 'PATCH' else 'post'}"
+    return f"{method} /{parts[0]}"
+
+
+async def play_to_end(h: Harness, game_id: int, users: list[int], *, max_steps: int = 2000) -> TurnCost:
+    """Every human decides from their DM as soon as offered, until the game is over."""
+    assert h.bot is not None
+    mark = len(h.fake.calls)
+    responses_mark = len(h.fake.responses)
+    cost = TurnCost()
+    for step in range(max_steps):
+        row = await h.bot.table.db.get_game(game_id)
+        assert row is not None
+        if row.status != "active":
+            break
+        progressed = False
+        for turn, user in enumerate(users):
+            dms = h.dms(user)
+            if dms and await decide_from_message(h, user, dms[-1], index=step + turn):
+                cost.decisions += 1
+                progressed = True
+        assert progressed, "nobody could decide: the game stalled"
+    calls = h.calls_since(mark)
+    for call in calls:
+        if call.via == "http":
+            cost.kinds[classify(h, call.method, call.path)] += 1
+    cost.interaction_responses = len(h.fake.responses) - responses_mark
+    thread = h.threads()[0]
+    table_id = int(h.messages_in(thread)[0]["id"])
+    cost.resolved_turns = sum(1 for c in calls if c.method == "POST" and c.path == f"/channels/{thread}/messages")
+    del table_id
+    return cost
