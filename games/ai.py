@@ -22,7 +22,8 @@ class RandomPlayer:
     def choose(self, game: Game[Any], state: Any, prompt: Prompt) -> list[str]:
         choices = prompt.choices
         if prompt.pick == 1:
-            return [choices[self._rng.randrange(len(choices))].id]
+            # random() is one C call; randrange() runs several Python frames per draw
+            return [choices[int(self._rng.random() * len(choices))].id]
         return [c.id for c in self._rng.sample(choices, prompt.pick)]
 
 

@@ -250,15 +250,17 @@ class EggsAndEmpires(Game[EggsState]):
             if not prompts and state.phase != "over":
                 raise IllegalAction("It is not your turn to decide.")
             kind = check_choice(prompts, seat, choice).kind
-        events: list[Event] = []
         if kind == "play":
-            cards = sorted(CARD_IDS[c] for c in choice)
+            cards = [CARD_IDS[c] for c in choice]
+            if len(cards) == 2:
+                cards.sort()
             state.submitted[seat] = cards
-            events.append({"type": "decided", "seat": seat})
-            events.append({"type": "played", "to": seat, "cards": cards})
-            if all(s is not None for s in state.submitted):
+            events: list[Event] = [{"type": "decided", "seat": seat}, {"type": "played", "to": seat, "cards": cards}]
+            if None not in state.submitted:
                 self._reveal_plays(state, events)
-        elif kind == "mulligan":
+            return events
+        events = []
+        if kind == "mulligan":
             state.mulligan[seat] = choice[0]
             events.append({"type": "decided", "seat": seat})
             if all(m is not None for m in state.mulligan):
