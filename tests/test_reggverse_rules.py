@@ -162,7 +162,7 @@ def test_mask_evaluator_agrees_with_a_square_by_square_reading(shape: str) -> No
     geo = geometry(shape)
     n = len(geo.cells)
     for _ in range(60):
-        b = {
+        b: dict[str, Any] = {
             "shape": shape,
             "types": [rng.choice(TILE_TYPES) for _ in range(n)],
             "eggs": [{e: rng.randrange(1, 3) for e in EGG_COLOURS[:4] if rng.random() < 0.15} for _ in range(n)],
