@@ -8,6 +8,7 @@ bot is restarted in the middle of a round, after which buttons sent before the r
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -39,8 +40,10 @@ async def assert_no_private_information_public(h: Harness) -> None:
     """No channel or thread message shows a seat's hand, hidden play, scouted egg or private event."""
     state, _row = await engine_state(h)
     shown = public_text(h)
-    for marker in ("hand: [", "my_play", "scouted", "Your hand", "my_mulligan", "to: "):
+    for marker in ("hand: [", "my_play", "scouted:", "Your hand", "Your secret play", "my_mulligan", "to: "):
         assert marker not in shown, marker
+    # A face-down egg's value is shown only to its scout until it is collected.
+    assert not re.search(r"face-down [+-]\d+ \(scouted", shown)
     for seat, hand in enumerate(state.hands):
         assert f"hand: {hand}".replace(",", ", ").replace(",  ", ", ") not in shown, seat
 
