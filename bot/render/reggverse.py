@@ -1,0 +1,240 @@
+"""Reggverse Riddles pictures: the map, the eggs' rule rows and, in a seat's view, that seat's hand.
+
+`render_board(view)` takes a view from `games.reggverse` and returns PNG bytes. The public view is
+drawn from the south (seat 1's side); a seat's view is drawn turned to that seat's side, so "left
+half", "row" and the movement grids on its tiles read exactly as they do for that player. Only what
+is in the view is drawn: the hand and the secret objective are there only in their owner's view.
+"""
+
+from __future__ import annotations
+
+import io
+import textwrap
+from functools import cache
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+from games.reggverse.board import geometry, matching_tiles
+
+FontType = ImageFont.FreeTypeFont | ImageFont.ImageFont
+RGB = tuple[int, int, int]
+
+WIDTH = 1000
+MARGIN = 16
+CELL = 104
+INK: RGB = (34, 30, 40)
+PAPER: RGB = (250, 246, 236)
+MUTED: RGB = (110, 104, 116)
+TYPE_COLOURS: dict[str, RGB] = {
+    "empty": (236, 232, 220), "tree": (150, 200, 120), "cave": (170, 150, 130), "dragon": (230, 130, 110),
+    "well": (140, 190, 230), "witch": (190, 150, 220), "statue": (200, 200, 200), "tower": (235, 200, 120),
+}
+EGG_RGB: dict[str, RGB] = {
+    "red": (220, 40, 50), "green": (40, 160, 70), "yellow": (245, 205, 30), "blue": (40, 90, 220),
+    "orange": (245, 140, 30), "cyan": (40, 200, 210), "purple": (140, 60, 180), "pink": (240, 120, 180),
+}
+PAWN_RGB: list[RGB] = [(20, 20, 20), (255, 255, 255), (120, 60, 20), (90, 90, 200),
+                       (200, 30, 120), (0, 120, 120), (160, 120, 0), (90, 90, 90)]
+SIDE_NAMES = {"south": "South", "north": "North", "west": "West", "east": "East"}
+
+
+@cache
+def font(size: int) -> FontType:
+    return ImageFont.load_default(size=size)
+
+
+def _on(rgb: RGB) -> RGB:
+    """Ink that reads on a background colour."""
+    return INK if sum(rgb) > 380 else (255, 255, 255)
+
+
+def _egg(draw: ImageDraw.ImageDraw, x: int, y: int, colour: str, count: int, size: int = 26) -> None:
+    rgb = EGG_RGB.get(colour, (128, 128, 128))
+    draw.ellipse((x, y, x + size * 0.78, y + size), fill=rgb, outline=INK, width=2)
+    if count > 1:
+        draw.text((x + size * 0.39, y + size * 0.55), str(count), fill=_on(rgb), font=font(16), anchor="mm")
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    return textwrap.wrap(text, width=width) or [""]
+
+
+def render_board(view: dict[str, Any]) -> bytes:
+    # A 64-colour palette keeps the text crisp, halves the encoding time and the upload size.
+    image = draw_view(view).quantize(64, method=Image.Quantize.FASTOCTREE)
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=1)
+    return out.getvalue()
+
+
+def draw_view(view: dict[str, Any]) -> Image.Image:
+    board = view["board"]
+    geo = geometry(board["shape"])
+    seat = view.get("seat")
+    side = view["side"] if seat is not None else "south"
+    lw, lh = geo.local_size[side]
+    board_w, board_h = lw * CELL, lh * CELL
+    panel_x = MARGIN * 2 + board_w + 24
+    hand = view.get("hand") if seat is not None else None
+    rows_h = _rows_height(view)
+    top = 64
+    body_h = max(board_h + 40, rows_h)
+    hand_h = 0
+    if hand is not None:
+        hand_h = 60 + 190 * ((len(hand) + 3) // 4 or 1) + (40 if view.get("objective") else 0)
+    height = top + body_h + hand_h + 110
+    img = Image.new("RGB", (WIDTH, height), PAPER)
+    draw = ImageDraw.Draw(img)
+    _header(draw, view, side)
+    _board(draw, view, geo, side, MARGIN + 12, top + 8)
+    _rows(draw, view, panel_x, top)
+    y = top + body_h + 8
+    _scores(draw, view, y)
+    y += 100
+    if hand is not None:
+        _hand(draw, view, hand, y)
+    return img
+
+
+def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any], side: str) -> None:
+    seat = view.get("seat")
+    step = view.get("step", {})
+    if view.get("finished"):
+        outcome = view.get("outcome") or {}
+        winners = ", ".join(f"Seat {w + 1}" for w in outcome.get("winners", []))
+        status = f"Game over. Winner: {winners}"
+    else:
+        status = f"Turn {view['turn']}: Seat {view['current'] + 1} ({step.get('kind', '')})"
+    draw.text((MARGIN, 10), "Reggverse Riddles", fill=INK, font=font(28))
+    draw.text((MARGIN + 270, 16), status, fill=INK, font=font(22))
+    who = f"Your view, Seat {seat + 1}, from the {side}" if seat is not None else "Table view, from the south"
+    draw.text((MARGIN, 44), who, fill=MUTED, font=font(16))
+    locks = view.get("locks") or {}
+    if locks:
+        text = "Locks: " + ", ".join(f"{k} by Seat {v + 1}" for k, v in locks.items())
+        draw.text((WIDTH - MARGIN, 44), text, fill=(180, 40, 40), font=font(16), anchor="ra")
+
+
+def _board(draw: ImageDraw.ImageDraw, view: dict[str, Any], geo: Any, side: str, x0: int, y0: int) -> None:
+    board = view["board"]
+    seat = view.get("seat")
+    pawns: list[int] = board["pawns"]
+    for cell in range(len(geo.cells)):
+        lx, ly = geo.local[side][cell]
+        x, y = x0 + lx * CELL, y0 + ly * CELL
+        kind = board["types"][cell]
+        fill = TYPE_COLOURS.get(kind, (220, 220, 220))
+        draw.rounded_rectangle((x + 2, y + 2, x + CELL - 2, y + CELL - 2), radius=10, fill=fill, outline=INK,
+                               width=2)
+        draw.text((x + 8, y + 6), kind, fill=INK, font=font(17))
+        draw.text((x + CELL - 8, y + 6), geo.names[side][cell], fill=MUTED, font=font(14), anchor="ra")
+        ex = x + 8
+        for colour, count in board["eggs"][cell].items():
+            if count:
+                _egg(draw, ex, y + CELL - 36, colour, count)
+                ex += 24
+                if ex > x + CELL - 26:
+                    break
+        if cell in pawns:
+            owner = pawns.index(cell)
+            cx, cy = x + CELL - 28, y + 46
+            ring = (230, 40, 40) if owner == seat else INK
+            draw.ellipse((cx - 17, cy - 17, cx + 17, cy + 17), fill=PAWN_RGB[owner % 8], outline=ring, width=4)
+            draw.text((cx, cy), str(owner + 1), fill=_on(PAWN_RGB[owner % 8]), font=font(20), anchor="mm")
+    lw, lh = geo.local_size[side]
+    label = "you sit on this edge" if seat is not None else "seat 1 sits on this edge (south)"
+    draw.text((x0 + lw * CELL // 2, y0 + lh * CELL + 8), label, fill=MUTED, font=font(16), anchor="ma")
+
+
+def _rows_height(view: dict[str, Any]) -> int:
+    rows = view["board"]["rows"]
+    height = 0
+    for egg in view["eggs"]:
+        height += 34 + sum(18 * len(_wrap(r["text"], 44)) + 4 for r in rows.get(egg, []))
+    return height + 10
+
+
+def _rows(draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int) -> None:
+    board = view["board"]
+    seat = view.get("seat")
+    here = board["pawns"][seat] if seat is not None else None
+    for egg in view["eggs"]:
+        _egg(draw, x, y + 2, egg, 1, size=24)
+        pile = view["piles"][egg]
+        row = board["rows"].get(egg)
+        if row is None:
+            head = f"{egg}: pile out, no rules"
+        else:
+            head = f"{egg}: {pile} in pile"
+            if seat is not None and row:
+                spots = matching_tiles(board, egg, seat)
+                mark = " - points at YOUR tile" if here in spots else f" - points at {len(spots)} tiles"
+                head += mark
+            elif not row:
+                head += " (no rules: hidden nowhere)"
+        draw.text((x + 28, y + 4), head, fill=INK, font=font(18))
+        y += 30
+        for rule in row or []:
+            for i, line in enumerate(_wrap(rule["text"], 44)):
+                draw.text((x + 28, y), ("- " if i == 0 else "  ") + line, fill=INK, font=font(16))
+                y += 18
+            y += 4
+        y += 4
+
+
+def _scores(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> None:
+    draw.line((MARGIN, y, WIDTH - MARGIN, y), fill=MUTED, width=1)
+    x = MARGIN
+    y += 8
+    for s, collected in enumerate(view["collected"]):
+        side = SIDE_NAMES[view["sides"][s]]
+        text = f"Seat {s + 1} ({side}): {view['scores'][s]}"
+        draw.text((x, y), text, fill=INK, font=font(17))
+        ex = x
+        for colour, count in collected.items():
+            if count:
+                _egg(draw, ex, y + 24, colour, count, size=22)
+                ex += 22
+        x += 240
+        if x > WIDTH - 240:
+            x = MARGIN
+            y += 56
+    objectives = view.get("objectives")
+    if objectives:
+        draw.text((MARGIN, y + 56), "Objectives: " + "; ".join(f"{i + 1}: {o}" for i, o in enumerate(objectives)),
+                  fill=INK, font=font(14))
+
+
+def _hand(draw: ImageDraw.ImageDraw, view: dict[str, Any], hand: list[dict[str, Any]], y: int) -> None:
+    draw.text((MARGIN, y), "Your tiles (movement as you see the map)", fill=INK, font=font(20))
+    y += 32
+    objective = view.get("objective")
+    for i, tile in enumerate(hand):
+        x = MARGIN + (i % 4) * 242
+        ty = y + (i // 4) * 190
+        draw.rounded_rectangle((x, ty, x + 232, ty + 180), radius=10, fill=(255, 255, 255), outline=INK, width=2)
+        draw.text((x + 10, ty + 6), f"Tile {tile['id']}", fill=MUTED, font=font(14))
+        if tile["kind"] == "action":
+            draw.text((x + 10, ty + 28), "ACTION", fill=(180, 40, 40), font=font(18))
+            for j, line in enumerate(_wrap(tile["text"], 22)):
+                draw.text((x + 10, ty + 56 + 20 * j), line, fill=INK, font=font(17))
+            continue
+        moves = {tuple(m) for m in tile["moves"]}
+        gx, gy, g = x + 10, ty + 28, 22
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                bx, by = gx + (dx + 1) * g, gy + (dy + 1) * g
+                if (dx, dy) == (0, 0):
+                    fill: RGB = (150, 100, 60)
+                elif (dx, dy) in moves:
+                    fill = (60, 180, 80)
+                else:
+                    fill = (235, 235, 235)
+                draw.rectangle((bx, by, bx + g - 2, by + g - 2), fill=fill, outline=MUTED)
+        for j, line in enumerate(_wrap(tile["rule"]["text"], 22)):
+            draw.text((x + 10, ty + 104 + 19 * j), line, fill=INK, font=font(17))
+    if objective:
+        rows = (len(hand) + 3) // 4 or 1
+        draw.text((MARGIN, y + rows * 190 + 4), f"Secret objective: {objective['text']}", fill=(150, 30, 90),
+                  font=font(19))
