@@ -72,7 +72,15 @@ async def play_to_end(h: Harness, game_id: int, users: list[int], *, max_steps: 
             if dms and await decide_from_message(h, user, dms[-1], index=step + turn):
                 cost.decisions += 1
                 progressed = True
-        assert progressed, "nobody could decide: the game stalled"
+        if not progressed:
+            state, _version = await h.bot.table.db.load_state(game_id)
+            from games import get
+
+            engine = get(row.game_key)
+            waiting = [(p.seat, p.kind, p.choice_ids()) for p in engine.prompts(engine.from_json(state))]
+            latest = [[c.get("custom_id") for c in Harness.components(h.dms(u)[-1])] if h.dms(u) else None
+                      for u in users]
+            raise AssertionError(f"the game stalled: prompts {waiting}, DM buttons {latest}, errors {h.errors}")
     calls = h.calls_since(mark)
     for call in calls:
         if call.via == "http":

@@ -1,0 +1,73 @@
+"""REST calls per resolved turn and wall time of whole games played through the Discord harness.
+
+`python -m bench table [--humans N] [--ais N] [--games N]` plays Eggs and Empires games by clicking the
+buttons the bot sent (the real bot and discord.py, network replaced by tests/harness) and prints what
+the bot sent to Discord per resolved turn (a log post), split by kind, plus the interaction responses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+
+async def _one_game(directory: Path, humans: int, ais: int, index: int) -> tuple[object, float, int]:
+    from tests.harness import Harness
+    from tests.harness.play import play_to_end
+
+    h = await Harness.start(directory / f"bench{index}.sqlite3")
+    try:
+        users = [h.user(f"P{i}") for i in range(humans)]
+        await h.slash(users[0], "game new", game="eggs-empires", timer=0)
+        for user in users[1:]:
+            await h.click(user, h.find_button(h.channel, "Join"))
+        for _ in range(ais):
+            await h.click(users[0], h.find_button(h.channel, "Add AI"))
+        start_mark = len(h.fake.calls)
+        await h.click(users[0], h.find_button(h.channel, "Start"))
+        start_calls = len(h.fake.calls) - start_mark
+        began = time.perf_counter()
+        cost = await play_to_end(h, 1, users)
+        elapsed = time.perf_counter() - began
+        return cost, elapsed, start_calls
+    finally:
+        await h.close()
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench table", description=__doc__)
+    parser.add_argument("--humans", type=int, default=3)
+    parser.add_argument("--ais", type=int, default=1)
+    parser.add_argument("--games", type=int, default=2)
+    args = parser.parse_args(argv)
+    root = Path(__file__).resolve().parents[1]
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    kinds: Counter[str] = Counter()
+    turns = decisions = responses = start_calls = 0
+    seconds = 0.0
+    with tempfile.TemporaryDirectory() as directory:
+        for index in range(args.games):
+            cost, elapsed, started = asyncio.run(_one_game(Path(directory), args.humans, args.ais, index))
+            kinds.update(cost.kinds)  # type: ignore[attr-defined]
+            turns += cost.resolved_turns  # type: ignore[attr-defined]
+            decisions += cost.decisions  # type: ignore[attr-defined]
+            responses += cost.interaction_responses  # type: ignore[attr-defined]
+            start_calls += started
+            seconds += elapsed
+    bot_calls = sum(kinds.values())
+    print(f"Eggs and Empires, {args.humans} humans + {args.ais} AI, {args.games} games through the harness")
+    print(f"  resolved turns (log posts): {turns}, human decisions: {decisions}")
+    print(f"  REST calls sent by the bot per resolved turn: {bot_calls / max(1, turns):.2f}")
+    for kind, count in sorted(kinds.items()):
+        print(f"    {kind:28s} {count / max(1, turns):6.2f} per turn  ({count} total)")
+    print(f"  interaction responses per decision: {responses / max(1, decisions):.2f}")
+    print(f"  floor per resolved turn (1 table edit + 1 log post + 1 DM edit per human): {2 + args.humans}")
+    print(f"  starting a game: {start_calls} REST calls (thread, table, one DM per human)")
+    print(f"  wall time: {seconds:.2f} s for {decisions} decisions ({decisions / max(seconds, 1e-9):.0f} decisions/s)")
+    return 0
