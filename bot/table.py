@@ -318,7 +318,10 @@ class TableService:
             update.dms = [n for n in update.dms if n.seat.seat != seat]
             decided = Decided(update, own, [labels.get(c, c) for c in choice])
             if ack is not None:
-                await ack(decided)
+                try:
+                    await ack(decided)
+                except Exception:  # committed already: the others must still hear about it
+                    log.exception("acknowledging a decision in game %s failed", game_id)
         await self.notifier.publish(update)
         return decided
 

@@ -1,0 +1,92 @@
+"""The Discord table's behaviour around the turn loop: answering in time, threads, closed DMs, failures."""
+
+from __future__ import annotations
+
+from tests.harness import EPHEMERAL, Harness
+from tests.harness.play import choice_components
+
+GAME_ID = 1
+
+
+async def lobby_with(h: Harness, *names: str, ai: int = 0, dm_closed: tuple[str, ...] = ()) -> list[int]:
+    users = [h.user(n, dm_closed=n in dm_closed) for n in names]
+    await h.slash(users[0], "game new", game="eggs-empires", timer=0)
+    for user in users[1:]:
+        await h.click(user, h.find_button(h.channel, "Join"))
+    for _ in range(ai):
+        await h.click(users[0], h.find_button(h.channel, "Add AI"))
+    return users
+
+
+async def test_start_answers_discord_before_the_slow_work(harness: Harness) -> None:
+    h = harness
+    users = await lobby_with(h, "Alice", "Bob")
+    mark = len(h.fake.calls)
+    await h.click(users[0], h.find_button(h.channel, "Start"))
+    calls = h.calls_since(mark)
+    # The first thing sent is the deferral; the thread, the table and the DMs come after it.
+    assert calls[0].path.endswith("/callback") and calls[0].json["type"] == 6
+    assert any(c.path.endswith("/threads") for c in calls[1:])
+    assert len(h.dms(users[0])) == 1 and len(h.dms(users[1])) == 1
+
+
+async def test_a_decision_is_answered_by_editing_the_dm_in_one_call(harness: Harness) -> None:
+    h = harness
+    users = await lobby_with(h, "Alice", "Bob")
+    await h.click(users[0], h.find_button(h.channel, "Start"))
+    mark = len(h.fake.calls)
+    [dm] = h.dms(users[0])
+    await h.click(users[0], choice_components(dm)[0]["custom_id"], message=dm)
+    calls = h.calls_since(mark)
+    assert calls[0].path.endswith("/callback") and calls[0].json["type"] == 7
+    assert "You chose" in h.dms(users[0])[0]["content"]
+    # Bob still has to decide: only the table is edited (it shows that Alice has chosen).
+    assert [(c.method, c.path.split("/")[1]) for c in calls[1:]] == [("PATCH", "channels")]
+
+
+async def test_without_thread_permission_the_game_plays_in_the_channel(harness: Harness) -> None:
+    h = harness
+    h.fake.threads_forbidden.add(h.channel)
+    users = await lobby_with(h, "Alice", "Bob")
+    await h.click(users[0], h.find_button(h.channel, "Start"))
+    assert h.threads() == []
+    table = h.messages_in(h.channel)[-1]
+    assert table["embeds"] and any(c.get("custom_id") == f"hand:{GAME_ID}" for c in h.components(table))
+
+
+async def test_closed_dms_ping_once_and_game_hand_works_anywhere(harness: Harness) -> None:
+    h = harness
+    alice, carol = await lobby_with(h, "Alice", "Carol", dm_closed=("Carol",))
+    await h.click(alice, h.find_button(h.channel, "Start"))
+    [thread] = h.threads()
+    pings = [m for m in h.messages_in(thread) if f"<@{carol}>" in m["content"]]
+    assert len(pings) == 1
+    responses = await h.slash(carol, "game hand", channel=h.other_channel)
+    assert responses[-1]["data"]["flags"] & EPHEMERAL
+    ephemeral = h.ephemerals(carol)[-1]
+    assert choice_components(ephemeral), "the ephemeral view carries the same choice buttons"
+    assert "Your hand" in str(ephemeral["embeds"])
+    # Deciding from the ephemeral message edits it in place.
+    responses = await h.click(carol, choice_components(ephemeral)[0]["custom_id"], message=ephemeral)
+    assert responses[-1]["type"] == 7
+    assert h.bot is not None
+    seats = await h.bot.table.db.seats(GAME_ID)
+    assert seats[1].dm_failed and not seats[0].dm_failed
+
+
+async def test_a_failed_acknowledgement_keeps_the_committed_decision(harness: Harness) -> None:
+    h = harness
+    alice, bob = await lobby_with(h, "Alice", "Bob")
+    await h.click(alice, h.find_button(h.channel, "Start"))
+    assert h.bot is not None
+    before = len(await h.bot.table.db.actions(GAME_ID))
+    h.fake.rate_limit_next = 1  # Discord answers the interaction response with 429
+    [dm] = h.dms(alice)
+    await h.click(alice, choice_components(dm)[0]["custom_id"], message=dm)
+    assert len(await h.bot.table.db.actions(GAME_ID)) == before + 1
+    assert any("acknowledging" in e for e in h.errors)
+    h._errors.records.clear()  # expected: the failure was logged
+    # The game goes on: Bob decides and the turn resolves.
+    [bob_dm] = h.dms(bob)
+    await h.click(bob, choice_components(bob_dm)[0]["custom_id"], message=bob_dm)
+    assert len(await h.bot.table.db.actions(GAME_ID)) == before + 2
