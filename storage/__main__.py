@@ -21,9 +21,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--url", help="database URL (default: DATABASE_URL, else the SQLite file)")
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("upgrade", help="apply the migrations (also done at every start-up)")
-    check = commands.add_parser(
-        "replay", help="rebuild a game from seed + log and compare with the stored state"
-    )
+    check = commands.add_parser("replay", help="rebuild a game from seed + log and compare with the stored state")
     check.add_argument("game_id", type=int)
     return parser
 

@@ -50,9 +50,7 @@ class Database:
 
     # --- lifecycle ---------------------------------------------------------------------------------
     @classmethod
-    async def open(
-        cls, url: str | None = None, *, group_window: float = 0.0, max_batch: int = 500
-    ) -> Database:
+    async def open(cls, url: str | None = None, *, group_window: float = 0.0, max_batch: int = 500) -> Database:
         """Connect, migrate to the newest schema (SchemaTooNew if the database is newer), start the writer.
 
         `group_window` (seconds) makes the writer wait that long for more actions before each
@@ -177,8 +175,7 @@ class Database:
         unknown = set(fields) - _GAME_FIELDS
         if unknown:
             raise ValueError(
-                f"update_game cannot set {', '.join(sorted(unknown))}; "
-                f"settable: {', '.join(sorted(_GAME_FIELDS))}"
+                f"update_game cannot set {', '.join(sorted(unknown))}; settable: {', '.join(sorted(_GAME_FIELDS))}"
             )
         if "status" in fields and fields["status"] not in STATUSES:
             raise ValueError(f"status {fields['status']!r} is not one of {', '.join(STATUSES)}")
@@ -210,9 +207,7 @@ class Database:
             )
             if result.rowcount == 0:
                 current = (
-                    await conn.execute(
-                        select(_games.c.status, _games.c.version).where(_games.c.id == game_id)
-                    )
+                    await conn.execute(select(_games.c.status, _games.c.version).where(_games.c.id == game_id))
                 ).first()
                 if current is None:
                     raise GameNotFound(game_id)
@@ -306,9 +301,7 @@ class Database:
         ]
         async with self._writing() as conn:
             result = await conn.execute(
-                update(_games)
-                .where(_games.c.id == game_id)
-                .values(status=status, deadline=None, updated_at=utcnow())
+                update(_games).where(_games.c.id == game_id).values(status=status, deadline=None, updated_at=utcnow())
             )
             if result.rowcount == 0:
                 raise GameNotFound(game_id)
@@ -319,9 +312,7 @@ class Database:
     # --- seats -------------------------------------------------------------------------------------
     async def seats(self, game_id: int) -> list[SeatRow]:
         async with self._reading() as conn:
-            rows = (
-                await conn.execute(select(_seats).where(_seats.c.game_id == game_id).order_by(_seats.c.seat))
-            ).all()
+            rows = (await conn.execute(select(_seats).where(_seats.c.game_id == game_id).order_by(_seats.c.seat))).all()
         return [SeatRow(**row._mapping) for row in rows]
 
     async def set_seats(self, game_id: int, seats: list[dict[str, Any]]) -> None:
@@ -358,8 +349,7 @@ class Database:
         unknown = set(fields) - _SEAT_FIELDS
         if unknown:
             raise ValueError(
-                f"update_seat cannot set {', '.join(sorted(unknown))}; "
-                f"settable: {', '.join(sorted(_SEAT_FIELDS))}"
+                f"update_seat cannot set {', '.join(sorted(unknown))}; settable: {', '.join(sorted(_SEAT_FIELDS))}"
             )
         if not fields:
             return
@@ -374,18 +364,14 @@ class Database:
     async def actions(self, game_id: int) -> list[ActionRow]:
         async with self._reading() as conn:
             rows = (
-                await conn.execute(
-                    select(_actions).where(_actions.c.game_id == game_id).order_by(_actions.c.seq)
-                )
+                await conn.execute(select(_actions).where(_actions.c.game_id == game_id).order_by(_actions.c.seq))
             ).all()
         return [ActionRow(**row._mapping) for row in rows]
 
     async def results(self, game_id: int) -> list[ResultRow]:
         async with self._reading() as conn:
             rows = (
-                await conn.execute(
-                    select(_results).where(_results.c.game_id == game_id).order_by(_results.c.seat)
-                )
+                await conn.execute(select(_results).where(_results.c.game_id == game_id).order_by(_results.c.seat))
             ).all()
         return [ResultRow(**row._mapping) for row in rows]
 

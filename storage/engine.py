@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import Engine, event
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -46,13 +46,13 @@ def resolve_url(url: str | None = None) -> URL:
 def create_engine(url: URL) -> AsyncEngine:
     if url.drivername.startswith("sqlite"):
         engine = create_async_engine(url, pool_size=8, max_overflow=8)
-        _tune_sqlite(engine)
+        _tune_sqlite(engine.sync_engine)
         return engine
     return create_async_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
 
 
-def _tune_sqlite(engine: AsyncEngine) -> None:
-    @event.listens_for(engine.sync_engine, "connect")
+def _tune_sqlite(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Let us issue BEGIN ourselves (below) instead of the sqlite3 module's implicit one.
         dbapi_connection.isolation_level = None
@@ -68,7 +68,7 @@ def _tune_sqlite(engine: AsyncEngine) -> None:
         cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
         cursor.close()
 
-    @event.listens_for(engine.sync_engine, "begin")
+    @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:
         # A writer that starts with a plain (deferred) BEGIN and reads first can fail with "database is
         # locked" at its first write, without waiting, if another connection wrote meanwhile. Taking the

@@ -40,16 +40,12 @@ class GameRow(SQLModel, table=True):
         Index("ix_games_guild_key", "guild_id", "game_key"),
     )
 
-    id: int | None = Field(
-        default=None, sa_column=Column("id", _GameId, primary_key=True, autoincrement=True)
-    )
+    id: int | None = Field(default=None, sa_column=Column("id", _GameId, primary_key=True, autoincrement=True))
     guild_id: int | None = Field(default=None, sa_column=Column("guild_id", BigInteger, nullable=True))
     channel_id: int = Field(sa_column=Column("channel_id", BigInteger, nullable=False))
     thread_id: int | None = Field(default=None, sa_column=Column("thread_id", BigInteger, nullable=True))
     game_key: str = Field(sa_column=Column("game_key", String(40), nullable=False))
-    options: dict[str, Any] = Field(
-        default_factory=dict, sa_column=Column("options", JSONText, nullable=False)
-    )
+    options: dict[str, Any] = Field(default_factory=dict, sa_column=Column("options", JSONText, nullable=False))
     status: str = Field(default="lobby", sa_column=Column("status", String(12), nullable=False))
     host_id: int = Field(sa_column=Column("host_id", BigInteger, nullable=False))
     seed: int = Field(sa_column=Column("seed", BigInteger, nullable=False))
@@ -105,9 +101,7 @@ class ResultRow(SQLModel, table=True):
     ai_level: str | None = Field(default=None, sa_column=Column("ai_level", String(20), nullable=True))
     rank: int = Field(sa_column=Column("rank", Integer, nullable=False))
     score: float = Field(sa_column=Column("score", Float, nullable=False))
-    breakdown: dict[str, Any] = Field(
-        default_factory=dict, sa_column=Column("breakdown", JSONText, nullable=False)
-    )
+    breakdown: dict[str, Any] = Field(default_factory=dict, sa_column=Column("breakdown", JSONText, nullable=False))
 
 
 class RatingRow(SQLModel, table=True):

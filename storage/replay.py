@@ -50,18 +50,14 @@ async def replay(db: Database, game_id: int, lookup: Lookup = games.get) -> Repl
         return report(False, "the stored state is missing or unreadable")
     expected_seqs = list(range(2, 2 + len(log)))
     if [a.seq for a in log] != expected_seqs or row.version != 1 + len(log):
-        return report(
-            False, f"the log holds seqs {_span([a.seq for a in log])} but the game is at {row.version}"
-        )
+        return report(False, f"the log holds seqs {_span([a.seq for a in log])} but the game is at {row.version}")
     game = lookup(row.game_key)
     state = game.new(len(seats), row.seed, row.options)
     for entry in log:
         try:
             game.apply(state, entry.seat, list(entry.action))
         except Exception as error:
-            return report(
-                False, f"action seq {entry.seq} (seat {entry.seat}, {entry.action}) failed: {error}"
-            )
+            return report(False, f"action seq {entry.seq} (seat {entry.seat}, {entry.action}) failed: {error}")
     rebuilt = json.loads(json.dumps(game.to_json(state)))
     difference = first_difference(rebuilt, row.state)
     return report(difference is None, difference or "")

@@ -12,17 +12,31 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import EllipsisType
 from typing import Any
 
-from sqlalchemy import Boolean, Integer, String, Text, bindparam, column, insert, select, table, update
+from sqlalchemy import (
+    Boolean,
+    Connection,
+    Integer,
+    String,
+    Text,
+    bindparam,
+    column,
+    insert,
+    select,
+    table,
+    update,
+)
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from storage.engine import IMMEDIATE
 from storage.errors import GameNotActive, GameNotFound, VersionConflict
+from storage.sqlite_writer import SQLiteBatchConnection, WriteLockBusy, stamp
 from storage.types import UTCDateTime
 
 __all__ = ["GroupWriter", "PendingAction"]
@@ -86,7 +100,7 @@ class _GameNow:
     old_version: int
     version: int
     status: str
-    deadline: datetime | None
+    deadline: datetime | str | None  # SQLite: the stored text, unless this batch changes it
     reminded: bool
     state_json: str | None = None
     at: datetime | None = None
@@ -102,12 +116,21 @@ class GroupWriter:
         self._max_batch = max_batch
         self._window = window
         self._queue: asyncio.Queue[PendingAction | _Stop] = asyncio.Queue()
-        self._conn: AsyncConnection | None = None
         self._task: asyncio.Task[None] | None = None
-        self._lock_rows = engine.dialect.name == "postgresql"
-        self._check_rowcount = engine.dialect.supports_sane_multi_rowcount
         self.batches = 0  # transactions committed (for benchmarks and tests)
         self.largest_batch = 0
+        self.waited_for_lock = 0  # SQLite batches that had to wait on the thread for the write lock
+        # PostgreSQL: asyncpg is natively async, so the writer keeps an async connection.
+        self._conn: AsyncConnection | None = None
+        # SQLite: the stdlib driver, on the loop while the lock is free, else on a thread of ours.
+        self._sqlite: SQLiteBatchConnection | None = None
+        self._thread: ThreadPoolExecutor | None = None
+        self._checkpoint: asyncio.Future[None] | None = None
+        self._since_checkpoint = 0
+        if engine.dialect.name == "sqlite":
+            assert engine.url.database
+            self._sqlite = SQLiteBatchConnection(engine.url.database)
+            self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="storage-writer")
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run(), name="storage-group-writer")
@@ -120,14 +143,18 @@ class GroupWriter:
 
     async def stop(self) -> None:
         """Write everything already submitted, then stop."""
-        if self._task is None:
-            return
-        if not self._task.done():
+        if self._task is not None and not self._task.done():
             self._queue.put_nowait(_Stop())
             await self._task
-        if self._conn is not None:
-            await self._conn.close()
-            self._conn = None
+        if self._checkpoint is not None:
+            with contextlib.suppress(Exception):
+                await self._checkpoint
+        await self._drop_connection()
+        if self._sqlite is not None:
+            self._sqlite.checkpoint()
+        if self._thread is not None:
+            self._thread.shutdown(wait=True)
+            self._thread = None
 
     async def _run(self) -> None:
         stopping = False
@@ -145,18 +172,16 @@ class GroupWriter:
                     break
                 batch.append(item)
             try:
-                await self._write_batch(batch)
+                await self._write(batch)
             except Exception as error:  # the whole transaction failed: try each action on its own
                 await self._drop_connection()
                 if len(batch) == 1:
                     _fail(batch[0], error)
                 else:
-                    log.warning(
-                        "group commit of %d actions failed (%s); retrying one by one", len(batch), error
-                    )
+                    log.warning("group commit of %d actions failed (%s); retrying one by one", len(batch), error)
                     for pending in batch:
                         try:
-                            await self._write_batch([pending])
+                            await self._write([pending])
                         except Exception as single_error:
                             await self._drop_connection()
                             _fail(pending, single_error)
@@ -165,62 +190,22 @@ class GroupWriter:
                     _fail(pending, RuntimeError(f"the database writer stopped: {error!r}"))
                 raise
 
-    async def _connection(self) -> AsyncConnection:
-        if self._conn is None:
-            conn = await self._engine.connect()
-            await conn.execution_options(**{IMMEDIATE: True})
-            self._conn = conn
-        return self._conn
-
-    async def _drop_connection(self) -> None:
-        if self._conn is not None:
-            with contextlib.suppress(Exception):
-                await self._conn.invalidate()
-            with contextlib.suppress(Exception):
-                await self._conn.close()
-            self._conn = None
-
-    async def _write_batch(self, batch: list[PendingAction]) -> None:
-        conn = await self._connection()
-        accepted: list[tuple[PendingAction, int]] = []
-        refused: list[tuple[PendingAction, Exception]] = []
-        async with conn.begin():
-            ids = sorted({p.game_id for p in batch})
-            query = (
-                select(_games.c.id, _games.c.version, _games.c.status, _games.c.deadline, _games.c.reminded)
-                .where(_games.c.id.in_(ids))
-                .order_by(_games.c.id)  # lock in id order: two writers never deadlock
-            )
-            if self._lock_rows:
-                query = query.with_for_update()
-            games = {
-                row.id: _GameNow(row.version, row.version, row.status, row.deadline, row.reminded)
-                for row in await conn.execute(query)
-            }
-            for pending in batch:
-                now = games.get(pending.game_id)
-                problem = _check(pending, now)
-                if problem is not None:
-                    refused.append((pending, problem))
-                    continue
-                assert now is not None
-                now.version += 1
-                now.state_json = pending.state_json
-                now.at = pending.at
-                if pending.status is not None:
-                    now.status = pending.status
-                if not isinstance(pending.deadline, EllipsisType):
-                    now.deadline = pending.deadline
-                    now.reminded = False
-                accepted.append((pending, now.version))
-            if accepted:
-                await conn.execute(_INSERT_ACTION, [_action_params(p, seq) for p, seq in accepted])
-                changed = [
-                    _game_params(game_id, g) for game_id, g in games.items() if g.state_json is not None
-                ]
-                result = await conn.execute(_UPDATE_GAME, changed)
-                if self._check_rowcount and result.rowcount != len(changed):
-                    raise RuntimeError(f"versioned update touched {result.rowcount} of {len(changed)} games")
+    async def _write(self, batch: list[PendingAction]) -> None:
+        if self._sqlite is not None:
+            try:
+                accepted, refused = self._write_sqlite(batch, wait=False)
+            except WriteLockBusy:
+                self.waited_for_lock += 1
+                loop = asyncio.get_running_loop()
+                accepted, refused = await loop.run_in_executor(
+                    self._thread, functools.partial(self._write_sqlite, batch, wait=True)
+                )
+            self._maybe_checkpoint()
+        else:
+            if self._conn is None:
+                self._conn = await self._engine.connect()
+            async with self._conn.begin():
+                accepted, refused = await self._conn.run_sync(_write_batch, batch)
         self.batches += 1
         self.largest_batch = max(self.largest_batch, len(batch))
         for pending, version in accepted:
@@ -228,6 +213,109 @@ class GroupWriter:
                 pending.future.set_result(version)
         for pending, problem in refused:
             _fail(pending, problem)
+
+    def _write_sqlite(self, batch: list[PendingAction], *, wait: bool) -> _Outcome:
+        assert self._sqlite is not None
+        outcome: list[_Outcome] = []
+
+        def decide(rows: list[tuple[Any, ...]]) -> tuple[list[Any], list[Any]]:
+            games = {r[0]: _GameNow(r[1], r[1], r[2], r[3], bool(r[4])) for r in rows}
+            outcome.append(_decide(batch, games))
+            actions = [(p.game_id, seq, p.seat, p.action_json, int(p.afk), stamp(p.at)) for p, seq in outcome[0][0]]
+            changed = [
+                (
+                    g.state_json,
+                    g.version,
+                    g.status,
+                    stamp(g.deadline),
+                    int(g.reminded),
+                    stamp(g.at),
+                    game_id,
+                    g.old_version,
+                )
+                for game_id, g in games.items()
+                if g.state_json is not None
+            ]
+            return actions, changed
+
+        self._sqlite.write(sorted({p.game_id for p in batch}), decide, wait=wait)
+        return outcome[0]
+
+    def _maybe_checkpoint(self) -> None:
+        self._since_checkpoint += 1
+        if self._since_checkpoint < _CHECKPOINT_EVERY or self._sqlite is None:
+            return
+        if self._checkpoint is None or self._checkpoint.done():
+            self._since_checkpoint = 0
+            self._checkpoint = asyncio.get_running_loop().run_in_executor(self._thread, self._sqlite.checkpoint)
+
+    async def _drop_connection(self) -> None:
+        if self._sqlite is not None:
+            self._sqlite.close()
+        if self._conn is not None:
+            with contextlib.suppress(Exception):
+                await self._conn.invalidate()
+            with contextlib.suppress(Exception):
+                await self._conn.close()
+            self._conn = None
+
+
+_CHECKPOINT_EVERY = 200  # batches between two WAL checkpoints (SQLite)
+_Outcome = tuple[list[tuple[PendingAction, int]], list[tuple[PendingAction, Exception]]]
+
+
+def _decide(batch: list[PendingAction], games: dict[int, _GameNow]) -> _Outcome:
+    """Take the actions in arrival order, each against the game as the previous ones left it.
+
+    So two actions of one game in one batch chain (the second expects the first's new version) and a
+    stale one is refused alone. `games` is advanced in place to what will be written.
+    """
+    accepted: list[tuple[PendingAction, int]] = []
+    refused: list[tuple[PendingAction, Exception]] = []
+    for pending in batch:
+        now = games.get(pending.game_id)
+        problem = _check(pending, now)
+        if problem is not None:
+            refused.append((pending, problem))
+            continue
+        assert now is not None
+        now.version += 1
+        now.state_json = pending.state_json
+        now.at = pending.at
+        if pending.status is not None:
+            now.status = pending.status
+        if not isinstance(pending.deadline, EllipsisType):
+            now.deadline = pending.deadline
+            now.reminded = False
+        accepted.append((pending, now.version))
+    return accepted, refused
+
+
+def _write_batch(conn: Connection, batch: list[PendingAction]) -> _Outcome:
+    """PostgreSQL, inside the caller's transaction: lock the games, check versions, write.
+
+    SELECT ... FOR UPDATE (in id order, so two writers never deadlock) keeps the versions read from
+    moving before the commit; another process's writer waits, then sees the new versions.
+    """
+    ids = sorted({p.game_id for p in batch})
+    query = (
+        select(_games.c.id, _games.c.version, _games.c.status, _games.c.deadline, _games.c.reminded)
+        .where(_games.c.id.in_(ids))
+        .order_by(_games.c.id)
+        .with_for_update()
+    )
+    games = {
+        row.id: _GameNow(row.version, row.version, row.status, row.deadline, row.reminded)
+        for row in conn.execute(query)
+    }
+    accepted, refused = _decide(batch, games)
+    if accepted:
+        changed = [_game_params(game_id, g) for game_id, g in games.items() if g.state_json is not None]
+        conn.execute(_INSERT_ACTION, [_action_params(p, seq) for p, seq in accepted])
+        rowcount = conn.execute(_UPDATE_GAME, changed).rowcount
+        if conn.dialect.supports_sane_multi_rowcount and rowcount != len(changed):
+            raise RuntimeError(f"versioned update touched {rowcount} of {len(changed)} games")
+    return accepted, refused
 
 
 def _check(pending: PendingAction, now: _GameNow | None) -> Exception | None:
