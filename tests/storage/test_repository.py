@@ -360,3 +360,24 @@ async def test_ratings_upsert_and_leaderboard(db: Database) -> None:
 
 def test_game_row_type_is_exported() -> None:
     assert GameRow.__tablename__ == "games"
+
+
+async def test_sqlite_writer_waits_off_the_loop_while_another_connection_holds_the_lock(db: Database) -> None:
+    if db.engine.dialect.name != "sqlite":
+        pytest.skip("SQLite's single write lock")
+    game_id = await active_game(db)
+    async with db.engine.connect() as other:
+        await other.execution_options(storage_begin_immediate=True)
+        await other.begin()  # BEGIN IMMEDIATE: this connection now holds the write lock
+        await other.execute(text("UPDATE games SET turn_seconds = 5 WHERE id = :id"), {"id": game_id})
+        pending = asyncio.ensure_future(db.commit_action(game_id, 1, 0, ["a"], {"turn": 1}))
+        ticks = 0
+        while db.writer.waited_for_lock == 0:  # the loop keeps running while the writer waits
+            await asyncio.sleep(0.01)
+            ticks += 1
+            assert ticks < 500
+        assert not pending.done()
+        await other.commit()
+    assert await pending == 2
+    row = await db.get_game(game_id)
+    assert row is not None and row.turn_seconds == 5 and row.version == 2
