@@ -130,7 +130,10 @@ def table(update: TableUpdate) -> Outgoing:
     if game.status == "active":
         view = discord.ui.View(timeout=None)
         view.add_item(HandButton(game.id))
-    return Outgoing(embeds=embeds, view=view, image=renderer.image(update.public_view))
+    image = renderer.image(update.public_view)
+    if image is not None and embeds:
+        embeds[0].set_image(url="attachment://table.png")
+    return Outgoing(embeds=embeds, view=view, image=image)
 
 
 def results_embed(update: TableUpdate) -> discord.Embed:

@@ -39,11 +39,14 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"g:
         return cls(0, 0, 0, "", raw=match["rest"], label=getattr(item, "label", None) or "?")
 
     def parsed(self) -> tuple[int, int, int, str] | None:
-        head, _, choice = self.raw.rpartition(":")
-        ints = _parse_ints(head, 3)
-        if ints is None or not choice:
+        # Choice ids may themselves contain ":" ("pile:red"): the three ids come first.
+        parts = self.raw.split(":", 3)
+        if len(parts) != 4 or not parts[3]:
             return None
-        return ints[0], ints[1], ints[2], choice
+        ints = _parse_ints(":".join(parts[:3]), 3)
+        if ints is None:
+            return None
+        return ints[0], ints[1], ints[2], parts[3]
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         from bot import handlers

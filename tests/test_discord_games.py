@@ -1,0 +1,38 @@
+"""Every registered game plays at the Discord table, with its own renderer or the generic one."""
+
+from __future__ import annotations
+
+import pytest
+
+import games
+from bot.render import renderer_for
+from tests.harness import Harness
+from tests.harness.play import choice_components, decide_from_message
+
+GAME_ID = 1
+
+
+@pytest.mark.parametrize("key", games.keys())
+async def test_each_game_starts_and_takes_decisions_through_buttons(harness: Harness, key: str) -> None:
+    h = harness
+    engine = games.get(key)
+    users = [h.user(f"P{i}") for i in range(engine.min_players)]
+    await h.slash(users[0], "game new", game=key, timer=0)
+    for user in users[1:]:
+        await h.click(user, h.find_button(h.channel, "Join"))
+    await h.click(users[0], h.find_button(h.channel, "Start"))
+    [thread] = h.threads()
+    table = h.messages_in(thread)[0]
+    assert table["embeds"], "the table message shows the public view"
+    assert h.bot is not None
+    decisions = 0
+    for step in range(40):
+        for turn, user in enumerate(users):
+            dms = h.dms(user)
+            if dms and choice_components(dms[-1]) and await decide_from_message(h, user, dms[-1], step + turn):
+                decisions += 1
+    actions = await h.bot.table.db.actions(GAME_ID)
+    assert decisions >= 20 and len(actions) >= 10, (decisions, len(actions))
+    # Every decision offered was one the engine accepted or answered with a readable refusal.
+    if renderer_for(key)._image is not None:
+        assert h.messages_in(thread)[0]["attachments"], "the board image is attached to the table"
