@@ -29,8 +29,12 @@ def board(rows: dict[str, list[dict[str, Any]]], pawns: list[int] = PAWNS) -> di
             "pawns": list(pawns), "rows": rows}
 
 
+_ids = iter(range(100, 10_000))
+
+
 def rule(t: int, neg: bool = False, **params: Any) -> dict[str, Any]:
-    return {"id": 100 + t, "t": t, "neg": neg, **params}
+    """A rule on its own tile: rule ids are tile ids, unique per rule (the evaluator relies on it)."""
+    return {"id": next(_ids), "t": t, "neg": neg, **params}
 
 
 def cells(r: dict[str, Any], seat: int = 0, pawns: list[int] = PAWNS) -> set[int]:

@@ -140,6 +140,7 @@ class BoardIndex:
 
     __slots__ = (
         "_eggs",
+        "_memo",
         "_near_eggs",
         "at_least",
         "egg_mask",
@@ -201,6 +202,9 @@ class BoardIndex:
         self.pawn_count = pawn_count
         self.pawn_mask = pawn_mask
         self._near_eggs: tuple[int, int] | None = None
+        # Masks of rules already read on this board, by (rule id, side). Rule ids are tile ids, so one
+        # id is always the same rule; template 11 depends on the rows and is never kept here.
+        self._memo: dict[tuple[int, str], int] = {}
 
     def near_eggs(self) -> tuple[int, int]:
         """(squares whose neighbours hold no egg type twice, squares whose neighbours hold eggs of
@@ -346,8 +350,15 @@ def rule_mask(rule: Rule, board: Board, side: str, egg: str = "",
 
 
 def _sensed_mask(rule: Rule, ix: BoardIndex, side: str) -> int:
-    mask = _base_mask(rule, ix, side)
-    return mask ^ ix.full if rule["t"] in _NEGATED and rule["neg"] else mask
+    key = (rule.get("id", -10**9), side)
+    mask = ix._memo.get(key) if "id" in rule else None
+    if mask is None:
+        mask = _base_mask(rule, ix, side)
+        if rule["t"] in _NEGATED and rule["neg"]:
+            mask ^= ix.full
+        if "id" in rule:
+            ix._memo[key] = mask
+    return mask
 
 
 def row_mask(row: Sequence[Rule], board: Board, side: str, egg: str = "",

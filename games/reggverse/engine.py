@@ -176,7 +176,8 @@ class ReggverseRiddles(Game[State]):
 
     def _spots(self, state: State, seat: int, egg: str, rule: dict[str, Any], first: bool = False) -> list[str]:
         """Legal placements of `rule` in `egg`'s row: "next" and/or "on<tile id>" (with `first`, stop
-        at the first one found)."""
+        at the first one found). The rule's mask comes from the board index's memo, so asking for
+        every egg in turn reads the new rule once."""
         board = state.board
         row = board["rows"][egg]
         side = side_of(seat)
@@ -434,9 +435,12 @@ class ReggverseRiddles(Game[State]):
             state.step["kind"] = "drop_from"
 
     def _drop_prompt(self, state: State, seat: int, options: list[tuple[str, str]]) -> Prompt:
+        labels: dict[str, str] = {}
+        for src, _ in options:
+            if src not in labels:
+                labels[src] = self._source_label(state, seat, src)
         return Prompt(seat=seat, kind="drop", text="Which egg do you drop on your tile?",
-                      choices=[Choice(f"{src}:{e}", f"{e} egg {self._source_label(state, seat, src)}")
-                               for src, e in options],
+                      choices=[Choice(f"{src}:{e}", f"{e} egg {labels[src]}") for src, e in options],
                       info={"step": "drop", "tile": state.step.get("tile")})
 
     def _on_drop(self, state: State, seat: int, choice: list[str], events: list[Event]) -> None:
