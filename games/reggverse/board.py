@@ -11,6 +11,7 @@ the renderer and the tests all ask the same function, `matching_tiles(board, egg
 
 A *rule* is a dict {"id": tile id, "t": template 1..15, "neg": bool, ...placeholders}. `neg` False is
 the first sense in the material's listing ("My tile is X", "at least N"), True the opposite one.
+The id is the tile's, so one id always means one rule: evaluated masks are remembered by id.
 
 Every rule is read from one seat's side (see `side_of`): seat 1 looks from the south, 2 from the
 north, 3 from the west, 4 from the east, then again. "Left half", "top half", "row" and "column" are

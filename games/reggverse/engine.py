@@ -187,7 +187,8 @@ class ReggverseRiddles(Game[State]):
         masks = [rules.rule_mask(r, board, side, egg, None, ix) for r in row]
         new = rules.rule_mask(rule, board, side, egg, None, ix)
         spots: list[str] = []
-        if len(row) < 3 and not any(same_rule(rule, r) for r in row):
+        dup = [same_rule(rule, r) for r in row]  # a row holds unique rules only
+        if len(row) < 3 and not any(dup):
             mask = new
             for m in masks:
                 mask &= m
@@ -196,7 +197,7 @@ class ReggverseRiddles(Game[State]):
                 if first:
                     return spots
         for i, old in enumerate(row):
-            if any(same_rule(rule, r) for j, r in enumerate(row) if j != i):
+            if any(d for j, d in enumerate(dup) if j != i):
                 continue
             mask = new
             for j, m in enumerate(masks):
