@@ -20,7 +20,7 @@ async def _one_game(directory: Path, humans: int, ais: int, index: int) -> tuple
     from tests.harness import Harness
     from tests.harness.play import play_to_end
 
-    h = await Harness.start(directory / f"bench{index}.sqlite3")
+    h = await Harness.start(directory / f"bench{index}.sqlite3", seed=index)
     try:
         users = [h.user(f"P{i}") for i in range(humans)]
         await h.slash(users[0], "game new", game="eggs-empires", timer=0)

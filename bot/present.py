@@ -156,6 +156,8 @@ def log_line(update: TableUpdate) -> str | None:
         lines.append(text.AFK_LOG.format(names=", ".join(update.seats[s].name for s in update.afk_seats)))
     if any(e.get("type") == "abandoned_afk" for e in update.events):
         lines.append(text.ABANDONED_AFK)
+    if any(e.get("type") == "abandoned" for e in update.events):
+        lines.append(text.ABANDONED)
     return clip("\n".join(lines), 1900) if lines else None
 
 

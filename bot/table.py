@@ -118,8 +118,10 @@ def _prompt_key(prompt: Prompt | None, offered: int) -> str:
 
 
 class TableService:
-    def __init__(self, db: Database, notifier: Notifier | None = None, *, clock: Clock = _utcnow) -> None:
+    def __init__(self, db: Database, notifier: Notifier | None = None, *, clock: Clock = _utcnow,
+                 seeds: random.Random | None = None) -> None:
         self.db = db
+        self.seeds = seeds or random.Random()  # game seeds; tests pass a seeded Random for repeatability
         self.notifier: Notifier = notifier or NullNotifier()
         self.clock = clock
         self._locks: dict[int, asyncio.Lock] = {}
@@ -150,7 +152,7 @@ class TableService:
         if turn_seconds is not None and turn_seconds <= 0:
             turn_seconds = None
         row = await self.db.create_game(guild_id=guild_id, channel_id=channel_id, game_key=game_key,
-                                        options=resolved, host_id=host_id, seed=random.getrandbits(48),
+                                        options=resolved, host_id=host_id, seed=self.seeds.getrandbits(48),
                                         turn_seconds=turn_seconds)
         assert row.id is not None
         await self.db.set_seats(row.id, [{"seat": 0, "user_id": host_id, "ai_level": None, "name": host_name}])
@@ -253,15 +255,36 @@ class TableService:
             await self.db.finish_game(game_id, "abandoned", [])
 
     async def abandon(self, game_id: int, by_user: int, *, is_admin: bool = False) -> GameRow:
+        update: TableUpdate | None = None
         async with self.lock(game_id):
             row = await self._game(game_id)
             if row.status not in ("lobby", "active"):
                 raise TableError(text.GAME_OVER)
             if row.host_id != by_user and not is_admin:
                 raise TableError(text.HOST_OR_ADMIN)
+            was_active = row.status == "active"
             await self.db.finish_game(game_id, "abandoned", [])
             self._forget(game_id)
-            return await self._game(game_id)
+            row = await self._game(game_id)
+            if was_active:
+                update = await self._closing_update(row, {"type": "abandoned"})
+        if update is not None:
+            await self.notifier.publish(update)
+        return row
+
+    async def _closing_update(self, row: GameRow, event: Event) -> TableUpdate:
+        """The last picture of a game that ended without an outcome: every seat loses its buttons."""
+        assert row.id is not None
+        game = games.get(row.game_key)
+        data, version = await self.db.load_state(row.id)
+        state = game.from_json(data)
+        seats = await self.db.seats(row.id)
+        notices = {s.seat: SeatNotice(s, game.view(state, s.seat), None, version)
+                   for s in seats if s.user_id is not None}
+        update = TableUpdate(row, seats, version, game.view(state, None), [], [event], [],
+                             list(notices.values()), None)
+        update.notices = notices
+        return update
 
     # --- start -------------------------------------------------------------------------------
     async def start(self, game_id: int, by_user: int) -> TableUpdate:
@@ -412,9 +435,10 @@ class TableService:
         if humans and all(s.ai_controlled for s in humans):
             await self.db.finish_game(row.id, "abandoned", [])
             self._forget(row.id)
-            fresh = await self._game(row.id)
-            return TableUpdate(fresh, seats, version, game.view(state, None), [],
-                               [*events, {"type": "abandoned_afk"}], afk, [], None)
+            update = await self._closing_update(await self._game(row.id), {"type": "abandoned_afk"})
+            update.events = [*[e for e in events if "to" not in e], *update.events]
+            update.afk_seats = afk
+            return update
         return await self._advance(row.id, version, state, events, afk, acted_seat=None)
 
     # --- internals ---------------------------------------------------------------------------

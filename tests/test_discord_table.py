@@ -90,3 +90,21 @@ async def test_a_failed_acknowledgement_keeps_the_committed_decision(harness: Ha
     [bob_dm] = h.dms(bob)
     await h.click(bob, choice_components(bob_dm)[0]["custom_id"], message=bob_dm)
     assert len(await h.bot.table.db.actions(GAME_ID)) == before + 2
+
+
+async def test_an_admin_abandons_a_running_game_and_every_button_goes(harness: Harness) -> None:
+    h = harness
+    alice, bob = await lobby_with(h, "Alice", "Bob")
+    await h.click(alice, h.find_button(h.channel, "Start"))
+    [thread] = h.threads()
+    assert "Only the host" in (await h.slash(bob, "game abandon", channel=thread))[-1]["data"]["content"]
+    admin = h.user("Admin", admin=True)
+    responses = await h.slash(admin, "game abandon", channel=thread)
+    assert responses[-1]["data"]["content"] == "The game was abandoned."
+    assert h.bot is not None
+    row = await h.bot.table.db.get_game(GAME_ID)
+    assert row is not None and row.status == "abandoned"
+    assert h.components(h.messages_in(thread)[0]) == []
+    assert "abandoned" in h.messages_in(thread)[-1]["content"]
+    for user in (alice, bob):
+        assert choice_components(h.dms(user)[-1]) == []

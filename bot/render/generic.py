@@ -44,7 +44,7 @@ class Renderer:
     """Base class; subclasses override what they draw better than the generic dump."""
 
     key: str = ""
-    progress_events: frozenset[str] = frozenset({"decided"})
+    progress_events: frozenset[str] = frozenset({"decided", "abandoned", "abandoned_afk"})  # not narrated
 
     def __init__(self, key: str = "", image: Callable[[dict[str, Any]], bytes] | None = None) -> None:
         if key:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 from collections.abc import Iterator
 from contextlib import ExitStack
 from datetime import UTC, datetime
@@ -59,8 +60,9 @@ def components_of(message: dict[str, Any]) -> Iterator[dict[str, Any]]:
 
 
 class Harness:
-    def __init__(self, database: Path) -> None:
+    def __init__(self, database: Path, seed: int = 2024) -> None:
         self.database = database
+        self.seed = seed  # game seeds come from this, so a harness run is repeatable
         self.fake = FakeDiscord()
         self.channel = self.fake.add_text_channel("general")
         self.other_channel = self.fake.add_text_channel("second")
@@ -72,8 +74,8 @@ class Harness:
 
     # --- lifecycle ---------------------------------------------------------------------------
     @classmethod
-    async def start(cls, database: Path) -> Harness:
-        harness = cls(database)
+    async def start(cls, database: Path, seed: int = 2024) -> Harness:
+        harness = cls(database, seed)
         fake = harness.fake
 
         async def http_request(client: Any, route: discord.http.Route, **kwargs: Any) -> Any:
@@ -98,6 +100,7 @@ class Harness:
         bot = create_bot(self.settings())
         bot._connection.guild_ready_timeout = 0.01
         await bot.login("fake-token")
+        bot.table.seeds = random.Random(self.seed)
         if self.clock_now is not None:
             bot.table.clock = lambda: self.clock_now or datetime.now(UTC)
         state = bot._connection
