@@ -45,7 +45,7 @@ Event = dict[str, Any]
 
 # A digital safeguard the box does not need: if the piles never empty (players keep recycling
 # eggs), the game ends after this many rounds. Real games end far sooner (see the report).
-ROUND_LIMIT = 60
+ROUND_LIMIT = 100
 MAX_SELECT = 25  # options in one Discord select menu
 
 
