@@ -381,3 +381,32 @@ async def test_sqlite_writer_waits_off_the_loop_while_another_connection_holds_t
     assert await pending == 2
     row = await db.get_game(game_id)
     assert row is not None and row.turn_seconds == 5 and row.version == 2
+
+
+async def test_a_batch_that_fails_in_the_database_is_retried_so_only_the_bad_action_fails(db: Database) -> None:
+    # A trigger stands in for any database-level failure of one action (disk, constraint, ...).
+    if db.engine.dialect.name == "sqlite":
+        await raw(
+            db,
+            "CREATE TRIGGER refuse_99 BEFORE INSERT ON actions WHEN NEW.seat = 99 "
+            "BEGIN SELECT RAISE(ABORT, 'seat 99 refused'); END",
+        )
+    else:
+        await raw(
+            db,
+            "CREATE FUNCTION refuse_99() RETURNS trigger AS $$ BEGIN "
+            "IF NEW.seat = 99 THEN RAISE EXCEPTION 'seat 99 refused'; END IF; RETURN NEW; END $$ "
+            "LANGUAGE plpgsql",
+        )
+        await raw(db, "CREATE TRIGGER refuse_99 BEFORE INSERT ON actions FOR EACH ROW EXECUTE FUNCTION refuse_99()")
+    ids = [await active_game(db, 3000 + i) for i in range(4)]
+    results = await asyncio.gather(
+        *(db.commit_action(g, 1, 99 if g == ids[2] else 0, ["a"], {"g": g}) for g in ids), return_exceptions=True
+    )
+    assert [r for i, r in enumerate(results) if i != 2] == [2, 2, 2]
+    assert isinstance(results[2], Exception) and "seat 99 refused" in str(results[2])
+    assert await db.load_state(ids[2]) == ({"turn": 0}, 1)  # nothing of the failed action was written
+    assert await db.actions(ids[2]) == []
+    for g in (ids[0], ids[1], ids[3]):
+        assert await db.load_state(g) == ({"g": g}, 2)
+    assert await db.commit_action(ids[2], 1, 0, ["b"], {"g": "again"}) == 2  # the writer carries on
