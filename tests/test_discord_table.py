@@ -108,3 +108,25 @@ async def test_an_admin_abandons_a_running_game_and_every_button_goes(harness: H
     assert "abandoned" in h.messages_in(thread)[-1]["content"]
     for user in (alice, bob):
         assert choice_components(h.dms(user)[-1]) == []
+
+
+async def test_simultaneous_clicks_are_each_answered_once_and_all_committed(harness: Harness) -> None:
+    h = harness
+    users = await lobby_with(h, "Alice", "Bob", "Carol")
+    await h.click(users[0], h.find_button(h.channel, "Start"))
+    dms = [h.dms(u)[0] for u in users]
+    clicks = [(u, choice_components(dm)[0]["custom_id"], dm) for u, dm in zip(users, dms, strict=True)]
+    # Alice also double-clicks in the same instant.
+    clicks.append(clicks[0])
+    answers = await h.click_together(clicks)
+    assert h.bot is not None
+    actions = await h.bot.table.db.actions(GAME_ID)
+    assert sorted(a.seat for a in actions if not a.afk)[:3] == [0, 1, 2]
+    assert len([a for a in actions if a.seat == 0]) == 1, "the double click applied once"
+    for answer in answers:
+        kinds = [r["type"] for r in answer]
+        # Answered exactly once: directly (7), or deferred (6) then edited, or refused (4).
+        assert kinds in ([7], [6, "edit"], [4], [6, "followup"]), kinds
+    assert sum(1 for a in answers if a[-1]["type"] in (4, "followup")) == 1  # the second of the double click
+    # While Alice's decision held the game, the others were deferred at once instead of waiting.
+    assert any(a[0]["type"] == 6 for a in answers)

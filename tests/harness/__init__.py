@@ -274,6 +274,18 @@ class Harness:
         payload, token = self._payload(user_id, 3, data, channel_id, message)
         return await self._feed(payload, token)
 
+    async def click_together(self, clicks: list[tuple[int, str, dict[str, Any]]]) -> list[list[Response]]:
+        """Several users click at the same moment: every interaction is fed before any is handled."""
+        assert self.bot is not None
+        tokens = []
+        for user_id, custom_id, message in clicks:
+            data = {"custom_id": custom_id, "component_type": 2}
+            payload, token = self._payload(user_id, 3, data, int(message["channel_id"]), message)
+            self.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+            tokens.append(token)
+        await self.settle()
+        return [[r for r in self.fake.responses if r["token"] == token] for token in tokens]
+
     async def select(self, user_id: int, custom_id: str, values: list[str], *,
                      message: dict[str, Any] | None = None) -> list[Response]:
         if message is None:
