@@ -116,6 +116,7 @@ async def test_whole_game_with_closed_dms_afk_and_a_restart(harness: Harness) ->
     assert any(str(e.get("title", "")).startswith("Game over") for e in final["embeds"]), (final["embeds"], h.errors)
     log = "\n".join(m["content"] for m in h.messages_in(thread)[1:])
     assert "did not decide in time" in log
+    assert f"<@{bob}>: please decide" in log, "the reminder at half time mentions the AFK player"
 
 
 async def test_rest_calls_per_resolved_turn_stay_near_the_floor(harness: Harness) -> None:

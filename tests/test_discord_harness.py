@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import discord
 import pytest
 
-from tests.harness import EPHEMERAL, Harness
+from tests.harness import EPHEMERAL, GUILD_ID, Harness
+from tests.harness.fake_discord import APP_ID
 
 
 async def test_slash_command_opens_a_lobby_through_real_discord_py(harness: Harness) -> None:
@@ -58,3 +61,16 @@ async def test_rate_limit_and_closed_dms_are_simulated(harness: Harness) -> None
     with pytest.raises(discord.HTTPException) as limited:
         await harness.bot.get_partial_messageable(harness.channel).send("hi")
     assert limited.value.status == 429
+
+
+async def test_commands_sync_to_the_dev_guild_when_set(tmp_path: Path) -> None:
+    h = await Harness.start(tmp_path / "dev.sqlite3", dev_guild_id=GUILD_ID)
+    try:
+        puts = [c.path for c in h.fake.calls if c.method == "PUT"]
+        assert puts == [f"/applications/{APP_ID}/guilds/{GUILD_ID}/commands"]
+        [synced] = [c.json for c in h.fake.calls if c.method == "PUT"]
+        group = next(cmd for cmd in synced if cmd["name"] == "game")
+        names = {o["name"] for o in group["options"]}
+        assert {"new", "join", "leave", "start", "hand", "status", "rules", "abandon", "kick"} <= names
+    finally:
+        await h.close()

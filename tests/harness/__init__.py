@@ -60,8 +60,9 @@ def components_of(message: dict[str, Any]) -> Iterator[dict[str, Any]]:
 
 
 class Harness:
-    def __init__(self, database: Path, seed: int = 2024) -> None:
+    def __init__(self, database: Path, seed: int = 2024, **settings: Any) -> None:
         self.database = database
+        self.overrides = settings  # extra Settings fields (dev_guild_id=...)
         self.seed = seed  # game seeds come from this, so a harness run is repeatable
         self.fake = FakeDiscord()
         self.channel = self.fake.add_text_channel("general")
@@ -74,8 +75,8 @@ class Harness:
 
     # --- lifecycle ---------------------------------------------------------------------------
     @classmethod
-    async def start(cls, database: Path, seed: int = 2024) -> Harness:
-        harness = cls(database, seed)
+    async def start(cls, database: Path, seed: int = 2024, **settings: Any) -> Harness:
+        harness = cls(database, seed, **settings)
         fake = harness.fake
 
         async def http_request(client: Any, route: discord.http.Route, **kwargs: Any) -> Any:
@@ -94,7 +95,7 @@ class Harness:
 
     def settings(self) -> Settings:
         return Settings(discord_token=SecretStr("fake-token"), database_url=f"sqlite+aiosqlite:///{self.database}",
-                        timer_interval=0, sync_commands=True)
+                        timer_interval=0, sync_commands=True, **self.overrides)
 
     async def _boot(self) -> None:
         bot = create_bot(self.settings())
