@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
 from tests.harness import EPHEMERAL, Harness
 from tests.harness.play import choice_components
 
@@ -130,3 +134,21 @@ async def test_simultaneous_clicks_are_each_answered_once_and_all_committed(harn
     assert sum(1 for a in answers if a[-1]["type"] in (4, "followup")) == 1  # the second of the double click
     # While Alice's decision held the game, the others were deferred at once instead of waiting.
     assert any(a[0]["type"] == 6 for a in answers)
+
+
+async def test_the_timer_task_runs_by_itself(tmp_path: Path) -> None:
+    h = await Harness.start(tmp_path / "timer.sqlite3", timer_interval=0.02)
+    try:
+        users = [h.user("Alice"), h.user("Bob")]
+        await h.slash(users[0], "game new", game="eggs-empires", timer=60)
+        await h.click(users[1], h.find_button(h.channel, "Join"))
+        await h.click(users[0], h.find_button(h.channel, "Start"))
+        [thread] = h.threads()
+        h.set_clock(datetime.now(UTC) + timedelta(seconds=31))  # past half time
+        for _ in range(200):
+            if any("please decide" in m["content"] for m in h.messages_in(thread)):
+                break
+            await asyncio.sleep(0.01)
+        assert any("please decide" in m["content"] for m in h.messages_in(thread))
+    finally:
+        await h.close()

@@ -94,8 +94,9 @@ class Harness:
         return harness
 
     def settings(self) -> Settings:
-        return Settings(discord_token=SecretStr("fake-token"), database_url=f"sqlite+aiosqlite:///{self.database}",
-                        timer_interval=0, sync_commands=True, **self.overrides)
+        fields: dict[str, Any] = {"discord_token": SecretStr("fake-token"), "timer_interval": 0,
+                                  "database_url": f"sqlite+aiosqlite:///{self.database}", "sync_commands": True}
+        return Settings(**{**fields, **self.overrides})
 
     async def _boot(self) -> None:
         bot = create_bot(self.settings())
