@@ -131,9 +131,7 @@ def test_start_region_meets_the_rules_criteria() -> None:
         start = state.start
         own_water = board.water_links(start)
         assert own_water >= 1
-        assert own_water >= 2 or any(
-            kind == LAND and board.water_links(o) >= 1 for o, kind in board.neighbours[start]
-        )
+        assert own_water >= 2 or any(kind == LAND and board.water_links(o) >= 1 for o, kind in board.neighbours[start])
     # and a region with no water link never qualifies
     inland = [r for r in range(board.size) if board.water_links(r) == 0]
     assert inland and not any(board.qualifies_as_start(r) for r in inland)
@@ -150,9 +148,7 @@ def test_setup(players: int, coins: int) -> None:
     assert len(state.row) == 6 and len(state.deck) == len(deck_for(players)) - 6
     assert [state.armies[state.start][s] for s in range(players)] == [4] * players
     assert sum(map(sum, state.armies)) == 4 * players
-    assert all(
-        GAME.supply_armies(state, s) == 14 and GAME.supply_cities(state, s) == 3 for s in range(players)
-    )
+    assert all(GAME.supply_armies(state, s) == 14 and GAME.supply_cities(state, s) == 3 for s in range(players))
     assert state.phase == ("neutral" if players == 2 else "bid")
 
 
@@ -472,10 +468,7 @@ def test_ability_example_plus_one_vp_per_cursed_card() -> None:
 
     cards = all_cards()
     # the rules: "+1 VP per cursed card" with four Cursed cards scores 4
-    four = [
-        cards[c]
-        for c in hand("Graveyard", "Cursed King", "Cursed Banshee", "Cursed Tower", "Cursed Mausoleum")
-    ]
+    four = [cards[c] for c in hand("Graveyard", "Cursed King", "Cursed Banshee", "Cursed Tower", "Cursed Mausoleum")]
     assert ability_points(four, 0) == 4
     assert ability_points([cards[c] for c in hand("Ancient Sage", "Ancient Woods")], 0) == 2
     assert ability_points([cards[c] for c in hand("Cursed Tower", "Dire Eye", "Ancient Phoenix")], 0) == 2
@@ -596,3 +589,20 @@ def test_prompts_stay_within_a_discord_select() -> None:
                 assert len(p.choices) <= 25, (p.kind, len(p.choices))
                 assert p.text
                 GAME.apply(state, p.seat, players[p.seat].choose(GAME, state, p))
+
+
+def test_only_the_bid_event_is_private() -> None:
+    """An event with a "to" key is private to that seat (the contract): only a seat's own bid is."""
+    state = GAME.new(2, 30, {"explore": True})
+    from games.ai import RandomPlayer
+
+    bots = [RandomPlayer(1), RandomPlayer(2)]
+    kinds = set()
+    while prompts := GAME.prompts(state):
+        for p in prompts:
+            for event in GAME.apply(state, p.seat, bots[p.seat].choose(GAME, state, p)):
+                kinds.add(event["type"])
+                assert ("to" in event) == (event["type"] == "bid"), event
+                if "to" in event:
+                    assert event["to"] == p.seat
+    assert {"move", "place", "take", "bids"} <= kinds

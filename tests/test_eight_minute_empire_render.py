@@ -83,3 +83,53 @@ def test_armies_change_the_picture() -> None:
     empty = next(r for r in view["regions"] if not any(r["armies"]) and not r["start"])
     empty["armies"][1] = 3
     assert pixel_hash(render_map(view)) != before
+
+
+# --- the embeds -----------------------------------------------------------------------------------------
+
+
+def ctx() -> Any:
+    from bot.render.generic import TableContext
+
+    return TableContext("Eight-Minute Empire: Legends", 1, ["Ann", "Bob", "Cy"], [0])
+
+
+def test_the_game_has_its_own_renderer_with_the_map() -> None:
+    from bot.render import renderer_for
+
+    renderer = renderer_for("eight-minute-empire")
+    assert renderer.key == "eight-minute-empire"
+    png = renderer.image(played_view())
+    assert png is not None and png.startswith(b"\x89PNG")
+
+
+def test_public_embed_shows_row_costs_and_every_players_figures_but_no_bids() -> None:
+    from bot.render.eight_minute_empire import RENDERER
+
+    state = GAME.new(3, 2)
+    GAME.apply(state, 0, ["bid7"])
+    public = RENDERER.describe_public(GAME.view(state, None), ctx())
+    for i, cost in enumerate((0, 1, 1, 2, 2, 3)):
+        card = GAME.view(state, None)["row"][i]
+        assert f"`{cost}` **{card['name']}**" in public
+    assert "Ann: 11 coins" in public and "Cy: 11 coins" in public
+    assert "Bids in: 🟥 Ann" in public and "7" not in public.split("Bids in:")[1].split("\n")[0]
+    assert "Your secret bid: **7**" in RENDERER.describe_private(GAME.view(state, 0), ctx(), 0)
+    assert "secret bid:" not in RENDERER.describe_private(GAME.view(state, 1), ctx(), 1)
+    GAME.apply(state, 1, ["bid2"])
+    events = GAME.apply(state, 2, ["bid0"])
+    line = RENDERER.log_line([e for e in events if "to" not in e], ctx())
+    assert line is not None and "Ann 7" in line and "Ann pays 7 and goes first" in line
+
+
+def test_log_lines_name_players_and_regions() -> None:
+    from bot.render.eight_minute_empire import event_text
+
+    assert event_text({"type": "destroy", "seat": 0, "region": "B2", "victim": 2}, ctx()) == (
+        "🟥 Ann destroyed 🟩 Cy's army in B2"
+    )
+    assert event_text({"type": "destroy", "seat": 1, "region": "B2", "victim": None}, ctx()) == (
+        "🟦 Bob destroyed neutral's army in B2"
+    )
+    assert event_text({"type": "move", "seat": 2, "origin": "A1", "dest": "A4"}, ctx()) == "🟩 Cy moved an army A1 → A4"
+    assert event_text({"type": "bid", "to": 0, "amount": 3}, ctx()) == ""  # private: never in the log

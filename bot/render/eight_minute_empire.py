@@ -4,6 +4,9 @@ Regions are circles labelled as in the selects ("A1"), grouped on island shapes 
 sea of each board; land links are solid, water links dotted. Each region shows armies (squares) and
 cities (discs) per player colour with counts, its token, a ring in the controlling player's colour,
 and the starting region a gold ring. Sized for Discord's preview (960 px wide).
+
+`RENDERER` also writes the embeds: the card row with costs and each player's coins, cards, abilities
+and elixirs (public), plus the seat's own bid and figures in its DM.
 """
 
 from __future__ import annotations
@@ -14,6 +17,9 @@ from functools import cache
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
+
+from bot.render.generic import EMBED_DESCRIPTION_LIMIT, Renderer, TableContext, clip
+from games.text import format_event
 
 WIDTH = 960
 MARGIN = 16
@@ -238,3 +244,121 @@ def _legend(draw: ImageDraw.ImageDraw, view: dict[str, Any], height: int) -> Non
     tokens = "MS Magic Spring · Co Cottage · HT Hidden Treasure · MB Magic Book · St Stable · Ci Citadel"
     water = f"Game {view['game_no']}/{view['games']} · deck {view['deck']} · start {view['start']}"
     draw.text((MARGIN, top + 40), water + "   " + tokens, font=font(15), fill=INK, anchor="lm")
+
+
+# --- the embeds (public table and a seat's DM) -------------------------------------------------------
+SEAT_MARKS = ("🟥", "🟦", "🟩", "🟪")  # the same colours as on the map
+STEP_WORDS = {"place": "placing armies", "move": "moving", "city": "building a city", "destroy": "destroying"}
+
+
+def _who(seat: int | None, ctx: TableContext) -> str:
+    if seat is None:
+        return "neutral"
+    name = ctx.names[seat] if seat < len(ctx.names) else f"P{seat + 1}"
+    return f"{SEAT_MARKS[seat]} {name}"
+
+
+def public_text(view: dict[str, Any], ctx: TableContext) -> str:
+    """Card row with costs, then each player's coins, cards, abilities and elixirs, then the phase."""
+    lines = [
+        f"**Game {view['game_no']}/{view['games']}** · start **{view['start']}** · deck {view['deck']} · "
+        f"{view['target_cards']} cards each ends the game"
+    ]
+    phase = view["phase"]
+    if phase == "neutral":
+        lines.append(f"Placing neutral armies: {view['neutral_left']} left, {_who(view['seat'], ctx)} places.")
+    elif phase == "bid":
+        done = [_who(s["seat"], ctx) for s in view["seats"] if s["bid_in"]]
+        lines.append("Secret bid for first player. Bids in: " + (", ".join(done) or "none yet"))
+    elif view["bids"] is not None and view["first"] is not None:
+        bids = ", ".join(f"{_who(s, ctx)} {b}" for s, b in enumerate(view["bids"]))
+        lines.append(f"Bids: {bids}; {_who(view['first'], ctx)} went first.")
+    lines.append("\n**Card row** (cost · card · ability · action)")
+    for card in view["row"]:
+        if card is not None:
+            lines.append(f"`{card['cost']}` **{card['name']}** · {card['ability']} · {card['action']}")
+    lines.append("\n**Players**")
+    for s in view["seats"]:
+        abilities = "; ".join(a for a in s["abilities"] if a) or "none"
+        explore = f" · tokens {', '.join(s['explore'])}" if s["explore"] else ""
+        lines.append(
+            f"{_who(s['seat'], ctx)}: {s['coins']} coins · {len(s['cards'])} cards · {s['elixirs']} elixirs · "
+            f"armies {s['armies_supply']} left · cities {s['cities_supply']} left · "
+            f"{view['scores'][s['seat']]} VP on the board now{explore}"
+        )
+        if s["cards"]:
+            lines.append(f"  cards: {', '.join(s['cards'])} · abilities: {abilities}")
+    step = view["step"]
+    if step is not None and view["seat"] is not None:
+        if step["branch"]:
+            doing = "choosing " + " or ".join(step["branch"])
+        else:
+            verb = STEP_WORDS.get(step["kind"] or "", "acting")
+            doing = f"{verb} ({step['left']} left)" if step["kind"] != "city" else verb
+        after = f", then {', '.join(step['next'])}" if step["next"] else ""
+        lines.append(f"\n{_who(view['seat'], ctx)} took **{step['card']}**: {doing}{after}")
+    if view["finished_scores"]:
+        games = "; ".join(
+            f"game {i + 1}: " + ", ".join(str(v) for v in scores) for i, scores in enumerate(view["finished_scores"])
+        )
+        lines.append(f"\nFinished games: {games}")
+    return "\n".join(lines)
+
+
+def event_text(event: dict[str, Any], ctx: TableContext) -> str:
+    kind = event.get("type")
+    who = _who(event["seat"], ctx) if isinstance(event.get("seat"), int) else ""
+    if "to" in event or kind in ("turn", "bidding"):
+        return ""
+    texts = {
+        "neutral": lambda: f"{who} placed a neutral army in {event['region']}",
+        "bid_in": lambda: f"{who} has bid",
+        "bids": lambda: (
+            "Bids revealed: "
+            + ", ".join(f"{_who(s, ctx)} {b}" for s, b in enumerate(event["bids"]))
+            + f"; {_who(event['winner'], ctx)} pays {event['paid']} and goes first"
+            + (" (tie settled by a die)" if event["tie"] == "die" else "")
+        ),
+        "take": lambda: f"{who} took **{event['card']}** for {event['cost']}",
+        "coins": lambda: f"{who} gained {event['gain']} coin(s) ({event['source']})",
+        "branch": lambda: f"{who} chose: {event['action']}",
+        "skip": lambda: f"{who} skipped the action",
+        "place": lambda: f"{who} placed an army in {event['region']}",
+        "move": lambda: f"{who} moved an army {event['origin']} → {event['dest']}",
+        "city": lambda: f"{who} built a city in {event['region']}",
+        "explore": lambda: f"{who} gained the {event['token']} token in {event['region']}",
+        "destroy": lambda: f"{who} destroyed {_who(event['victim'], ctx)}'s army in {event['region']}",
+        "game_end": lambda: (
+            f"Game {event['game']} over: " + ", ".join(f"{_who(s, ctx)} {v}" for s, v in enumerate(event["scores"]))
+        ),
+        "new_game": lambda: f"Game {event['game']} begins; the start region is {event['start']}",
+    }
+    make = texts.get(str(kind))
+    return make() if make else format_event(event)
+
+
+class EightMinuteEmpireRenderer(Renderer):
+    key = "eight-minute-empire"
+    progress_events = Renderer.progress_events | {"turn", "bidding"}
+
+    def __init__(self) -> None:
+        super().__init__(image=render_map)
+
+    def describe_public(self, view: dict[str, Any], ctx: TableContext) -> str:
+        return clip(public_text(view, ctx), EMBED_DESCRIPTION_LIMIT)
+
+    def describe_private(self, view: dict[str, Any], ctx: TableContext, seat: int) -> str:
+        mine = ""
+        if view.get("my_bid") is not None and view["bids"] is None:
+            mine = f"Your secret bid: **{view['my_bid']}**\n"
+        me = view["seats"][seat]
+        mine += (
+            f"You are {SEAT_MARKS[seat]} P{seat + 1} with {me['coins']} coins; water moves cost {me['water_cost']}.\n"
+        )
+        return clip(mine + public_text(view, ctx), EMBED_DESCRIPTION_LIMIT)
+
+    def event_line(self, event: dict[str, Any], ctx: TableContext) -> str:
+        return event_text(event, ctx)
+
+
+RENDERER = EightMinuteEmpireRenderer()

@@ -57,7 +57,7 @@ class Card:
 
 def part_text(kind: str, n: int) -> str:
     text = ACTION_WORDS[kind].format(n=n)
-    return text[:-1] if kind == PLACE and n == 1 else text
+    return "Place 1 army" if kind == PLACE and n == 1 else text
 
 
 def _ability_text(kind: str, family: str | None, n: int) -> str:

@@ -495,7 +495,7 @@ class EightMinuteEmpire(Game[State]):
         step["left"] -= cost
         board = state.board
         return [
-            {"type": "move", "seat": seat, "from": board.labels[src], "to": picked, "cost": cost},
+            {"type": "move", "seat": seat, "origin": board.labels[src], "dest": picked, "cost": cost},
             *self._advance(state),
         ]
 
