@@ -606,3 +606,23 @@ def test_only_the_bid_event_is_private() -> None:
                 if "to" in event:
                     assert event["to"] == p.seat
     assert {"move", "place", "take", "bids"} <= kinds
+
+
+def test_many_destroy_targets_are_split_into_region_then_army() -> None:
+    state = to_turns(4, 3)
+    seat = state.seat
+    others = [s for s in range(4) if s != seat]
+    labels = [label for label in state.board.labels if label != state.board.labels[state.start]][:9]
+    for label in labels:  # 9 regions x 3 opponents + the start's 3 = 30 targets: too many for one select
+        put(state, label, seat, 1)
+        for o in others:
+            put(state, label, o, 1)
+    take(state, "Night Hydra")  # Move 5 AND Destroy 1
+    GAME.apply(state, seat, ["done"])
+    prompt = prompt_of(state)
+    assert prompt.kind == "destroy_region" and len(prompt.choices) <= 25
+    GAME.apply(state, seat, [labels[0]])
+    prompt = prompt_of(state)
+    assert prompt.kind == "destroy" and prompt.choice_ids() == [f"{labels[0]}p{o + 1}" for o in others] + ["skip"]
+    GAME.apply(state, seat, [f"{labels[0]}p{others[1] + 1}"])
+    assert state.armies[region(state, labels[0])][others[1]] == 0 and state.step is None

@@ -236,11 +236,12 @@ class EightMinuteEmpire(Game[State]):
 
     # --- prompts -----------------------------------------------------------------------------
     def prompts(self, state: State) -> list[Prompt]:
+        # apply() asks for the prompts again to validate; caching them per state version halves the work
         if state.cache is not None and state.cache[0] == state.version:
-            return state.cache[1]
+            return list(state.cache[1])
         prompts = self._build_prompts(state)
         state.cache = (state.version, prompts)
-        return prompts
+        return list(prompts)
 
     def _build_prompts(self, state: State) -> list[Prompt]:
         board = state.board
