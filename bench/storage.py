@@ -195,7 +195,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--url", help="PostgreSQL URL (default: TEST_POSTGRES_URL when set)")
     parser.add_argument("--actions", type=int, default=2000, help="actions for the 1-game run (x5 for N games)")
     parser.add_argument("--games", type=int, default=100, help="concurrent games in the second run")
-    parser.add_argument("--size-games", type=int, default=5, help="finished games per key for the size figure")
+    parser.add_argument("--size-games", type=int, default=10, help="finished games per key for the size figure")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args(argv)
     reports = asyncio.run(run(args))

@@ -40,6 +40,11 @@ def stamp(value: datetime | str | None) -> Any:
     return _stamp_processor(value)
 
 
+def _is_busy(error: sqlite3.OperationalError) -> bool:
+    text = str(error)
+    return "locked" in text or "busy" in text
+
+
 class WriteLockBusy(Exception):
     """Another connection holds the write lock; retry where waiting is allowed."""
 
@@ -81,7 +86,7 @@ class SQLiteBatchConnection:
         try:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as error:
-            if not wait and "locked" in str(error):
+            if not wait and _is_busy(error):
                 raise WriteLockBusy from error
             raise
         try:
@@ -96,9 +101,11 @@ class SQLiteBatchConnection:
                 if updated != len(games):
                     raise RuntimeError(f"versioned update touched {updated} of {len(games)} games")
             conn.execute("COMMIT")
-        except BaseException:
+        except BaseException as error:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
+            if not wait and isinstance(error, sqlite3.OperationalError) and _is_busy(error):
+                raise WriteLockBusy from error  # rare (WAL recovery): do it again where waiting is allowed
             raise
 
     def checkpoint(self) -> None:

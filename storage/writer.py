@@ -151,7 +151,8 @@ class GroupWriter:
                 await self._checkpoint
         await self._drop_connection()
         if self._sqlite is not None:
-            self._sqlite.checkpoint()
+            with contextlib.suppress(Exception):  # a courtesy: the WAL is replayed on the next open anyway
+                self._sqlite.checkpoint()
         if self._thread is not None:
             self._thread.shutdown(wait=True)
             self._thread = None
