@@ -83,7 +83,8 @@ def draw_view(view: dict[str, Any]) -> Image.Image:
     hand_h = 0
     if hand is not None:
         hand_h = 60 + 190 * ((len(hand) + 3) // 4 or 1) + (40 if view.get("objective") else 0)
-    height = top + body_h + hand_h + 110
+    scores_h = _scores_height(view)
+    height = top + body_h + 8 + scores_h + hand_h + 10
     img = Image.new("RGB", (WIDTH, height), PAPER)
     draw = ImageDraw.Draw(img)
     _header(draw, view, side)
@@ -91,7 +92,7 @@ def draw_view(view: dict[str, Any]) -> Image.Image:
     _rows(draw, view, panel_x, top)
     y = top + body_h + 8
     _scores(draw, view, y)
-    y += 100
+    y += scores_h
     if hand is not None:
         _hand(draw, view, hand, y)
     return img
@@ -183,27 +184,35 @@ def _rows(draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int) -> No
         y += 4
 
 
+SEATS_PER_LINE = 4
+
+
+def _scores_height(view: dict[str, Any]) -> int:
+    lines = (len(view["collected"]) + SEATS_PER_LINE - 1) // SEATS_PER_LINE
+    return 12 + 56 * lines + 20 * len(view.get("objectives") or []) + 10
+
+
 def _scores(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> None:
     draw.line((MARGIN, y, WIDTH - MARGIN, y), fill=MUTED, width=1)
-    x = MARGIN
     y += 8
+    totals = (view.get("outcome") or {}).get("scores")
     for s, collected in enumerate(view["collected"]):
+        x = MARGIN + (s % SEATS_PER_LINE) * 242
+        ty = y + (s // SEATS_PER_LINE) * 56
         side = SIDE_NAMES[view["sides"][s]]
-        text = f"Seat {s + 1} ({side}): {view['scores'][s]}"
-        draw.text((x, y), text, fill=INK, font=font(17))
+        text = f"Seat {s + 1} ({side}): {view['scores'][s]} eggs"
+        if totals is not None:
+            text = f"Seat {s + 1}: {view['scores'][s]} eggs, {totals[s]} pts"
+        draw.text((x, ty), text, fill=INK, font=font(17))
         ex = x
         for colour, count in collected.items():
             if count:
-                _egg(draw, ex, y + 24, colour, count, size=22)
+                _egg(draw, ex, ty + 24, colour, count, size=22)
                 ex += 22
-        x += 240
-        if x > WIDTH - 240:
-            x = MARGIN
-            y += 56
-    objectives = view.get("objectives")
-    if objectives:
-        draw.text((MARGIN, y + 56), "Objectives: " + "; ".join(f"{i + 1}: {o}" for i, o in enumerate(objectives)),
-                  fill=INK, font=font(14))
+    y += 56 * ((len(view["collected"]) + SEATS_PER_LINE - 1) // SEATS_PER_LINE)
+    for i, objective in enumerate(view.get("objectives") or []):
+        draw.text((MARGIN, y + 20 * i), f"Seat {i + 1}'s objective: {objective}", fill=(150, 30, 90),
+                  font=font(16))
 
 
 def _hand(draw: ImageDraw.ImageDraw, view: dict[str, Any], hand: list[dict[str, Any]], y: int) -> None:
