@@ -626,3 +626,21 @@ def test_many_destroy_targets_are_split_into_region_then_army() -> None:
     assert prompt.kind == "destroy" and prompt.choice_ids() == [f"{labels[0]}p{o + 1}" for o in others] + ["skip"]
     GAME.apply(state, seat, [f"{labels[0]}p{others[1] + 1}"])
     assert state.armies[region(state, labels[0])][others[1]] == 0 and state.step is None
+
+
+def test_magic_spring_counts_two_elixirs_and_the_magic_book_wins_a_tied_game() -> None:
+    state = GAME.new(2, 4, {"explore": True})
+    play_random(state, 4)
+    last = state.finished[-1]
+    for row in last:
+        row.update(total=9, coins=2, armies_on_board=5, controlled_regions=2, magic_book=0)
+    last[0].update(coins=8, armies_on_board=9)  # seat 0 would win every other tie-break
+    last[1]["magic_book"] = 1
+    result = GAME.outcome(state)
+    assert result is not None and result["winners"] == [1]
+    # Magic Spring: 2 elixirs, which makes its holder the elixir leader
+    fresh = to_turns(3, 2, {"explore": True})
+    fresh.explore[1].append("Magic Spring")
+    fresh.hands[0].append(card_id("Dire Goblin"))  # 1 elixir
+    rows = GAME.breakdown(fresh)
+    assert [r["elixir_count"] for r in rows] == [1, 2, 0] and [r["elixirs"] for r in rows] == [0, 2, 0]
