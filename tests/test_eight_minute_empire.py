@@ -321,6 +321,8 @@ def test_movement_example_three_armies_once_each() -> None:
     state, seat = movement_state()
     put(state, "A3", seat, 1)
     take(state, "Ancient Sage")  # Move 3
+    labels = {c.id: c.label for c in prompt_of(state).choices}
+    assert labels["A1"] == "A1 Aldmoor · 2 of yours" and labels["A3"] == "A3 Aldmoor · 1 of yours"
     for src, dst in [("A1", "A2"), ("A1", "A2"), ("A3", "A2")]:
         GAME.apply(state, seat, [src])
         GAME.apply(state, seat, [dst])

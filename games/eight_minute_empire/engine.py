@@ -98,6 +98,13 @@ def _card_choice(slot: int, cid: int) -> Choice:
 
 
 @cache
+def _with_armies(layout: str, region: int, armies: int) -> Choice:
+    """A region option that says how many of your armies stand there (for move and city selects)."""
+    board = build(layout)
+    return Choice(board.labels[region], f"{board.choices[region].label} · {armies} of yours")
+
+
+@cache
 def _bid_choices(coins: int) -> list[Choice]:
     return [Choice(f"bid{v}", f"Bid {v}") for v in range(coins + 1)]
 
@@ -291,7 +298,7 @@ class EightMinuteEmpire(Game[State]):
         if kind == MOVE:
             src = step.get("src")
             if src is None:
-                choices = [board.choices[r] for r, row in enumerate(state.armies) if row[seat]]
+                choices = [_with_armies(state.layout, r, row[seat]) for r, row in enumerate(state.armies) if row[seat]]
                 choices.append(Choice("done", "Done moving"))
                 return [
                     Prompt(
@@ -321,7 +328,7 @@ class EightMinuteEmpire(Game[State]):
                 )
             ]
         if kind == CITY:
-            choices = [board.choices[r] for r, row in enumerate(state.armies) if row[seat]]
+            choices = [_with_armies(state.layout, r, row[seat]) for r, row in enumerate(state.armies) if row[seat]]
             choices.append(Choice("skip", "Skip the city"))
             return [Prompt(seat, "city", choices, text="Build a city: where?", info=info)]
         targets = self._destroy_targets(state, seat)
