@@ -10,17 +10,18 @@ from datetime import datetime
 from types import EllipsisType
 from typing import Any
 
-from sqlalchemy import Row, Text, delete, func, insert, select, type_coerce, update
+from sqlalchemy import BigInteger, Column, Row, String, Table, Text, delete, func, insert, select, type_coerce, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlmodel import SQLModel
 
 from storage import migrate
 from storage.engine import IMMEDIATE, create_engine, resolve_url
 from storage.errors import BrokenGame, GameNotActive, GameNotFound
 from storage.models import RUNNING, STATUSES, ActionRow, GameRow, RatingRow, ResultRow, SeatRow
-from storage.types import dump_json, utcnow
+from storage.types import UTCDateTime, dump_json, utcnow
 from storage.writer import GroupWriter, PendingAction
 
 __all__ = ["Database"]
@@ -30,6 +31,15 @@ _seats = SeatRow.__table__  # type: ignore[attr-defined]
 _actions = ActionRow.__table__  # type: ignore[attr-defined]
 _results = ResultRow.__table__  # type: ignore[attr-defined]
 _ratings = RatingRow.__table__  # type: ignore[attr-defined]
+# Per-server settings (migration 0002_guild_settings). A Core table on the models' metadata so the
+# schema check sees it; it has no row class because only these two methods read it.
+_guild_settings = Table(
+    "guild_settings",
+    SQLModel.metadata,
+    Column("guild_id", BigInteger, primary_key=True),
+    Column("language", String(16), nullable=True),
+    Column("updated_at", UTCDateTime, nullable=False),
+)
 
 # Columns of `games` read raw (text), so that one unreadable value cannot fail a whole query.
 _RAW_JSON = ("state", "options")
@@ -413,6 +423,25 @@ class Database:
         async with self._reading() as conn:
             rows = (await conn.execute(query)).all()
         return [RatingRow(**row._mapping) for row in rows]
+
+    # --- server settings ---------------------------------------------------------------------------
+    async def get_guild_language(self, guild_id: int) -> str | None:
+        """The language set with `/game settings language` for this server, or None if never set."""
+        async with self._reading() as conn:
+            query = select(_guild_settings.c.language).where(_guild_settings.c.guild_id == guild_id)
+            return (await conn.execute(query)).scalar_one_or_none()
+
+    async def set_guild_language(self, guild_id: int, language: str | None) -> None:
+        """Set (or with None clear) the server's language; the caller validates the code."""
+        row = {"guild_id": guild_id, "language": language, "updated_at": utcnow()}
+        dialect_insert = pg_insert if self.engine.dialect.name == "postgresql" else sqlite_insert
+        statement = dialect_insert(_guild_settings)
+        statement = statement.on_conflict_do_update(
+            index_elements=["guild_id"],
+            set_={name: statement.excluded[name] for name in ("language", "updated_at")},
+        )
+        async with self._writing() as conn:
+            await conn.execute(statement, [row])
 
     async def count_games(self) -> int:
         async with self._reading() as conn:
