@@ -67,3 +67,37 @@ def test_every_shape_and_player_count_renders() -> None:
             for seat in (None, players - 1):
                 image = Image.open(io.BytesIO(render_board(GAME.view(state, seat))))
                 assert image.size[0] == 1000
+
+
+def test_the_table_service_finds_the_renderer_and_its_texts_keep_secrets() -> None:
+    from bot.render import renderer_for
+    from bot.render.generic import TableContext
+    from bot.render.reggverse import RENDERER
+
+    assert renderer_for("reggverse-riddles") is RENDERER
+    state = _midgame()
+    ctx = TableContext("Reggverse Riddles", 1, ["a", "b", "c"], [state.current])
+    public = RENDERER.describe_public(GAME.view(state, None), ctx)
+    private = RENDERER.describe_private(GAME.view(state, 2), ctx, 2)
+    assert "Secret objective" not in public and "tile " not in public.split("Collected")[1]
+    assert "Secret objective" in private and f"tile {state.hands[2][0]}:" in private
+    png = RENDERER.image(GAME.view(state, None))
+    assert png is not None and png[:4] == b"\x89PNG"
+
+
+def test_every_event_of_a_whole_game_gets_a_log_line_or_is_quiet() -> None:
+    from bot.render.generic import TableContext
+    from bot.render.reggverse import RENDERER
+
+    state = GAME.new(4, 3, {"action_tiles": True, "objectives": True})
+    players = [RandomPlayer(s) for s in range(4)]
+    ctx = TableContext("Reggverse Riddles", 1, ["a", "b", "c", "d"], [])
+    kinds = set()
+    while prompts := GAME.prompts(state):
+        for p in prompts:
+            events = GAME.apply(state, p.seat, players[p.seat].choose(GAME, state, p))
+            public = [e for e in events if "to" not in e]
+            kinds |= {e["type"] for e in public}
+            line = RENDERER.log_line(public, ctx)
+            assert line is None or ("{" not in line and len(line) <= 1900)
+    assert {"played", "dropped", "collected", "pile_out", "game_over"} <= kinds

@@ -15,7 +15,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.render.generic import EMBED_DESCRIPTION_LIMIT, Renderer, TableContext, clip
 from games.reggverse.board import geometry, matching_tiles
+from games.reggverse.text import event_text, summary
 
 FontType = ImageFont.FreeTypeFont | ImageFont.ImageFont
 RGB = tuple[int, int, int]
@@ -247,3 +249,19 @@ def _hand(draw: ImageDraw.ImageDraw, view: dict[str, Any], hand: list[dict[str, 
         rows = (len(hand) + 3) // 4 or 1
         draw.text((MARGIN, y + rows * 190 + 4), f"Secret objective: {objective['text']}", fill=(150, 30, 90),
                   font=font(19))
+
+
+class ReggverseRenderer(Renderer):
+    """Compact embed text and log lines; the picture is `render_board`."""
+
+    def describe_public(self, view: dict[str, Any], ctx: TableContext) -> str:
+        return clip(summary(view), EMBED_DESCRIPTION_LIMIT)
+
+    def describe_private(self, view: dict[str, Any], ctx: TableContext, seat: int) -> str:
+        return clip(summary(view), EMBED_DESCRIPTION_LIMIT)
+
+    def event_line(self, event: dict[str, Any], ctx: TableContext) -> str:
+        return event_text(event) or ""
+
+
+RENDERER = ReggverseRenderer("reggverse-riddles", image=render_board)

@@ -899,6 +899,11 @@ class ReggverseRiddles(Game[State]):
     def from_json(self, data: dict[str, Any]) -> State:
         return State.from_json(data)
 
+    def describe(self, view: dict[str, Any]) -> str:
+        from games.reggverse.text import summary
+
+        return summary(view)
+
     # --- AI ------------------------------------------------------------------------------------
     def ai(self, level: str, seed: int) -> Player:
         if level == "heuristic":
