@@ -243,8 +243,11 @@ class EggsAndEmpires(Game[EggsState]):
 
     # --- apply -------------------------------------------------------------------------------
     def apply(self, state: EggsState, seat: int, choice: list[str]) -> list[Event]:
-        if state.phase == "play" and self._valid_play(state, seat, choice):
-            kind = "play"  # fast path for the most common decision; anything odd takes the full check
+        phase = state.phase
+        if phase == "play" and self._valid_play(state, seat, choice):
+            kind = "play"  # fast paths for the most common decisions; anything odd takes the full check
+        elif phase == "collect" and self._valid_egg(state, seat, choice):
+            kind = "egg"
         else:
             prompts = self._prompt_for(state, seat)
             if not prompts and state.phase != "over":
@@ -308,6 +311,29 @@ class EggsAndEmpires(Game[EggsState]):
         if len(choice) != 2 or type(choice[0]) is not str or type(choice[1]) is not str or choice[0] == choice[1]:
             return False
         return CARD_IDS.get(choice[0]) in hand and CARD_IDS.get(choice[1]) in hand
+
+    @staticmethod
+    def _valid_egg(state: EggsState, seat: int, choice: list[str]) -> bool:
+        """True when `choice` is certainly one of the ids `_egg_choices` offers the current collector:
+        a slot it may take that is the first face-up egg of its value, or a face-down egg."""
+        if type(choice) is not list or len(choice) != 1 or type(choice[0]) is not str:
+            return False
+        if not state.queue or state.queue[0][0] != seat:
+            return False
+        slot_id = choice[0]
+        if len(slot_id) != 2 or slot_id[0] != "s" or not slot_id[1].isdigit():
+            return False  # "none" (a Mage declining) and anything odd take the full check
+        slot = int(slot_id[1])
+        offer = state.offer
+        if slot >= len(offer):
+            return False
+        egg, scout = offer[slot]
+        if scout != FACE_UP:
+            return True
+        value = EGG_VALUES[egg]
+        if state.queue[0][1] == MAGE and value < 0:
+            return False
+        return all(s != FACE_UP or EGG_VALUES[e] != value for e, s in offer[:slot])
 
     def _resolve_mulligans(self, state: EggsState, events: list[Event]) -> None:
         redrew = [seat for seat, m in enumerate(state.mulligan) if m == "redraw"]
