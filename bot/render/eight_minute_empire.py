@@ -88,12 +88,15 @@ class Geometry:
         cols = max(b["x"] for b in boards) + 1
         rows = max(b["y"] for b in boards) + 1
         self.unit = (WIDTH - 2 * MARGIN) / cols
-        self.height = int(2 * MARGIN + rows * self.unit + LEGEND_H)
-        self.radius = self.unit * 0.085
+        # a row of three boards has smaller boards: its regions get a larger share to stay readable,
+        # and room above for the names of the islands along the top edge
+        self.radius = self.unit * (0.085 if cols <= 2 else 0.1)
+        self.top = MARGIN if cols <= 2 else MARGIN + 22
+        self.height = int(self.top + MARGIN + rows * self.unit + LEGEND_H)
         self.centre = {r["id"]: self.at(r["x"], r["y"]) for r in view["regions"]}
 
     def at(self, x: float, y: float) -> tuple[float, float]:
-        return (MARGIN + x * self.unit, MARGIN + y * self.unit)
+        return (MARGIN + x * self.unit, self.top + y * self.unit)
 
 
 def render_image(view: dict[str, Any]) -> Image.Image:
