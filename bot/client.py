@@ -11,9 +11,11 @@ from discord.ext import commands
 from bot import handlers
 from bot.cogs.game import GameCog
 from bot.cogs.timers import TimerCog
+from bot.languages import Languages
 from bot.notify import DiscordNotifier
 from bot.settings import Settings
 from bot.table import TableService
+from bot.translator import CatalogTranslator
 from bot.views import DYNAMIC_ITEMS, PREFIXES
 from storage import Database
 
@@ -23,6 +25,7 @@ log = logging.getLogger(__name__)
 class TableBot(commands.Bot):
     db: Database
     table: TableService
+    languages: Languages
 
     def __init__(self, settings: Settings) -> None:
         # Interactions only: no privileged intents (no message content, no members).
@@ -32,12 +35,18 @@ class TableBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.settings.database_url)  # runs the migrations
+        self.languages = Languages(self.db, self._preferred_locale)
         self.table = TableService(self.db, DiscordNotifier(self))
+        await self.tree.set_translator(CatalogTranslator())
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.add_cog(GameCog(self))
         await self.add_cog(TimerCog(self, self.settings.timer_interval))
         if self.settings.sync_commands:
             await self.sync_commands()
+
+    def _preferred_locale(self, guild_id: int) -> discord.Locale | None:
+        guild = self.get_guild(guild_id)
+        return guild.preferred_locale if guild is not None else None
 
     async def sync_commands(self) -> None:
         if self.settings.dev_guild_id is not None:

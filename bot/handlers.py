@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import present, text
+from bot import i18n, present, rules, text
+from bot.languages import of_server, of_user
 from bot.table import Decided, TableError, TableService
 
 if TYPE_CHECKING:
@@ -37,8 +38,18 @@ async def refuse(interaction: discord.Interaction[Any], message: str) -> None:
         await interaction.response.send_message(message, ephemeral=True)
 
 
+async def refuse_error(interaction: discord.Interaction[Any], error: TableError) -> None:
+    """A refusal from the table service, in the language of the user it answers."""
+    await refuse(interaction, error.localized(of_user(interaction)))
+
+
+def locale_of(interaction: discord.Interaction[Any]) -> str:
+    """The user's Discord locale as stored on their seat ("it", "fr", "en-US", ...)."""
+    return str(interaction.locale.value)
+
+
 async def malformed(interaction: discord.Interaction[Any]) -> None:
-    await refuse(interaction, text.MALFORMED)
+    await refuse(interaction, i18n.t(of_user(interaction), text.MALFORMED))
 
 
 async def decide(interaction: discord.Interaction[Any], game_id: int, seat: int, seq: int,
@@ -48,31 +59,36 @@ async def decide(interaction: discord.Interaction[Any], game_id: int, seat: int,
         # Another decision of this game is being committed and published: answer Discord now.
         await interaction.response.defer()
 
+    lang = of_user(interaction)  # the DM (or ephemeral) being answered speaks its player's language
+
     async def acknowledge(decided: Decided) -> None:
         game = decided.update.game
         notice = decided.own
-        message = present.seat_message(game, notice, decided.update,
-                                       content=text.YOU_CHOSE.format(labels=", ".join(decided.labels)))
+        labels = present.chosen_labels(game, notice, decided.prompt, decided.choice, decided.labels,
+                                       decided.update, lang)
+        message = present.seat_message(game, notice, decided.update, lang=lang,
+                                       content=i18n.t(lang, text.YOU_CHOSE, labels=labels))
         if interaction.response.is_done():
             await interaction.edit_original_response(**message.edit_kwargs())
         else:
             await interaction.response.edit_message(**message.edit_kwargs())
 
     try:
-        await table.decide(game_id, interaction.user.id, seat, seq, choice, ack=acknowledge)
+        await table.decide(game_id, interaction.user.id, seat, seq, choice, ack=acknowledge,
+                           locale=locale_of(interaction))
     except TableError as exc:
-        await refuse(interaction, str(exc))
+        await refuse_error(interaction, exc)
 
 
 async def show_hand(interaction: discord.Interaction[Any], game_id: int) -> None:
     table = service(interaction)
     try:
-        notice = await table.private_view(game_id, interaction.user.id)
+        notice = await table.private_view(game_id, interaction.user.id, locale_of(interaction))
         game, seats = await table.lobby(game_id)
     except TableError as exc:
-        await refuse(interaction, str(exc))
+        await refuse_error(interaction, exc)
         return
-    message = present.seat_message(game, notice, None, seats=seats)
+    message = present.seat_message(game, notice, None, seats=seats, lang=of_user(interaction))
     kwargs = message.send_kwargs()
     kwargs.pop("files", None)
     await interaction.response.send_message(ephemeral=True, **kwargs)
@@ -82,12 +98,14 @@ async def back(interaction: discord.Interaction[Any], game_id: int) -> None:
     table = service(interaction)
     try:
         await table.back(game_id, interaction.user.id)
-        notice = await table.private_view(game_id, interaction.user.id)
+        notice = await table.private_view(game_id, interaction.user.id, locale_of(interaction))
         game, seats = await table.lobby(game_id)
     except TableError as exc:
-        await refuse(interaction, str(exc))
+        await refuse_error(interaction, exc)
         return
-    message = present.seat_message(game, notice, None, seats=seats, content=text.WELCOME_BACK)
+    lang = of_user(interaction)
+    message = present.seat_message(game, notice, None, seats=seats, lang=lang,
+                                   content=i18n.t(lang, text.WELCOME_BACK))
     await interaction.response.edit_message(**message.edit_kwargs())
 
 
@@ -95,38 +113,43 @@ async def back(interaction: discord.Interaction[Any], game_id: int) -> None:
 async def lobby_action(interaction: discord.Interaction[Any], game_id: int, action: str) -> None:
     table = service(interaction)
     user = interaction.user
+    lang = await of_server(interaction)  # the lobby is a channel message
+    cancelled = present.closed_lobby(i18n.t(lang, text.CANCELLED))
     try:
         if action == "join":
-            await table.join(game_id, user.id, display_name(user))
+            await table.join(game_id, user.id, display_name(user), locale_of(interaction))
         elif action == "leave":
             if await table.leave(game_id, user.id):
-                await interaction.response.edit_message(**present.closed_lobby(text.CANCELLED).edit_kwargs())
+                await interaction.response.edit_message(**cancelled.edit_kwargs())
                 return
         elif action == "ai":
-            await table.add_ai(game_id, user.id)
+            await table.add_ai(game_id, user.id, lang=lang)
         elif action == "cancel":
             await table.cancel(game_id, user.id)
-            await interaction.response.edit_message(**present.closed_lobby(text.CANCELLED).edit_kwargs())
+            await interaction.response.edit_message(**cancelled.edit_kwargs())
             return
         elif action == "start":
             await start(interaction, game_id)
             return
     except TableError as exc:
-        await refuse(interaction, str(exc))
+        await refuse_error(interaction, exc)
         return
     game, seats = await table.lobby(game_id)
-    await interaction.response.edit_message(**present.lobby(game, seats).edit_kwargs())
+    await interaction.response.edit_message(**present.lobby(game, seats, lang).edit_kwargs())
 
 
 async def lobby_option(interaction: discord.Interaction[Any], game_id: int, option: str, value: str) -> None:
     table = service(interaction)
     try:
         await table.set_option(game_id, interaction.user.id, option, value)
-    except (TableError, ValueError) as exc:
-        await refuse(interaction, str(exc))
+    except TableError as exc:
+        await refuse_error(interaction, exc)
+        return
+    except ValueError as exc:  # a forged non-number timer value
+        await refuse_error(interaction, TableError(str(exc), from_rules=True))
         return
     game, seats = await table.lobby(game_id)
-    await interaction.response.edit_message(**present.lobby(game, seats).edit_kwargs())
+    await interaction.response.edit_message(**present.lobby(game, seats, await of_server(interaction)).edit_kwargs())
 
 
 async def start(interaction: discord.Interaction[Any], game_id: int, *, from_button: bool = True) -> None:
@@ -134,7 +157,7 @@ async def start(interaction: discord.Interaction[Any], game_id: int, *, from_but
     table = service(interaction)
     game, _seats = await table.lobby(game_id)
     if game.host_id != interaction.user.id:
-        await refuse(interaction, text.HOST_ONLY)
+        await refuse(interaction, i18n.t(of_user(interaction), text.HOST_ONLY))
         return
     # Starting sends a thread, a table and one DM per player: answer Discord first.
     if from_button:
@@ -144,11 +167,11 @@ async def start(interaction: discord.Interaction[Any], game_id: int, *, from_but
     try:
         await table.start(game_id, interaction.user.id)
     except TableError as exc:
-        await refuse(interaction, str(exc))
+        await refuse_error(interaction, exc)
         return
     game, _seats = await table.lobby(game_id)
     where = f"<#{game.thread_id or game.channel_id}>"
-    closed = present.closed_lobby(text.STARTED.format(where=where))
+    closed = present.closed_lobby(i18n.t(await of_server(interaction), text.STARTED, where=where))
     if from_button:
         await interaction.edit_original_response(**closed.edit_kwargs())
     else:
@@ -159,3 +182,15 @@ async def start(interaction: discord.Interaction[Any], game_id: int, *, from_but
                 await partial.get_partial_message(game.lobby_message_id).edit(**closed.edit_kwargs())
             except discord.HTTPException:
                 log.warning("could not close the lobby message of game %s", game_id)
+
+
+# --- rules -------------------------------------------------------------------------------------
+async def rules_page(interaction: discord.Interaction[Any], game_key: str, page: int) -> None:
+    """A Previous/Next click on a `/game rules` answer: that page, in the reader's language."""
+    import games
+
+    if game_key not in games.keys():
+        await malformed(interaction)
+        return
+    embed, view = rules.page_message(game_key, page, of_user(interaction))
+    await interaction.response.edit_message(embed=embed, view=view)

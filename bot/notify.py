@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot import present, text
+from bot import i18n, present, text
 from bot.render.generic import relative_time
 from bot.table import SeatNotice, TableUpdate
 from storage import GameRow, SeatRow
@@ -35,6 +35,10 @@ class DiscordNotifier:
     def db(self):  # type: ignore[no-untyped-def]
         return self.bot.table.db
 
+    async def _server_language(self, game: GameRow) -> str:
+        """Thread and channel messages speak the server's language."""
+        return await self.bot.languages.server(game.guild_id)
+
     def _public_channel(self, game: GameRow) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(game.thread_id or game.channel_id)
 
@@ -42,39 +46,40 @@ class DiscordNotifier:
         game = update.game
         assert game.id is not None
         try:
+            lang = await self._server_language(game)
             if update.started:
-                game = await self._open_table(update)
+                game = await self._open_table(update, lang)
             else:
-                await self._edit_table(update)
-                line = present.log_line(update)
+                await self._edit_table(update, lang)
+                line = present.log_line(update, lang)
                 if line:
                     await self._public_channel(game).send(line, allowed_mentions=discord.AllowedMentions.none())
             if update.dms:
-                await asyncio.gather(*(self._send_private(game, notice, update) for notice in update.dms))
+                await asyncio.gather(*(self._send_private(game, notice, update, lang) for notice in update.dms))
         except discord.HTTPException:
             # The decision is committed; a failed notification is retried by the next update.
             log.exception("publishing game %s failed", game.id)
 
-    async def _open_table(self, update: TableUpdate) -> GameRow:
+    async def _open_table(self, update: TableUpdate, lang: str) -> GameRow:
         game = update.game
         assert game.id is not None
-        thread_id = await self._create_thread(game)
+        thread_id = await self._create_thread(game, lang)
         if thread_id is not None:
             await self.db.update_game(game.id, thread_id=thread_id)
             game.thread_id = thread_id
-        message = present.table(update)
+        message = present.table(update, lang)
         sent = await self._public_channel(game).send(**message.send_kwargs())
         await self.db.update_game(game.id, table_message_id=sent.id)
         game.table_message_id = sent.id
         return game
 
-    async def _create_thread(self, game: GameRow) -> int | None:
+    async def _create_thread(self, game: GameRow, lang: str) -> int | None:
         from games import get
 
         channel = self.bot.get_channel(game.channel_id)
         if not isinstance(channel, discord.TextChannel):
             return None  # a DM or an uncached channel: play in the channel itself
-        name = text.THREAD_NAME.format(title=get(game.game_key).title, game_id=game.id)
+        name = i18n.t(lang, text.THREAD_NAME, title=get(game.game_key).title, game_id=game.id)
         try:
             thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread,
                                                  auto_archive_duration=1440)
@@ -83,23 +88,24 @@ class DiscordNotifier:
             return None
         return thread.id
 
-    async def _edit_table(self, update: TableUpdate) -> None:
+    async def _edit_table(self, update: TableUpdate, lang: str) -> None:
         game = update.game
         if game.table_message_id is None:
             return
-        message = present.table(update)
+        message = present.table(update, lang)
         partial = self._public_channel(game).get_partial_message(game.table_message_id)
         await partial.edit(**message.edit_kwargs())
 
-    async def _send_private(self, game: GameRow, notice: SeatNotice, update: TableUpdate) -> None:
+    async def _send_private(self, game: GameRow, notice: SeatNotice, update: TableUpdate, server_lang: str) -> None:
         assert game.id is not None
         seat = notice.seat
         if seat.user_id is None:
             return
-        message = present.seat_message(game, notice, update)
+        # The DM speaks the player's language (their Discord locale, remembered on the seat).
+        message = present.seat_message(game, notice, update, lang=i18n.language(seat.locale))
         if seat.dm_failed:
             if notice.prompt is not None and not seat.ai_controlled:
-                await self._ping(game, seat)
+                await self._ping(game, seat, server_lang)
             return
         try:
             if seat.dm_channel_id is not None and seat.dm_message_id is not None:
@@ -117,11 +123,11 @@ class DiscordNotifier:
                 raise
             await self.db.update_seat(game.id, seat.seat, dm_failed=True)
             if notice.prompt is not None:
-                await self._ping(game, seat)
+                await self._ping(game, seat, server_lang)
 
-    async def _ping(self, game: GameRow, seat: SeatRow) -> None:
+    async def _ping(self, game: GameRow, seat: SeatRow, lang: str) -> None:
         assert game.id is not None and seat.user_id is not None
-        ping = present.dm_closed_ping(game.id, seat.user_id)
+        ping = present.dm_closed_ping(game.id, seat.user_id, lang)
         await self._public_channel(game).send(**ping.send_kwargs(),
                                               allowed_mentions=discord.AllowedMentions(users=True))
 
@@ -130,8 +136,9 @@ class DiscordNotifier:
         if not mentions:
             return
         try:
+            lang = await self._server_language(game)
             await self._public_channel(game).send(
-                text.REMINDER.format(mentions=mentions, when=relative_time(deadline)),
+                i18n.t(lang, text.REMINDER, mentions=mentions, when=relative_time(deadline)),
                 allowed_mentions=discord.AllowedMentions(users=True))
         except discord.HTTPException:
             log.exception("reminder for game %s failed", game.id)

@@ -6,13 +6,14 @@ Everything here is pure (no REST calls); the notifier and the handlers send what
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
 import games
-from bot import text
+from bot import i18n, rules, text
 from bot.render import renderer_for
 from bot.render.generic import COLOUR, TableContext, clip
 from bot.table import SeatNotice, TableUpdate
@@ -24,7 +25,7 @@ from bot.views import (
     LobbyButton,
     LobbyOption,
 )
-from games.core import Prompt
+from games.core import Choice, Prompt
 from storage import GameRow, SeatRow
 
 MAX_BUTTONS = 20  # four rows of five; the fifth row is kept for "I'm back"
@@ -63,53 +64,57 @@ def _names(seats: list[SeatRow]) -> list[str]:
     return [s.name for s in seats]
 
 
-def context(game: GameRow, seats: list[SeatRow], waiting: list[int], update: TableUpdate | None = None
-            ) -> TableContext:
+def context(game: GameRow, seats: list[SeatRow], waiting: list[int], update: TableUpdate | None = None,
+            lang: str = i18n.DEFAULT) -> TableContext:
     assert game.id is not None
     title = games.get(game.game_key).title
-    return TableContext(title, game.id, _names(seats), waiting, update.deadline if update else None)
+    return TableContext(title, game.id, _names(seats), waiting, update.deadline if update else None, lang)
 
 
 # --- lobby -------------------------------------------------------------------------------------
-def timer_text(seconds: int | None) -> str:
+def timer_text(seconds: int | None, lang: str = i18n.DEFAULT) -> str:
     if not seconds:
-        return text.TIMER_OFF
-    return text.TIMER_SECONDS.format(minutes=seconds // 60, seconds=seconds % 60)
+        return i18n.t(lang, text.TIMER_OFF)
+    return i18n.t(lang, text.TIMER_SECONDS, minutes=seconds // 60, seconds=seconds % 60)
 
 
-def lobby(game: GameRow, seats: list[SeatRow]) -> Outgoing:
+def lobby(game: GameRow, seats: list[SeatRow], lang: str = i18n.DEFAULT) -> Outgoing:
+    """The lobby message (in the channel: the server's language)."""
     assert game.id is not None
     engine = games.get(game.game_key)
     host = next((s.name for s in seats if s.user_id == game.host_id), "?")
-    embed = discord.Embed(title=text.LOBBY_TITLE.format(title=engine.title), colour=COLOUR,
-                          description=text.LOBBY_HOST.format(name=host, low=engine.min_players,
-                                                             high=engine.max_players))
+    embed = discord.Embed(title=i18n.t(lang, text.LOBBY_TITLE, title=engine.title), colour=COLOUR,
+                          description=i18n.t(lang, text.LOBBY_HOST, name=host, low=engine.min_players,
+                                             high=engine.max_players))
     lines = [f"{i + 1}. {s.name}" for i, s in enumerate(seats)] or ["-"]
-    embed.add_field(name=text.LOBBY_SEATS.format(n=len(seats), high=engine.max_players),
+    embed.add_field(name=i18n.t(lang, text.LOBBY_SEATS, n=len(seats), high=engine.max_players),
                     value=clip("\n".join(lines), 1024), inline=False)
     if engine.options:
-        described = [f"**{o.name}**: {game.options.get(o.name, o.default)} ({o.description})"
-                     for o in engine.options]
-        embed.add_field(name=text.LOBBY_OPTIONS, value=clip("\n".join(described), 1024), inline=False)
-    embed.add_field(name=text.LOBBY_TIMER, value=timer_text(game.turn_seconds), inline=False)
+        described = [f"**{o.name}**: {rules.option_value(game.options.get(o.name, o.default), lang)} "
+                     f"({rules.option_description(engine.key, o, lang)})" for o in engine.options]
+        embed.add_field(name=i18n.t(lang, text.LOBBY_OPTIONS), value=clip("\n".join(described), 1024),
+                        inline=False)
+    embed.add_field(name=i18n.t(lang, text.LOBBY_TIMER), value=timer_text(game.turn_seconds, lang), inline=False)
     view = discord.ui.View(timeout=None)
     for action, label, style in (("join", text.BUTTON_JOIN, discord.ButtonStyle.success),
                                  ("leave", text.BUTTON_LEAVE, discord.ButtonStyle.secondary),
                                  ("ai", text.BUTTON_ADD_AI, discord.ButtonStyle.secondary),
                                  ("start", text.BUTTON_START, discord.ButtonStyle.primary),
                                  ("cancel", text.BUTTON_CANCEL, discord.ButtonStyle.danger)):
-        view.add_item(LobbyButton(game.id, action, label=label, style=style))
+        view.add_item(LobbyButton(game.id, action, label=i18n.t(lang, label), style=style))
     for row, option in enumerate(engine.options[:3], start=1):
         current = game.options.get(option.name, option.default)
-        choices = [discord.SelectOption(label=clip(f"{option.name}: {value}", 100), value=str(value),
-                                        default=value == current) for value in option.values[:25]]
+        choices = [discord.SelectOption(label=clip(f"{option.name}: {rules.option_value(value, lang)}", 100),
+                                        value=str(value), default=value == current)
+                   for value in option.values[:25]]
         view.add_item(LobbyOption(game.id, option.name, choices, row=row,
-                                  placeholder=text.OPTION_PLACEHOLDER.format(name=option.name)))
+                                  placeholder=i18n.t(lang, text.OPTION_PLACEHOLDER, name=option.name)))
     timer_row = min(len(engine.options[:3]) + 1, 4)
-    timer_choices = [discord.SelectOption(label=timer_text(s), value=str(s), default=(game.turn_seconds or 0) == s)
-                     for s in TIMER_CHOICES]
+    timer_choices = [discord.SelectOption(label=timer_text(s, lang), value=str(s),
+                                          default=(game.turn_seconds or 0) == s) for s in TIMER_CHOICES]
     view.add_item(LobbyOption(game.id, "turn_seconds", timer_choices, row=timer_row,
-                              placeholder=text.OPTION_PLACEHOLDER.format(name=text.LOBBY_TIMER)))
+                              placeholder=i18n.t(lang, text.OPTION_PLACEHOLDER,
+                                                 name=i18n.t(lang, text.LOBBY_TIMER))))
     return Outgoing(embeds=[embed], view=view)
 
 
@@ -118,83 +123,114 @@ def closed_lobby(message: str) -> Outgoing:
 
 
 # --- public table ------------------------------------------------------------------------------
-def table(update: TableUpdate) -> Outgoing:
+def table(update: TableUpdate, lang: str = i18n.DEFAULT) -> Outgoing:
+    """The public table message (in the thread: the server's language)."""
     game = update.game
     assert game.id is not None
     renderer = renderer_for(game.game_key)
-    ctx = context(game, update.seats, [p.seat for p in update.prompts], update)
+    ctx = context(game, update.seats, [p.seat for p in update.prompts], update, lang)
     embeds = renderer.table(update.public_view, ctx)
     if update.outcome is not None:
-        embeds.append(results_embed(update))
+        embeds.append(results_embed(update, lang))
     view: discord.ui.View | None = None
     if game.status == "active":
         view = discord.ui.View(timeout=None)
-        view.add_item(HandButton(game.id))
+        view.add_item(HandButton(game.id, label=i18n.t(lang, text.BUTTON_SHOW_HAND)))
     image = renderer.image(update.public_view)
     if image is not None and embeds:
         embeds[0].set_image(url="attachment://table.png")
     return Outgoing(embeds=embeds, view=view, image=image)
 
 
-def results_embed(update: TableUpdate) -> discord.Embed:
+def results_embed(update: TableUpdate, lang: str = i18n.DEFAULT) -> discord.Embed:
     outcome = update.outcome or {}
     ranks = outcome.get("ranking") or outcome.get("ranks") or [None] * len(update.seats)
     scores = outcome.get("scores") or [None] * len(update.seats)
     order = sorted(range(len(update.seats)), key=lambda s: (ranks[s] or 0, s))
-    lines = [text.RESULT_LINE.format(rank=ranks[s], name=update.seats[s].name, score=scores[s]) for s in order]
-    return discord.Embed(title=text.GAME_FINISHED, description="\n".join(lines), colour=discord.Colour.green())
+    lines = [i18n.t(lang, text.RESULT_LINE, rank=ranks[s], name=update.seats[s].name, score=_score(scores[s], lang))
+             for s in order]
+    return discord.Embed(title=i18n.t(lang, text.GAME_FINISHED), description="\n".join(lines),
+                         colour=discord.Colour.green())
 
 
-def log_line(update: TableUpdate) -> str | None:
+def _score(value: Any, lang: str) -> str:
+    return i18n.number(lang, value) if isinstance(value, int | float) and not isinstance(value, bool) else str(value)
+
+
+def log_line(update: TableUpdate, lang: str = i18n.DEFAULT) -> str | None:
     renderer = renderer_for(update.game.game_key)
-    ctx = context(update.game, update.seats, [p.seat for p in update.prompts], update)
+    ctx = context(update.game, update.seats, [p.seat for p in update.prompts], update, lang)
     lines = []
     line = renderer.log_line(update.events, ctx) if update.resolved else None
     if line:
         lines.append(line)
     if update.afk_seats:
-        lines.append(text.AFK_LOG.format(names=", ".join(update.seats[s].name for s in update.afk_seats)))
+        names = i18n.listing(lang, [update.seats[s].name for s in update.afk_seats])
+        lines.append(i18n.t(lang, text.AFK_LOG, names=names))
     if any(e.get("type") == "abandoned_afk" for e in update.events):
-        lines.append(text.ABANDONED_AFK)
+        lines.append(i18n.t(lang, text.ABANDONED_AFK))
     if any(e.get("type") == "abandoned" for e in update.events):
-        lines.append(text.ABANDONED)
+        lines.append(i18n.t(lang, text.ABANDONED))
     return clip("\n".join(lines), 1900) if lines else None
 
 
 # --- a seat's private message ------------------------------------------------------------------
-def seat_message(game: GameRow, notice: SeatNotice, update: TableUpdate | None = None, *,
-                 seats: list[SeatRow] | None = None, content: str | None = None) -> Outgoing:
+def seat_context(game: GameRow, notice: SeatNotice, update: TableUpdate | None = None, *,
+                 seats: list[SeatRow] | None = None, lang: str = i18n.DEFAULT) -> TableContext:
     assert game.id is not None
     names = _names(update.seats if update is not None else seats or [notice.seat])
+    return TableContext(games.get(game.game_key).title, game.id, names,
+                        [notice.seat.seat] if notice.prompt else [], update.deadline if update else None, lang)
+
+
+def seat_message(game: GameRow, notice: SeatNotice, update: TableUpdate | None = None, *,
+                 seats: list[SeatRow] | None = None, content: str | None = None,
+                 lang: str = i18n.DEFAULT) -> Outgoing:
+    """A seat's private message (a DM or an ephemeral answer: the player's language)."""
+    assert game.id is not None
     renderer = renderer_for(game.game_key)
-    ctx = TableContext(games.get(game.game_key).title, game.id, names,
-                       [notice.seat.seat] if notice.prompt else [], update.deadline if update else None)
+    ctx = seat_context(game, notice, update, seats=seats, lang=lang)
     embed = renderer.seat(notice.view, notice.prompt, ctx, notice.seat.seat)
     lines = [content] if content else []
     if notice.seat.ai_controlled:
-        lines.append(text.AI_CONTROLLED)
-    view = choice_view(game.id, notice.seat.seat, notice.version, notice.prompt, notice.seat.ai_controlled)
+        lines.append(i18n.t(lang, text.AI_CONTROLLED))
+    prompt = notice.prompt
+    view = choice_view(game.id, notice.seat.seat, notice.version, prompt, notice.seat.ai_controlled,
+                       (lambda choice: renderer.choice_label(prompt, choice, ctx)) if prompt else None, lang)
     return Outgoing(content="\n".join(lines) or None, embeds=[embed], view=view)
 
 
-def choice_view(game_id: int, seat: int, version: int, prompt: Prompt | None, away: bool) -> discord.ui.View | None:
+def chosen_labels(game: GameRow, notice: SeatNotice, prompt: Prompt | None, choice: list[str], fallback: list[str],
+                  update: TableUpdate | None, lang: str) -> str:
+    """"You chose ..." in the player's language: the answered prompt's labels, translated."""
+    if prompt is None:
+        return i18n.listing(lang, fallback)
+    renderer = renderer_for(game.game_key)
+    ctx = seat_context(game, notice, update, lang=lang)
+    by_id = {c.id: c for c in prompt.choices}
+    return i18n.listing(lang, [renderer.choice_label(prompt, by_id[c], ctx) if c in by_id else c for c in choice])
+
+
+def choice_view(game_id: int, seat: int, version: int, prompt: Prompt | None, away: bool,
+                label: Callable[[Choice], str] | None = None, lang: str = i18n.DEFAULT) -> discord.ui.View | None:
     view = discord.ui.View(timeout=None)
+    name = label or (lambda c: c.label)
     if prompt is not None and not away:
         if prompt.pick == 1 and len(prompt.choices) <= MAX_BUTTONS:
             for i, choice in enumerate(prompt.choices):
-                view.add_item(ChoiceButton(game_id, seat, version, choice.id, label=clip(choice.label, 80),
+                view.add_item(ChoiceButton(game_id, seat, version, choice.id, label=clip(name(choice), 80),
                                            row=i // 5))
         else:
-            options = [discord.SelectOption(label=clip(c.label, 100), value=c.id)
+            options = [discord.SelectOption(label=clip(name(c), 100), value=c.id)
                        for c in prompt.choices[:MAX_SELECT_OPTIONS]]
             view.add_item(ChoiceSelect(game_id, seat, version, options, prompt.pick,
-                                       placeholder=text.CHOOSE_PLACEHOLDER.format(pick=prompt.pick)))
+                                       placeholder=i18n.tn(lang, text.CHOOSE_PLACEHOLDER, prompt.pick)))
     if away:
-        view.add_item(BackButton(game_id, row=4))
+        view.add_item(BackButton(game_id, row=4, label=i18n.t(lang, text.BUTTON_BACK)))
     return view if view.children else None
 
 
-def dm_closed_ping(game_id: int, user_id: int) -> Outgoing:
+def dm_closed_ping(game_id: int, user_id: int, lang: str = i18n.DEFAULT) -> Outgoing:
     view = discord.ui.View(timeout=None)
-    view.add_item(HandButton(game_id))
-    return Outgoing(content=text.DM_CLOSED.format(mention=f"<@{user_id}>"), view=view)
+    view.add_item(HandButton(game_id, label=i18n.t(lang, text.BUTTON_SHOW_HAND)))
+    return Outgoing(content=i18n.t(lang, text.DM_CLOSED, mention=f"<@{user_id}>"), view=view)

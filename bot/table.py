@@ -21,7 +21,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
 import games
-from bot import text
+from bot import i18n, text
 from games.core import Game, IllegalAction, Prompt
 from storage import Database, GameRow, SeatRow, VersionConflict
 
@@ -37,7 +37,29 @@ AI_LEVELS = ("heuristic", "random")
 
 
 class TableError(Exception):
-    """A request the table refuses; the message is meant for the user who made it."""
+    """A request the table refuses; the message is meant for the user who made it.
+
+    It carries a catalog msgid (or an `NN_` plural pair, counted by `count`) and its parameters,
+    so the transport can say it in the reader's language (`localized`); str() is the English.
+    `from_rules` marks a message written by a game engine or option parser (English only): other
+    languages get it inside a translated sentence.
+    """
+
+    def __init__(self, message: str | tuple[str, str], /, *, from_rules: bool = False, **params: Any) -> None:
+        self.message = message
+        self.params = params
+        self.from_rules = from_rules
+        super().__init__(self.localized(i18n.DEFAULT))
+
+    def localized(self, lang: str) -> str:
+        if isinstance(self.message, tuple):
+            params = dict(self.params)
+            return i18n.tn(lang, self.message, int(params.pop("count")), **params)
+        if self.from_rules:
+            if lang == i18n.DEFAULT:
+                return self.message
+            return i18n.t(lang, text.REFUSED_BY_RULES, reason=self.message)
+        return i18n.t(lang, self.message, **self.params)
 
 
 class Stale(TableError):
@@ -87,7 +109,9 @@ class Decided:
 
     update: TableUpdate
     own: SeatNotice  # the deciding seat's fresh private view (to answer the interaction with)
-    labels: list[str]  # the labels of what was chosen, for "you chose ..."
+    labels: list[str]  # the engine's labels of what was chosen, for "you chose ..."
+    prompt: Prompt | None = None  # the prompt answered (renderers translate its labels)
+    choice: list[str] = field(default_factory=list)  # the choice ids
 
 
 class Notifier(Protocol):
@@ -138,24 +162,26 @@ class TableService:
     # --- lobby -------------------------------------------------------------------------------
     async def create_lobby(self, *, guild_id: int | None, channel_id: int, game_key: str, host_id: int,
                            host_name: str, options: dict[str, Any] | None = None,
-                           turn_seconds: int | None = DEFAULT_TURN_SECONDS) -> GameRow:
+                           turn_seconds: int | None = DEFAULT_TURN_SECONDS, host_locale: str | None = None
+                           ) -> GameRow:
         try:
             game = games.get(game_key)
         except KeyError:
-            raise TableError(text.UNKNOWN_GAME.format(key=game_key, known=", ".join(games.keys()))) from None
+            raise TableError(text.UNKNOWN_GAME, key=game_key, known=", ".join(games.keys())) from None
         if await self.db.channel_game(channel_id) is not None:
             raise TableError(text.CHANNEL_BUSY)
         try:
             resolved = game.resolve_options(options)
         except ValueError as exc:
-            raise TableError(str(exc)) from None
+            raise TableError(str(exc), from_rules=True) from None
         if turn_seconds is not None and turn_seconds <= 0:
             turn_seconds = None
         row = await self.db.create_game(guild_id=guild_id, channel_id=channel_id, game_key=game_key,
                                         options=resolved, host_id=host_id, seed=self.seeds.getrandbits(48),
                                         turn_seconds=turn_seconds)
         assert row.id is not None
-        await self.db.set_seats(row.id, [{"seat": 0, "user_id": host_id, "ai_level": None, "name": host_name}])
+        await self.db.set_seats(row.id, [{"seat": 0, "user_id": host_id, "ai_level": None, "name": host_name,
+                                          "locale": host_locale}])
         return row
 
     async def lobby(self, game_id: int) -> tuple[GameRow, list[SeatRow]]:
@@ -176,33 +202,34 @@ class TableService:
 
     @staticmethod
     def _seat_dicts(seats: list[SeatRow]) -> list[dict[str, Any]]:
-        return [{"seat": i, "user_id": s.user_id, "ai_level": s.ai_level, "name": s.name}
+        return [{"seat": i, "user_id": s.user_id, "ai_level": s.ai_level, "name": s.name, "locale": s.locale}
                 for i, s in enumerate(seats)]
 
-    async def join(self, game_id: int, user_id: int, name: str) -> None:
+    async def join(self, game_id: int, user_id: int, name: str, locale: str | None = None) -> None:
         async with self.lock(game_id):
             _row, game, seats = await self._open_lobby(game_id)
             if any(s.user_id == user_id for s in seats):
                 raise TableError(text.ALREADY_SEATED)
             if len(seats) >= game.max_players:
-                raise TableError(text.LOBBY_FULL.format(n=game.max_players))
+                raise TableError(text.LOBBY_FULL, count=game.max_players)
             entries = self._seat_dicts(seats)
-            entries.append({"seat": len(entries), "user_id": user_id, "ai_level": None, "name": name})
+            entries.append({"seat": len(entries), "user_id": user_id, "ai_level": None, "name": name,
+                            "locale": locale})
             await self.db.set_seats(game_id, entries)
 
-    async def add_ai(self, game_id: int, by_user: int, level: str = "heuristic") -> None:
+    async def add_ai(self, game_id: int, by_user: int, level: str = "heuristic", lang: str = i18n.DEFAULT) -> None:
         async with self.lock(game_id):
             _row, game, seats = await self._open_lobby(game_id)
             if not any(s.user_id == by_user for s in seats):
                 raise TableError(text.JOIN_FIRST)
             if level not in game.ai_levels:
-                raise TableError(text.UNKNOWN_AI.format(levels=", ".join(game.ai_levels)))
+                raise TableError(text.UNKNOWN_AI, levels=", ".join(game.ai_levels))
             if len(seats) >= game.max_players:
-                raise TableError(text.LOBBY_FULL.format(n=game.max_players))
+                raise TableError(text.LOBBY_FULL, count=game.max_players)
             entries = self._seat_dicts(seats)
             number = sum(1 for s in seats if s.user_id is None) + 1
             entries.append({"seat": len(entries), "user_id": None, "ai_level": level,
-                            "name": text.AI_NAME.format(n=number, level=level)})
+                            "name": i18n.t(lang, text.AI_NAME, n=number, level=level)})
             await self.db.set_seats(game_id, entries)
 
     async def leave(self, game_id: int, user_id: int) -> bool:
@@ -244,7 +271,7 @@ class TableService:
             try:
                 options = game.resolve_options({**row.options, name: value})
             except ValueError as exc:
-                raise TableError(str(exc)) from None
+                raise TableError(str(exc), from_rules=True) from None
             await self.db.update_game(game_id, options=options)
 
     async def cancel(self, game_id: int, by_user: int) -> None:
@@ -293,8 +320,8 @@ class TableService:
             if row.host_id != by_user:
                 raise TableError(text.HOST_ONLY)
             if not game.min_players <= len(seats) <= game.max_players:
-                raise TableError(text.PLAYER_COUNT.format(title=game.title, low=game.min_players,
-                                                          high=game.max_players, n=len(seats)))
+                raise TableError(text.PLAYER_COUNT, title=game.title, low=game.min_players,
+                                 high=game.max_players, n=len(seats))
             state = game.new(len(seats), row.seed, row.options)
             version = await self.db.start_game(game_id, game.to_json(state), None)
             self._cache[game_id] = (version, state)
@@ -311,7 +338,8 @@ class TableService:
         raise TableError(text.NOT_YOUR_SEAT)
 
     async def decide(self, game_id: int, user_id: int, seat: int, offered: int, choice: list[str],
-                     ack: Callable[[Decided], Awaitable[None]] | None = None) -> Decided:
+                     ack: Callable[[Decided], Awaitable[None]] | None = None, locale: str | None = None
+                     ) -> Decided:
         """A player's decision: validate, commit, acknowledge (`ack`), then notify everybody else."""
         async with self.lock(game_id):
             row = await self._game(game_id)
@@ -329,17 +357,18 @@ class TableService:
             if prompt is None:
                 raise Stale(text.NOTHING_TO_DECIDE)
             labels = {c.id: c.label for c in prompt.choices}
+            await self._remember_locale(game_id, seats[seat], locale)
             try:
                 events = game.apply(state, seat, list(choice))
             except IllegalAction as exc:
-                raise TableError(str(exc)) from None
+                raise TableError(str(exc), from_rules=True) from None
             version = await self._commit(row, version, seat, list(choice), state, afk=False)
             if seats[seat].afk_count:
                 await self.db.update_seat(game_id, seat, afk_count=0)
             update = await self._advance(game_id, version, state, events, [], acted_seat=seat)
             own = update.notices[seat]
             update.dms = [n for n in update.dms if n.seat.seat != seat]
-            decided = Decided(update, own, [labels.get(c, c) for c in choice])
+            decided = Decided(update, own, [labels.get(c, c) for c in choice], prompt, list(choice))
             if ack is not None:
                 try:
                     await ack(decided)
@@ -348,12 +377,13 @@ class TableService:
         await self.notifier.publish(update)
         return decided
 
-    async def private_view(self, game_id: int, user_id: int) -> SeatNotice:
+    async def private_view(self, game_id: int, user_id: int, locale: str | None = None) -> SeatNotice:
         """The caller's seat view and prompt (for "Show my hand" and /game hand)."""
         row = await self._game(game_id)
         if row.status != "active":
             raise TableError(text.GAME_OVER if row.status != "lobby" else text.NOT_STARTED)
         seat = await self.seat_of(game_id, user_id)
+        await self._remember_locale(game_id, seat, locale)
         version, state = await self._state(row)
         game = games.get(row.game_key)
         prompt = next((p for p in game.prompts(state) if p.seat == seat.seat), None)
@@ -442,6 +472,12 @@ class TableService:
         return await self._advance(row.id, version, state, events, afk, acted_seat=None)
 
     # --- internals ---------------------------------------------------------------------------
+    async def _remember_locale(self, game_id: int, seat: SeatRow, locale: str | None) -> None:
+        """Keep the player's Discord locale on the seat, so later DMs speak their language."""
+        if locale and seat.locale != locale:
+            await self.db.update_seat(game_id, seat.seat, locale=locale)
+            seat.locale = locale
+
     async def _state(self, row: GameRow) -> tuple[int, Any]:
         assert row.id is not None
         cached = self._cache.get(row.id)

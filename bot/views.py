@@ -4,6 +4,7 @@ Formats (all well under Discord's 100 characters):
     g:GAME:SEAT:SEQ:CHOICE   a choice button        gs:GAME:SEAT:SEQ   a choice select
     lb:GAME:ACTION           a lobby button         lo:GAME:OPTION     a lobby variant select
     hand:GAME                "Show my hand"         back:GAME          "I'm back"
+    rules:GAME_KEY:PAGE      a rules page button
 The templates accept anything after the prefix so that a malformed id still reaches a callback,
 which answers it; identity always comes from the interaction's user, never from the custom_id.
 """
@@ -135,18 +136,18 @@ class LobbyOption(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"lo:
 
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hand:(?P<rest>.*)"):
-    def __init__(self, game_id: int, *, raw: str | None = None) -> None:
+    def __init__(self, game_id: int, *, label: str | None = None, raw: str | None = None) -> None:
         from bot import text
 
         custom_id = f"hand:{raw}" if raw is not None else f"hand:{game_id}"
-        super().__init__(discord.ui.Button(label=text.BUTTON_SHOW_HAND, custom_id=custom_id[:CUSTOM_ID_LIMIT],
+        super().__init__(discord.ui.Button(label=label or text.BUTTON_SHOW_HAND, custom_id=custom_id[:CUSTOM_ID_LIMIT],
                                            style=discord.ButtonStyle.secondary))
         self.raw = raw if raw is not None else str(game_id)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
                              match: re.Match[str]) -> HandButton:
-        return cls(0, raw=match["rest"])
+        return cls(0, raw=match["rest"], label=getattr(item, "label", None))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         from bot import handlers
@@ -159,18 +160,19 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hand
 
 
 class BackButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"back:(?P<rest>.*)"):
-    def __init__(self, game_id: int, *, row: int | None = None, raw: str | None = None) -> None:
+    def __init__(self, game_id: int, *, row: int | None = None, label: str | None = None,
+                 raw: str | None = None) -> None:
         from bot import text
 
         custom_id = f"back:{raw}" if raw is not None else f"back:{game_id}"
-        super().__init__(discord.ui.Button(label=text.BUTTON_BACK, custom_id=custom_id[:CUSTOM_ID_LIMIT],
+        super().__init__(discord.ui.Button(label=label or text.BUTTON_BACK, custom_id=custom_id[:CUSTOM_ID_LIMIT],
                                            style=discord.ButtonStyle.success), row=row)
         self.raw = raw if raw is not None else str(game_id)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
                              match: re.Match[str]) -> BackButton:
-        return cls(0, raw=match["rest"])
+        return cls(0, raw=match["rest"], label=getattr(item, "label", None))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         from bot import handlers
@@ -182,6 +184,32 @@ class BackButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"back
         await handlers.back(interaction, ints[0])
 
 
+class RulesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rules:(?P<rest>.*)"):
+    """Turns the pages of a `/game rules` answer: rules:GAME_KEY:PAGE (the page to show)."""
+
+    def __init__(self, game_key: str, page: int, *, label: str = "?", disabled: bool = False,
+                 raw: str | None = None) -> None:
+        custom_id = f"rules:{raw}" if raw is not None else f"rules:{game_key}:{page}"
+        super().__init__(discord.ui.Button(label=label, custom_id=custom_id[:CUSTOM_ID_LIMIT], disabled=disabled,
+                                           style=discord.ButtonStyle.secondary))
+        self.raw = raw if raw is not None else custom_id[6:]
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> RulesButton:
+        return cls("", 0, raw=match["rest"], label=getattr(item, "label", None) or "?")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        from bot import handlers
+
+        key, _, page = self.raw.rpartition(":")
+        ints = _parse_ints(page, 1)
+        if ints is None or not key:
+            await handlers.malformed(interaction)
+            return
+        await handlers.rules_page(interaction, key, ints[0])
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    ChoiceButton, ChoiceSelect, LobbyButton, LobbyOption, HandButton, BackButton)
-PREFIXES = ("g:", "gs:", "lb:", "lo:", "hand:", "back:")
+    ChoiceButton, ChoiceSelect, LobbyButton, LobbyOption, HandButton, BackButton, RulesButton)
+PREFIXES = ("g:", "gs:", "lb:", "lo:", "hand:", "back:", "rules:")

@@ -1,4 +1,9 @@
-"""`/game new|join|leave|start|hand|status|rules|abandon|kick`: thin adapters over the table service."""
+"""`/game new|join|leave|start|hand|status|rules|abandon|kick|settings`: thin adapters over the table service.
+
+Names and descriptions are English msgids; `bot.translator.CatalogTranslator` gives Discord their
+Italian and French forms when the commands are synced. Answers only the caller sees (ephemeral)
+speak the caller's language; messages everybody in the channel sees speak the server's.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +11,14 @@ import contextlib
 from typing import TYPE_CHECKING, Any
 
 import discord
+from babel import Locale
 from discord import app_commands
 from discord.ext import commands
 
 import games
-from bot import handlers, present, text
+from bot import handlers, i18n, present, rules, text
+from bot.i18n import N_, NP_
+from bot.languages import of_server, of_user
 from bot.table import DEFAULT_TURN_SECONDS, TableError
 from storage import GameRow
 
@@ -19,8 +27,23 @@ if TYPE_CHECKING:
 
 GAME_CHOICES: list[app_commands.Choice[str]] = [app_commands.Choice(name=games.get(k).title, value=k)
                                                 for k in games.keys()][:25]
-TIMER_CHOICES: list[app_commands.Choice[int]] = [app_commands.Choice(name=present.timer_text(s), value=s)
-                                                 for s in present.TIMER_CHOICES]
+
+
+def _timer_choice(seconds: int) -> app_commands.Choice[int]:
+    # The translator fills the template in each language from the extras.
+    name = present.timer_text(seconds)
+    if seconds:
+        label = app_commands.locale_str(name, msgid=text.TIMER_SECONDS, minutes=seconds // 60, seconds=seconds % 60)
+    else:
+        label = app_commands.locale_str(name, msgid=text.TIMER_OFF)
+    return app_commands.Choice(name=label, value=seconds)
+
+
+TIMER_CHOICES: list[app_commands.Choice[int]] = [_timer_choice(s) for s in present.TIMER_CHOICES]
+# Each language named in itself (from Babel's locale data), so anybody can find theirs.
+LANGUAGE_CHOICES: list[app_commands.Choice[str]] = [
+    app_commands.Choice(name=str(Locale.parse(code).get_display_name(code)).capitalize(), value=code)
+    for code in i18n.LANGUAGES]
 
 
 def parse_variants(raw: str | None) -> dict[str, str]:
@@ -29,7 +52,7 @@ def parse_variants(raw: str | None) -> dict[str, str]:
     for part in (raw or "").replace(",", " ").split():
         name, sep, value = part.partition("=")
         if not sep or not name or not value:
-            raise TableError(f"Write variants as name=value, not {part!r}.")
+            raise TableError(text.BAD_VARIANT_SYNTAX, part=part)
         found[name.strip()] = value.strip()
     return found
 
@@ -40,7 +63,7 @@ def _id(row: GameRow) -> int:
 
 
 class GameCog(commands.Cog):
-    game = app_commands.Group(name="game", description="Play board games at this table")
+    game = app_commands.Group(name=NP_("command", "game"), description=N_("Play board games at this table"))
 
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
@@ -59,12 +82,14 @@ class GameCog(commands.Cog):
     async def _require_here(self, interaction: discord.Interaction[Any]) -> GameRow | None:
         row = await self._here(interaction)
         if row is None:
-            await handlers.refuse(interaction, text.NO_GAME_HERE)
+            await handlers.refuse(interaction, i18n.t(of_user(interaction), text.NO_GAME_HERE))
         return row
 
-    @game.command(name="new", description="Open a lobby for a game in this channel")
-    @app_commands.describe(game="Which game", variants="Variants as name=value (see the lobby)",
-                           timer="Seconds per decision before the AI decides (0: off)")
+    @game.command(name=NP_("command", "new"), description=N_("Open a lobby for a game in this channel"))
+    @app_commands.rename(game=NP_("command", "game"), variants=NP_("command", "variants"),
+                         timer=NP_("command", "timer"))
+    @app_commands.describe(game=N_("Which game"), variants=N_("Variants as name=value (see the lobby)"),
+                           timer=N_("Seconds per decision before the AI decides (0: off)"))
     @app_commands.choices(game=GAME_CHOICES, timer=TIMER_CHOICES)  # type: ignore[misc]
     async def new(self, interaction: discord.Interaction[Any], game: str, variants: str | None = None,
                   timer: int = DEFAULT_TURN_SECONDS) -> None:
@@ -72,12 +97,13 @@ class GameCog(commands.Cog):
             row = await self.table.create_lobby(
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, game_key=game,
                 host_id=interaction.user.id, host_name=handlers.display_name(interaction.user),
-                options=parse_variants(variants), turn_seconds=timer)
+                options=parse_variants(variants), turn_seconds=timer, host_locale=handlers.locale_of(interaction))
         except TableError as exc:
-            await handlers.refuse(interaction, str(exc))
+            await handlers.refuse_error(interaction, exc)
             return
         game_row, seats = await self.table.lobby(row.id)
-        callback = await interaction.response.send_message(**present.lobby(game_row, seats).send_kwargs())
+        lobby = present.lobby(game_row, seats, await of_server(interaction))
+        callback = await interaction.response.send_message(**lobby.send_kwargs())
         if callback.message_id is not None:
             await self.table.db.update_game(row.id, lobby_message_id=callback.message_id)
 
@@ -100,26 +126,29 @@ class GameCog(commands.Cog):
         game, seats = await self.table.lobby(row.id)
         if game.lobby_message_id is None:
             return
-        message = present.lobby(game, seats) if game.status == "lobby" else present.closed_lobby(text.CANCELLED)
+        lang = await self.bot.languages.server(game.guild_id)
+        message = (present.lobby(game, seats, lang) if game.status == "lobby"
+                   else present.closed_lobby(i18n.t(lang, text.CANCELLED)))
         partial = self.bot.get_partial_messageable(game.channel_id).get_partial_message(game.lobby_message_id)
         # If the lobby message is gone, the command's own answer still says what happened.
         with contextlib.suppress(discord.HTTPException):
             await partial.edit(**message.edit_kwargs())
 
-    @game.command(name="join", description="Join the lobby in this channel")
+    @game.command(name=NP_("command", "join"), description=N_("Join the lobby in this channel"))
     async def join(self, interaction: discord.Interaction[Any]) -> None:
         row = await self._require_here(interaction)
         if row is None:
             return
         try:
-            await self.table.join(row.id, interaction.user.id, handlers.display_name(interaction.user))
+            await self.table.join(row.id, interaction.user.id, handlers.display_name(interaction.user),
+                                  handlers.locale_of(interaction))
         except TableError as exc:
-            await handlers.refuse(interaction, str(exc))
+            await handlers.refuse_error(interaction, exc)
             return
-        await interaction.response.send_message(text.JOINED, ephemeral=True)
+        await interaction.response.send_message(i18n.t(of_user(interaction), text.JOINED), ephemeral=True)
         await self._refresh_lobby(row)
 
-    @game.command(name="leave", description="Leave the lobby in this channel")
+    @game.command(name=NP_("command", "leave"), description=N_("Leave the lobby in this channel"))
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         row = await self._require_here(interaction)
         if row is None:
@@ -127,22 +156,24 @@ class GameCog(commands.Cog):
         try:
             await self.table.leave(row.id, interaction.user.id)
         except TableError as exc:
-            await handlers.refuse(interaction, str(exc))
+            await handlers.refuse_error(interaction, exc)
             return
-        await interaction.response.send_message(text.LEFT, ephemeral=True)
+        await interaction.response.send_message(i18n.t(of_user(interaction), text.LEFT), ephemeral=True)
         await self._refresh_lobby(row)
 
-    @game.command(name="start", description="Start the game (host)")
+    @game.command(name=NP_("command", "start"), description=N_("Start the game (host)"))
     async def start(self, interaction: discord.Interaction[Any]) -> None:
         row = await self._require_here(interaction)
         if row is None:
             return
         if row.status != "lobby":
-            await handlers.refuse(interaction, text.NOT_A_LOBBY)
+            await handlers.refuse(interaction, i18n.t(of_user(interaction), text.NOT_A_LOBBY))
             return
         await handlers.start(interaction, _id(row), from_button=False)
 
-    @game.command(name="kick", description="Remove a player from the lobby (host)")
+    @game.command(name=NP_("command", "kick"), description=N_("Remove a player from the lobby (host)"))
+    @app_commands.rename(seat=NP_("command", "seat"))
+    @app_commands.describe(seat=N_("The seat number shown in the lobby"))
     async def kick(self, interaction: discord.Interaction[Any], seat: app_commands.Range[int, 1, 8]) -> None:
         row = await self._require_here(interaction)
         if row is None:
@@ -150,42 +181,49 @@ class GameCog(commands.Cog):
         try:
             name = await self.table.kick(row.id, interaction.user.id, seat - 1)
         except TableError as exc:
-            await handlers.refuse(interaction, str(exc))
+            await handlers.refuse_error(interaction, exc)
             return
-        await interaction.response.send_message(text.KICKED.format(name=name), ephemeral=True)
+        await interaction.response.send_message(i18n.t(of_user(interaction), text.KICKED, name=name),
+                                                ephemeral=True)
         await self._refresh_lobby(row)
 
-    @game.command(name="hand", description="Show your private view and choices (only you see it)")
+    @game.command(name=NP_("command", "hand"), description=N_("Show your private view and choices (only you see it)"))
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         row = await self._here(interaction)
         if row is None or row.status != "active":
             mine = [g for g in await self.table.db.user_games(interaction.user.id) if g.status == "active"]
             row = mine[0] if len(mine) == 1 else None
         if row is None:
-            await handlers.refuse(interaction, text.NOT_IN_GAME)
+            await handlers.refuse(interaction, i18n.t(of_user(interaction), text.NOT_IN_GAME))
             return
         await handlers.show_hand(interaction, _id(row))
 
-    @game.command(name="status", description="Your lobbies and games")
+    @game.command(name=NP_("command", "status"), description=N_("Your lobbies and games"))
     async def status(self, interaction: discord.Interaction[Any]) -> None:
+        lang = of_user(interaction)
         mine = await self.table.db.user_games(interaction.user.id)
         if not mine:
-            await interaction.response.send_message(text.STATUS_NONE, ephemeral=True)
+            await interaction.response.send_message(i18n.t(lang, text.STATUS_NONE), ephemeral=True)
             return
-        lines = [text.STATUS_LINE.format(game_id=g.id, title=games.get(g.game_key).title, status=g.status,
-                                         channel=g.thread_id or g.channel_id) for g in mine]
+        lines = [i18n.t(lang, text.STATUS_LINE, game_id=g.id, title=games.get(g.game_key).title,
+                        status=i18n.t(lang, text.STATUS_NAMES.get(g.status, g.status)),
+                        channel=g.thread_id or g.channel_id) for g in mine]
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
-    @game.command(name="rules", description="The rules summary and variants of a game")
+    @game.command(name=NP_("command", "rules"), description=N_("The rules summary and variants of a game"))
+    @app_commands.rename(game=NP_("command", "game"))
+    @app_commands.describe(game=N_("Which game"))
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction[Any], game: str) -> None:
-        engine = games.get(game)
-        lines = [f"**{engine.title}**: {engine.min_players}-{engine.max_players} players."]
-        lines += [f"- `{o.name}` ({', '.join(map(str, o.values))}; default {o.default}): {o.description}"
-                  for o in engine.options]
-        await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
+        if game not in games.keys():
+            await handlers.refuse(interaction, i18n.t(of_user(interaction), text.UNKNOWN_GAME, key=game,
+                                                      known=", ".join(games.keys())))
+            return
+        embed, view = rules.page_message(game, 0, of_user(interaction))
+        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
-    @game.command(name="abandon", description="Abandon the lobby or game here (host or Manage Server)")
+    @game.command(name=NP_("command", "abandon"),
+                  description=N_("Abandon the lobby or game here (host or Manage Server)"))
     async def abandon(self, interaction: discord.Interaction[Any]) -> None:
         row = await self._require_here(interaction)
         if row is None:
@@ -194,11 +232,32 @@ class GameCog(commands.Cog):
         try:
             await self.table.abandon(row.id, interaction.user.id, is_admin=bool(perms and perms.manage_guild))
         except TableError as exc:
-            await handlers.refuse(interaction, str(exc))
+            await handlers.refuse_error(interaction, exc)
             return
-        await interaction.response.send_message(text.ABANDONED)
+        await interaction.response.send_message(i18n.t(await of_server(interaction), text.ABANDONED))
         if row.status == "lobby":
             await self._refresh_lobby(row)
+
+    @game.command(name=NP_("command", "settings"),
+                  description=N_("Server settings: the language of channel and thread messages (Manage Server)"))
+    @app_commands.rename(language=NP_("command", "language"))
+    @app_commands.describe(language=N_("The language of channel and thread messages on this server"))
+    @app_commands.choices(language=LANGUAGE_CHOICES)
+    async def settings(self, interaction: discord.Interaction[Any], language: str) -> None:
+        lang = of_user(interaction)
+        if interaction.guild_id is None:
+            await handlers.refuse(interaction, i18n.t(lang, text.SERVER_ONLY))
+            return
+        perms = interaction.permissions
+        if not (perms and perms.manage_guild):
+            await handlers.refuse(interaction, i18n.t(lang, text.MANAGE_SERVER_ONLY))
+            return
+        if language not in i18n.LANGUAGES:
+            await handlers.malformed(interaction)
+            return
+        await self.bot.languages.set_server(interaction.guild_id, language)
+        name = str(Locale.parse(language).get_display_name(lang))
+        await interaction.response.send_message(i18n.t(lang, text.LANGUAGE_SET, language=name), ephemeral=True)
 
 
 async def setup(bot: TableBot) -> None:

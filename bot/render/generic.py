@@ -10,8 +10,8 @@ from typing import Any
 
 import discord
 
-from bot import text
-from games.core import Prompt
+from bot import i18n, text
+from games.core import Choice, Prompt
 from games.text import format_event, format_view
 
 log = logging.getLogger(__name__)
@@ -30,6 +30,16 @@ class TableContext:
     names: list[str]  # seat -> display name
     waiting: list[int]  # seats that must decide now
     deadline: datetime | None = None
+    lang: str = i18n.DEFAULT  # the audience's language: the server's for the table, the player's for a DM
+
+    def t(self, message: str, /, **params: Any) -> str:
+        return i18n.t(self.lang, message, **params)
+
+    def tn(self, forms: tuple[str, str], count: int, /, **params: Any) -> str:
+        return i18n.tn(self.lang, forms, count, **params)
+
+    def listing(self, items: Sequence[str]) -> str:
+        return i18n.listing(self.lang, items)
 
 
 def clip(value: str, limit: int) -> str:
@@ -53,7 +63,7 @@ class Renderer:
 
     # --- public table ------------------------------------------------------------------------
     def table(self, view: dict[str, Any], ctx: TableContext) -> list[discord.Embed]:
-        embed = discord.Embed(title=text.TABLE.format(title=ctx.title, game_id=ctx.game_id), colour=COLOUR,
+        embed = discord.Embed(title=ctx.t(text.TABLE, title=ctx.title, game_id=ctx.game_id), colour=COLOUR,
                               description=self.describe_public(view, ctx))
         self.add_waiting(embed, ctx)
         return [embed]
@@ -63,10 +73,9 @@ class Renderer:
 
     def add_waiting(self, embed: discord.Embed, ctx: TableContext) -> None:
         if ctx.waiting:
-            names = ", ".join(ctx.names[s] for s in ctx.waiting)
-            line = text.WAITING_FOR.format(names=names)
+            line = ctx.t(text.WAITING_FOR, names=ctx.listing([ctx.names[s] for s in ctx.waiting]))
             if ctx.deadline is not None:
-                line += "\n" + text.DECIDE_BY.format(when=relative_time(ctx.deadline))
+                line += "\n" + ctx.t(text.DECIDE_BY, when=relative_time(ctx.deadline))
             embed.add_field(name="\u200b", value=clip(line, 1024), inline=False)
 
     def image(self, view: dict[str, Any]) -> bytes | None:
@@ -81,7 +90,7 @@ class Renderer:
 
     # --- a seat's private message ------------------------------------------------------------
     def seat(self, view: dict[str, Any], prompt: Prompt | None, ctx: TableContext, seat: int) -> discord.Embed:
-        embed = discord.Embed(title=text.YOUR_VIEW.format(name=ctx.names[seat], seat=seat + 1), colour=COLOUR,
+        embed = discord.Embed(title=ctx.t(text.YOUR_VIEW, name=ctx.names[seat], seat=seat + 1), colour=COLOUR,
                               description=self.describe_private(view, ctx, seat))
         embed.add_field(name="\u200b", value=clip(self.prompt_line(prompt, ctx), 1024), inline=False)
         return embed
@@ -91,11 +100,20 @@ class Renderer:
 
     def prompt_line(self, prompt: Prompt | None, ctx: TableContext) -> str:
         if prompt is None:
-            return text.NO_DECISION
-        line = f"**{prompt.text or prompt.kind}**"
+            return ctx.t(text.NO_DECISION)
+        line = f"**{self.prompt_text(prompt, ctx)}**"
         if ctx.deadline is not None:
-            line += "\n" + text.DECIDE_BY.format(when=relative_time(ctx.deadline))
+            line += "\n" + ctx.t(text.DECIDE_BY, when=relative_time(ctx.deadline))
         return line
+
+    def prompt_text(self, prompt: Prompt, ctx: TableContext) -> str:
+        """The question in the reader's language; games override it by prompt kind."""
+        return i18n.t(ctx.lang, prompt.text) if prompt.text else prompt.kind
+
+    def choice_label(self, prompt: Prompt, choice: Choice, ctx: TableContext) -> str:
+        """A choice's label in the reader's language, by prompt kind and choice id; the engine's
+        label when the game has no translation for it (e.g. map region names)."""
+        return i18n.t(ctx.lang, choice.label)
 
     # --- the log -----------------------------------------------------------------------------
     def log_line(self, events: Sequence[dict[str, Any]], ctx: TableContext) -> str | None:

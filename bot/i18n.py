@@ -1,0 +1,134 @@
+"""Message catalogs (gettext .po files handled with Babel) and locale-aware formatting.
+
+Every sentence the bot shows is an English msgid marked in the code with `N_` (or `NP_` with a
+context, `NN_` for singular/plural pairs) and looked up at run time with `t`, `tp` or `tn` in the
+reader's language. The catalogs are bot/locales/<lang>/LC_MESSAGES/bot.po, read at start-up with
+`babel.messages.pofile.read_po` and compiled in memory, so no build step is needed;
+`python -m bot.locales` re-extracts bot/locales/bot.pot from the code and merges it into them.
+
+Languages: "en" (the msgids themselves), "it", "fr". Any other Discord locale falls back to English.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+import logging
+from collections.abc import Iterable
+from datetime import date, datetime
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from babel.dates import format_date, format_datetime
+from babel.lists import format_list
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+
+log = logging.getLogger(__name__)
+
+LANGUAGES = ("en", "it", "fr")
+DEFAULT = "en"
+DOMAIN = "bot"
+LOCALES = Path(__file__).resolve().parent / "locales"
+
+
+# --- markers: they return their argument, and tell the extractor what to collect ------------------
+def N_(message: str) -> str:
+    return message
+
+
+def NP_(context: str, message: str) -> str:
+    del context
+    return message
+
+
+def NN_(singular: str, plural: str) -> tuple[str, str]:
+    return singular, plural
+
+
+# --- languages -------------------------------------------------------------------------------------
+def language(locale: Any) -> str:
+    """"it", "fr" or "en" for a Discord locale ("it", "fr", "en-US", a discord.Locale) or None."""
+    if locale is None:
+        return DEFAULT
+    value = str(getattr(locale, "value", locale)).strip().lower().replace("_", "-")
+    base = value.split("-", 1)[0]
+    return base if base in LANGUAGES else DEFAULT
+
+
+def po_path(lang: str) -> Path:
+    return LOCALES / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@cache
+def translations(lang: str) -> gettext.NullTranslations:
+    if lang == DEFAULT or lang not in LANGUAGES:
+        return gettext.NullTranslations()
+    path = po_path(lang)
+    try:
+        with path.open("rb") as handle:
+            catalog = read_po(handle, locale=lang, domain=DOMAIN)
+    except OSError:
+        log.error("no catalog for %s at %s: falling back to English", lang, path)
+        return gettext.NullTranslations()
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)  # fuzzy entries are left out, so they show in English
+    compiled.seek(0)
+    return gettext.GNUTranslations(compiled)
+
+
+def _format(translated: str, fallback: str, params: dict[str, Any]) -> str:
+    if not params:
+        return translated
+    try:
+        return translated.format(**params)
+    except (KeyError, IndexError, ValueError):
+        log.error("bad placeholders in a translation of %r", fallback)
+        return fallback.format(**params)
+
+
+def t(lang: str, message: str, /, **params: Any) -> str:
+    """`message` (an English msgid) in `lang`, with its {placeholders} filled."""
+    return _format(translations(lang).gettext(message), message, params)
+
+
+def tp(lang: str, context: str, message: str, /, **params: Any) -> str:
+    """Like `t`, for a msgid with a msgctxt (the same English word used in two roles)."""
+    return _format(translations(lang).pgettext(context, message), message, params)
+
+
+def tn(lang: str, forms: tuple[str, str], count: int, /, **params: Any) -> str:
+    """The plural form for `count` (an `NN_` pair); {count} is filled with the count."""
+    singular, plural = forms
+    chosen = translations(lang).ngettext(singular, plural, count)
+    english = singular if count == 1 else plural
+    return _format(chosen, english, {"count": number(lang, count), **params})
+
+
+def translated(lang: str, message: str) -> str | None:
+    """The catalog's translation of `message`, or None when the catalog has none (for fallbacks)."""
+    if lang == DEFAULT:
+        return message
+    result = translations(lang).gettext(message)
+    return result if result != message else None
+
+
+# --- numbers, dates and lists ----------------------------------------------------------------------
+def number(lang: str, value: float) -> str:
+    return format_decimal(value, locale=lang)
+
+
+def listing(lang: str, items: Iterable[str]) -> str:
+    """"A, B and C" / "A, B e C" / "A, B et C"."""
+    values = [str(i) for i in items]
+    return format_list(values, locale=lang) if values else "-"
+
+
+def day(lang: str, value: date) -> str:
+    return format_date(value, format="medium", locale=lang)
+
+
+def moment(lang: str, value: datetime) -> str:
+    return format_datetime(value, format="medium", locale=lang)
