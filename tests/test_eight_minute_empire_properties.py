@@ -170,3 +170,16 @@ def test_heuristic_plays_every_variant_and_player_count() -> None:
         result = GAME.outcome(state)
         assert result is not None and len(result["scores"]) == players
         assert max(result["scores"]) > 0
+
+
+def test_a_heuristic_rebuilt_for_every_decision_still_finishes() -> None:
+    """The table may create a fresh AI for each AFK decision: no memory may be needed to stop moving."""
+    for players in (2, 4):
+        state = GAME.new(players, 77)
+        decisions = 0
+        while prompts := GAME.prompts(state):
+            for p in prompts:
+                GAME.apply(state, p.seat, GAME.ai("heuristic", decisions).choose(GAME, state, p))
+                decisions += 1
+            assert decisions < 2000, "the heuristic is going round in circles"
+        assert GAME.outcome(state) is not None

@@ -185,7 +185,6 @@ class Model:
 class HeuristicPlayer:
     def __init__(self, seed: int) -> None:
         self._rng = random.Random(seed)
-        self._backed = False
 
     def choose(self, game: Game[Any], state: Any, prompt: Prompt) -> list[str]:
         view = game.view(state, prompt.seat)
@@ -193,8 +192,6 @@ class HeuristicPlayer:
         me = view["seats"][prompt.seat]
         ids = prompt.choice_ids()
         kind = prompt.kind
-        if kind != "move_from":
-            self._backed = False
         if kind == "bid":
             return ["bid0"]  # going first is worth little; coins buy cards all game long
         if kind == "neutral":
@@ -209,18 +206,21 @@ class HeuristicPlayer:
         if kind == "move_from":
             left = prompt.info["left"]
             gain, src, _, _ = model.best_move(left, me["water_cost"])
-            if self._backed or src < 0 or gain <= 0:
-                self._backed = False
+            if src < 0 or gain <= 0:
                 return ["done"]
             return [model.labels[src]]
         if kind == "move_to":
             src = model.index[prompt.info["from"]]
             gain, _, first, _ = model.best_move(prompt.info["left"], me["water_cost"], only_from=src)
             label = model.labels[first] if first >= 0 else ""
-            if gain <= 0 or label not in ids:
-                self._backed = True
-                return ["back"]
-            return [label]
+            if gain > 0 and label in ids:
+                return [label]
+            # Never "back": an AI rebuilt for every decision would pick the same army again and loop.
+            # Take the least harmful step instead; it uses movement, so the move always ends.
+            steps = [c for c in ids if c != "back"]
+            model.change(src, model.me, armies=-1)
+            best = max(steps, key=lambda c: model.gain(model.index[c], model.me, armies=1))
+            return [best]
         if kind == "city":
             regions = [c for c in ids if c != "skip"]
             return [max(regions, key=lambda c: model.city_score(model.index[c]))]
