@@ -8,7 +8,7 @@ variant plays three games in a row on the same layout; the state keeps the game 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from games.core import Choice, Game, Option, Player, Prompt, Rng, check_choice
@@ -77,9 +77,9 @@ def _card(cid: int) -> Card:
     return all_cards()[cid]
 
 
-@cache
+@lru_cache(maxsize=2048)  # bounded: the number of distinct hands over a bot's lifetime is not
 def _hand_totals(hand: tuple[int, ...]) -> dict[str, int]:
-    """Summed ability counts of a hand ("move", "army", "flying", "immune", ...), cached: hands repeat."""
+    """Summed ability counts of a hand ("move", "army", "flying", "immune", ...); read-only."""
     totals: dict[str, int] = {}
     for cid in hand:
         for kind, _, n in _card(cid).abilities:
