@@ -1,22 +1,96 @@
-"""Eggs and Empires: the table, a seat's hand and the turn log, from the engine's views and events."""
+"""Eggs and Empires: the table, a seat's hand and the turn log, from the engine's views and events.
+
+Every word comes from the catalogs in the reader's language (ctx.lang): the Adventurers carry the
+names of that language's rulebook (the Italian rulebook translates them, the French one keeps the
+English names). Choice labels are rebuilt from the prompt kind and the choice id; a label this
+module does not recognise shows the engine's English.
+"""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import discord
 
+from bot import i18n
+from bot.i18n import N_, NP_
 from bot.render.generic import COLOUR, Renderer, TableContext, clip
-from games.core import Prompt
+from games.core import Choice, Prompt
 
-CARDS = {1: "Bard", 2: "Scout", 3: "Shepherd", 4: "Courier", 5: "Merchant", 6: "Priest", 7: "Mage",
-         8: "Blacksmith", 9: "Dark Priestess", 10: "Hero"}
-PHASES = {"mulligan": "keep or redraw hands", "play": "choosing Adventurers", "collect": "collecting eggs",
-          "turn_end": "end of turn", "round_end": "end of round", "over": "game over"}
+ADVENTURER = "adventurer"  # msgctxt of the card names
+CARDS = {1: NP_("adventurer", "Bard"), 2: NP_("adventurer", "Scout"), 3: NP_("adventurer", "Shepherd"),
+         4: NP_("adventurer", "Courier"), 5: NP_("adventurer", "Merchant"), 6: NP_("adventurer", "Priest"),
+         7: NP_("adventurer", "Mage"), 8: NP_("adventurer", "Blacksmith"), 9: NP_("adventurer", "Dark Priestess"),
+         10: NP_("adventurer", "Hero")}
+PHASES = {"mulligan": N_("keep or redraw hands"), "play": N_("choosing Adventurers"),
+          "collect": N_("collecting Eggs"), "turn_end": N_("end of turn"), "round_end": N_("end of round"),
+          "over": N_("game over")}
+
+HEADER = N_("Round {round}/{rounds} · Turn {turn}/{turns} · {phase}")
+TIEBREAKER = N_("Tie-Breaker Marker: **{name}**")
+FACE_DOWN_KNOWN = N_("face-down {value} (scouted by {name})")
+FACE_DOWN = N_("face-down (scouted by {name})")
+SEAT_TOTAL = N_("total {total}")
+SEAT_TOKENS = N_("Egg Tokens {tokens}")
+SEAT_EGGS = N_("Eggs [{eggs}]")
+SEAT_PLAYED = N_("played {cards}")
+SEAT_HAND = N_("hand {hand}, deck {deck}")
+ON_OFFER = N_("On offer")
+PLAYERS = N_("Players")
+YOUR_HAND = N_("Your hand")
+SECRET_PLAY = N_("Your secret play")
+YOUR_EGGS = N_("Your Eggs")
+SEAT_TITLE = N_("{title} #{game_id}: {name}")
+TABLE_TITLE = N_("{title} (game #{game_id})")
+
+# Prompts, by kind.
+PLAY = (N_("Choose an Adventurer to play"), N_("Choose two different Adventurers to play"))
+MULLIGAN = N_("Round {round}: keep your starting hand or draw a new one (once per round)?")
+EGG = N_("Your {card} collects: which Egg?")
+COURIER = N_("Courier: give the {value} Egg to another player?")
+PRIEST = N_("Priest: discard one of your collected Eggs?")
+KEEP_HAND = N_("Keep this hand")
+REDRAW = N_("Discard it and draw a new hand")
+KEEP_IT = N_("Keep it")
+NO_EGG = N_("Take no Egg")
+EGG_CHOICE = N_("Egg {value}")
+FACE_DOWN_MINE = N_("Face-down Egg (you scouted it: {value})")
+FACE_DOWN_OTHER = N_("Face-down Egg (scouted by {name})")
+GIVE = N_("Give it to {name}")
+DISCARD = N_("Discard a {value} Egg")
+
+# Events.
+REVEALED = N_("Revealed: {plays}")
+REVEALED_TIE = N_("Revealed: {plays} (tie)")
+COLLECTS = N_("{name}'s {card} takes the {value} Egg")
+COLLECTS_FACE_DOWN = N_("{name}'s {card} takes the face-down {value} Egg")
+DECLINED = N_("{name}'s {card} takes no Egg")
+GIVES = N_("{name} gives a {value} Egg to {other}")
+DISCARDS = N_("{name} discards a {value} Egg")
+KEEPS = N_("{name} keeps the {card} for scoring")
+SCOUTS = N_("{name} scouts a face-down Egg")
+UNCLAIMED = N_("Unclaimed Eggs are discarded: {eggs}")
+HANDS_KEPT = N_("Hands kept.")
+NEW_HANDS = N_("New hands for: {names}")
+OFFER = N_("Round {round}, turn {turn}: Eggs {eggs}")
+ROUND_SCORES = N_("**Round {round} scores:** {scores}")
+WINNER = N_("**Winner:** {names}")
+MARKER_TO = N_("Tie-Breaker Marker to {name}")
+ROUND_BEGINS = N_("Round {round} begins")
+
+_SEAT_LABEL = re.compile(r"Seat (\d+)")
+_SIGNED = re.compile(r"([+-]\d+)")
+_DISCARD_ID = re.compile(r"discard(-?\d+)")
 
 
-def card(value: int) -> str:
-    return f"{CARDS.get(value, '?')} ({value})"
+def card_name(lang: str, value: int) -> str:
+    name = CARDS.get(value)
+    return i18n.tp(lang, ADVENTURER, name) if name else "?"
+
+
+def card(lang: str, value: int) -> str:
+    return f"{card_name(lang, value)} ({value})"
 
 
 def egg(value: int | None) -> str:
@@ -33,18 +107,18 @@ class EggsRenderer(Renderer):
     key = "eggs-empires"
 
     def _header(self, view: dict[str, Any], ctx: TableContext) -> str:
-        rounds = view.get("rounds") or "?"
-        line = (f"Round {view.get('round')}/{rounds} · Turn {view.get('turn')}/{view.get('turns')} · "
-                f"{PHASES.get(str(view.get('phase')), view.get('phase'))}")
-        return f"{line}\nTie-Breaker: **{_name(ctx, view.get('tiebreaker'))}**"
+        phase = str(view.get("phase"))
+        line = ctx.t(HEADER, round=view.get("round"), rounds=view.get("rounds") or "?", turn=view.get("turn"),
+                     turns=view.get("turns"), phase=ctx.t(PHASES[phase]) if phase in PHASES else phase)
+        return f"{line}\n{ctx.t(TIEBREAKER, name=_name(ctx, view.get('tiebreaker')))}"
 
     def _offer(self, view: dict[str, Any], ctx: TableContext) -> str:
         shown = []
         for slot in view.get("offer", []):
             if slot.get("face_down"):
-                shown.append(f"face-down {egg(slot.get('value'))} (scouted by {_name(ctx, slot.get('scout'))})"
-                             if slot.get("value") is not None else
-                             f"face-down (scouted by {_name(ctx, slot.get('scout'))})")
+                scout = _name(ctx, slot.get("scout"))
+                shown.append(ctx.t(FACE_DOWN_KNOWN, value=egg(slot.get("value")), name=scout)
+                             if slot.get("value") is not None else ctx.t(FACE_DOWN, name=scout))
             else:
                 shown.append(egg(slot.get("value")))
         return ", ".join(shown) or "-"
@@ -54,85 +128,134 @@ class EggsRenderer(Renderer):
         for s in view.get("seats", []):
             seat = s["seat"]
             status = " ✅" if s.get("decided") else (" ⏳" if seat in ctx.waiting else "")
-            parts = [f"**{_name(ctx, seat)}**{status}: total {s.get('total', 0)}"]
+            parts = [f"**{_name(ctx, seat)}**{status}: {ctx.t(SEAT_TOTAL, total=s.get('total', 0))}"]
             if s.get("tokens"):
-                parts.append(f"tokens {s['tokens']}")
-            parts.append(f"eggs [{' '.join(egg(v) for v in s.get('eggs', []))}]")
+                parts.append(ctx.t(SEAT_TOKENS, tokens=s["tokens"]))
+            parts.append(ctx.t(SEAT_EGGS, eggs=" ".join(egg(v) for v in s.get("eggs", []))))
             if s.get("played"):
-                parts.append("played " + ", ".join(card(c) for c in s["played"]))
+                parts.append(ctx.t(SEAT_PLAYED, cards=", ".join(card(ctx.lang, c) for c in s["played"])))
             bonus = []
             if s.get("merchants"):
-                bonus.append(f"Merchant ×{s['merchants']}")
+                bonus.append(f"{card_name(ctx.lang, 5)} ×{s['merchants']}")
             if s.get("blacksmiths"):
-                bonus.append(f"Blacksmith ×{s['blacksmiths']}")
+                bonus.append(f"{card_name(ctx.lang, 8)} ×{s['blacksmiths']}")
             if bonus:
                 parts.append(" ".join(bonus))
-            parts.append(f"hand {s.get('hand_size', 0)}, deck {s.get('deck_size', 0)}")
+            parts.append(ctx.t(SEAT_HAND, hand=s.get("hand_size", 0), deck=s.get("deck_size", 0)))
             lines.append(" · ".join(parts))
         return "\n".join(lines)
 
     def table(self, view: dict[str, Any], ctx: TableContext) -> list[discord.Embed]:
-        embed = discord.Embed(title=f"{ctx.title} (game #{ctx.game_id})", colour=COLOUR,
+        embed = discord.Embed(title=ctx.t(TABLE_TITLE, title=ctx.title, game_id=ctx.game_id), colour=COLOUR,
                               description=self._header(view, ctx))
-        embed.add_field(name="On offer", value=clip(self._offer(view, ctx), 1024), inline=False)
-        embed.add_field(name="Players", value=clip(self._seat_lines(view, ctx), 1024), inline=False)
+        embed.add_field(name=ctx.t(ON_OFFER), value=clip(self._offer(view, ctx), 1024), inline=False)
+        embed.add_field(name=ctx.t(PLAYERS), value=clip(self._seat_lines(view, ctx), 1024), inline=False)
         self.add_waiting(embed, ctx)
         return [embed]
 
     def seat(self, view: dict[str, Any], prompt: Prompt | None, ctx: TableContext, seat: int) -> discord.Embed:
-        embed = discord.Embed(title=f"{ctx.title} #{ctx.game_id}: {ctx.names[seat]}", colour=COLOUR,
-                              description=self._header(view, ctx))
-        hand = ", ".join(card(c) for c in view.get("hand", [])) or "-"
-        embed.add_field(name="Your hand", value=clip(hand, 1024), inline=False)
+        embed = discord.Embed(title=ctx.t(SEAT_TITLE, title=ctx.title, game_id=ctx.game_id, name=ctx.names[seat]),
+                              colour=COLOUR, description=self._header(view, ctx))
+        hand = ", ".join(card(ctx.lang, c) for c in view.get("hand", [])) or "-"
+        embed.add_field(name=ctx.t(YOUR_HAND), value=clip(hand, 1024), inline=False)
         if view.get("my_play"):
-            embed.add_field(name="Your secret play", value=", ".join(card(c) for c in view["my_play"]),
+            embed.add_field(name=ctx.t(SECRET_PLAY), value=", ".join(card(ctx.lang, c) for c in view["my_play"]),
                             inline=False)
-        embed.add_field(name="On offer", value=clip(self._offer(view, ctx), 1024), inline=False)
+        embed.add_field(name=ctx.t(ON_OFFER), value=clip(self._offer(view, ctx), 1024), inline=False)
         mine = next((s for s in view.get("seats", []) if s["seat"] == seat), None)
         if mine is not None:
-            embed.add_field(name="Your eggs", value=f"[{' '.join(egg(v) for v in mine.get('eggs', []))}] · "
-                            f"total {mine.get('total', 0)}", inline=False)
+            eggs = f"[{' '.join(egg(v) for v in mine.get('eggs', []))}]"
+            embed.add_field(name=ctx.t(YOUR_EGGS), value=f"{eggs} · {ctx.t(SEAT_TOTAL, total=mine.get('total', 0))}",
+                            inline=False)
         embed.add_field(name="\u200b", value=clip(self.prompt_line(prompt, ctx), 1024), inline=False)
         return embed
 
+    # --- prompts -----------------------------------------------------------------------------
+    def prompt_text(self, prompt: Prompt, ctx: TableContext) -> str:
+        kind = prompt.kind
+        if kind == "play":
+            return ctx.t(PLAY[0] if prompt.pick == 1 else PLAY[1])
+        if kind == "mulligan":
+            found = re.search(r"Round (\d+)", prompt.text)
+            return ctx.t(MULLIGAN, round=found.group(1) if found else "?")
+        if kind == "egg" and isinstance(prompt.info.get("card"), int):
+            return ctx.t(EGG, card=card(ctx.lang, prompt.info["card"]))
+        if kind == "courier" and isinstance(prompt.info.get("egg"), int):
+            return ctx.t(COURIER, value=egg(prompt.info["egg"]))
+        if kind == "priest":
+            return ctx.t(PRIEST)
+        return super().prompt_text(prompt, ctx)
+
+    def choice_label(self, prompt: Prompt, choice: Choice, ctx: TableContext) -> str:
+        kind, cid, label = prompt.kind, choice.id, choice.label
+        if kind == "play" and cid.isdigit():
+            return card(ctx.lang, int(cid))
+        if kind == "mulligan" and cid in ("keep", "redraw"):
+            return ctx.t(KEEP_HAND if cid == "keep" else REDRAW)
+        if cid == "keep":
+            return ctx.t(KEEP_IT)
+        if kind == "egg":
+            return self._egg_label(cid, label, ctx)
+        if kind == "courier" and cid.startswith("give") and cid[4:].isdigit():
+            return ctx.t(GIVE, name=_name(ctx, int(cid[4:])))
+        discard = _DISCARD_ID.fullmatch(cid)
+        if kind == "priest" and discard:
+            return ctx.t(DISCARD, value=egg(int(discard.group(1))))
+        return super().choice_label(prompt, choice, ctx)
+
+    def _egg_label(self, cid: str, label: str, ctx: TableContext) -> str:
+        """Egg choices name the slot; the value (or who scouted it) is read from the engine's label."""
+        if cid == "none":
+            return ctx.t(NO_EGG)
+        value = _SIGNED.search(label)
+        if label.startswith("Egg ") and value:
+            return ctx.t(EGG_CHOICE, value=value.group(1))
+        if label.startswith("Face-down") and value:
+            return ctx.t(FACE_DOWN_MINE, value=value.group(1))
+        scout = _SEAT_LABEL.search(label)
+        if label.startswith("Face-down") and scout:
+            return ctx.t(FACE_DOWN_OTHER, name=_name(ctx, int(scout.group(1)) - 1))
+        return label
+
+    # --- the log -----------------------------------------------------------------------------
     def event_line(self, event: dict[str, Any], ctx: TableContext) -> str:
         kind = event.get("type")
+        lang = ctx.lang
+        who = _name(ctx, event.get("seat"))
         if kind == "reveal":
-            plays = "; ".join(f"{_name(ctx, s)}: {', '.join(card(c) for c in cards)}"
+            plays = "; ".join(f"{_name(ctx, s)}: {', '.join(card(lang, c) for c in cards)}"
                               for s, cards in enumerate(event.get("plays", [])))
-            return f"Revealed: {plays}" + (" (tie)" if event.get("tie") else "")
+            return ctx.t(REVEALED_TIE if event.get("tie") else REVEALED, plays=plays)
         if kind == "collect":
-            hidden = " face-down" if event.get("face_down") else ""
-            return (f"{_name(ctx, event.get('seat'))}'s {card(event['card'])} takes the{hidden} "
-                    f"{egg(event['value'])} egg")
+            return ctx.t(COLLECTS_FACE_DOWN if event.get("face_down") else COLLECTS, name=who,
+                         card=card(lang, event["card"]), value=egg(event["value"]))
         if kind == "declined":
-            return f"{_name(ctx, event.get('seat'))}'s {card(event['card'])} takes no egg"
+            return ctx.t(DECLINED, name=who, card=card(lang, event["card"]))
         if kind == "courier":
-            return (f"{_name(ctx, event.get('seat'))} gives a {egg(event['value'])} egg to "
-                    f"{_name(ctx, event.get('to_seat'))}")
+            return ctx.t(GIVES, name=who, value=egg(event["value"]), other=_name(ctx, event.get("to_seat")))
         if kind == "priest":
-            return f"{_name(ctx, event.get('seat'))} discards a {egg(event['value'])} egg"
+            return ctx.t(DISCARDS, name=who, value=egg(event["value"]))
         if kind == "bonus":
-            return f"{_name(ctx, event.get('seat'))} keeps the {card(event['card'])} for scoring"
+            return ctx.t(KEEPS, name=who, card=card(lang, event["card"]))
         if kind == "scout":
-            return f"{_name(ctx, event.get('seat'))} scouts a face-down egg"
+            return ctx.t(SCOUTS, name=who)
         if kind == "unclaimed":
-            return f"Unclaimed eggs are discarded: {', '.join(egg(v) for v in event.get('eggs', [])) or '-'}"
+            return ctx.t(UNCLAIMED, eggs=", ".join(egg(v) for v in event.get("eggs", [])) or "-")
         if kind == "mulligan":
             redrew = [_name(ctx, s) for s in event.get("redrew", [])]
-            return "Hands kept." if not redrew else f"New hands for: {', '.join(redrew)}"
+            return ctx.t(HANDS_KEPT) if not redrew else ctx.t(NEW_HANDS, names=ctx.listing(redrew))
         if kind == "offer":
-            eggs = ", ".join(egg(v) for v in event.get("eggs", []))
-            return f"Round {event.get('round')}, turn {event.get('turn')}: eggs {eggs}"
+            return ctx.t(OFFER, round=event.get("round"), turn=event.get("turn"),
+                         eggs=", ".join(egg(v) for v in event.get("eggs", [])))
         if kind == "round_end":
-            scores = ", ".join(f"{_name(ctx, s)} {v}" for s, v in enumerate(event.get("scores", [])))
-            return f"**Round {event.get('round')} scores:** {scores}"
+            scores = ", ".join(f"{_name(ctx, s)} {i18n.number(lang, v)}" for s, v in enumerate(event.get("scores", [])))
+            return ctx.t(ROUND_SCORES, round=event.get("round"), scores=scores)
         if kind == "game_over":
-            return "**Winner:** " + ", ".join(_name(ctx, s) for s in event.get("winners", []))
+            return ctx.t(WINNER, names=ctx.listing([_name(ctx, s) for s in event.get("winners", [])]))
         if kind == "tiebreaker":
-            return f"Tie-Breaker Marker to {_name(ctx, event.get('seat'))}"
+            return ctx.t(MARKER_TO, name=who)
         if kind == "round_start":
-            return f"Round {event.get('round')} begins"
+            return ctx.t(ROUND_BEGINS, round=event.get("round"))
         return super().event_line(event, ctx)
 
 
