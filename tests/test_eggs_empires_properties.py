@@ -154,3 +154,30 @@ def test_illegal_input_never_changes_state(setup: tuple[int, int, str, str], sal
 
     state = play_random(players, seed, tiebreaker, scoring, check)
     check(state, 0)  # and after the end
+
+
+def reference_collection_order(plays: list[list[int]], tiebreaker: int) -> tuple[list[tuple[int, int]], bool]:
+    """The collection order written as plainly as the rulebook says it, to check the fast one against."""
+    n = len(plays)
+    entries = [(card, seat) for seat in range(n) for card in plays[seat]]
+    if [card for card, _ in entries].count(9) > 1:
+        entries = [(card, seat) for card, seat in entries if card != 9]
+    entries.sort(key=lambda e: (-e[0], (e[1] - tiebreaker) % n))
+    tie = len({card for card, _ in entries}) < len(entries)
+    order = [(seat, card) for card, seat in entries]
+    if any(card == 8 for _, card in order):
+        shepherds = [e for e in order if e[1] == 3]
+        others = [e for e in order if e[1] != 3]
+        at = next(i for i, e in enumerate(others) if e[1] == 8)
+        order = others[:at] + shepherds + others[at:]
+    return order, tie
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(2, 6).flatmap(lambda n: st.tuples(
+    st.lists(st.lists(st.integers(1, 10), min_size=2 if n == 2 else 1, max_size=2 if n == 2 else 1, unique=True),
+             min_size=n, max_size=n),
+    st.integers(0, n - 1))))
+def test_collection_order_matches_the_plain_reading(case: tuple[list[list[int]], int]) -> None:
+    plays, tiebreaker = case
+    assert rules.collection_order(plays, tiebreaker) == reference_collection_order(plays, tiebreaker)

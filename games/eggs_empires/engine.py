@@ -412,13 +412,12 @@ class EggsAndEmpires(Game[EggsState]):
                 self._take(state, seat, card, slot, events)  # must take if able
             queue.pop(0)  # done, or cannot take anything: the next collector goes
         state.queue = []
-        collected_by = {(s, c) for s, c, _ in state.collected}
-        n = state.players
-        state.end_queue = [
-            [seat, card] for seat in ((state.tiebreaker + i) % n for i in range(n))
-            for card in state.plays[seat]
-            if (card in (COURIER, PRIEST)) and (seat, card) in collected_by
-        ]
+        # Couriers and Priests that collected decide next, in player order from the Tie-Breaker holder.
+        deciders = [(s, c) for s, c, _ in state.collected if c in (COURIER, PRIEST)]
+        if deciders:
+            n = state.players
+            deciders.sort(key=lambda e: ((e[0] - state.tiebreaker) % n, e[1]))
+            state.end_queue = [list(e) for e in deciders]
         state.phase = "turn_end"
         self._turn_end(state, events)
 
@@ -445,8 +444,10 @@ class EggsAndEmpires(Game[EggsState]):
         last_turn = state.turn == rules.TURNS_PER_ROUND
         if not last_turn:
             # Scouts (in player order from the Tie-Breaker holder) put the top egg face down for next turn.
-            for seat in ((state.tiebreaker + i) % n for i in range(n)):
-                if SCOUT in state.plays[seat] and state.egg_deck:
+            scouts = [seat for seat, cards in enumerate(state.plays) if SCOUT in cards]
+            scouts.sort(key=lambda seat: (seat - state.tiebreaker) % n)
+            for seat in scouts:
+                if state.egg_deck:
                     egg = state.egg_deck.pop()
                     state.offer.append([egg, seat])
                     events.append({"type": "scout", "seat": seat})

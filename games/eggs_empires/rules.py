@@ -70,14 +70,22 @@ def collection_order(plays: list[list[int]], tiebreaker: int) -> tuple[list[tupl
       copies of one card, so equal cards always belong to different seats).
     """
     players = len(plays)
-    entries = [(card, seat) for seat, cards in enumerate(plays) for card in cards]
-    if sum(1 for card, _ in entries if card == DARK_PRIESTESS) > 1:
-        entries = [e for e in entries if e[0] != DARK_PRIESTESS]
-    entries.sort(key=lambda e: (e[1] - tiebreaker) % players - e[0] * players)  # card desc, then seat order
-    tie = any(entries[i][0] == entries[i + 1][0] for i in range(len(entries) - 1))
-    order = [(seat, card) for card, seat in entries]
-    first_blacksmith = next((i for i, (_, card) in enumerate(order) if card == BLACKSMITH), None)
-    if first_blacksmith is not None and any(card == SHEPHERD for _, card in order):
+    # Encode each play as one int that sorts correctly on its own (card descending, then player order
+    # from the Tie-Breaker holder): sorting plain ints is much cheaper than sorting with a key.
+    keys = []
+    cards_seen = []
+    for seat in range(players):
+        position = (seat - tiebreaker) % players
+        for card in plays[seat]:
+            keys.append((10 - card) * 16 + position)
+            cards_seen.append(card)
+    if cards_seen.count(DARK_PRIESTESS) > 1:
+        keys = [k for k in keys if k // 16 != 10 - DARK_PRIESTESS]
+    keys.sort()
+    order = [((k % 16 + tiebreaker) % players, 10 - k // 16) for k in keys]
+    tie = len({k // 16 for k in keys}) < len(keys)
+    if BLACKSMITH in cards_seen and SHEPHERD in cards_seen:
+        first_blacksmith = next(i for i, (_, card) in enumerate(order) if card == BLACKSMITH)
         shepherds = [e for e in order if e[1] == SHEPHERD]
         rest = [e for e in order if e[1] != SHEPHERD]
         order = rest[:first_blacksmith] + shepherds + rest[first_blacksmith:]
