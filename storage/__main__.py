@@ -1,4 +1,5 @@
-"""`python -m storage upgrade` migrates the database; `python -m storage replay GAME_ID` checks a game.
+"""`python -m storage upgrade` migrates the database; `python -m storage replay GAME_ID` checks a game;
+`python -m storage rerate` recomputes every rating and the rating history from the results table.
 
 The database is DATABASE_URL (or --url), by default sqlite+aiosqlite:///data/bot.sqlite3.
 """
@@ -23,6 +24,7 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser("upgrade", help="apply the migrations (also done at every start-up)")
     check = commands.add_parser("replay", help="rebuild a game from seed + log and compare with the stored state")
     check.add_argument("game_id", type=int)
+    commands.add_parser("rerate", help="recompute every rating from the results, in game-finish order")
     return parser
 
 
@@ -31,6 +33,10 @@ async def _run(args: argparse.Namespace, lookup: Lookup) -> int:
     try:
         if args.command == "upgrade":
             print(f"database {db.url.render_as_string(hide_password=True)} is at schema {head_revision()}")
+            return 0
+        if args.command == "rerate":
+            rated = await db.rerate()
+            print(f"rated {rated} finished games again from their results")
             return 0
         try:
             report = await replay(db, args.game_id, lookup)

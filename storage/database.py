@@ -17,10 +17,13 @@ from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlmodel import SQLModel
 
-from storage import migrate
+import games
+from storage import ladder, migrate
+from storage import plays as plays_module
 from storage.engine import IMMEDIATE, create_engine, resolve_url
 from storage.errors import BrokenGame, GameNotActive, GameNotFound
-from storage.models import RUNNING, STATUSES, ActionRow, GameRow, RatingRow, ResultRow, SeatRow
+from storage.ladder import GameSeat, PlayedGame, ScoreSummary
+from storage.models import RUNNING, STATUSES, ActionRow, GameRow, RatingHistoryRow, RatingRow, ResultRow, SeatRow
 from storage.types import UTCDateTime, dump_json, utcnow
 from storage.writer import GroupWriter, PendingAction
 
@@ -44,7 +47,7 @@ _guild_settings = Table(
 # Columns of `games` read raw (text), so that one unreadable value cannot fail a whole query.
 _RAW_JSON = ("state", "options")
 _GAME_COLUMNS = [type_coerce(c, Text).label(c.name) if c.name in _RAW_JSON else c for c in _games.columns]
-_GAME_FIELDS_FIXED = {"id", "state", "version", "created_at", "updated_at"}
+_GAME_FIELDS_FIXED = {"id", "state", "version", "created_at", "updated_at", "finished_at", "finished_seq"}
 _GAME_FIELDS = {c.name for c in _games.columns} - _GAME_FIELDS_FIXED
 _SEAT_FIELDS = {c.name for c in _seats.columns} - {"game_id", "seat"}
 MAX_REASON = 500
@@ -57,6 +60,7 @@ class Database:
         self.engine = engine
         self.url = url
         self.writer = writer
+        self.lookup: plays_module.Lookup = games.get  # the engines, to replay a finished game's plays
 
     # --- lifecycle ---------------------------------------------------------------------------------
     @classmethod
@@ -294,30 +298,26 @@ class Database:
         await self.update_game(game_id, status="broken", broken_reason=reason, deadline=None)
 
     async def finish_game(self, game_id: int, status: str, results: list[dict[str, Any]]) -> None:
-        """Close the game ("finished" or "abandoned") and store one result per seat, atomically."""
+        """Close the game ("finished" or "abandoned") and store one result per seat, atomically.
+
+        A finished game is rated in the same transaction (storage.ladder.record_finish): its server's
+        and the global rating of every seat's identity, and their rating history. Its variant and
+        each seat's plays are worked out first, outside the transaction (a replay of a few ms).
+        """
         if status not in ("finished", "abandoned"):
             raise ValueError(f"a game ends as 'finished' or 'abandoned', not {status!r}")
-        rows = [
-            {
-                "game_id": game_id,
-                "seat": r["seat"],
-                "user_id": r.get("user_id"),
-                "ai_level": r.get("ai_level"),
-                "rank": r["rank"],
-                "score": r["score"],
-                "breakdown": dict(r.get("breakdown") or {}),
-            }
-            for r in results
-        ]
-        async with self._writing() as conn:
-            result = await conn.execute(
-                update(_games).where(_games.c.id == game_id).values(status=status, deadline=None, updated_at=utcnow())
-            )
-            if result.rowcount == 0:
+        variant: str | None = None
+        plays: list[dict[str, int]] | None = None
+        if status == "finished" and results:
+            game = await self.get_game(game_id)
+            if game is None:
                 raise GameNotFound(game_id)
-            await conn.execute(delete(_results).where(_results.c.game_id == game_id))
-            if rows:
-                await conn.execute(insert(_results), rows)
+            variant = plays_module.variant(game.game_key, game.options)
+            log = [(a.seat, a.action) for a in await self.actions(game_id)]
+            plays = plays_module.seat_plays(self.lookup, game.game_key, len(results), game.seed, game.options, log)
+        rows = ladder.normalise_results(game_id, results, variant, plays)
+        async with self._writing() as conn:
+            await ladder.record_finish(conn, game_id, status, rows, utcnow())
 
     # --- seats -------------------------------------------------------------------------------------
     async def seats(self, game_id: int) -> list[SeatRow]:
@@ -403,26 +403,55 @@ class Database:
             row.setdefault("updated_at", utcnow())
         if not rows:
             return
-        dialect_insert = pg_insert if self.engine.dialect.name == "postgresql" else sqlite_insert
-        statement = dialect_insert(_ratings)
-        statement = statement.on_conflict_do_update(
-            index_elements=["guild_id", "game_key", "user_id"],
-            set_={name: statement.excluded[name] for name in ("mu", "sigma", "games", "wins", "updated_at")},
-        )
         async with self._writing() as conn:
-            await conn.execute(statement, rows)
+            await ladder.upsert_ratings(conn, rows)
 
-    async def leaderboard(self, guild_id: int, game_key: str, limit: int = 10) -> list[RatingRow]:
-        """Best first by the conservative rating mu - 3 sigma."""
-        query = (
-            select(_ratings)
-            .where(_ratings.c.guild_id == guild_id, _ratings.c.game_key == game_key)
-            .order_by((_ratings.c.mu - 3 * _ratings.c.sigma).desc(), _ratings.c.user_id)
-            .limit(limit)
-        )
+    async def leaderboard(self, guild_id: int, game_key: str, limit: int = 10, offset: int = 0) -> list[RatingRow]:
+        """Best first by the conservative rating (ordinal = mu - 3 sigma), then by user id."""
         async with self._reading() as conn:
-            rows = (await conn.execute(query)).all()
-        return [RatingRow(**row._mapping) for row in rows]
+            return await ladder.leaderboard(conn, guild_id, game_key, limit, offset)
+
+    async def board_size(self, guild_id: int, game_key: str) -> int:
+        """How many identities have a rating on this board."""
+        async with self._reading() as conn:
+            return await ladder.board_size(conn, guild_id, game_key)
+
+    async def standing(self, guild_id: int, game_key: str, user_id: int) -> tuple[int, RatingRow] | None:
+        """(1-based position, rating) of one identity on a board, or None if it has no rating there."""
+        async with self._reading() as conn:
+            return await ladder.standing(conn, guild_id, game_key, user_id)
+
+    async def user_ratings(self, user_id: int, guild_ids: Sequence[int]) -> list[RatingRow]:
+        """The identity's ratings in these scopes, every game, by game key."""
+        async with self._reading() as conn:
+            return await ladder.user_ratings(conn, user_id, guild_ids)
+
+    async def rating_history(self, guild_id: int, game_key: str, user_id: int, limit: int = 50
+                             ) -> list[RatingHistoryRow]:
+        """The identity's rating after each of its last `limit` rated games there, oldest first."""
+        async with self._reading() as conn:
+            return await ladder.rating_history(conn, guild_id, game_key, user_id, limit)
+
+    async def score_summary(self, user_id: int, guild_id: int | None = None) -> list[ScoreSummary]:
+        """Per game and scoring variant: games, wins (rank 1), average and best score (None: everywhere)."""
+        async with self._reading() as conn:
+            return await ladder.score_summary(conn, user_id, guild_id)
+
+    async def user_results(self, user_id: int, guild_id: int | None = None, limit: int = 10,
+                           game_key: str | None = None) -> list[PlayedGame]:
+        """The user's finished games, newest first (guild_id None: everywhere)."""
+        async with self._reading() as conn:
+            return await ladder.user_results(conn, user_id, guild_id, limit, game_key)
+
+    async def game_players(self, game_ids: Sequence[int]) -> dict[int, list[GameSeat]]:
+        """The seats of these games with names, ranks and scores, best first."""
+        async with self._reading() as conn:
+            return await ladder.game_players(conn, game_ids)
+
+    async def rerate(self) -> int:
+        """Recompute every rating and the rating history from the results; the number of games rated."""
+        async with self._writing() as conn:
+            return await ladder.rerate(conn)
 
     # --- server settings ---------------------------------------------------------------------------
     async def get_guild_language(self, guild_id: int) -> str | None:

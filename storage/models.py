@@ -1,6 +1,7 @@
 """The tables (SQLModel). Migrations in storage/migrations create exactly these; keep them in step.
 
-Ids from Discord are snowflakes (BIGINT). Every table row belongs to a game except ratings.
+Ids from Discord are snowflakes (BIGINT). Every table row belongs to a game except ratings
+(and guild_settings, declared in storage/database.py).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from sqlmodel import Field, SQLModel
 
 from storage.types import JSONText, UTCDateTime
 
-__all__ = ["STATUSES", "ActionRow", "GameRow", "RatingRow", "ResultRow", "SeatRow"]
+__all__ = ["STATUSES", "ActionRow", "GameRow", "RatingHistoryRow", "RatingRow", "ResultRow", "SeatRow"]
 
 STATUSES = ("lobby", "active", "finished", "abandoned", "broken")
 RUNNING = ("lobby", "active")
@@ -38,6 +39,7 @@ class GameRow(SQLModel, table=True):
         Index("ix_games_thread", "thread_id"),
         Index("ix_games_status_deadline", "status", "deadline"),
         Index("ix_games_guild_key", "guild_id", "game_key"),
+        Index("ix_games_finished_seq", "finished_seq"),
     )
 
     id: int | None = Field(default=None, sa_column=Column("id", _GameId, primary_key=True, autoincrement=True))
@@ -59,6 +61,9 @@ class GameRow(SQLModel, table=True):
     broken_reason: str | None = Field(default=None, sa_column=Column("broken_reason", String(500)))
     created_at: datetime = Field(sa_column=Column("created_at", UTCDateTime, nullable=False))
     updated_at: datetime = Field(sa_column=Column("updated_at", UTCDateTime, nullable=False))
+    # When the game ended (finished or abandoned), and the order finished games were rated in.
+    finished_at: datetime | None = Field(default=None, sa_column=Column("finished_at", UTCDateTime, nullable=True))
+    finished_seq: int | None = Field(default=None, sa_column=Column("finished_seq", BigInteger, nullable=True))
 
 
 class SeatRow(SQLModel, table=True):
@@ -102,13 +107,22 @@ class ResultRow(SQLModel, table=True):
     rank: int = Field(sa_column=Column("rank", Integer, nullable=False))
     score: float = Field(sa_column=Column("score", Float, nullable=False))
     breakdown: dict[str, Any] = Field(default_factory=dict, sa_column=Column("breakdown", JSONText, nullable=False))
+    # The scoring variant whose scores stand apart (storage.plays.variant), and the seat's plays.
+    variant: str | None = Field(default=None, sa_column=Column("variant", String(40), nullable=True))
+    plays: dict[str, int] | None = Field(default=None, sa_column=Column("plays", JSONText, nullable=True))
 
 
 class RatingRow(SQLModel, table=True):
-    """One player's rating for one game in one guild (guild_id 0: games played outside a guild)."""
+    """One identity's rating for one game in one scope: a guild id, or 0 for the global rating.
+
+    user_id is a Discord user id, or a reserved negative id for an AI level (storage.ratings).
+    """
 
     __tablename__ = "ratings"
-    __table_args__ = (Index("ix_ratings_board", "guild_id", "game_key", "mu"),)
+    __table_args__ = (
+        Index("ix_ratings_ordinal", "guild_id", "game_key", "ordinal"),
+        Index("ix_ratings_user", "user_id"),
+    )
 
     guild_id: int = Field(sa_column=Column("guild_id", BigInteger, primary_key=True))
     game_key: str = Field(sa_column=Column("game_key", String(40), primary_key=True))
@@ -118,3 +132,22 @@ class RatingRow(SQLModel, table=True):
     games: int = Field(default=0, sa_column=Column("games", Integer, nullable=False))
     wins: int = Field(default=0, sa_column=Column("wins", Integer, nullable=False))
     updated_at: datetime = Field(sa_column=Column("updated_at", UTCDateTime, nullable=False))
+    # mu - 3 sigma, kept in step by every write so the leaderboard reads an index in order.
+    ordinal: float = Field(default=0.0, sa_column=Column("ordinal", Float, nullable=False))
+
+
+class RatingHistoryRow(SQLModel, table=True):
+    """An identity's rating in one scope right after one rated game (trends and the chart)."""
+
+    __tablename__ = "rating_history"
+    __table_args__ = (Index("ix_rating_history_player", "guild_id", "game_key", "user_id", "seq"),)
+
+    game_id: int = Field(sa_column=_game_fk())
+    guild_id: int = Field(sa_column=Column("guild_id", BigInteger, primary_key=True))
+    user_id: int = Field(sa_column=Column("user_id", BigInteger, primary_key=True))
+    game_key: str = Field(sa_column=Column("game_key", String(40), nullable=False))
+    seq: int = Field(sa_column=Column("seq", BigInteger, nullable=False))  # the game's finished_seq
+    rank: int = Field(sa_column=Column("rank", Integer, nullable=False))
+    mu: float = Field(sa_column=Column("mu", Float, nullable=False))
+    sigma: float = Field(sa_column=Column("sigma", Float, nullable=False))
+    ordinal: float = Field(sa_column=Column("ordinal", Float, nullable=False))

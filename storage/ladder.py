@@ -1,0 +1,380 @@
+"""SQL for results, ratings, the leaderboard, stats and history (Database delegates here).
+
+Writes run inside the caller's transaction: `record_finish` is the body of Database.finish_game,
+so a game's results, its rating updates and its rating history commit together or not at all.
+`rerate` rebuilds ratings and history from the results table through the same pure functions
+(storage.ratings) in the same order (games.finished_seq), so it reproduces the live numbers exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Row, and_, case, delete, func, insert, or_, select, text, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from storage.errors import GameNotFound
+from storage.models import GameRow, RatingHistoryRow, RatingRow, ResultRow, SeatRow
+from storage.ratings import Standing, rank_by_scores, rate_game, rated_seats, scopes
+
+__all__ = [
+    "GameSeat",
+    "PlayedGame",
+    "ScoreSummary",
+    "board_size",
+    "game_players",
+    "leaderboard",
+    "normalise_results",
+    "rating_history",
+    "record_finish",
+    "rerate",
+    "score_summary",
+    "standing",
+    "user_ratings",
+    "user_results",
+]
+
+_games = GameRow.__table__  # type: ignore[attr-defined]
+_seats = SeatRow.__table__  # type: ignore[attr-defined]
+_results = ResultRow.__table__  # type: ignore[attr-defined]
+_ratings = RatingRow.__table__  # type: ignore[attr-defined]
+_history = RatingHistoryRow.__table__  # type: ignore[attr-defined]
+# Every rating write on PostgreSQL takes this transaction lock first, so two games finishing at
+# once in two processes are rated one after the other, in finished_seq order (SQLite's BEGIN
+# IMMEDIATE already serialises writers).
+_PG_RATING_LOCK = 0x7261_7465
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """One of a user's finished games, from their seat."""
+
+    game_id: int
+    game_key: str
+    guild_id: int | None
+    channel_id: int
+    thread_id: int | None
+    finished_at: datetime | None
+    seat: int
+    rank: int
+    score: float
+    variant: str | None
+    plays: dict[str, int]
+
+    @property
+    def link(self) -> str | None:
+        """The game's thread (or channel) on Discord; None for a game played in DMs."""
+        if self.guild_id is None:
+            return None
+        return f"https://discord.com/channels/{self.guild_id}/{self.thread_id or self.channel_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class GameSeat:
+    seat: int
+    user_id: int | None
+    ai_level: str | None
+    name: str
+    rank: int
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreSummary:
+    game_key: str
+    variant: str | None
+    games: int
+    wins: int
+    average: float
+    best: float
+
+
+# --- writing ------------------------------------------------------------------------------------------
+def normalise_results(game_id: int, results: Iterable[Mapping[str, Any]], variant: str | None,
+                      plays: Sequence[Mapping[str, int]] | None) -> list[dict[str, Any]]:
+    """Result rows by seat; a missing score counts 0 and missing ranks come from the scores."""
+    rows: list[dict[str, Any]] = []
+    for r in results:
+        seat = int(r["seat"])
+        score = r.get("score")
+        rows.append({
+            "game_id": game_id,
+            "seat": seat,
+            "user_id": r.get("user_id"),
+            "ai_level": r.get("ai_level"),
+            "rank": r.get("rank"),
+            "score": float(score) if score is not None else 0.0,
+            "breakdown": dict(r.get("breakdown") or {}),
+            "variant": variant,
+            "plays": dict(plays[seat]) if plays is not None and 0 <= seat < len(plays) else None,
+        })
+    rows.sort(key=lambda row: row["seat"])
+    if any(row["rank"] is None for row in rows):
+        derived = rank_by_scores([row["score"] for row in rows])
+        for row, rank in zip(rows, derived, strict=True):
+            if row["rank"] is None:
+                row["rank"] = rank
+    for row in rows:
+        row["rank"] = int(row["rank"])
+    return rows
+
+
+async def record_finish(conn: AsyncConnection, game_id: int, status: str, rows: list[dict[str, Any]],
+                        now: datetime) -> None:
+    """Close the game, replace its results and, the first time it finishes, rate it."""
+    game = (await conn.execute(
+        select(_games.c.status, _games.c.guild_id, _games.c.game_key, _games.c.finished_at, _games.c.finished_seq)
+        .where(_games.c.id == game_id)
+    )).first()
+    if game is None:
+        raise GameNotFound(game_id)
+    if game.finished_seq is not None and status != "finished":
+        raise ValueError(f"game {game_id} finished and was rated; it cannot become {status!r}")
+    values: dict[str, Any] = {"status": status, "deadline": None, "updated_at": now}
+    finished_at = game.finished_at or now
+    values["finished_at"] = finished_at
+    # A retry of a finish that already counted replaces the results but does not rate twice.
+    rate = status == "finished" and game.finished_seq is None
+    seq = None
+    if rate:
+        await _lock_ratings(conn)
+        highest = (await conn.execute(select(func.max(_games.c.finished_seq)))).scalar_one_or_none()
+        seq = int(highest or 0) + 1
+        values["finished_seq"] = seq
+    await conn.execute(update(_games).where(_games.c.id == game_id).values(**values))
+    await conn.execute(delete(_results).where(_results.c.game_id == game_id))
+    if rows:
+        await conn.execute(insert(_results), rows)
+    if seq is not None:
+        entries = rated_seats((r["user_id"], r["ai_level"], r["rank"]) for r in rows)
+        await _rate(conn, game_id, game.guild_id, game.game_key, seq, entries, finished_at)
+
+
+async def _lock_ratings(conn: AsyncConnection) -> None:
+    if conn.dialect.name == "postgresql":
+        await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_RATING_LOCK})
+
+
+def _ids(entries: Sequence[tuple[int, int]]) -> list[int]:
+    return sorted({who for who, _rank in entries})
+
+
+async def _rate(conn: AsyncConnection, game_id: int, guild_id: int | None, game_key: str, seq: int,
+                entries: list[tuple[int, int]], at: datetime) -> None:
+    ids = _ids(entries)
+    if len(ids) < 2:
+        return
+    where = scopes(guild_id)
+    found = (await conn.execute(
+        select(_ratings.c.guild_id, _ratings.c.user_id, _ratings.c.mu, _ratings.c.sigma, _ratings.c.games,
+               _ratings.c.wins)
+        .where(_ratings.c.guild_id.in_(where), _ratings.c.game_key == game_key, _ratings.c.user_id.in_(ids))
+    )).all()
+    priors: dict[int, dict[int, Standing]] = {scope: {} for scope in where}
+    for row in found:
+        priors[row.guild_id][row.user_id] = Standing(row.mu, row.sigma, row.games, row.wins)
+    rating_rows: list[dict[str, Any]] = []
+    history_rows: list[dict[str, Any]] = []
+    for scope in where:
+        _collect(scope, game_id, game_key, seq, entries, rate_game(priors[scope], entries), at,
+                 rating_rows, history_rows)
+    await _upsert_ratings(conn, rating_rows)
+    await conn.execute(insert(_history), history_rows)
+
+
+def _collect(scope: int, game_id: int, game_key: str, seq: int, entries: Sequence[tuple[int, int]],
+             updated: Mapping[int, Standing], at: datetime, rating_rows: list[dict[str, Any]],
+             history_rows: list[dict[str, Any]]) -> None:
+    best: dict[int, int] = {}
+    for who, rank in entries:
+        best[who] = min(rank, best.get(who, rank))
+    for who, standing in sorted(updated.items()):
+        rating_rows.append({"guild_id": scope, "game_key": game_key, "user_id": who, "mu": standing.mu,
+                            "sigma": standing.sigma, "games": standing.games, "wins": standing.wins,
+                            "updated_at": at, "ordinal": standing.ordinal})
+        history_rows.append({"game_id": game_id, "guild_id": scope, "user_id": who, "game_key": game_key,
+                             "seq": seq, "rank": best[who], "mu": standing.mu, "sigma": standing.sigma,
+                             "ordinal": standing.ordinal})
+
+
+async def _upsert_ratings(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
+    if not rows:
+        return
+    dialect_insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
+    statement = dialect_insert(_ratings)
+    statement = statement.on_conflict_do_update(
+        index_elements=["guild_id", "game_key", "user_id"],
+        set_={name: statement.excluded[name] for name in ("mu", "sigma", "games", "wins", "updated_at", "ordinal")},
+    )
+    await conn.execute(statement, rows)
+
+
+async def upsert_ratings(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
+    """save_ratings: the ordinal always follows mu and sigma."""
+    for row in rows:
+        row["ordinal"] = row["mu"] - 3 * row["sigma"]
+    await _upsert_ratings(conn, rows)
+
+
+async def rerate(conn: AsyncConnection) -> int:
+    """Rebuild ratings and rating_history from the results of finished games; the games rated."""
+    await _lock_ratings(conn)
+    found = (await conn.execute(
+        select(_games.c.id, _games.c.guild_id, _games.c.game_key, _games.c.finished_seq, _games.c.finished_at,
+               _results.c.seat, _results.c.user_id, _results.c.ai_level, _results.c.rank)
+        .join(_results, _results.c.game_id == _games.c.id)
+        .where(_games.c.status == "finished", _games.c.finished_seq.is_not(None))
+        .order_by(_games.c.finished_seq, _results.c.seat)
+    )).all()
+    standings: dict[tuple[int, str], dict[int, Standing]] = {}
+    latest: dict[tuple[int, str, int], dict[str, Any]] = {}
+    history_rows: list[dict[str, Any]] = []
+    rated = 0
+    for game_rows in _by_game(found):
+        first = game_rows[0]
+        entries = rated_seats((r.user_id, r.ai_level, r.rank) for r in game_rows)
+        if len(_ids(entries)) < 2:
+            continue
+        rated += 1
+        for scope in scopes(first.guild_id):
+            board = standings.setdefault((scope, first.game_key), {})
+            updated = rate_game(board, entries)
+            rating_rows: list[dict[str, Any]] = []
+            _collect(scope, first.id, first.game_key, first.finished_seq, entries, updated, first.finished_at,
+                     rating_rows, history_rows)
+            board.update(updated)
+            for row in rating_rows:
+                latest[(scope, first.game_key, row["user_id"])] = row
+    await conn.execute(delete(_history))
+    await conn.execute(delete(_ratings))
+    for start in range(0, len(history_rows), 5000):
+        await conn.execute(insert(_history), history_rows[start:start + 5000])
+    rating_rows = list(latest.values())
+    for start in range(0, len(rating_rows), 5000):
+        await conn.execute(insert(_ratings), rating_rows[start:start + 5000])
+    return rated
+
+
+def _by_game(rows: Sequence[Any]) -> Iterable[list[Any]]:
+    current: list[Any] = []
+    for row in rows:
+        if current and current[0].id != row.id:
+            yield current
+            current = []
+        current.append(row)
+    if current:
+        yield current
+
+
+# --- reading ------------------------------------------------------------------------------------------
+def _rating(row: Row[Any]) -> RatingRow:
+    return RatingRow(**row._mapping)
+
+
+async def leaderboard(conn: AsyncConnection, guild_id: int, game_key: str, limit: int, offset: int
+                      ) -> list[RatingRow]:
+    query = (select(_ratings).where(_ratings.c.guild_id == guild_id, _ratings.c.game_key == game_key)
+             .order_by(_ratings.c.ordinal.desc(), _ratings.c.user_id).limit(limit).offset(offset))
+    return [_rating(row) for row in (await conn.execute(query)).all()]
+
+
+async def board_size(conn: AsyncConnection, guild_id: int, game_key: str) -> int:
+    query = select(func.count()).select_from(_ratings).where(_ratings.c.guild_id == guild_id,
+                                                             _ratings.c.game_key == game_key)
+    return int((await conn.execute(query)).scalar_one())
+
+
+async def standing(conn: AsyncConnection, guild_id: int, game_key: str, user_id: int
+                   ) -> tuple[int, RatingRow] | None:
+    """(1-based position on the board, the row), or None if the identity has no rating there."""
+    row = (await conn.execute(select(_ratings).where(
+        _ratings.c.guild_id == guild_id, _ratings.c.game_key == game_key, _ratings.c.user_id == user_id))).first()
+    if row is None:
+        return None
+    ahead = (await conn.execute(
+        select(func.count()).select_from(_ratings).where(
+            _ratings.c.guild_id == guild_id, _ratings.c.game_key == game_key,
+            or_(_ratings.c.ordinal > row.ordinal,
+                and_(_ratings.c.ordinal == row.ordinal, _ratings.c.user_id < user_id)))
+    )).scalar_one()
+    return int(ahead) + 1, _rating(row)
+
+
+async def user_ratings(conn: AsyncConnection, user_id: int, guild_ids: Sequence[int]) -> list[RatingRow]:
+    query = (select(_ratings).where(_ratings.c.user_id == user_id, _ratings.c.guild_id.in_(list(guild_ids)))
+             .order_by(_ratings.c.game_key, _ratings.c.guild_id))
+    return [_rating(row) for row in (await conn.execute(query)).all()]
+
+
+async def rating_history(conn: AsyncConnection, guild_id: int, game_key: str, user_id: int, limit: int
+                         ) -> list[RatingHistoryRow]:
+    query = (select(_history).where(_history.c.guild_id == guild_id, _history.c.game_key == game_key,
+                                    _history.c.user_id == user_id)
+             .order_by(_history.c.seq.desc()).limit(limit))
+    rows = [RatingHistoryRow(**row._mapping) for row in (await conn.execute(query)).all()]
+    rows.reverse()
+    return rows
+
+
+def _finished_of(user_id: int, guild_id: int | None) -> list[Any]:
+    conditions = [_results.c.user_id == user_id, _games.c.status == "finished"]
+    if guild_id is not None:
+        conditions.append(_games.c.guild_id == guild_id)
+    return conditions
+
+
+async def score_summary(conn: AsyncConnection, user_id: int, guild_id: int | None) -> list[ScoreSummary]:
+    query = (
+        select(_games.c.game_key, _results.c.variant, func.count().label("games"),
+               func.sum(case((_results.c.rank == 1, 1), else_=0)).label("wins"),
+               func.avg(_results.c.score).label("average"), func.max(_results.c.score).label("best"))
+        .select_from(_results.join(_games, _games.c.id == _results.c.game_id))
+        .where(*_finished_of(user_id, guild_id))
+        .group_by(_games.c.game_key, _results.c.variant)
+        .order_by(_games.c.game_key, _results.c.variant)
+    )
+    return [ScoreSummary(r.game_key, r.variant, int(r.games), int(r.wins or 0), float(r.average), float(r.best))
+            for r in (await conn.execute(query)).all()]
+
+
+async def user_results(conn: AsyncConnection, user_id: int, guild_id: int | None, limit: int,
+                       game_key: str | None = None) -> list[PlayedGame]:
+    """The user's finished games, newest first."""
+    conditions = _finished_of(user_id, guild_id)
+    if game_key is not None:
+        conditions.append(_games.c.game_key == game_key)
+    query = (
+        select(_games.c.id, _games.c.game_key, _games.c.guild_id, _games.c.channel_id, _games.c.thread_id,
+               _games.c.finished_at, _results.c.seat, _results.c.rank, _results.c.score, _results.c.variant,
+               _results.c.plays)
+        .select_from(_results.join(_games, _games.c.id == _results.c.game_id))
+        .where(*conditions)
+        .order_by(_games.c.finished_seq.desc(), _games.c.id.desc())
+        .limit(limit)
+    )
+    return [PlayedGame(r.id, r.game_key, r.guild_id, r.channel_id, r.thread_id, r.finished_at, r.seat, r.rank,
+                       r.score, r.variant, dict(r.plays or {}))
+            for r in (await conn.execute(query)).all()]
+
+
+async def game_players(conn: AsyncConnection, game_ids: Sequence[int]) -> dict[int, list[GameSeat]]:
+    """Each game's seats with names, ranks and scores, best rank first."""
+    if not game_ids:
+        return {}
+    query = (
+        select(_results.c.game_id, _results.c.seat, _results.c.user_id, _results.c.ai_level, _results.c.rank,
+               _results.c.score, _seats.c.name)
+        .select_from(_results.outerjoin(_seats, and_(_seats.c.game_id == _results.c.game_id,
+                                                     _seats.c.seat == _results.c.seat)))
+        .where(_results.c.game_id.in_(list(game_ids)))
+        .order_by(_results.c.game_id, _results.c.rank, _results.c.seat)
+    )
+    found: dict[int, list[GameSeat]] = {game_id: [] for game_id in game_ids}
+    for r in (await conn.execute(query)).all():
+        found[r.game_id].append(GameSeat(r.seat, r.user_id, r.ai_level, r.name or "", r.rank, r.score))
+    return found
