@@ -125,7 +125,7 @@ OPTIONS: dict[tuple[str, str], str] = {
     ("reggverse-riddles", "objectives"): N_("Secret Objectives expansion: one secret objective each"),
 }
 
-VALUES = {True: NP_("option value", "on"), False: NP_("option value", "off")}
+VALUES = {True: NP_("option-value", "on"), False: NP_("option-value", "off")}
 
 
 def option_description(game_key: str, option: Option, lang: str) -> str:
@@ -135,7 +135,7 @@ def option_description(game_key: str, option: Option, lang: str) -> str:
 
 def option_value(value: Any, lang: str) -> str:
     if isinstance(value, bool):
-        return i18n.tp(lang, "option value", VALUES[value])
+        return i18n.tp(lang, "option-value", VALUES[value])
     return str(value)
 
 
