@@ -66,8 +66,8 @@ async def decide(interaction: discord.Interaction[Any], game_id: int, seat: int,
         notice = decided.own
         labels = present.chosen_labels(game, notice, decided.prompt, decided.choice, decided.labels,
                                        decided.update, lang)
-        message = present.seat_message(game, notice, decided.update, lang=lang,
-                                       content=i18n.t(lang, text.YOU_CHOSE, labels=labels))
+        message = await present.seat_message(game, notice, decided.update, lang=lang,
+                                             content=i18n.t(lang, text.YOU_CHOSE, labels=labels)).render()
         if interaction.response.is_done():
             await interaction.edit_original_response(**message.edit_kwargs())
         else:
@@ -88,10 +88,8 @@ async def show_hand(interaction: discord.Interaction[Any], game_id: int) -> None
     except TableError as exc:
         await refuse_error(interaction, exc)
         return
-    message = present.seat_message(game, notice, None, seats=seats, lang=of_user(interaction))
-    kwargs = message.send_kwargs()
-    kwargs.pop("files", None)
-    await interaction.response.send_message(ephemeral=True, **kwargs)
+    message = await present.seat_message(game, notice, None, seats=seats, lang=of_user(interaction)).render()
+    await interaction.response.send_message(ephemeral=True, **message.send_kwargs())
 
 
 async def back(interaction: discord.Interaction[Any], game_id: int) -> None:
@@ -104,8 +102,8 @@ async def back(interaction: discord.Interaction[Any], game_id: int) -> None:
         await refuse_error(interaction, exc)
         return
     lang = of_user(interaction)
-    message = present.seat_message(game, notice, None, seats=seats, lang=lang,
-                                   content=i18n.t(lang, text.WELCOME_BACK))
+    message = await present.seat_message(game, notice, None, seats=seats, lang=lang,
+                                         content=i18n.t(lang, text.WELCOME_BACK)).render()
     await interaction.response.edit_message(**message.edit_kwargs())
 
 

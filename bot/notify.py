@@ -67,7 +67,7 @@ class DiscordNotifier:
         if thread_id is not None:
             await self.db.update_game(game.id, thread_id=thread_id)
             game.thread_id = thread_id
-        message = present.table(update, lang)
+        message = await present.table(update, lang).render()
         sent = await self._public_channel(game).send(**message.send_kwargs())
         await self.db.update_game(game.id, table_message_id=sent.id)
         game.table_message_id = sent.id
@@ -92,7 +92,7 @@ class DiscordNotifier:
         game = update.game
         if game.table_message_id is None:
             return
-        message = present.table(update, lang)
+        message = await present.table(update, lang).render()
         partial = self._public_channel(game).get_partial_message(game.table_message_id)
         await partial.edit(**message.edit_kwargs())
 
@@ -102,11 +102,11 @@ class DiscordNotifier:
         if seat.user_id is None:
             return
         # The DM speaks the player's language (their Discord locale, remembered on the seat).
-        message = present.seat_message(game, notice, update, lang=i18n.language(seat.locale))
         if seat.dm_failed:
             if notice.prompt is not None and not seat.ai_controlled:
                 await self._ping(game, seat, server_lang)
             return
+        message = await present.seat_message(game, notice, update, lang=i18n.language(seat.locale)).render()
         try:
             if seat.dm_channel_id is not None and seat.dm_message_id is not None:
                 dm = self.bot.get_partial_messageable(seat.dm_channel_id, type=discord.ChannelType.private)

@@ -1,10 +1,12 @@
 """What a lobby, a table or a seat's private message looks like: embeds, components and files.
 
 Everything here is pure (no REST calls); the notifier and the handlers send what it builds.
+Pictures are drawn later, off the event loop, by `await message.render()` (a map takes 40-60 ms).
 """
 
 from __future__ import annotations
 
+import asyncio
 import io
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -41,8 +43,26 @@ class Outgoing:
     embeds: list[discord.Embed] = field(default_factory=list)
     view: discord.ui.View | None = None
     image: bytes | None = None
+    # A picture still to be drawn; `render()` draws it in a worker thread. `pictured` remembers that
+    # this message has a picture slot, so an edit with no picture clears an outdated one.
+    draw: Callable[[], bytes | None] | None = None
+    pictured: bool = False
+
+    async def render(self) -> Outgoing:
+        if self.draw is not None:
+            self._show(await asyncio.to_thread(self.draw))
+        return self
+
+    def _show(self, image: bytes | None) -> None:
+        self.draw = None
+        self.pictured = True
+        self.image = image
+        if image is not None and self.embeds:
+            self.embeds[0].set_image(url="attachment://table.png")
 
     def files(self) -> list[discord.File]:
+        if self.draw is not None:  # a caller that did not render first still shows the picture
+            self._show(self.draw())
         return [discord.File(io.BytesIO(self.image), filename="table.png")] if self.image else []
 
     def send_kwargs(self) -> dict[str, Any]:
@@ -55,8 +75,9 @@ class Outgoing:
 
     def edit_kwargs(self) -> dict[str, Any]:
         kwargs: dict[str, Any] = {"content": self.content, "embeds": self.embeds, "view": self.view}
-        if self.image is not None:
-            kwargs["attachments"] = self.files()
+        files = self.files()
+        if files or self.pictured:
+            kwargs["attachments"] = files
         return kwargs
 
 
@@ -136,10 +157,8 @@ def table(update: TableUpdate, lang: str = i18n.DEFAULT) -> Outgoing:
     if game.status == "active":
         view = discord.ui.View(timeout=None)
         view.add_item(HandButton(game.id, label=i18n.t(lang, text.BUTTON_SHOW_HAND)))
-    image = renderer.image(update.public_view)
-    if image is not None and embeds:
-        embeds[0].set_image(url="attachment://table.png")
-    return Outgoing(embeds=embeds, view=view, image=image)
+    public_view = update.public_view
+    return Outgoing(embeds=embeds, view=view, draw=lambda: renderer.image(public_view))
 
 
 def results_embed(update: TableUpdate, lang: str = i18n.DEFAULT) -> discord.Embed:
@@ -197,7 +216,9 @@ def seat_message(game: GameRow, notice: SeatNotice, update: TableUpdate | None =
     prompt = notice.prompt
     view = choice_view(game.id, notice.seat.seat, notice.version, prompt, notice.seat.ai_controlled,
                        (lambda choice: renderer.choice_label(prompt, choice, ctx)) if prompt else None, lang)
-    return Outgoing(content="\n".join(lines) or None, embeds=[embed], view=view)
+    seat_view = notice.view
+    return Outgoing(content="\n".join(lines) or None, embeds=[embed], view=view,
+                    draw=lambda: renderer.seat_image(seat_view, prompt))
 
 
 def chosen_labels(game: GameRow, notice: SeatNotice, prompt: Prompt | None, choice: list[str], fallback: list[str],

@@ -88,6 +88,12 @@ class Renderer:
             log.exception("image renderer for %s failed", self.key)
             return None
 
+    def seat_image(self, view: dict[str, Any], prompt: Prompt | None) -> bytes | None:
+        """The picture in a seat's private message, drawn from that seat's view. By default the game's
+        picture while the seat must decide (between its decisions the thread's table is the live one,
+        and a private message is not edited then, so its picture would be out of date)."""
+        return self.image(view) if prompt is not None else None
+
     # --- a seat's private message ------------------------------------------------------------
     def seat(self, view: dict[str, Any], prompt: Prompt | None, ctx: TableContext, seat: int) -> discord.Embed:
         embed = discord.Embed(title=ctx.t(text.YOUR_VIEW, name=ctx.names[seat], seat=seat + 1), colour=COLOUR,

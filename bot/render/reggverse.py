@@ -16,6 +16,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.render.generic import EMBED_DESCRIPTION_LIMIT, Renderer, TableContext, clip
+from games.core import Prompt
 from games.reggverse.board import geometry, matching_tiles
 from games.reggverse.text import event_text, summary
 
@@ -262,6 +263,11 @@ class ReggverseRenderer(Renderer):
 
     def event_line(self, event: dict[str, Any], ctx: TableContext) -> str:
         return event_text(event) or ""
+
+    def seat_image(self, view: dict[str, Any], prompt: Prompt | None) -> bytes | None:
+        """Always: a seat's picture is its own side of the board with its hand and secret objective,
+        worth having while the others play too."""
+        return self.image(view)
 
 
 RENDERER = ReggverseRenderer("reggverse-riddles", image=render_board)
