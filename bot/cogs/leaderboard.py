@@ -1,0 +1,339 @@
+"""`/leaderboard`, `/stats` and `/history`: ratings and results read back from storage (docs/ratings.md).
+
+Answers are ephemeral (only the caller sees them) and speak the caller's language. The builders
+(`board_message`, `stats_message`, `history_message`) do all the work, so the commands and the page
+buttons are thin adapters; bench/leaderboard.py times them through the commands.
+
+Page buttons are DynamicItems whose custom_id carries ids only (`lbd:GAME_KEY:SCOPE:PAGE`, scope
+`s` for this server or `g` for global); the server comes from the interaction, so they keep working
+after a restart and nobody can read another server's board by forging an id.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import games
+from bot import handlers, i18n, text
+from bot import text_stats as ts
+from bot.cogs.game import GAME_CHOICES
+from bot.languages import of_user
+from bot.render.chart import Series, rating_chart
+from bot.render.generic import COLOUR, clip
+from storage import Database, RatingRow
+from storage.ladder import PlayedGame
+from storage.ratings import GLOBAL, ai_level_of
+
+if TYPE_CHECKING:
+    from bot.client import TableBot
+
+PAGE_SIZE = 10
+PREFIXES = ("lbd:",)
+TREND_GAMES = 5
+CHART_GAMES = 50
+RECENT_FOR_PLAYS = 100
+LAST_RESULTS = 5
+HISTORY_GAMES = 10
+CUSTOM_ID_LIMIT = 100
+
+SCOPE_CHOICES = [
+    app_commands.Choice(name=app_commands.locale_str(ts.SCOPE_SERVER), value="server"),
+    app_commands.Choice(name=app_commands.locale_str(ts.SCOPE_GLOBAL), value="global"),
+]
+
+
+@dataclass
+class Answer:
+    embed: discord.Embed
+    view: discord.ui.View | None = None
+    image: bytes | None = None
+
+    def send_kwargs(self) -> dict[str, Any]:
+        found: dict[str, Any] = {"embed": self.embed}
+        if self.view is not None:
+            found["view"] = self.view
+        if self.image is not None:
+            found["file"] = discord.File(io.BytesIO(self.image), filename="rating.png")
+        return found
+
+
+# --- shared formatting ------------------------------------------------------------------------------
+def who(user_id: int, lang: str) -> str:
+    """A mention for a person (Discord shows the name), the level for an AI identity."""
+    level = ai_level_of(user_id)
+    if level is not None:
+        return i18n.t(lang, ts.AI_PLAYER, level=level)
+    return f"<@{user_id}>"
+
+
+def rating_text(value: float, lang: str) -> str:
+    return i18n.number(lang, round(value, 1))
+
+
+def win_rate(wins: int, played: int, lang: str) -> str:
+    from babel.numbers import format_percent
+
+    return format_percent(wins / played if played else 0.0, locale=lang)
+
+
+def board_row(position: int, row: RatingRow, lang: str) -> str:
+    return i18n.t(lang, ts.BOARD_ROW, position=position, who=who(row.user_id, lang),
+                  rating=rating_text(row.ordinal, lang), games=i18n.tn(lang, ts.GAMES, row.games),
+                  wins=i18n.tn(lang, ts.WINS, row.wins), rate=win_rate(row.wins, row.games, lang))
+
+
+def scope_name(scope: int, lang: str) -> str:
+    return i18n.t(lang, ts.SCOPE_GLOBAL if scope == GLOBAL else ts.SCOPE_SERVER)
+
+
+def link_text(game: PlayedGame, lang: str) -> str:
+    url = game.link
+    return i18n.t(lang, ts.THREAD_LINK, url=url) if url else i18n.t(lang, ts.NO_LINK)
+
+
+def title_of(game_key: str) -> str:
+    try:
+        return games.get(game_key).title
+    except KeyError:
+        return game_key
+
+
+def score_text(value: float, lang: str) -> str:
+    return i18n.number(lang, round(value, 1))
+
+
+# --- /leaderboard -----------------------------------------------------------------------------------
+class LeaderboardPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"lbd:(?P<rest>.*)"):
+    """Previous/Next on a leaderboard: lbd:GAME_KEY:SCOPE:PAGE (the page it leads to, from 0)."""
+
+    def __init__(self, game_key: str, scope: str, page: int, *, label: str = "?", disabled: bool = False,
+                 raw: str | None = None) -> None:
+        custom_id = f"lbd:{raw}" if raw is not None else f"lbd:{game_key}:{scope}:{page}"
+        super().__init__(discord.ui.Button(label=label, custom_id=custom_id[:CUSTOM_ID_LIMIT], disabled=disabled,
+                                           style=discord.ButtonStyle.secondary))
+        self.raw = raw if raw is not None else custom_id[4:]
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> LeaderboardPage:
+        return cls("", "", 0, raw=match["rest"], label=getattr(item, "label", None) or "?")
+
+    def parsed(self) -> tuple[str, str, int] | None:
+        parts = self.raw.split(":")
+        if len(parts) != 3 or parts[0] not in games.keys() or parts[1] not in ("s", "g"):
+            return None
+        if not re.fullmatch(r"\d{1,6}", parts[2]):
+            return None
+        return parts[0], parts[1], int(parts[2])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        parsed = self.parsed()
+        if parsed is None:
+            await handlers.malformed(interaction)
+            return
+        game_key, scope, page = parsed
+        answer = await board_message(database(interaction), board_scope(interaction.guild_id, scope), scope,
+                                     game_key, interaction.user.id, page, of_user(interaction))
+        await interaction.response.edit_message(**answer.send_kwargs())
+
+
+def board_scope(guild_id: int | None, scope: str) -> int:
+    """The ratings scope: the server's id, or GLOBAL (also for "server" outside a server)."""
+    return guild_id if scope == "s" and guild_id else GLOBAL
+
+
+async def board_message(db: Database, scope_id: int, scope: str, game_key: str, user_id: int, page: int,
+                        lang: str) -> Answer:
+    title = title_of(game_key)
+    heading = i18n.t(lang, ts.BOARD_TITLE, title=title, scope=scope_name(scope_id, lang))
+    size = await db.board_size(scope_id, game_key)
+    if size == 0:
+        return Answer(discord.Embed(title=clip(heading, 256), colour=COLOUR,
+                                    description=i18n.t(lang, ts.BOARD_EMPTY, title=title)))
+    pages = (size + PAGE_SIZE - 1) // PAGE_SIZE
+    page = max(0, min(page, pages - 1))
+    rows = await db.leaderboard(scope_id, game_key, limit=PAGE_SIZE, offset=page * PAGE_SIZE)
+    lines = [board_row(page * PAGE_SIZE + i + 1, row, lang) for i, row in enumerate(rows)]
+    if not any(row.user_id == user_id for row in rows):
+        mine = await db.standing(scope_id, game_key, user_id)
+        lines.append("")
+        if mine is None:
+            lines.append(i18n.t(lang, ts.BOARD_YOU_UNRATED))
+        else:
+            lines.append(i18n.t(lang, ts.BOARD_YOU, row=board_row(mine[0], mine[1], lang)))
+    embed = discord.Embed(title=clip(heading, 256), colour=COLOUR, description=clip("\n".join(lines), 4000))
+    embed.set_footer(text=i18n.t(lang, ts.BOARD_FOOTER, page=page + 1, pages=pages))
+    view = discord.ui.View(timeout=None)
+    view.add_item(LeaderboardPage(game_key, scope, max(0, page - 1), label=i18n.t(lang, text.BUTTON_PREVIOUS),
+                                  disabled=page == 0))
+    view.add_item(LeaderboardPage(game_key, scope, page + 1, label=i18n.t(lang, text.BUTTON_NEXT),
+                                  disabled=page >= pages - 1))
+    return Answer(embed, view)
+
+
+# --- /stats -----------------------------------------------------------------------------------------
+def favourite_plays(results: Sequence[PlayedGame], game_key: str, lang: str, top: int = 3) -> str | None:
+    counts: Counter[str] = Counter()
+    for result in results:
+        if result.game_key == game_key:
+            for name, count in result.plays.items():
+                message = ts.PLAY_NAMES.get(name)
+                counts[i18n.t(lang, message) if message else name] += count
+    if not counts:
+        return None
+    best = sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:top]
+    return i18n.listing(lang, [i18n.t(lang, ts.STATS_PLAY, name=name, count=count) for name, count in best])
+
+
+def trend_text(history: Sequence[float], lang: str) -> tuple[str, int]:
+    """The change of rating over the last TREND_GAMES games (from the start if fewer)."""
+    if not history:
+        return "-", 0
+    count = min(TREND_GAMES, len(history))
+    before = history[-count - 1] if len(history) > count else 0.0  # a new player starts at 0
+    delta = history[-1] - before
+    arrow = "▲" if delta > 0 else "▼" if delta < 0 else "="
+    return f"{arrow} {rating_text(abs(delta), lang)}", count
+
+
+async def stats_message(db: Database, guild_id: int | None, user_id: int, name: str, lang: str, *,
+                        self_view: bool) -> Answer:
+    scope_id = guild_id or GLOBAL
+    scopes = [scope_id] if scope_id == GLOBAL else [scope_id, GLOBAL]
+    heading = i18n.t(lang, ts.STATS_TITLE, name=name, scope=scope_name(scope_id, lang))
+    summaries = await db.score_summary(user_id, guild_id)
+    if not summaries:
+        message = ts.NO_GAMES_YOU if self_view else ts.NO_GAMES_USER
+        return Answer(discord.Embed(title=clip(heading, 256), colour=COLOUR,
+                                    description=i18n.t(lang, message, name=name)))
+    ratings = await db.user_ratings(user_id, scopes)
+    local = {r.game_key: r for r in ratings if r.guild_id == scope_id}
+    world = {r.game_key: r for r in ratings if r.guild_id == GLOBAL}
+    recent = await db.user_results(user_id, guild_id, limit=RECENT_FOR_PLAYS)
+    embed = discord.Embed(title=clip(heading, 256), colour=COLOUR)
+    series: list[Series] = []
+    for game_key in sorted({s.game_key for s in summaries}):
+        lines: list[str] = []
+        rating = local.get(game_key)
+        if rating is not None:
+            history = [h.ordinal for h in await db.rating_history(scope_id, game_key, user_id, CHART_GAMES)]
+            series.append(Series(title_of(game_key), history))
+            trend, count = trend_text(history, lang)
+            place = await db.standing(scope_id, game_key, user_id)
+            players = await db.board_size(scope_id, game_key)
+            lines.append(i18n.t(lang, ts.STATS_RATING, rating=rating_text(rating.ordinal, lang),
+                                trend=i18n.tn(lang, ts.STATS_TREND, count, change=trend),
+                                position=place[0] if place else "-", players=players))
+            if scope_id != GLOBAL and game_key in world:
+                lines.append(i18n.t(lang, ts.STATS_RATING_GLOBAL, rating=rating_text(world[game_key].ordinal, lang)))
+        mine = [s for s in summaries if s.game_key == game_key]
+        played = sum(s.games for s in mine)
+        won = sum(s.wins for s in mine)
+        lines.append(i18n.t(lang, ts.STATS_GAMES, games=i18n.tn(lang, ts.GAMES, played),
+                            wins=i18n.tn(lang, ts.WINS, won), rate=win_rate(won, played, lang)))
+        for summary in mine:
+            average, best = score_text(summary.average, lang), score_text(summary.best, lang)
+            if summary.variant is None:
+                lines.append(i18n.t(lang, ts.STATS_SCORES, average=average, best=best))
+            else:
+                variant = ts.VARIANTS.get(summary.variant)
+                lines.append(i18n.t(lang, ts.STATS_SCORES_VARIANT, average=average, best=best,
+                                    variant=i18n.t(lang, variant) if variant else summary.variant))
+        plays = favourite_plays(recent, game_key, lang)
+        if plays:
+            lines.append(i18n.t(lang, ts.STATS_FAVOURITES, plays=plays))
+        embed.add_field(name=clip(title_of(game_key), 256), value=clip("\n".join(lines), 1024), inline=False)
+    if recent:
+        seated = await db.game_players([g.game_id for g in recent[:LAST_RESULTS]])
+        rows = [i18n.t(lang, ts.RESULT_ROW, date=i18n.day(lang, g.finished_at) if g.finished_at else "-",
+                       title=title_of(g.game_key), rank=g.rank, players=len(seated.get(g.game_id, [])),
+                       score=score_text(g.score, lang), link=link_text(g, lang))
+                for g in recent[:LAST_RESULTS]]
+        embed.add_field(name=i18n.t(lang, ts.STATS_LAST), value=clip("\n".join(rows), 1024), inline=False)
+    image = None
+    if series:
+        image = rating_chart(series, i18n.t(lang, ts.STATS_CHART))
+        embed.set_image(url="attachment://rating.png")
+    return Answer(embed, image=image)
+
+
+# --- /history ---------------------------------------------------------------------------------------
+async def history_message(db: Database, guild_id: int | None, user_id: int, name: str, lang: str, *,
+                          self_view: bool) -> Answer:
+    heading = i18n.t(lang, ts.HISTORY_TITLE, name=name)
+    recent = await db.user_results(user_id, guild_id, limit=HISTORY_GAMES)
+    if not recent:
+        message = ts.NO_GAMES_YOU if self_view else ts.NO_GAMES_USER
+        return Answer(discord.Embed(title=clip(heading, 256), colour=COLOUR,
+                                    description=i18n.t(lang, message, name=name)))
+    seats = await db.game_players([g.game_id for g in recent])
+    lines = []
+    for game in recent:
+        players = i18n.listing(lang, [
+            i18n.t(lang, ts.HISTORY_PLAYER, name=p.name or who(p.user_id or 0, lang), score=score_text(p.score, lang))
+            for p in seats.get(game.game_id, [])])
+        lines.append(i18n.t(lang, ts.HISTORY_ROW, date=i18n.day(lang, game.finished_at) if game.finished_at else "-",
+                            title=title_of(game.game_key), players=players, link=link_text(game, lang)))
+    return Answer(discord.Embed(title=clip(heading, 256), colour=COLOUR, description=clip("\n".join(lines), 4000)))
+
+
+# --- the cog ----------------------------------------------------------------------------------------
+def database(interaction: discord.Interaction[Any]) -> Database:
+    bot: TableBot = interaction.client
+    return bot.db
+
+
+class LeaderboardCog(commands.Cog):
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(LeaderboardPage)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(LeaderboardPage)
+
+    @app_commands.command(name=ts.CMD_LEADERBOARD, description=ts.CMD_LEADERBOARD_HELP)
+    @app_commands.rename(game=ts.OPT_GAME, scope=ts.OPT_SCOPE)
+    @app_commands.describe(game=ts.OPT_GAME_HELP, scope=ts.OPT_SCOPE_HELP)
+    @app_commands.choices(game=GAME_CHOICES, scope=SCOPE_CHOICES)
+    async def leaderboard(self, interaction: discord.Interaction[Any], game: str, scope: str = "server") -> None:
+        lang = of_user(interaction)
+        if game not in games.keys():
+            await handlers.malformed(interaction)
+            return
+        code = "g" if scope == "global" else "s"
+        answer = await board_message(self.bot.db, board_scope(interaction.guild_id, code), code, game,
+                                     interaction.user.id, 0, lang)
+        await interaction.response.send_message(**answer.send_kwargs(), ephemeral=True)
+
+    @app_commands.command(name=ts.CMD_STATS, description=ts.CMD_STATS_HELP)
+    @app_commands.rename(user=ts.OPT_USER)
+    @app_commands.describe(user=ts.OPT_USER_HELP)
+    async def stats(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
+        target = user or interaction.user
+        answer = await stats_message(self.bot.db, interaction.guild_id, target.id, handlers.display_name(target),
+                                     of_user(interaction), self_view=target.id == interaction.user.id)
+        await interaction.response.send_message(**answer.send_kwargs(), ephemeral=True)
+
+    @app_commands.command(name=ts.CMD_HISTORY, description=ts.CMD_HISTORY_HELP)
+    @app_commands.rename(user=ts.OPT_USER)
+    @app_commands.describe(user=ts.OPT_USER_HELP)
+    async def history(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
+        target = user or interaction.user
+        answer = await history_message(self.bot.db, interaction.guild_id, target.id, handlers.display_name(target),
+                                       of_user(interaction), self_view=target.id == interaction.user.id)
+        await interaction.response.send_message(**answer.send_kwargs(), ephemeral=True)
+
+
+async def setup(bot: TableBot) -> None:
+    await bot.add_cog(LeaderboardCog(bot))
