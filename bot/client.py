@@ -9,6 +9,7 @@ import discord
 from discord.ext import commands
 
 from bot import handlers
+from bot.cogs import leaderboard
 from bot.cogs.game import GameCog
 from bot.cogs.timers import TimerCog
 from bot.languages import Languages
@@ -41,6 +42,7 @@ class TableBot(commands.Bot):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.add_cog(GameCog(self))
         await self.add_cog(TimerCog(self, self.settings.timer_interval))
+        await self.add_cog(leaderboard.LeaderboardCog(self))  # also registers its page buttons
         if self.settings.sync_commands:
             await self.sync_commands()
 
@@ -61,7 +63,7 @@ class TableBot(commands.Bot):
         if interaction.type is discord.InteractionType.component:
             data: dict[str, Any] = dict(interaction.data or {})
             custom_id = str(data.get("custom_id", ""))
-            if not custom_id.startswith(PREFIXES):
+            if not custom_id.startswith(PREFIXES + leaderboard.PREFIXES):
                 await handlers.malformed(interaction)
 
     async def close(self) -> None:
