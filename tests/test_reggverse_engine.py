@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import games
 from games.ai import RandomPlayer
 from games.core import IllegalAction
-from games.reggverse.board import matching_tiles, row_is_balanced
+from games.reggverse.board import BoardIndex, matching_tiles, row_is_balanced, row_mask, side_of
 from games.reggverse.engine import ReggverseRiddles
 from games.reggverse.objectives import objective_points
 from games.reggverse.state import State
@@ -546,3 +546,31 @@ def test_illegal_input_changes_nothing(seed: int, steps: int, bad: list[str], se
     with pytest.raises(IllegalAction):
         GAME.apply(state, seat, bad)
     assert json.dumps(GAME.to_json(state), sort_keys=True) == before
+
+
+def _index_fields(ix: BoardIndex) -> dict[str, Any]:
+    return {"egg_mask": {k: v for k, v in ix.egg_mask.items() if v}, "totals": ix.totals,
+            "no_duplicates": ix.no_duplicates, "one_type": ix.one_type, "at_least": ix.at_least,
+            "pawn_count": ix.pawn_count, "pawn_mask": ix.pawn_mask, "type_mask": ix.type_mask,
+            "near_eggs": ix.near_eggs(), "full": ix.full}
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 6), shape=st.sampled_from(["4x4", "5x4", "cross", "ring"]))
+def test_what_the_engine_keeps_between_decisions_equals_a_fresh_reading(seed: int, players: int, shape: str) -> None:
+    """The board index and the labels are updated square by square during play, never rebuilt: after
+    every decision they must equal what a fresh state (loaded from JSON) computes."""
+    state = GAME.new(players, seed, {"action_tiles": True, "objectives": True, "shape": shape})
+    ais = [RandomPlayer(seed + s) for s in range(players)]
+    while prompts := GAME.prompts(state):
+        p = prompts[0]
+        GAME.apply(state, p.seat, ais[p.seat].choose(GAME, state, p))
+        fresh = GAME.from_json(GAME.to_json(state))
+        kept, new = state.board_index(), fresh.board_index()
+        assert _index_fields(kept) == _index_fields(new)
+        for seat in range(players):
+            for egg, row in state.board["rows"].items():
+                assert row_mask(row, state.board, side_of(seat), egg, None, kept) == \
+                    row_mask(row, fresh.board, side_of(seat), egg, None, new)
+        assert [[(c.id, c.label) for c in q.choices] for q in GAME.prompts(state)] == \
+            [[(c.id, c.label) for c in q.choices] for q in GAME.prompts(fresh)]

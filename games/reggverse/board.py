@@ -20,7 +20,7 @@ taken in that seat's own frame, exactly as a player sitting on that edge of a ta
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
@@ -134,14 +134,26 @@ def destination(geo: Geometry, side: str, cell: int, move: Sequence[int]) -> int
 # row is the AND of its rules' masks, and the none/all test is "mask is neither 0 nor full".
 
 
+# What each template reads besides the geometry: the map tiles' types, the pawns or the eggs lying on
+# the squares. Template 11 reads the other rows and is never remembered.
+TYPES, PAWNS, EGGS = 0, 1, 2
+READS: dict[int, int] = {1: TYPES, 4: TYPES, 6: TYPES, 9: TYPES, 12: TYPES, 8: PAWNS, 15: PAWNS,
+                         2: EGGS, 3: EGGS, 5: EGGS, 7: EGGS, 10: EGGS, 13: EGGS, 14: EGGS}
+
+
 class BoardIndex:
     """Bit masks derived from a board's squares (types, eggs, pawns), built once and shared by every
-    rule evaluated on that board. Rule rows are not part of it. The costlier masks are computed the
-    first time a rule needs them."""
+    rule evaluated on that board. Rule rows are not part of it.
+
+    The engine keeps one index for a whole game and tells it what changed (`eggs_changed(cell)`,
+    `pawns_changed()`); a new index is built only when the map tiles' types change. Masks of rules
+    already read are remembered by (rule id, side) in three memos, one per kind of thing the template
+    reads, so moving a pawn forgets only the pawn rules and dropping an egg only the egg rules."""
 
     __slots__ = (
-        "_eggs",
-        "_memo",
+        "_board",
+        "_memos",
+        "_near_dirty",
         "_near_eggs",
         "at_least",
         "egg_mask",
@@ -160,71 +172,116 @@ class BoardIndex:
     def __init__(self, board: Board) -> None:
         geo = self.geo = geometry(board["shape"])
         types: Sequence[str] = board["types"]
-        eggs: Sequence[Mapping[str, int]] = board["eggs"]
-        self._eggs = eggs
+        self._board = board
         n_cells = len(types)
         self.full = (1 << n_cells) - 1
         self.type_mask, self.near_types_differ, self.near_types_same = _type_masks(geo.shape, tuple(types))
-        egg_mask: dict[str, int] = {}
-        totals = [0] * n_cells
-        no_dup = self.full
-        one_type = 0
-        at_least = {1: 0, 2: 0, 3: 0, 4: 0}
+        self.egg_mask: dict[str, int] = {}
+        self.totals = [0] * n_cells
+        self.no_duplicates = self.full
+        self.one_type = 0
+        self.at_least = {1: 0, 2: 0, 3: 0, 4: 0}
         for c in range(n_cells):
-            here = eggs[c]
-            if not here:
-                continue
-            bit = 1 << c
-            kinds = 0
-            total = 0
-            for k, v in here.items():
-                if v > 0:
-                    egg_mask[k] = egg_mask.get(k, 0) | bit
-                    total += v
-                    kinds += 1
-                    if v > 1:
-                        no_dup &= ~bit
-            if kinds == 1:
-                one_type |= bit
-            totals[c] = total
-            for n in (1, 2, 3, 4):
-                if total >= n:
-                    at_least[n] |= bit
-        self.egg_mask = egg_mask
-        self.totals = totals
-        self.no_duplicates = no_dup
-        self.one_type = one_type
-        self.at_least = at_least
-        pawn_count = [0] * n_cells
+            if board["eggs"][c]:
+                self._index_cell(c)
+        self.pawn_count = [0] * n_cells
+        self.pawn_mask = 0
+        self._index_pawns()
+        # near_eggs() is computed on first use, then kept up to date square by square.
+        self._near_eggs: list[int] | None = None
+        self._near_dirty: set[int] = set()
+        # Masks of rules already read on this board, by (rule id, side), per READS kind. Rule ids are
+        # tile ids, so one id is always the same rule.
+        self._memos: tuple[dict[tuple[int, str], int], ...] = ({}, {}, {})
+
+    def _index_cell(self, c: int) -> None:
+        """(Re)compute everything derived from the eggs lying on square `c`."""
+        bit = 1 << c
+        keep = ~bit
+        egg_mask = self.egg_mask
+        for k in egg_mask:
+            egg_mask[k] &= keep
+        total = kinds = 0
+        duplicate = False
+        for k, v in self._board["eggs"][c].items():
+            if v > 0:
+                egg_mask[k] = egg_mask.get(k, 0) | bit
+                total += v
+                kinds += 1
+                if v > 1:
+                    duplicate = True
+        self.totals[c] = total
+        self.no_duplicates = self.no_duplicates & keep if duplicate else self.no_duplicates | bit
+        self.one_type = self.one_type | bit if kinds == 1 else self.one_type & keep
+        at_least = self.at_least
+        for n in (1, 2, 3, 4):
+            at_least[n] = at_least[n] | bit if total >= n else at_least[n] & keep
+
+    def _index_pawns(self) -> None:
+        pawn_count = [0] * len(self.totals)
         pawn_mask = 0
-        for p in board["pawns"]:
+        for p in self._board["pawns"]:
             pawn_count[p] += 1
             pawn_mask |= 1 << p
         self.pawn_count = pawn_count
         self.pawn_mask = pawn_mask
-        self._near_eggs: tuple[int, int] | None = None
-        # Masks of rules already read on this board, by (rule id, side). Rule ids are tile ids, so one
-        # id is always the same rule; template 11 depends on the rows and is never kept here.
-        self._memo: dict[tuple[int, str], int] = {}
+
+    def eggs_changed(self, cell: int) -> None:
+        """The eggs lying on `cell` changed (in place, in the same board)."""
+        self._index_cell(cell)
+        self._memos[EGGS].clear()
+        if self._near_eggs is not None:
+            self._near_dirty.update(self.geo.neighbours[cell])
+
+    def pawns_changed(self) -> None:
+        """Some pawn moved (the board's pawn list changed in place)."""
+        self._index_pawns()
+        self._memos[PAWNS].clear()
 
     def near_eggs(self) -> tuple[int, int]:
         """(squares whose neighbours hold no egg type twice, squares whose neighbours hold eggs of
         exactly one type)."""
-        if self._near_eggs is None:
-            differ = same = 0
-            eggs = self._eggs
-            for c, near in enumerate(self.geo.neighbours):
-                around: dict[str, int] = {}
-                for j in near:
-                    for k, v in eggs[j].items():
-                        if v:
-                            around[k] = around.get(k, 0) + v
-                if all(v <= 1 for v in around.values()):
-                    differ |= 1 << c
-                if len(around) == 1:
-                    same |= 1 << c
-            self._near_eggs = (differ, same)
-        return self._near_eggs
+        near = self._near_eggs
+        if near is None:
+            near = self._near_eggs = [0, 0]
+            dirty: Iterable[int] = range(len(self.totals))
+        elif self._near_dirty:
+            dirty = self._near_dirty
+        else:
+            return near[0], near[1]
+        eggs = self._board["eggs"]
+        neighbours = self.geo.neighbours
+        differ, same = near
+        for c in dirty:
+            around: dict[str, int] = {}
+            for j in neighbours[c]:
+                for k, v in eggs[j].items():
+                    if v:
+                        around[k] = around.get(k, 0) + v
+            bit = 1 << c
+            if all(v <= 1 for v in around.values()):
+                differ |= bit
+            else:
+                differ &= ~bit
+            if len(around) == 1:
+                same |= bit
+            else:
+                same &= ~bit
+        near[0], near[1] = differ, same
+        self._near_dirty = set()
+        return differ, same
+
+    def mask(self, rule: Rule, side: str) -> int:
+        """The squares where `rule` (any template but 11) holds, read from `side`."""
+        rule_id = rule.get("id")
+        if rule_id is None:
+            return _plain_mask(rule, self, side)
+        memo = self._memos[READS[rule["t"]]]
+        key = (rule_id, side)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = _plain_mask(rule, self, side)
+        return found
 
 
 @lru_cache(maxsize=4096)
@@ -345,20 +402,15 @@ def rule_mask(rule: Rule, board: Board, side: str, egg: str = "",
                 if not plain:
                     return 0
                 for r in plain:
-                    mask &= _sensed_mask(r, ix, side)
+                    mask &= ix.mask(r, side)
         return mask
-    return _sensed_mask(rule, ix, side)
+    return ix.mask(rule, side)
 
 
-def _sensed_mask(rule: Rule, ix: BoardIndex, side: str) -> int:
-    key = (rule.get("id", -10**9), side)
-    mask = ix._memo.get(key) if "id" in rule else None
-    if mask is None:
-        mask = _base_mask(rule, ix, side)
-        if rule["t"] in _NEGATED and rule["neg"]:
-            mask ^= ix.full
-        if "id" in rule:
-            ix._memo[key] = mask
+def _plain_mask(rule: Rule, ix: BoardIndex, side: str) -> int:
+    mask = _base_mask(rule, ix, side)
+    if rule["neg"] and rule["t"] in _NEGATED:
+        mask ^= ix.full
     return mask
 
 

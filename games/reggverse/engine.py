@@ -21,11 +21,12 @@ secret "guess" prompt per neighbour before the scores are final.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from games.core import Choice, Game, Option, Player, Prompt, Rng, check_choice
 from games.reggverse import board as rules
-from games.reggverse.board import geometry, row_is_balanced, same_rule, side_of
+from games.reggverse.board import BoardIndex, geometry, row_is_balanced, side_of
 from games.reggverse.data import (
     DEFAULT_EGG_TYPES,
     DEFAULT_SHAPE,
@@ -62,6 +63,9 @@ class ReggverseRiddles(Game[State]):
         Option("action_tiles", (False, True), False, "Action Tiles expansion: 20 action tiles in the deck"),
         Option("objectives", (False, True), False, "Secret Objectives expansion: one secret objective each"),
     )
+
+    def __init__(self) -> None:
+        self._handlers: dict[str, Callable[[State, int, list[str], list[Event]], None]] = {}
 
     # --- setup ---------------------------------------------------------------------------------
     def new(self, players: int, seed: int, options: dict[str, Any] | None = None) -> State:
@@ -176,19 +180,33 @@ class ReggverseRiddles(Game[State]):
 
     def _spots(self, state: State, seat: int, egg: str, rule: dict[str, Any], first: bool = False) -> list[str]:
         """Legal placements of `rule` in `egg`'s row: "next" and/or "on<tile id>" (with `first`, stop
-        at the first one found). The rule's mask comes from the board index's memo, so asking for
-        every egg in turn reads the new rule once."""
+        at the first one found)."""
+        ix = state.board_index()
+        side = side_of(seat)
+        new = ix.mask(rule, side) if rule["t"] != 11 else None
+        return self._row_spots(state, ix, side, egg, rule, new, first)
+
+    def _row_spots(self, state: State, ix: BoardIndex, side: str, egg: str, rule: dict[str, Any],
+                   new: int | None, first: bool = False) -> list[str]:
+        """`_spots` given the board index, the side and the new rule's mask (None: template 11, whose
+        mask depends on the egg). Masks come from the index's memo: a rule's mask does not depend on
+        where in its row it sits, and template-11 rules read the rows as they are now (a placement
+        only changes the row it goes into, which such a rule never reads)."""
         board = state.board
         row = board["rows"][egg]
-        side = side_of(seat)
-        full = rules.full_mask(board)
-        # A rule's mask does not depend on where in its own row it sits, so each is computed once.
-        ix = state.board_index()
-        masks = [rules.rule_mask(r, board, side, egg, None, ix) for r in row]
-        new = rules.rule_mask(rule, board, side, egg, None, ix)
+        full = ix.full
+        if new is None:
+            new = rules.rule_mask(rule, board, side, egg, None, ix)
+        masks = [ix.mask(r, side) if r["t"] != 11 else rules.rule_mask(r, board, side, egg, None, ix)
+                 for r in row]
+        # A row holds unique rules only: the new rule may go next to the row if it repeats none of
+        # them, or on top of the one it repeats.
+        labels = state.choice_labels()
+        key = labels.rule_key(rule)
+        dup = [labels.rule_key(r) == key for r in row]
+        dups = dup.count(True)
         spots: list[str] = []
-        dup = [same_rule(rule, r) for r in row]  # a row holds unique rules only
-        if len(row) < 3 and not any(dup):
+        if len(row) < 3 and not dups:
             mask = new
             for m in masks:
                 mask &= m
@@ -197,7 +215,7 @@ class ReggverseRiddles(Game[State]):
                 if first:
                     return spots
         for i, old in enumerate(row):
-            if any(d for j, d in enumerate(dup) if j != i):
+            if dups - dup[i]:
                 continue
             mask = new
             for j, m in enumerate(masks):
@@ -213,23 +231,30 @@ class ReggverseRiddles(Game[State]):
         return [e for e in self._in_play(state) if self._spots(state, seat, e, rule, first=True)]
 
     def _placements(self, state: State, seat: int, rule: dict[str, Any]) -> list[tuple[str, str]]:
-        return [(e, spot) for e in self._in_play(state) for spot in self._spots(state, seat, e, rule)]
+        ix = state.board_index()
+        side = side_of(seat)
+        new = ix.mask(rule, side) if rule["t"] != 11 else None
+        return [(e, spot) for e in self._in_play(state)
+                for spot in self._row_spots(state, ix, side, e, rule, new)]
 
-    def _drop_options(self, state: State, seat: int) -> list[tuple[str, str]]:
-        here = state.board["pawns"][seat]
-        found = [("pile", e) for e in state.eggs if state.piles[e] > 0]
+    def _drop_choices(self, state: State, seat: int) -> list[Choice]:
+        """Every (source, egg) the seat may drop, as "<source>:<egg>" choices: piles, then its own
+        eggs, then squares (not its own) in order, each in the game's egg order."""
+        labels = state.choice_labels()
+        piles = state.piles
+        found = [labels.pile_drop(e) for e in state.eggs if piles[e] > 0]
         mine = state.collected[seat]
-        found += [("mine", e) for e in state.eggs if mine.get(e, 0) > 0]
+        if mine:
+            found += [labels.mine_drop(e) for e in state.eggs if mine.get(e, 0) > 0]
+        here = state.board["pawns"][seat]
+        side = side_of(seat)
         for c, eggs in enumerate(state.board["eggs"]):
             if eggs and c != here:
-                found += [(f"c{c}", e) for e in state.eggs if eggs.get(e, 0) > 0]
+                found += labels.cell_drops(side, c)
         return found
 
     def _spot_label(self, state: State, egg: str, spot: str) -> str:
-        if spot == "next":
-            return f"{egg}: next to its rules"
-        old = next(r for r in state.board["rows"][egg] if r["id"] == int(spot[2:]))
-        return f"{egg}: on top of \"{rules.rule_text(old)}\""[:100]
+        return state.choice_labels().spot_label(egg, spot)
 
     def _source_label(self, state: State, seat: int, source: str) -> str:
         if source == "pile":
@@ -242,18 +267,7 @@ class ReggverseRiddles(Game[State]):
         return f"{egg} egg ({state.piles[egg]} in pile)"
 
     def _cell_label(self, state: State, seat: int, cell: int) -> str:
-        name = geometry(state.board["shape"]).names[side_of(seat)][cell]
-        eggs = state.board["eggs"][cell]
-        if not eggs:
-            return f"{name} {state.board['types'][cell]}"
-        content = ", ".join(f"{v} {k}" for k, v in eggs.items())
-        return f"{name} {state.board['types'][cell]} ({content})"
-
-    def _tile_label(self, state: State, tile_id: int) -> str:
-        tile = state.tiles[tile_id]
-        if tile["kind"] == "action":
-            return f"Action: {tile['text']}"[:100]
-        return f"Tile {tile_id}: {rules.rule_text(tile['rule'])}"[:100]
+        return state.choice_labels().cell_label(side_of(seat), cell)
 
     # --- prompts -------------------------------------------------------------------------------
     def prompts(self, state: State) -> list[Prompt]:
@@ -269,19 +283,21 @@ class ReggverseRiddles(Game[State]):
         if kind == "guess":
             return self._guess_prompts(state)
         seat = state.current
-        cells = lambda ids: [Choice(f"c{c}", self._cell_label(state, seat, c)) for c in ids]  # noqa: E731
+        labels = state.choice_labels()
+        side = side_of(seat)
+        cells = lambda ids: [labels.cell_choice(side, c) for c in ids]  # noqa: E731
         egg_choices = lambda es: [Choice(e, self._egg_label(state, e)) for e in es]  # noqa: E731
         info: dict[str, Any] = {"step": kind, "tile": step.get("tile")}
         text: str
         pick = 1
         if kind == "play":
-            choices = [Choice(f"t{t}", self._tile_label(state, t)) for t in self._playable(state, seat)]
+            choices = [labels.tile_choice(t) for t in self._playable(state, seat)]
             text = "Which tile do you play?"
         elif kind == "move":
             choices = cells(self._destinations(state, seat, step["tile"]))
             text = "Where does your pawn move?"
         elif kind == "drop":
-            return [self._drop_prompt(state, seat, self._drop_options(state, seat))]
+            return [self._drop_prompt(state, seat, self._drop_choices(state, seat))]
         elif kind == "drop_from":
             choices = [Choice(src, self._source_label(state, seat, src).capitalize())
                        for src in self._drop_sources(state, seat)]
@@ -299,9 +315,8 @@ class ReggverseRiddles(Game[State]):
             text = "Which egg?"
         elif kind == "rule":
             rule = state.tiles[step["tile"]]["rule"]
-            choices = [Choice(f"{e}:{spot}", self._spot_label(state, e, spot))
-                       for e, spot in self._placements(state, seat, rule)]
-            text = f"Where does the rule \"{rules.rule_text(rule)}\" go?"
+            choices = [labels.spot_choice(e, spot) for e, spot in self._placements(state, seat, rule)]
+            text = f"Where does the rule \"{labels.rule_text(rule)}\" go?"
         elif kind == "rule_egg":
             rule = state.tiles[step["tile"]]["rule"]
             choices = egg_choices(self._rule_eggs(state, seat, rule))
@@ -387,8 +402,9 @@ class ReggverseRiddles(Game[State]):
         prompt = check_choice(self.prompts(state), seat, choice)
         events: list[Event] = []
         state.cache = None
-        kind = prompt.kind
-        handler = getattr(self, f"_on_{kind}")
+        handler = self._handlers.get(prompt.kind)
+        if handler is None:
+            handler = self._handlers[prompt.kind] = getattr(self, f"_on_{prompt.kind}")
         handler(state, seat, choice, events)  # may leave the next prompt it already computed in cache
         return events
 
@@ -419,11 +435,11 @@ class ReggverseRiddles(Game[State]):
         cell = int(choice[0][1:])
         events.append({"type": "moved", "seat": seat, "from": state.board["pawns"][seat], "to": cell})
         state.board["pawns"][seat] = cell
-        state.index = None
+        state.pawns_changed()
         self._begin_drop(state, seat, events)
 
     def _begin_drop(self, state: State, seat: int, events: list[Event]) -> None:
-        options = self._drop_options(state, seat)
+        options = self._drop_choices(state, seat)
         if not options:
             events.append({"type": "no_drop", "seat": seat})
             self._begin_rule(state, seat, events)
@@ -435,13 +451,9 @@ class ReggverseRiddles(Game[State]):
         else:
             state.step["kind"] = "drop_from"
 
-    def _drop_prompt(self, state: State, seat: int, options: list[tuple[str, str]]) -> Prompt:
-        labels: dict[str, str] = {}
-        for src, _ in options:
-            if src not in labels:
-                labels[src] = self._source_label(state, seat, src)
-        return Prompt(seat=seat, kind="drop", text="Which egg do you drop on your tile?",
-                      choices=[Choice(f"{src}:{e}", f"{e} egg {labels[src]}") for src, e in options],
+    @staticmethod
+    def _drop_prompt(state: State, seat: int, choices: list[Choice]) -> Prompt:
+        return Prompt(seat=seat, kind="drop", text="Which egg do you drop on your tile?", choices=choices,
                       info={"step": "drop", "tile": state.step.get("tile")})
 
     def _on_drop(self, state: State, seat: int, choice: list[str], events: list[Event]) -> None:
@@ -475,17 +487,18 @@ class ReggverseRiddles(Game[State]):
             if not state.collected[seat][egg]:
                 del state.collected[seat][egg]
         else:
-            state.index = None
-            cell_eggs = state.board["eggs"][int(source[1:])]
+            cell = int(source[1:])
+            cell_eggs = state.board["eggs"][cell]
             cell_eggs[egg] -= 1
             if not cell_eggs[egg]:
                 del cell_eggs[egg]
+            state.eggs_changed(cell)
 
     @staticmethod
     def _put(state: State, cell: int, egg: str) -> None:
-        state.index = None
         cell_eggs = state.board["eggs"][cell]
         cell_eggs[egg] = cell_eggs.get(egg, 0) + 1
+        state.eggs_changed(cell)
 
     def _from_pile(self, state: State, egg: str, events: list[Event]) -> None:
         state.piles[egg] -= 1
@@ -514,10 +527,11 @@ class ReggverseRiddles(Game[State]):
         # One select listing every legal placement when they fit; egg then spot otherwise.
         if len(placements) <= MAX_SELECT:
             state.step["kind"] = "rule"
+            labels = state.choice_labels()
             state.cache = [Prompt(
                 seat=seat, kind="rule", pick=1,
-                choices=[Choice(f"{e}:{spot}", self._spot_label(state, e, spot)) for e, spot in placements],
-                text=f"Where does the rule \"{rules.rule_text(rule)}\" go?",
+                choices=[labels.spot_choice(e, spot) for e, spot in placements],
+                text=f"Where does the rule \"{labels.rule_text(rule)}\" go?",
                 info={"step": "rule", "tile": tile_id})]
         else:
             state.step["kind"] = "rule_egg"
@@ -547,7 +561,7 @@ class ReggverseRiddles(Game[State]):
             if covered >= 0:
                 state.discard.append(covered)
         events.append({"type": "rule_placed", "seat": seat, "egg": egg, "tile": tile_id, "covered": covered,
-                       "text": rules.rule_text(rule)})
+                       "text": state.choice_labels().rule_text(rule)})
         self._finish_tile(state, seat, events)
 
     def _finish_tile(self, state: State, seat: int, events: list[Event]) -> None:
@@ -697,7 +711,7 @@ class ReggverseRiddles(Game[State]):
         events.append({"type": "moved", "seat": seat, "from": state.board["pawns"][seat], "to": cell,
                        "teleport": True})
         state.board["pawns"][seat] = cell
-        state.index = None
+        state.pawns_changed()
         self._finish_tile(state, seat, events)
 
     def _on_to_pile_from(self, state: State, seat: int, choice: list[str], events: list[Event]) -> None:
@@ -806,7 +820,7 @@ class ReggverseRiddles(Game[State]):
         b_["types"][a], b_["types"][b] = b_["types"][b], b_["types"][a]
         b_["eggs"][a], b_["eggs"][b] = b_["eggs"][b], b_["eggs"][a]
         b_["pawns"] = [b if p == a else a if p == b else p for p in b_["pawns"]]
-        state.index = None
+        state.board_changed()
         events.append({"type": "tiles_swapped", "seat": seat, "cells": [a, b]})
         self._finish_tile(state, seat, events)
 

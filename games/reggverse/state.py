@@ -8,6 +8,7 @@ from typing import Any
 
 from games.core import Prompt, Rng
 from games.reggverse.board import BoardIndex, index_board
+from games.reggverse.labels import Labels
 
 
 @dataclass
@@ -16,9 +17,10 @@ class State:
 
     `board` is the dict described in `games.reggverse.board` (shape, types, eggs, pawns, rows).
     `step` says what the seat `current` must decide now ({"kind": ..., plus context such as the tile
-    being played}). `cache` holds the prompts computed for the current step and `index` the board's
-    masks; the engine clears them when it changes what they derive from, and anything else that edits
-    a state by hand must call `touch()`.
+    being played}). Three fields are derived data, never saved: `cache` holds the prompts computed for
+    the current step, `index` the board's masks and `labels` the choices and labels already built
+    (see `games.reggverse.labels`). The engine tells them what it changes (`eggs_changed`,
+    `pawns_changed`, `board_changed`); anything else that edits a state by hand must call `touch()`.
     """
 
     players: int
@@ -45,11 +47,37 @@ class State:
     finished: bool = False
     cache: list[Prompt] | None = field(default=None, compare=False, repr=False)
     index: BoardIndex | None = field(default=None, compare=False, repr=False)
+    labels: Labels | None = field(default=None, compare=False, repr=False)
 
     def touch(self) -> None:
-        """Forget cached prompts and board masks after editing the state by hand."""
+        """Forget cached prompts, board masks and labels after editing the state by hand."""
         self.cache = None
         self.index = None
+        self.labels = None
+
+    def eggs_changed(self, cell: int) -> None:
+        """The engine changed the eggs lying on `cell`."""
+        if self.index is not None:
+            self.index.eggs_changed(cell)
+        if self.labels is not None:
+            self.labels.cell_changed(cell)
+
+    def pawns_changed(self) -> None:
+        """The engine moved a pawn (in the board's pawn list)."""
+        if self.index is not None:
+            self.index.pawns_changed()
+
+    def board_changed(self) -> None:
+        """The engine changed map tiles (types), so everything derived from squares is rebuilt."""
+        self.index = None
+        if self.labels is not None:
+            self.labels.cells_changed()
+
+    def choice_labels(self) -> Labels:
+        """The choices and labels built so far in this game (rebuilt after `touch()` or loading)."""
+        if self.labels is None:
+            self.labels = Labels(self)
+        return self.labels
 
     def board_index(self) -> BoardIndex:
         """The board's masks, rebuilt after any change of squares, eggs on them or pawns."""
