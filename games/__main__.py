@@ -8,11 +8,13 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import games
@@ -40,6 +42,20 @@ def _seat_levels(spec: str, players: int) -> list[str]:
     return levels
 
 
+@contextmanager
+def _no_cyclic_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector. Game states hold no reference cycles, so during a game it
+    only costs time (about a fifth of a random Eggs and Empires game); reference counting still
+    frees everything, and the collector runs between games."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def simulate(
     game: Game[Any], players: int, count: int, seed: int, levels: list[str], options: dict[str, Any]
 ) -> dict[str, Any]:
@@ -51,10 +67,11 @@ def simulate(
     for i in range(count):
         game_seed = seed + i
         seats: list[Player] = [game.ai(level, game_seed * 31 + s) for s, level in enumerate(levels)]
-        started = time.perf_counter()
-        state = game.new(players, game_seed, options)
-        decisions += play_out(game, state, seats)
-        elapsed += time.perf_counter() - started
+        with _no_cyclic_gc():
+            started = time.perf_counter()
+            state = game.new(players, game_seed, options)
+            decisions += play_out(game, state, seats)
+            elapsed += time.perf_counter() - started
         result = game.outcome(state)
         assert result is not None, "play_out ended before the game did"
         for s, score in enumerate(result["scores"]):

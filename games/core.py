@@ -21,6 +21,7 @@ import random
 import struct
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Generic, Protocol, TypeVar
 
 __all__ = [
@@ -35,6 +36,7 @@ __all__ = [
     "check_choice",
 ]
 
+NO_INFO: Mapping[str, Any] = MappingProxyType({})  # shared immutable default: no dict per prompt
 MAX_CHOICE_ID = 20  # Discord custom_ids are at most 100 characters; ids leave room for game/seat/seq.
 
 Event = dict[str, Any]
@@ -74,7 +76,7 @@ class Prompt:
     pick: int = 1
     secret: bool = False
     text: str = ""
-    info: Mapping[str, Any] = field(default_factory=dict)
+    info: Mapping[str, Any] = field(default_factory=lambda: NO_INFO)
 
     def choice_ids(self) -> list[str]:
         return [c.id for c in self.choices]
@@ -160,6 +162,8 @@ class Rng:
 
 def check_choice(prompts: Sequence[Prompt], seat: int, choice: Sequence[str]) -> Prompt:
     """Validate a seat's answer against the current prompts; return the prompt it answers."""
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise IllegalAction("A seat is given by its number.")
     prompt = next((p for p in prompts if p.seat == seat), None)
     if prompt is None:
         if not prompts:

@@ -174,8 +174,11 @@ class EggsAndEmpires(Game[EggsState]):
     def prompts(self, state: EggsState) -> list[Prompt]:
         phase = state.phase
         if phase == "play":
-            return [self._play_prompt(state, seat) for seat in range(state.players)
-                    if state.submitted[seat] is None]
+            pick = 2 if state.players == 2 else 1
+            text = PLAY_TEXT[pick]
+            hands = state.hands
+            return [Prompt(seat, "play", _card_choices(tuple(hands[seat])), pick, True, text)
+                    for seat, submitted in enumerate(state.submitted) if submitted is None]
         if phase == "mulligan":
             return [self._mulligan_prompt(state, seat) for seat in range(state.players)
                     if state.mulligan[seat] is None]
@@ -245,24 +248,18 @@ class EggsAndEmpires(Game[EggsState]):
     def apply(self, state: EggsState, seat: int, choice: list[str]) -> list[Event]:
         phase = state.phase
         if phase == "play" and self._valid_play(state, seat, choice):
-            kind = "play"  # fast paths for the most common decisions; anything odd takes the full check
-        elif phase == "collect" and self._valid_egg(state, seat, choice):
+            # fast paths for the most common decisions; anything odd takes the full check below
+            return self._submit_play(state, seat, choice)
+        if phase == "collect" and self._valid_egg(state, seat, choice):
             kind = "egg"
         else:
             prompts = self._prompt_for(state, seat)
             if not prompts and state.phase != "over":
                 raise IllegalAction("It is not your turn to decide.")
             kind = check_choice(prompts, seat, choice).kind
-        if kind == "play":
-            cards = [CARD_IDS[c] for c in choice]
-            if len(cards) == 2:
-                cards.sort()
-            state.submitted[seat] = cards
-            events: list[Event] = [{"type": "decided", "seat": seat}, {"type": "played", "to": seat, "cards": cards}]
-            if None not in state.submitted:
-                self._reveal_plays(state, events)
-            return events
-        events = []
+        if kind == "play":  # legal, though not in the exact shape the fast path expects (e.g. a tuple)
+            return self._submit_play(state, seat, list(choice))
+        events: list[Event] = []
         if kind == "mulligan":
             state.mulligan[seat] = choice[0]
             events.append({"type": "decided", "seat": seat})
@@ -294,6 +291,15 @@ class EggsAndEmpires(Game[EggsState]):
                 events.append({"type": "priest", "seat": seat, "value": value})
             state.end_queue.pop(0)
             self._turn_end(state, events)
+        return events
+
+    def _submit_play(self, state: EggsState, seat: int, choice: list[str]) -> list[Event]:
+        cards = [CARD_IDS[choice[0]]] if len(choice) == 1 else sorted(CARD_IDS[c] for c in choice)
+        submitted = state.submitted
+        submitted[seat] = cards
+        events: list[Event] = [{"type": "decided", "seat": seat}, {"type": "played", "to": seat, "cards": cards}]
+        if None not in submitted:
+            self._reveal_plays(state, events)
         return events
 
     @staticmethod

@@ -276,12 +276,22 @@ class BoardIndex:
         rule_id = rule.get("id")
         if rule_id is None:
             return _plain_mask(rule, self, side)
-        memo = self._memos[READS[rule["t"]]]
+        t = rule["t"]
+        memo = self._memos[READS[t]]
         key = (rule_id, side)
         found = memo.get(key)
         if found is None:
-            found = memo[key] = _plain_mask(rule, self, side)
+            found = _base_mask(rule, self, side)
+            if t in _NEGATED and rule["neg"]:
+                found ^= self.full
+            memo[key] = found
         return found
+
+    def row_masks(self, row: Sequence[Rule], side: str, egg: str) -> list[int]:
+        """The mask of each rule of `egg`'s current row, read from `side`."""
+        mask = self.mask
+        return [mask(r, side) if r["t"] != 11 else rule_mask(r, self._board, side, egg, None, self)
+                for r in row]
 
 
 @lru_cache(maxsize=4096)
@@ -307,10 +317,12 @@ def index_board(board: Board) -> BoardIndex:
 
 def _spread(geo: Geometry, mask: int) -> int:
     """The squares next to any square of `mask`."""
+    near = geo.neighbour_mask
     out = 0
-    for c in range(len(geo.cells)):
-        if mask >> c & 1:
-            out |= geo.neighbour_mask[c]
+    while mask:
+        low = mask & -mask
+        out |= near[low.bit_length() - 1]
+        mask ^= low
     return out
 
 
@@ -327,7 +339,7 @@ def _line_sum(geo: Geometry, side: str, line: str, per_cell: Sequence[int], at_l
     """The squares whose row/column holds at least `at_least` in total of `per_cell`."""
     out = 0
     for lm, cells in zip(geo.line_masks[side][line], geo.line_cells[side][line], strict=True):
-        if sum(per_cell[j] for j in cells) >= at_least:
+        if sum(map(per_cell.__getitem__, cells)) >= at_least:
             out |= lm
     return out
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from games.core import Choice, Game, Option, Player, Prompt, Rng, check_choice
 from games.reggverse import board as rules
-from games.reggverse.board import BoardIndex, geometry, row_is_balanced, side_of
+from games.reggverse.board import geometry, row_is_balanced, same_rule, side_of
 from games.reggverse.data import (
     DEFAULT_EGG_TYPES,
     DEFAULT_SHAPE,
@@ -181,61 +181,64 @@ class ReggverseRiddles(Game[State]):
     def _spots(self, state: State, seat: int, egg: str, rule: dict[str, Any], first: bool = False) -> list[str]:
         """Legal placements of `rule` in `egg`'s row: "next" and/or "on<tile id>" (with `first`, stop
         at the first one found)."""
-        ix = state.board_index()
-        side = side_of(seat)
-        new = ix.mask(rule, side) if rule["t"] != 11 else None
-        return self._row_spots(state, ix, side, egg, rule, new, first)
-
-    def _row_spots(self, state: State, ix: BoardIndex, side: str, egg: str, rule: dict[str, Any],
-                   new: int | None, first: bool = False) -> list[str]:
-        """`_spots` given the board index, the side and the new rule's mask (None: template 11, whose
-        mask depends on the egg). Masks come from the index's memo: a rule's mask does not depend on
-        where in its row it sits, and template-11 rules read the rows as they are now (a placement
-        only changes the row it goes into, which such a rule never reads)."""
-        board = state.board
-        row = board["rows"][egg]
-        full = ix.full
-        if new is None:
-            new = rules.rule_mask(rule, board, side, egg, None, ix)
-        masks = [ix.mask(r, side) if r["t"] != 11 else rules.rule_mask(r, board, side, egg, None, ix)
-                 for r in row]
-        # A row holds unique rules only: the new rule may go next to the row if it repeats none of
-        # them, or on top of the one it repeats.
-        labels = state.choice_labels()
-        key = labels.rule_key(rule)
-        dup = [labels.rule_key(r) == key for r in row]
-        dups = dup.count(True)
-        spots: list[str] = []
-        if len(row) < 3 and not dups:
-            mask = new
-            for m in masks:
-                mask &= m
-            if 0 < mask < full:
-                spots.append("next")
-                if first:
-                    return spots
-        for i, old in enumerate(row):
-            if dups - dup[i]:
-                continue
-            mask = new
-            for j, m in enumerate(masks):
-                if j != i:
-                    mask &= m
-            if 0 < mask < full:
-                spots.append(f"on{old['id']}")
-                if first:
-                    return spots
-        return spots
+        found = self._placements(state, seat, rule, [egg], first)
+        return [spot for _, spot in found]
 
     def _rule_eggs(self, state: State, seat: int, rule: dict[str, Any]) -> list[str]:
         return [e for e in self._in_play(state) if self._spots(state, seat, e, rule, first=True)]
 
-    def _placements(self, state: State, seat: int, rule: dict[str, Any]) -> list[tuple[str, str]]:
+    def _placements(self, state: State, seat: int, rule: dict[str, Any], eggs: list[str] | None = None,
+                    first: bool = False) -> list[tuple[str, str]]:
+        """Every legal placement of `rule` as (egg, "next" | "on<tile id>"), eggs in play in order
+        (or only `eggs`; with `first`, at most one per egg).
+
+        Masks come from the board index's memo: a rule's mask does not depend on where in its row it
+        sits, and template-11 rules read the other rows as they are now (a placement changes only
+        the row it goes into, which such a rule never reads)."""
+        board = state.board
         ix = state.board_index()
         side = side_of(seat)
-        new = ix.mask(rule, side) if rule["t"] != 11 else None
-        return [(e, spot) for e in self._in_play(state)
-                for spot in self._row_spots(state, ix, side, e, rule, new)]
+        full = ix.full
+        rows = board["rows"]
+        piles = state.piles
+        t = rule["t"]
+        plain = t != 11
+        new_plain = ix.mask(rule, side) if plain else 0
+        found: list[tuple[str, str]] = []
+        for egg in state.eggs if eggs is None else eggs:
+            if piles[egg] <= 0:
+                continue
+            row = rows[egg]
+            new = new_plain if plain else rules.rule_mask(rule, board, side, egg, None, ix)
+            if not row:
+                if 0 < new < full:
+                    found.append((egg, "next"))
+                continue
+            masks = ix.row_masks(row, side, egg)
+            # A row holds unique rules only: the new rule goes next to the row if it repeats none of
+            # its rules, or on top of the one it repeats.
+            dup = [r["t"] == t and same_rule(rule, r) for r in row]
+            dups = dup.count(True)
+            if len(row) < 3 and not dups:
+                mask = new
+                for m in masks:
+                    mask &= m
+                if 0 < mask < full:
+                    found.append((egg, "next"))
+                    if first:
+                        continue
+            for i, old in enumerate(row):
+                if dups - dup[i]:
+                    continue
+                mask = new
+                for j, m in enumerate(masks):
+                    if j != i:
+                        mask &= m
+                if 0 < mask < full:
+                    found.append((egg, f"on{old['id']}"))
+                    if first:
+                        break
+        return found
 
     def _drop_choices(self, state: State, seat: int) -> list[Choice]:
         """Every (source, egg) the seat may drop, as "<source>:<egg>" choices: piles, then its own

@@ -10,7 +10,7 @@ per square and side until the eggs on that square change (`cell_changed`) or the
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from games.core import Choice
 from games.reggverse.board import Rule, geometry, rule_text
@@ -18,23 +18,14 @@ from games.reggverse.board import Rule, geometry, rule_text
 if TYPE_CHECKING:
     from games.reggverse.state import State
 
-RULE_KEYS = ("t", "neg", "tile", "egg", "n", "side", "line")
-
-
-def rule_key(rule: Rule) -> tuple[Any, ...]:
-    """What a rule says, for the "unique rules" test: equal keys are `board.same_rule`."""
-    return tuple(rule.get(k) for k in RULE_KEYS)
-
-
 class Labels:
-    __slots__ = ("_cells", "_drops", "_keys", "_mine", "_names", "_piles", "_spots", "_state", "_texts",
+    __slots__ = ("_cells", "_drops", "_mine", "_names", "_piles", "_spots", "_state", "_texts",
                  "_tiles")
 
     def __init__(self, state: State) -> None:
         self._state = state
         self._names = geometry(state.board["shape"]).names
         self._texts: dict[int, str] = {}
-        self._keys: dict[int, tuple[Any, ...]] = {}
         self._tiles: dict[int, Choice] = {}
         self._spots: dict[tuple[str, str], Choice] = {}
         self._piles: dict[str, Choice] = {}
@@ -61,15 +52,6 @@ class Labels:
         if text is None:
             text = self._texts[rule_id] = rule_text(rule)
         return text
-
-    def rule_key(self, rule: Rule) -> tuple[Any, ...]:
-        rule_id = rule.get("id")
-        if rule_id is None:
-            return rule_key(rule)
-        key = self._keys.get(rule_id)
-        if key is None:
-            key = self._keys[rule_id] = rule_key(rule)
-        return key
 
     def spot_label(self, egg: str, spot: str) -> str:
         if spot == "next":
