@@ -137,6 +137,7 @@ def destination(geo: Geometry, side: str, cell: int, move: Sequence[int]) -> int
 # What each template reads besides the geometry: the map tiles' types, the pawns or the eggs lying on
 # the squares. Template 11 reads the other rows and is never remembered.
 TYPES, PAWNS, EGGS = 0, 1, 2
+READS_KINDS = (TYPES, PAWNS, EGGS)
 READS: dict[int, int] = {1: TYPES, 4: TYPES, 6: TYPES, 9: TYPES, 12: TYPES, 8: PAWNS, 15: PAWNS,
                          2: EGGS, 3: EGGS, 5: EGGS, 7: EGGS, 10: EGGS, 13: EGGS, 14: EGGS}
 
@@ -190,9 +191,9 @@ class BoardIndex:
         # near_eggs() is computed on first use, then kept up to date square by square.
         self._near_eggs: list[int] | None = None
         self._near_dirty: set[int] = set()
-        # Masks of rules already read on this board, by (rule id, side), per READS kind. Rule ids are
+        # Masks of rules already read on this board, per READS kind, per side, by rule id. Rule ids are
         # tile ids, so one id is always the same rule.
-        self._memos: tuple[dict[tuple[int, str], int], ...] = ({}, {}, {})
+        self._memos: tuple[dict[str, dict[int, int]], ...] = tuple({side: {} for side in SIDES} for _ in READS_KINDS)
 
     def _index_cell(self, c: int) -> None:
         """(Re)compute everything derived from the eggs lying on square `c`."""
@@ -229,14 +230,16 @@ class BoardIndex:
     def eggs_changed(self, cell: int) -> None:
         """The eggs lying on `cell` changed (in place, in the same board)."""
         self._index_cell(cell)
-        self._memos[EGGS].clear()
+        for memo in self._memos[EGGS].values():
+            memo.clear()
         if self._near_eggs is not None:
             self._near_dirty.update(self.geo.neighbours[cell])
 
     def pawns_changed(self) -> None:
         """Some pawn moved (the board's pawn list changed in place)."""
         self._index_pawns()
-        self._memos[PAWNS].clear()
+        for memo in self._memos[PAWNS].values():
+            memo.clear()
 
     def near_eggs(self) -> tuple[int, int]:
         """(squares whose neighbours hold no egg type twice, squares whose neighbours hold eggs of
@@ -277,21 +280,27 @@ class BoardIndex:
         if rule_id is None:
             return _plain_mask(rule, self, side)
         t = rule["t"]
-        memo = self._memos[READS[t]]
-        key = (rule_id, side)
-        found = memo.get(key)
+        memo = self._memos[READS[t]][side]
+        found = memo.get(rule_id)
         if found is None:
             found = _base_mask(rule, self, side)
             if t in _NEGATED and rule["neg"]:
                 found ^= self.full
-            memo[key] = found
+            memo[rule_id] = found
         return found
 
     def row_masks(self, row: Sequence[Rule], side: str, egg: str) -> list[int]:
         """The mask of each rule of `egg`'s current row, read from `side`."""
-        mask = self.mask
-        return [mask(r, side) if r["t"] != 11 else rule_mask(r, self._board, side, egg, None, self)
-                for r in row]
+        memos = (self._memos[0][side], self._memos[1][side], self._memos[2][side])
+        masks = []
+        for r in row:
+            t = r["t"]
+            if t == 11:
+                masks.append(rule_mask(r, self._board, side, egg, None, self))
+                continue
+            found = memos[READS[t]].get(r.get("id"))  # type: ignore[arg-type]
+            masks.append(self.mask(r, side) if found is None else found)
+        return masks
 
 
 @lru_cache(maxsize=4096)

@@ -26,7 +26,7 @@ from typing import Any
 
 from games.core import Choice, Game, Option, Player, Prompt, Rng, check_choice
 from games.reggverse import board as rules
-from games.reggverse.board import geometry, row_is_balanced, same_rule, side_of
+from games.reggverse.board import geometry, same_rule, side_of
 from games.reggverse.data import (
     DEFAULT_EGG_TYPES,
     DEFAULT_SHAPE,
@@ -121,12 +121,23 @@ class ReggverseRiddles(Game[State]):
                                                  "side": "left"}]
                     break
                 tile = state.tiles[state.deck.pop()]
-                if tile["kind"] == "regular" and row_is_balanced(state.board, egg, 0, [tile["rule"]]):
+                if tile["kind"] == "regular" and self._starts_balanced(state, egg, tile["rule"]):
                     state.board["rows"][egg] = [dict(tile["rule"])]
                     break
                 set_aside.append(tile["id"])
         state.deck.extend(set_aside)
         state.rng.shuffle(state.deck)
+
+    @staticmethod
+    def _starts_balanced(state: State, egg: str, rule: dict[str, Any]) -> bool:
+        """`row_is_balanced(board, egg, 0, [rule])`, reading masks through the state's board index."""
+        board = state.board
+        ix = state.board_index()
+        if rule["t"] == 11:
+            mask = rules.rule_mask(rule, board, "south", egg, {**board["rows"], egg: [rule]}, ix)
+        else:
+            mask = ix.mask(rule, "south")
+        return 0 < mask < ix.full
 
     def players(self, state: State) -> int:
         return state.players
@@ -249,12 +260,7 @@ class ReggverseRiddles(Game[State]):
         mine = state.collected[seat]
         if mine:
             found += [labels.mine_drop(e) for e in state.eggs if mine.get(e, 0) > 0]
-        here = state.board["pawns"][seat]
-        side = side_of(seat)
-        for c, eggs in enumerate(state.board["eggs"]):
-            if eggs and c != here:
-                found += labels.cell_drops(side, c)
-        return found
+        return found + labels.square_drops(side_of(seat), state.board["pawns"][seat])
 
     def _spot_label(self, state: State, egg: str, spot: str) -> str:
         return state.choice_labels().spot_label(egg, spot)
@@ -287,19 +293,20 @@ class ReggverseRiddles(Game[State]):
             return self._guess_prompts(state)
         seat = state.current
         labels = state.choice_labels()
+        if kind == "play":  # the most frequent prompts first, without the general set-up below
+            return [Prompt(seat=seat, kind=kind, choices=[labels.tile_choice(t) for t in self._playable(state, seat)],
+                           text="Which tile do you play?", info={"step": kind, "tile": step.get("tile")})]
         side = side_of(seat)
+        if kind == "move":
+            return [Prompt(seat=seat, kind=kind, text="Where does your pawn move?",
+                           choices=[labels.cell_choice(side, c) for c in self._destinations(state, seat, step["tile"])],
+                           info={"step": kind, "tile": step.get("tile")})]
         cells = lambda ids: [labels.cell_choice(side, c) for c in ids]  # noqa: E731
         egg_choices = lambda es: [Choice(e, self._egg_label(state, e)) for e in es]  # noqa: E731
         info: dict[str, Any] = {"step": kind, "tile": step.get("tile")}
         text: str
         pick = 1
-        if kind == "play":
-            choices = [labels.tile_choice(t) for t in self._playable(state, seat)]
-            text = "Which tile do you play?"
-        elif kind == "move":
-            choices = cells(self._destinations(state, seat, step["tile"]))
-            text = "Where does your pawn move?"
-        elif kind == "drop":
+        if kind == "drop":
             return [self._drop_prompt(state, seat, self._drop_choices(state, seat))]
         elif kind == "drop_from":
             choices = [Choice(src, self._source_label(state, seat, src).capitalize())
@@ -402,7 +409,13 @@ class ReggverseRiddles(Game[State]):
 
     # --- apply ---------------------------------------------------------------------------------
     def apply(self, state: State, seat: int, choice: list[str]) -> list[Event]:
-        prompt = check_choice(self.prompts(state), seat, choice)
+        prompts = self.prompts(state)
+        prompt = prompts[0] if len(prompts) == 1 else None
+        # The usual answer (one id, of the one prompt, by its seat) is checked here directly; anything
+        # else goes through check_choice, which also words the refusal.
+        if not (prompt is not None and prompt.seat == seat and prompt.pick == 1 and type(choice) is list
+                and len(choice) == 1 and any(c.id == choice[0] for c in prompt.choices)):
+            prompt = check_choice(prompts, seat, choice)
         events: list[Event] = []
         state.cache = None
         handler = self._handlers.get(prompt.kind)
@@ -600,10 +613,16 @@ class ReggverseRiddles(Game[State]):
         on_tile = state.board["eggs"][here]
         side = side_of(seat)
         ix = state.board_index()
-        found = [
-            e for e in self._in_play(state)
-            if not on_tile.get(e) and rules.row_holds(state.board["rows"][e], here, state.board, side, e, None, ix)
-        ]
+        rows = state.board["rows"]
+        found = []
+        for e in self._in_play(state):
+            row = rows[e]
+            if row and not on_tile.get(e):
+                for m in ix.row_masks(row, side, e):
+                    if not m >> here & 1:
+                        break
+                else:
+                    found.append(e)
         for egg in found:
             state.collected[seat][egg] = state.collected[seat].get(egg, 0) + 1
             self._from_pile(state, egg, events)

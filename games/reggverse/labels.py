@@ -10,6 +10,7 @@ per square and side until the eggs on that square change (`cell_changed`) or the
 
 from __future__ import annotations
 
+from itertools import accumulate, chain
 from typing import TYPE_CHECKING
 
 from games.core import Choice
@@ -19,8 +20,8 @@ if TYPE_CHECKING:
     from games.reggverse.state import State
 
 class Labels:
-    __slots__ = ("_cells", "_drops", "_mine", "_names", "_piles", "_spots", "_state", "_texts",
-                 "_tiles")
+    __slots__ = ("_cells", "_mine", "_names", "_piles", "_sides", "_spots", "_state", "_texts", "_tiles",
+                 "_whats")
 
     def __init__(self, state: State) -> None:
         self._state = state
@@ -31,13 +32,18 @@ class Labels:
         self._piles: dict[str, Choice] = {}
         self._mine: dict[str, Choice] = {}
         cells = len(state.board["types"])
+        self._whats: list[str | None] = [None] * cells
         self._cells: list[dict[str, Choice]] = [{} for _ in range(cells)]
-        self._drops: list[dict[str, list[Choice]]] = [{} for _ in range(cells)]
+        # per side: (drop choices per square, squares changed since, all of them in one list, where
+        # each square's choices start in that list)
+        self._sides: dict[str, tuple[list[list[Choice]], set[int], list[Choice], list[int]]] = {}
 
     # --- invalidation ---------------------------------------------------------------------------
     def cell_changed(self, cell: int) -> None:
+        self._whats[cell] = None
         self._cells[cell].clear()
-        self._drops[cell].clear()
+        for _, dirty, _, _ in self._sides.values():
+            dirty.add(cell)
 
     def cells_changed(self) -> None:
         for cell in range(len(self._cells)):
@@ -81,24 +87,31 @@ class Labels:
         return choice
 
     # --- squares --------------------------------------------------------------------------------
-    def cell_choice(self, side: str, cell: int) -> Choice:
-        """The choice "c<square>", labelled with the square's name from `side`, its type and eggs."""
-        known = self._cells[cell]
-        choice = known.get(side)
-        if choice is None:
+    def _what(self, cell: int) -> str:
+        """What lies at a square, the same from every side: its type and the eggs on it."""
+        what = self._whats[cell]
+        if what is None:
             board = self._state.board
-            name = self._names[side][cell]
             eggs = board["eggs"][cell]
             if eggs:
                 content = ", ".join(f"{v} {k}" for k, v in eggs.items())
-                label = f"{name} {board['types'][cell]} ({content})"
+                what = f"{board['types'][cell]} ({content})"
             else:
-                label = f"{name} {board['types'][cell]}"
-            choice = known[side] = Choice(f"c{cell}", label)
-        return choice
+                what = board["types"][cell]
+            self._whats[cell] = what
+        return what
 
     def cell_label(self, side: str, cell: int) -> str:
-        return self.cell_choice(side, cell).label
+        """A square's name from `side`, its type and the eggs on it ("b3 tree (1 red)")."""
+        return f"{self._names[side][cell]} {self._what(cell)}"
+
+    def cell_choice(self, side: str, cell: int) -> Choice:
+        """The choice "c<square>" labelled with `cell_label`."""
+        known = self._cells[cell]
+        choice = known.get(side)
+        if choice is None:
+            choice = known[side] = Choice(f"c{cell}", self.cell_label(side, cell))
+        return choice
 
     # --- the egg drop ---------------------------------------------------------------------------
     def pile_drop(self, egg: str) -> Choice:
@@ -113,13 +126,34 @@ class Labels:
             choice = self._mine[egg] = Choice(f"mine:{egg}", f"{egg} egg from your collected eggs")
         return choice
 
-    def cell_drops(self, side: str, cell: int) -> list[Choice]:
-        """One drop choice per egg type lying on `cell` ("c<square>:<egg>"), in the game's egg order."""
-        known = self._drops[cell]
-        choices = known.get(side)
-        if choices is None:
-            eggs = self._state.board["eggs"][cell]
-            where = "from tile " + self.cell_label(side, cell)
-            choices = known[side] = [Choice(f"c{cell}:{e}", f"{e} egg {where}")
-                                     for e in self._state.eggs if eggs.get(e, 0) > 0]
-        return choices
+    def _cell_drops(self, side: str, cell: int) -> list[Choice]:
+        eggs = self._state.board["eggs"][cell]
+        if not eggs:
+            return []
+        where = "from tile " + self.cell_label(side, cell)
+        return [Choice(f"c{cell}:{e}", f"{e} egg {where}") for e in self._state.eggs if eggs.get(e, 0) > 0]
+
+    def square_drops(self, side: str, here: int) -> list[Choice]:
+        """The drop choices "c<square>:<egg>" of every square but `here`, squares in order and each
+        square's eggs in the game's egg order, labelled from `side`. Per side the choices of every
+        square are kept in one list; only the squares changed since the side last asked are rebuilt."""
+        known = self._sides.get(side)
+        if known is None:
+            segments = [self._cell_drops(side, c) for c in range(len(self._whats))]
+            dirty: set[int] = set()
+            self._sides[side] = known = (segments, dirty, [], [])
+            self._rebuild(known)
+        elif known[1]:
+            segments, dirty = known[0], known[1]
+            for c in dirty:
+                segments[c] = self._cell_drops(side, c)
+            dirty.clear()
+            self._rebuild(known)
+        flat, starts = known[2], known[3]
+        return flat[:starts[here]] + flat[starts[here + 1]:]
+
+    @staticmethod
+    def _rebuild(known: tuple[list[list[Choice]], set[int], list[Choice], list[int]]) -> None:
+        segments, _, flat, starts = known
+        flat[:] = chain.from_iterable(segments)
+        starts[:] = accumulate(map(len, segments), initial=0)
