@@ -14,7 +14,9 @@ from __future__ import annotations
 import gettext
 import io
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import date, datetime
 from functools import cache
 from pathlib import Path
@@ -105,6 +107,30 @@ def tn(lang: str, forms: tuple[str, str], count: int, /, **params: Any) -> str:
     chosen = translations(lang).ngettext(singular, plural, count)
     english = singular if count == 1 else plural
     return _format(chosen, english, {"count": number(lang, count), **params})
+
+
+# Pictures are drawn by image functions that take only a view (often in a worker thread): the
+# language of the picture being drawn travels in a context variable instead of a parameter.
+_picture_lang: ContextVar[str] = ContextVar("picture_lang", default=DEFAULT)
+
+
+@contextmanager
+def picture_language(lang: str) -> Iterator[None]:
+    token = _picture_lang.set(lang)
+    try:
+        yield
+    finally:
+        _picture_lang.reset(token)
+
+
+def pt(message: str, /, **params: Any) -> str:
+    """Text drawn into a picture, in the language of the picture being drawn."""
+    return t(_picture_lang.get(), message, **params)
+
+
+def ptp(context: str, message: str, /, **params: Any) -> str:
+    """Like `pt`, for a msgid with a msgctxt."""
+    return tp(_picture_lang.get(), context, message, **params)
 
 
 def translated(lang: str, message: str) -> str | None:
