@@ -19,6 +19,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.render.generic import EMBED_DESCRIPTION_LIMIT, Renderer, TableContext, clip
+from games.core import Prompt
 from games.text import format_event
 
 WIDTH = 960
@@ -250,6 +251,7 @@ def _legend(draw: ImageDraw.ImageDraw, view: dict[str, Any], height: int) -> Non
 
 
 # --- the embeds (public table and a seat's DM) -------------------------------------------------------
+PRIVATE_KEYS = ("me", "my_bid")  # what a seat's view adds to the public one
 SEAT_MARKS = ("🟥", "🟦", "🟩", "🟪")  # the same colours as on the map
 STEP_WORDS = {"place": "placing armies", "move": "moving", "city": "building a city", "destroy": "destroying"}
 
@@ -362,6 +364,14 @@ class EightMinuteEmpireRenderer(Renderer):
 
     def event_line(self, event: dict[str, Any], ctx: TableContext) -> str:
         return event_text(event, ctx)
+
+    def seat_image(self, view: dict[str, Any], prompt: Prompt | None) -> bytes | None:
+        """The map while the seat decides (its selects name the regions drawn on it). The map shows
+        nothing private, so it is drawn from the public part of the view: the same picture as the
+        table's, drawn once for both."""
+        if prompt is None:
+            return None
+        return self.image({k: v for k, v in view.items() if k not in PRIVATE_KEYS})
 
 
 RENDERER = EightMinuteEmpireRenderer()

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import logging
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -18,6 +21,7 @@ log = logging.getLogger(__name__)
 
 EMBED_DESCRIPTION_LIMIT = 4000
 LOG_LIMIT = 1900
+RECENT_PICTURES = 8  # per renderer: enough for one update's table and DMs
 COLOUR = discord.Colour.dark_gold()
 
 
@@ -60,6 +64,8 @@ class Renderer:
         if key:
             self.key = key
         self._image = image
+        self._recent: OrderedDict[str, bytes] = OrderedDict()
+        self._lock = threading.Lock()
 
     # --- public table ------------------------------------------------------------------------
     def table(self, view: dict[str, Any], ctx: TableContext) -> list[discord.Embed]:
@@ -79,14 +85,27 @@ class Renderer:
             embed.add_field(name="\u200b", value=clip(line, 1024), inline=False)
 
     def image(self, view: dict[str, Any]) -> bytes | None:
-        """A picture of the public view, or None. Failures are logged, never fatal."""
+        """A picture of the public view, or None. Failures are logged, never fatal.
+
+        The last few pictures are kept by view: a decision's table edit and the deciding player's DM
+        often show the same picture, and drawing one takes 40-60 ms. Called from worker threads."""
         if self._image is None:
             return None
+        key = json.dumps(view, sort_keys=True, default=str)
+        with self._lock:
+            if key in self._recent:
+                self._recent.move_to_end(key)
+                return self._recent[key]
         try:
-            return self._image(view)
+            picture = self._image(view)
         except Exception:
             log.exception("image renderer for %s failed", self.key)
             return None
+        with self._lock:
+            self._recent[key] = picture
+            while len(self._recent) > RECENT_PICTURES:
+                self._recent.popitem(last=False)
+        return picture
 
     def seat_image(self, view: dict[str, Any], prompt: Prompt | None) -> bytes | None:
         """The picture in a seat's private message, drawn from that seat's view. By default the game's
