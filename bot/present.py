@@ -163,13 +163,20 @@ def table(update: TableUpdate, lang: str = i18n.DEFAULT) -> Outgoing:
 
 def results_embed(update: TableUpdate, lang: str = i18n.DEFAULT) -> discord.Embed:
     outcome = update.outcome or {}
-    ranks = outcome.get("ranking") or outcome.get("ranks") or [None] * len(update.seats)
     scores = outcome.get("scores") or [None] * len(update.seats)
+    ranks = outcome.get("ranking") or outcome.get("ranks") or _ranks_by_score(scores)
     order = sorted(range(len(update.seats)), key=lambda s: (ranks[s] or 0, s))
     lines = [i18n.t(lang, text.RESULT_LINE, rank=ranks[s], name=update.seats[s].name, score=_score(scores[s], lang))
              for s in order]
     return discord.Embed(title=i18n.t(lang, text.GAME_FINISHED), description="\n".join(lines),
                          colour=discord.Colour.green())
+
+
+def _ranks_by_score(scores: list[Any]) -> list[int | None]:
+    """For an outcome with scores but no ranking: 1 + how many scored more (ties share a rank)."""
+    if not all(isinstance(v, int | float) for v in scores):
+        return [None] * len(scores)
+    return [1 + sum(other > mine for other in scores) for mine in scores]
 
 
 def _score(value: Any, lang: str) -> str:
