@@ -4,30 +4,48 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
 from types import EllipsisType
-from typing import Any
+from typing import Any, TypeVar
 
-from sqlalchemy import BigInteger, Column, Row, String, Table, Text, delete, func, insert, select, type_coerce, update
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Connection,
+    Engine,
+    Row,
+    String,
+    Table,
+    Text,
+    delete,
+    func,
+    insert,
+    select,
+    type_coerce,
+    update,
+)
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import URL
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlmodel import SQLModel
 
 import games
 from storage import ladder, migrate
 from storage import plays as plays_module
-from storage.engine import IMMEDIATE, create_engine, resolve_url
+from storage.engine import IMMEDIATE, NO_WAIT, READ_ONLY, create_engine, create_sync_sqlite_engine, resolve_url
 from storage.errors import BrokenGame, GameNotActive, GameNotFound
-from storage.ladder import GameSeat, PlayedGame, ScoreSummary
+from storage.ladder import BoardPage, GameSeat, PlayedGame, PlayerStats, ScoreSummary
 from storage.models import RUNNING, STATUSES, ActionRow, GameRow, RatingHistoryRow, RatingRow, ResultRow, SeatRow
 from storage.types import UTCDateTime, dump_json, utcnow
 from storage.writer import GroupWriter, PendingAction
 
 __all__ = ["Database"]
+
+T = TypeVar("T")
 
 _games = GameRow.__table__  # type: ignore[attr-defined]
 _seats = SeatRow.__table__  # type: ignore[attr-defined]
@@ -61,6 +79,11 @@ class Database:
         self.url = url
         self.writer = writer
         self.lookup: plays_module.Lookup = games.get  # the engines, to replay a finished game's plays
+        # SQLite: leaderboard and stats reads run on the loop through the stdlib driver, a millisecond
+        # or two, instead of one thread hop per statement through aiosqlite (see storage.ladder).
+        self._sync_reader: Engine | None = None
+        if url.drivername.startswith("sqlite"):
+            self._sync_reader = create_sync_sqlite_engine(url)
 
     # --- lifecycle ---------------------------------------------------------------------------------
     @classmethod
@@ -89,6 +112,8 @@ class Database:
         """Finish writing what was submitted, then release every connection."""
         await self.writer.stop()
         await self.engine.dispose()
+        if self._sync_reader is not None:
+            self._sync_reader.dispose()
 
     async def __aenter__(self) -> Database:
         return self
@@ -102,6 +127,30 @@ class Database:
             await conn.execution_options(**{IMMEDIATE: True})
             async with conn.begin():
                 yield conn
+
+    async def _read(self, query: Callable[..., T], *args: Any) -> T:
+        """Run a synchronous read (storage.ladder) on SQLite's stdlib driver, else via run_sync."""
+        if self._sync_reader is not None:
+            with self._sync_reader.connect() as conn:
+                conn = conn.execution_options(**{READ_ONLY: True})
+                return query(conn, *args)
+        async with self._reading() as conn:
+            return await conn.run_sync(query, *args)
+
+    async def _write(self, change: Callable[..., T], *args: Any) -> T:
+        """Run a synchronous write transaction (storage.ladder); on SQLite through the stdlib driver
+        on the loop when the write lock is free at once, else (and on PostgreSQL) via run_sync."""
+        if self._sync_reader is not None:
+            try:
+                with self._sync_reader.connect() as conn:
+                    conn = conn.execution_options(**{IMMEDIATE: True, NO_WAIT: True})
+                    with conn.begin():
+                        return change(conn, *args)
+            except OperationalError as error:
+                if "locked" not in str(error) and "busy" not in str(error):
+                    raise
+        async with self._writing() as conn:
+            return await conn.run_sync(change, *args)
 
     @asynccontextmanager
     async def _reading(self) -> AsyncIterator[AsyncConnection]:
@@ -309,15 +358,15 @@ class Database:
         variant: str | None = None
         plays: list[dict[str, int]] | None = None
         if status == "finished" and results:
-            game = await self.get_game(game_id)
-            if game is None:
+            found = await self._read(_finish_inputs, game_id)  # not the (large) state
+            if found is None:
                 raise GameNotFound(game_id)
-            variant = plays_module.variant(game.game_key, game.options)
-            log = [(a.seat, a.action) for a in await self.actions(game_id)]
-            plays = plays_module.seat_plays(self.lookup, game.game_key, len(results), game.seed, game.options, log)
+            game, log = found
+            options = _decode_object(game.options) or {}
+            variant = plays_module.variant(game.game_key, options)
+            plays = plays_module.seat_plays(self.lookup, game.game_key, len(results), game.seed, options, log)
         rows = ladder.normalise_results(game_id, results, variant, plays)
-        async with self._writing() as conn:
-            await ladder.record_finish(conn, game_id, status, rows, utcnow())
+        await self._write(ladder.record_finish, game_id, status, rows, utcnow())
 
     # --- seats -------------------------------------------------------------------------------------
     async def seats(self, game_id: int) -> list[SeatRow]:
@@ -403,55 +452,58 @@ class Database:
             row.setdefault("updated_at", utcnow())
         if not rows:
             return
-        async with self._writing() as conn:
-            await ladder.upsert_ratings(conn, rows)
+        await self._write(ladder.upsert_ratings, rows)
 
     async def leaderboard(self, guild_id: int, game_key: str, limit: int = 10, offset: int = 0) -> list[RatingRow]:
         """Best first by the conservative rating (ordinal = mu - 3 sigma), then by user id."""
-        async with self._reading() as conn:
-            return await ladder.leaderboard(conn, guild_id, game_key, limit, offset)
+        return await self._read(ladder.leaderboard, guild_id, game_key, limit, offset)
 
     async def board_size(self, guild_id: int, game_key: str) -> int:
         """How many identities have a rating on this board."""
-        async with self._reading() as conn:
-            return await ladder.board_size(conn, guild_id, game_key)
+        return await self._read(ladder.board_size, guild_id, game_key)
 
     async def standing(self, guild_id: int, game_key: str, user_id: int) -> tuple[int, RatingRow] | None:
         """(1-based position, rating) of one identity on a board, or None if it has no rating there."""
-        async with self._reading() as conn:
-            return await ladder.standing(conn, guild_id, game_key, user_id)
+        return await self._read(ladder.standing, guild_id, game_key, user_id)
 
     async def user_ratings(self, user_id: int, guild_ids: Sequence[int]) -> list[RatingRow]:
         """The identity's ratings in these scopes, every game, by game key."""
-        async with self._reading() as conn:
-            return await ladder.user_ratings(conn, user_id, guild_ids)
+        return await self._read(ladder.user_ratings, user_id, guild_ids)
 
     async def rating_history(self, guild_id: int, game_key: str, user_id: int, limit: int = 50
                              ) -> list[RatingHistoryRow]:
         """The identity's rating after each of its last `limit` rated games there, oldest first."""
-        async with self._reading() as conn:
-            return await ladder.rating_history(conn, guild_id, game_key, user_id, limit)
+        return await self._read(ladder.rating_history, guild_id, game_key, user_id, limit)
 
     async def score_summary(self, user_id: int, guild_id: int | None = None) -> list[ScoreSummary]:
         """Per game and scoring variant: games, wins (rank 1), average and best score (None: everywhere)."""
-        async with self._reading() as conn:
-            return await ladder.score_summary(conn, user_id, guild_id)
+        return await self._read(ladder.score_summary, user_id, guild_id)
 
     async def user_results(self, user_id: int, guild_id: int | None = None, limit: int = 10,
                            game_key: str | None = None) -> list[PlayedGame]:
         """The user's finished games, newest first (guild_id None: everywhere)."""
-        async with self._reading() as conn:
-            return await ladder.user_results(conn, user_id, guild_id, limit, game_key)
+        return await self._read(ladder.user_results, user_id, guild_id, limit, game_key)
 
     async def game_players(self, game_ids: Sequence[int]) -> dict[int, list[GameSeat]]:
         """The seats of these games with names, ranks and scores, best first."""
-        async with self._reading() as conn:
-            return await ladder.game_players(conn, game_ids)
+        return await self._read(ladder.game_players, game_ids)
+
+    async def board_page(self, guild_id: int, game_key: str, user_id: int, limit: int = 10, offset: int = 0
+                         ) -> BoardPage:
+        """One leaderboard page, the board's size and the caller's position when off the page (one
+        connection: what `/leaderboard` needs)."""
+        return await self._read(ladder.board_page, guild_id, game_key, user_id, limit, offset)
+
+    async def player_stats(self, user_id: int, guild_id: int | None, scopes: Sequence[int], *,
+                           history_limit: int = 50, recent_limit: int = 100, last: int = 5) -> PlayerStats:
+        """Everything `/stats` shows, read on one connection: score summaries (games of `guild_id`,
+        None: everywhere), ratings in `scopes` with positions, rating history in scopes[0], recent
+        results and the seats of the `last` newest games."""
+        return await self._read(ladder.player_stats, user_id, guild_id, scopes, history_limit, recent_limit, last)
 
     async def rerate(self) -> int:
         """Recompute every rating and the rating history from the results; the number of games rated."""
-        async with self._writing() as conn:
-            return await ladder.rerate(conn)
+        return await self._write(ladder.rerate)
 
     # --- server settings ---------------------------------------------------------------------------
     async def get_guild_language(self, guild_id: int) -> str | None:
@@ -475,6 +527,18 @@ class Database:
     async def count_games(self) -> int:
         async with self._reading() as conn:
             return int((await conn.execute(select(func.count()).select_from(_games))).scalar_one())
+
+
+def _finish_inputs(conn: Connection, game_id: int) -> tuple[Any, list[tuple[int, Any]]] | None:
+    """The game's key, seed and options (raw text) and its action log, to count plays."""
+    game = conn.execute(
+        select(_games.c.game_key, _games.c.seed, type_coerce(_games.c.options, Text).label("options"))
+        .where(_games.c.id == game_id)).first()
+    if game is None:
+        return None
+    rows = conn.execute(select(_actions.c.seat, type_coerce(_actions.c.action, Text).label("action"))
+                        .where(_actions.c.game_id == game_id).order_by(_actions.c.seq)).all()
+    return game, [(int(a.seat), json.loads(a.action)) for a in rows]
 
 
 def _encode_state(state: dict[str, Any]) -> str:

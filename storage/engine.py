@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, event
+from sqlalchemy import create_engine as sa_create_engine
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -15,6 +16,11 @@ __all__ = ["DEFAULT_URL", "IMMEDIATE", "create_engine", "resolve_url"]
 DEFAULT_URL = "sqlite+aiosqlite:///data/bot.sqlite3"
 # Execution option: on SQLite, open the transaction with BEGIN IMMEDIATE (take the write lock first).
 IMMEDIATE = "storage_begin_immediate"
+# Execution option (sync SQLite engine only): give up at once instead of waiting busy_timeout for a
+# held write lock, so code running on the event loop never waits for a lock.
+NO_WAIT = "storage_no_wait"
+# Execution option (sync SQLite engine only): a read that needs no BEGIN of its own.
+READ_ONLY = "storage_read_only"
 SQLITE_BUSY_TIMEOUT_MS = 15_000
 
 
@@ -51,6 +57,14 @@ def create_engine(url: URL) -> AsyncEngine:
     return create_async_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
 
 
+def create_sync_sqlite_engine(url: URL) -> Engine:
+    """The same SQLite file through the stdlib driver, for the short reads and rating writes that run
+    on the event loop (storage.ladder); same pragmas and BEGIN handling as the async engine."""
+    engine = sa_create_engine(url.set(drivername="sqlite+pysqlite"), pool_size=2, max_overflow=4)
+    _tune_sqlite(engine)
+    return engine
+
+
 def _tune_sqlite(engine: Engine) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -73,5 +87,15 @@ def _tune_sqlite(engine: Engine) -> None:
         # A writer that starts with a plain (deferred) BEGIN and reads first can fail with "database is
         # locked" at its first write, without waiting, if another connection wrote meanwhile. Taking the
         # write lock up front makes busy_timeout apply.
-        immediate = connection.get_execution_options().get(IMMEDIATE, False)
+        options = connection.get_execution_options()
+        if options.get(READ_ONLY, False):
+            return  # each SELECT reads a consistent snapshot on its own
+        immediate = options.get(IMMEDIATE, False)
+        if options.get(NO_WAIT, False):
+            connection.exec_driver_sql("PRAGMA busy_timeout=0")
+            try:
+                connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+            finally:
+                connection.exec_driver_sql(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+            return
         connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")

@@ -1,5 +1,10 @@
 """SQL for results, ratings, the leaderboard, stats and history (Database delegates here).
 
+Every function here is synchronous over a Connection: Database runs them through run_sync on
+PostgreSQL, and on SQLite straight on a stdlib sqlite3 connection on the loop (one call instead of
+a thread hop per statement; WAL readers never wait, and a write that finds the lock taken falls
+back to the async path, so the loop never waits for a lock).
+
 Writes run inside the caller's transaction: `record_finish` is the body of Database.finish_game,
 so a game's results, its rating updates and its rating history commit together or not at all.
 `rerate` rebuilds ratings and history from the results table through the same pure functions
@@ -13,10 +18,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, and_, case, delete, func, insert, or_, select, text, update
+from sqlalchemy import Connection, and_, case, delete, func, insert, or_, select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from storage.errors import GameNotFound
 from storage.models import GameRow, RatingHistoryRow, RatingRow, ResultRow, SeatRow
@@ -124,10 +128,10 @@ def normalise_results(game_id: int, results: Iterable[Mapping[str, Any]], varian
     return rows
 
 
-async def record_finish(conn: AsyncConnection, game_id: int, status: str, rows: list[dict[str, Any]],
+def record_finish(conn: Connection, game_id: int, status: str, rows: list[dict[str, Any]],
                         now: datetime) -> None:
     """Close the game, replace its results and, the first time it finishes, rate it."""
-    game = (await conn.execute(
+    game = (conn.execute(
         select(_games.c.status, _games.c.guild_id, _games.c.game_key, _games.c.finished_at, _games.c.finished_seq)
         .where(_games.c.id == game_id)
     )).first()
@@ -142,35 +146,35 @@ async def record_finish(conn: AsyncConnection, game_id: int, status: str, rows: 
     rate = status == "finished" and game.finished_seq is None
     seq = None
     if rate:
-        await _lock_ratings(conn)
-        highest = (await conn.execute(select(func.max(_games.c.finished_seq)))).scalar_one_or_none()
+        _lock_ratings(conn)
+        highest = (conn.execute(select(func.max(_games.c.finished_seq)))).scalar_one_or_none()
         seq = int(highest or 0) + 1
         values["finished_seq"] = seq
-    await conn.execute(update(_games).where(_games.c.id == game_id).values(**values))
-    await conn.execute(delete(_results).where(_results.c.game_id == game_id))
+    conn.execute(update(_games).where(_games.c.id == game_id).values(**values))
+    conn.execute(delete(_results).where(_results.c.game_id == game_id))
     if rows:
-        await conn.execute(insert(_results), rows)
+        conn.execute(insert(_results), rows)
     if seq is not None:
         entries = rated_seats((r["user_id"], r["ai_level"], r["rank"]) for r in rows)
-        await _rate(conn, game_id, game.guild_id, game.game_key, seq, entries, finished_at)
+        _rate(conn, game_id, game.guild_id, game.game_key, seq, entries, finished_at)
 
 
-async def _lock_ratings(conn: AsyncConnection) -> None:
+def _lock_ratings(conn: Connection) -> None:
     if conn.dialect.name == "postgresql":
-        await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_RATING_LOCK})
+        conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_RATING_LOCK})
 
 
 def _ids(entries: Sequence[tuple[int, int]]) -> list[int]:
     return sorted({who for who, _rank in entries})
 
 
-async def _rate(conn: AsyncConnection, game_id: int, guild_id: int | None, game_key: str, seq: int,
+def _rate(conn: Connection, game_id: int, guild_id: int | None, game_key: str, seq: int,
                 entries: list[tuple[int, int]], at: datetime) -> None:
     ids = _ids(entries)
     if len(ids) < 2:
         return
     where = scopes(guild_id)
-    found = (await conn.execute(
+    found = (conn.execute(
         select(_ratings.c.guild_id, _ratings.c.user_id, _ratings.c.mu, _ratings.c.sigma, _ratings.c.games,
                _ratings.c.wins)
         .where(_ratings.c.guild_id.in_(where), _ratings.c.game_key == game_key, _ratings.c.user_id.in_(ids))
@@ -183,8 +187,8 @@ async def _rate(conn: AsyncConnection, game_id: int, guild_id: int | None, game_
     for scope in where:
         _collect(scope, game_id, game_key, seq, entries, rate_game(priors[scope], entries), at,
                  rating_rows, history_rows)
-    await _upsert_ratings(conn, rating_rows)
-    await conn.execute(insert(_history), history_rows)
+    _upsert_ratings(conn, rating_rows)
+    conn.execute(insert(_history), history_rows)
 
 
 def _collect(scope: int, game_id: int, game_key: str, seq: int, entries: Sequence[tuple[int, int]],
@@ -202,7 +206,7 @@ def _collect(scope: int, game_id: int, game_key: str, seq: int, entries: Sequenc
                              "ordinal": standing.ordinal})
 
 
-async def _upsert_ratings(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
+def _upsert_ratings(conn: Connection, rows: list[dict[str, Any]]) -> None:
     if not rows:
         return
     dialect_insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
@@ -211,20 +215,20 @@ async def _upsert_ratings(conn: AsyncConnection, rows: list[dict[str, Any]]) -> 
         index_elements=["guild_id", "game_key", "user_id"],
         set_={name: statement.excluded[name] for name in ("mu", "sigma", "games", "wins", "updated_at", "ordinal")},
     )
-    await conn.execute(statement, rows)
+    conn.execute(statement, rows)
 
 
-async def upsert_ratings(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
+def upsert_ratings(conn: Connection, rows: list[dict[str, Any]]) -> None:
     """save_ratings: the ordinal always follows mu and sigma."""
     for row in rows:
         row["ordinal"] = row["mu"] - 3 * row["sigma"]
-    await _upsert_ratings(conn, rows)
+    _upsert_ratings(conn, rows)
 
 
-async def rerate(conn: AsyncConnection) -> int:
+def rerate(conn: Connection) -> int:
     """Rebuild ratings and rating_history from the results of finished games; the games rated."""
-    await _lock_ratings(conn)
-    found = (await conn.execute(
+    _lock_ratings(conn)
+    found = (conn.execute(
         select(_games.c.id, _games.c.guild_id, _games.c.game_key, _games.c.finished_seq, _games.c.finished_at,
                _results.c.seat, _results.c.user_id, _results.c.ai_level, _results.c.rank)
         .join(_results, _results.c.game_id == _games.c.id)
@@ -250,13 +254,13 @@ async def rerate(conn: AsyncConnection) -> int:
             board.update(updated)
             for row in rating_rows:
                 latest[(scope, first.game_key, row["user_id"])] = row
-    await conn.execute(delete(_history))
-    await conn.execute(delete(_ratings))
+    conn.execute(delete(_history))
+    conn.execute(delete(_ratings))
     for start in range(0, len(history_rows), 5000):
-        await conn.execute(insert(_history), history_rows[start:start + 5000])
+        conn.execute(insert(_history), history_rows[start:start + 5000])
     rating_rows = list(latest.values())
     for start in range(0, len(rating_rows), 5000):
-        await conn.execute(insert(_ratings), rating_rows[start:start + 5000])
+        conn.execute(insert(_ratings), rating_rows[start:start + 5000])
     return rated
 
 
@@ -272,31 +276,31 @@ def _by_game(rows: Sequence[Any]) -> Iterable[list[Any]]:
 
 
 # --- reading ------------------------------------------------------------------------------------------
-def _rating(row: Row[Any]) -> RatingRow:
+def _rating(row: Any) -> RatingRow:
     return RatingRow(**row._mapping)
 
 
-async def leaderboard(conn: AsyncConnection, guild_id: int, game_key: str, limit: int, offset: int
+def leaderboard(conn: Connection, guild_id: int, game_key: str, limit: int, offset: int
                       ) -> list[RatingRow]:
     query = (select(_ratings).where(_ratings.c.guild_id == guild_id, _ratings.c.game_key == game_key)
              .order_by(_ratings.c.ordinal.desc(), _ratings.c.user_id).limit(limit).offset(offset))
-    return [_rating(row) for row in (await conn.execute(query)).all()]
+    return [_rating(row) for row in (conn.execute(query)).all()]
 
 
-async def board_size(conn: AsyncConnection, guild_id: int, game_key: str) -> int:
+def board_size(conn: Connection, guild_id: int, game_key: str) -> int:
     query = select(func.count()).select_from(_ratings).where(_ratings.c.guild_id == guild_id,
                                                              _ratings.c.game_key == game_key)
-    return int((await conn.execute(query)).scalar_one())
+    return int((conn.execute(query)).scalar_one())
 
 
-async def standing(conn: AsyncConnection, guild_id: int, game_key: str, user_id: int
+def standing(conn: Connection, guild_id: int, game_key: str, user_id: int
                    ) -> tuple[int, RatingRow] | None:
     """(1-based position on the board, the row), or None if the identity has no rating there."""
-    row = (await conn.execute(select(_ratings).where(
+    row = (conn.execute(select(_ratings).where(
         _ratings.c.guild_id == guild_id, _ratings.c.game_key == game_key, _ratings.c.user_id == user_id))).first()
     if row is None:
         return None
-    ahead = (await conn.execute(
+    ahead = (conn.execute(
         select(func.count()).select_from(_ratings).where(
             _ratings.c.guild_id == guild_id, _ratings.c.game_key == game_key,
             or_(_ratings.c.ordinal > row.ordinal,
@@ -305,18 +309,18 @@ async def standing(conn: AsyncConnection, guild_id: int, game_key: str, user_id:
     return int(ahead) + 1, _rating(row)
 
 
-async def user_ratings(conn: AsyncConnection, user_id: int, guild_ids: Sequence[int]) -> list[RatingRow]:
+def user_ratings(conn: Connection, user_id: int, guild_ids: Sequence[int]) -> list[RatingRow]:
     query = (select(_ratings).where(_ratings.c.user_id == user_id, _ratings.c.guild_id.in_(list(guild_ids)))
              .order_by(_ratings.c.game_key, _ratings.c.guild_id))
-    return [_rating(row) for row in (await conn.execute(query)).all()]
+    return [_rating(row) for row in (conn.execute(query)).all()]
 
 
-async def rating_history(conn: AsyncConnection, guild_id: int, game_key: str, user_id: int, limit: int
+def rating_history(conn: Connection, guild_id: int, game_key: str, user_id: int, limit: int
                          ) -> list[RatingHistoryRow]:
     query = (select(_history).where(_history.c.guild_id == guild_id, _history.c.game_key == game_key,
                                     _history.c.user_id == user_id)
              .order_by(_history.c.seq.desc()).limit(limit))
-    rows = [RatingHistoryRow(**row._mapping) for row in (await conn.execute(query)).all()]
+    rows = [RatingHistoryRow(**row._mapping) for row in (conn.execute(query)).all()]
     rows.reverse()
     return rows
 
@@ -328,7 +332,7 @@ def _finished_of(user_id: int, guild_id: int | None) -> list[Any]:
     return conditions
 
 
-async def score_summary(conn: AsyncConnection, user_id: int, guild_id: int | None) -> list[ScoreSummary]:
+def score_summary(conn: Connection, user_id: int, guild_id: int | None) -> list[ScoreSummary]:
     query = (
         select(_games.c.game_key, _results.c.variant, func.count().label("games"),
                func.sum(case((_results.c.rank == 1, 1), else_=0)).label("wins"),
@@ -339,10 +343,10 @@ async def score_summary(conn: AsyncConnection, user_id: int, guild_id: int | Non
         .order_by(_games.c.game_key, _results.c.variant)
     )
     return [ScoreSummary(r.game_key, r.variant, int(r.games), int(r.wins or 0), float(r.average), float(r.best))
-            for r in (await conn.execute(query)).all()]
+            for r in (conn.execute(query)).all()]
 
 
-async def user_results(conn: AsyncConnection, user_id: int, guild_id: int | None, limit: int,
+def user_results(conn: Connection, user_id: int, guild_id: int | None, limit: int,
                        game_key: str | None = None) -> list[PlayedGame]:
     """The user's finished games, newest first."""
     conditions = _finished_of(user_id, guild_id)
@@ -359,10 +363,10 @@ async def user_results(conn: AsyncConnection, user_id: int, guild_id: int | None
     )
     return [PlayedGame(r.id, r.game_key, r.guild_id, r.channel_id, r.thread_id, r.finished_at, r.seat, r.rank,
                        r.score, r.variant, dict(r.plays or {}))
-            for r in (await conn.execute(query)).all()]
+            for r in (conn.execute(query)).all()]
 
 
-async def game_players(conn: AsyncConnection, game_ids: Sequence[int]) -> dict[int, list[GameSeat]]:
+def game_players(conn: Connection, game_ids: Sequence[int]) -> dict[int, list[GameSeat]]:
     """Each game's seats with names, ranks and scores, best rank first."""
     if not game_ids:
         return {}
@@ -375,6 +379,88 @@ async def game_players(conn: AsyncConnection, game_ids: Sequence[int]) -> dict[i
         .order_by(_results.c.game_id, _results.c.rank, _results.c.seat)
     )
     found: dict[int, list[GameSeat]] = {game_id: [] for game_id in game_ids}
-    for r in (await conn.execute(query)).all():
+    for r in (conn.execute(query)).all():
         found[r.game_id].append(GameSeat(r.seat, r.user_id, r.ai_level, r.name or "", r.rank, r.score))
     return found
+
+
+# --- one connection per answer ---------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class BoardPage:
+    size: int  # identities on the board
+    rows: list[RatingRow]  # this page, best first
+    mine: tuple[int, RatingRow] | None  # the caller's (position, row) when not on this page
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """A rating with its board position and the board's size."""
+
+    rating: RatingRow
+    position: int
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    summaries: list[ScoreSummary]
+    ratings: list[Placed]  # every scope asked for, every game
+    history: dict[str, list[float]]  # game key -> ordinal after each game in the main scope, oldest first
+    recent: list[PlayedGame]  # newest first
+    players: dict[int, list[GameSeat]]  # the seats of the newest `last` games
+
+
+def board_page(conn: Connection, guild_id: int, game_key: str, user_id: int, limit: int,
+                     offset: int) -> BoardPage:
+    size = board_size(conn, guild_id, game_key)
+    rows = leaderboard(conn, guild_id, game_key, limit, offset) if size else []
+    mine = None
+    if size and not any(row.user_id == user_id for row in rows):
+        mine = standing(conn, guild_id, game_key, user_id)
+    return BoardPage(size, rows, mine)
+
+
+def placed_ratings(conn: Connection, user_id: int, guild_ids: Sequence[int]) -> list[Placed]:
+    """The user's ratings with their positions and board sizes, in one statement."""
+    other = _ratings.alias("other")
+    same_board = and_(other.c.guild_id == _ratings.c.guild_id, other.c.game_key == _ratings.c.game_key)
+    ahead = (select(func.count()).select_from(other)
+             .where(same_board, or_(other.c.ordinal > _ratings.c.ordinal,
+                                    and_(other.c.ordinal == _ratings.c.ordinal, other.c.user_id < _ratings.c.user_id)))
+             .scalar_subquery())
+    size = select(func.count()).select_from(other).where(same_board).scalar_subquery()
+    query = (select(_ratings, ahead.label("ahead"), size.label("size"))
+             .where(_ratings.c.user_id == user_id, _ratings.c.guild_id.in_(list(guild_ids)))
+             .order_by(_ratings.c.game_key, _ratings.c.guild_id))
+    found = []
+    for row in (conn.execute(query)).all():
+        fields = {c.name: row._mapping[c.name] for c in _ratings.columns}
+        found.append(Placed(RatingRow(**fields), int(row.ahead) + 1, int(row.size)))
+    return found
+
+
+def recent_history(conn: Connection, guild_id: int, user_id: int, limit: int) -> dict[str, list[float]]:
+    """Per game, the ordinal after each of the user's last `limit` rated games there, oldest first."""
+    numbered = (select(_history.c.game_key, _history.c.seq, _history.c.ordinal,
+                       func.row_number().over(partition_by=_history.c.game_key,
+                                              order_by=_history.c.seq.desc()).label("n"))
+                .where(_history.c.guild_id == guild_id, _history.c.user_id == user_id)
+                .subquery())
+    query = (select(numbered.c.game_key, numbered.c.ordinal).where(numbered.c.n <= limit)
+             .order_by(numbered.c.game_key, numbered.c.seq))
+    found: dict[str, list[float]] = {}
+    for row in (conn.execute(query)).all():
+        found.setdefault(row.game_key, []).append(float(row.ordinal))
+    return found
+
+
+def player_stats(conn: Connection, user_id: int, guild_id: int | None, scopes_: Sequence[int],
+                       history_limit: int, recent_limit: int, last: int) -> PlayerStats:
+    summaries = score_summary(conn, user_id, guild_id)
+    if not summaries:
+        return PlayerStats([], [], {}, [], {})
+    placed = placed_ratings(conn, user_id, scopes_)
+    history = recent_history(conn, scopes_[0], user_id, history_limit)
+    recent = user_results(conn, user_id, guild_id, recent_limit)
+    players = game_players(conn, [g.game_id for g in recent[:last]])
+    return PlayerStats(summaries, placed, history, recent, players)

@@ -155,21 +155,23 @@ async def board_message(db: Database, scope_id: int, scope: str, game_key: str, 
                         lang: str) -> Answer:
     title = title_of(game_key)
     heading = i18n.t(lang, ts.BOARD_TITLE, title=title, scope=scope_name(scope_id, lang))
-    size = await db.board_size(scope_id, game_key)
+    wanted = max(0, page)
+    board = await db.board_page(scope_id, game_key, user_id, limit=PAGE_SIZE, offset=wanted * PAGE_SIZE)
+    size = board.size
     if size == 0:
         return Answer(discord.Embed(title=clip(heading, 256), colour=COLOUR,
                                     description=i18n.t(lang, ts.BOARD_EMPTY, title=title)))
     pages = (size + PAGE_SIZE - 1) // PAGE_SIZE
-    page = max(0, min(page, pages - 1))
-    rows = await db.leaderboard(scope_id, game_key, limit=PAGE_SIZE, offset=page * PAGE_SIZE)
-    lines = [board_row(page * PAGE_SIZE + i + 1, row, lang) for i, row in enumerate(rows)]
-    if not any(row.user_id == user_id for row in rows):
-        mine = await db.standing(scope_id, game_key, user_id)
+    page = min(wanted, pages - 1)
+    if page != wanted:  # past the end (the board shrank, or a hand-made id): the last page
+        board = await db.board_page(scope_id, game_key, user_id, limit=PAGE_SIZE, offset=page * PAGE_SIZE)
+    lines = [board_row(page * PAGE_SIZE + i + 1, row, lang) for i, row in enumerate(board.rows)]
+    if not any(row.user_id == user_id for row in board.rows):
         lines.append("")
-        if mine is None:
+        if board.mine is None:
             lines.append(i18n.t(lang, ts.BOARD_YOU_UNRATED))
         else:
-            lines.append(i18n.t(lang, ts.BOARD_YOU, row=board_row(mine[0], mine[1], lang)))
+            lines.append(i18n.t(lang, ts.BOARD_YOU, row=board_row(board.mine[0], board.mine[1], lang)))
     embed = discord.Embed(title=clip(heading, 256), colour=COLOUR, description=clip("\n".join(lines), 4000))
     embed.set_footer(text=i18n.t(lang, ts.BOARD_FOOTER, page=page + 1, pages=pages))
     view = discord.ui.View(timeout=None)
@@ -210,31 +212,31 @@ async def stats_message(db: Database, guild_id: int | None, user_id: int, name: 
     scope_id = guild_id or GLOBAL
     scopes = [scope_id] if scope_id == GLOBAL else [scope_id, GLOBAL]
     heading = i18n.t(lang, ts.STATS_TITLE, name=name, scope=scope_name(scope_id, lang))
-    summaries = await db.score_summary(user_id, guild_id)
+    found = await db.player_stats(user_id, guild_id, scopes, history_limit=CHART_GAMES,
+                                  recent_limit=RECENT_FOR_PLAYS, last=LAST_RESULTS)
+    summaries = found.summaries
     if not summaries:
         message = ts.NO_GAMES_YOU if self_view else ts.NO_GAMES_USER
         return Answer(discord.Embed(title=clip(heading, 256), colour=COLOUR,
                                     description=i18n.t(lang, message, name=name)))
-    ratings = await db.user_ratings(user_id, scopes)
-    local = {r.game_key: r for r in ratings if r.guild_id == scope_id}
-    world = {r.game_key: r for r in ratings if r.guild_id == GLOBAL}
-    recent = await db.user_results(user_id, guild_id, limit=RECENT_FOR_PLAYS)
+    local = {p.rating.game_key: p for p in found.ratings if p.rating.guild_id == scope_id}
+    world = {p.rating.game_key: p for p in found.ratings if p.rating.guild_id == GLOBAL}
+    recent = found.recent
     embed = discord.Embed(title=clip(heading, 256), colour=COLOUR)
     series: list[Series] = []
     for game_key in sorted({s.game_key for s in summaries}):
         lines: list[str] = []
-        rating = local.get(game_key)
-        if rating is not None:
-            history = [h.ordinal for h in await db.rating_history(scope_id, game_key, user_id, CHART_GAMES)]
+        placed = local.get(game_key)
+        if placed is not None:
+            history = found.history.get(game_key, [])
             series.append(Series(title_of(game_key), history))
             trend, count = trend_text(history, lang)
-            place = await db.standing(scope_id, game_key, user_id)
-            players = await db.board_size(scope_id, game_key)
-            lines.append(i18n.t(lang, ts.STATS_RATING, rating=rating_text(rating.ordinal, lang),
+            lines.append(i18n.t(lang, ts.STATS_RATING, rating=rating_text(placed.rating.ordinal, lang),
                                 trend=i18n.tn(lang, ts.STATS_TREND, count, change=trend),
-                                position=place[0] if place else "-", players=players))
+                                position=placed.position, players=placed.size))
             if scope_id != GLOBAL and game_key in world:
-                lines.append(i18n.t(lang, ts.STATS_RATING_GLOBAL, rating=rating_text(world[game_key].ordinal, lang)))
+                lines.append(i18n.t(lang, ts.STATS_RATING_GLOBAL,
+                                    rating=rating_text(world[game_key].rating.ordinal, lang)))
         mine = [s for s in summaries if s.game_key == game_key]
         played = sum(s.games for s in mine)
         won = sum(s.wins for s in mine)
@@ -253,9 +255,8 @@ async def stats_message(db: Database, guild_id: int | None, user_id: int, name: 
             lines.append(i18n.t(lang, ts.STATS_FAVOURITES, plays=plays))
         embed.add_field(name=clip(title_of(game_key), 256), value=clip("\n".join(lines), 1024), inline=False)
     if recent:
-        seated = await db.game_players([g.game_id for g in recent[:LAST_RESULTS]])
         rows = [i18n.t(lang, ts.RESULT_ROW, date=i18n.day(lang, g.finished_at) if g.finished_at else "-",
-                       title=title_of(g.game_key), rank=g.rank, players=len(seated.get(g.game_id, [])),
+                       title=title_of(g.game_key), rank=g.rank, players=len(found.players.get(g.game_id, [])),
                        score=score_text(g.score, lang), link=link_text(g, lang))
                 for g in recent[:LAST_RESULTS]]
         embed.add_field(name=i18n.t(lang, ts.STATS_LAST), value=clip("\n".join(rows), 1024), inline=False)
