@@ -1,14 +1,16 @@
 """REST calls per resolved turn and wall time of whole games played through the Discord harness.
 
-`python -m bench table [--humans N] [--ais N] [--games N]` plays Eggs and Empires games by clicking the
-buttons the bot sent (the real bot and discord.py, network replaced by tests/harness) and prints what
-the bot sent to Discord per resolved turn (a log post), split by kind, plus the interaction responses.
+`python -m bench table [--game KEY] [--variants "a=b c=d"] [--humans N] [--ais N] [--games N]` plays
+games (Eggs and Empires unless --game says otherwise) by clicking the buttons the bot sent (the real
+bot and discord.py, network replaced by tests/harness) and prints what the bot sent to Discord per
+resolved turn (a log post), split by kind, plus the interaction responses.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import random
 import sys
 import tempfile
 import time
@@ -16,14 +18,16 @@ from collections import Counter
 from pathlib import Path
 
 
-async def _one_game(directory: Path, humans: int, ais: int, index: int) -> tuple[object, float, int]:
+async def _one_game(directory: Path, key: str, variants: str, humans: int, ais: int, index: int
+                    ) -> tuple[object, float, int]:
     from tests.harness import Harness
     from tests.harness.play import play_to_end
 
     h = await Harness.start(directory / f"bench{index}.sqlite3", seed=index)
     try:
         users = [h.user(f"P{i}") for i in range(humans)]
-        await h.slash(users[0], "game new", game="eggs-empires", timer=0)
+        extra: dict[str, object] = {"variants": variants} if variants else {}
+        await h.slash(users[0], "game new", game=key, timer=0, **extra)  # type: ignore[arg-type]
         for user in users[1:]:
             await h.click(user, h.find_button(h.channel, "Join"))
         for _ in range(ais):
@@ -32,8 +36,11 @@ async def _one_game(directory: Path, humans: int, ais: int, index: int) -> tuple
         await h.click(users[0], h.find_button(h.channel, "Start"))
         start_calls = len(h.fake.calls) - start_mark
         began = time.perf_counter()
-        cost = await play_to_end(h, 1, users)
+        cost = await play_to_end(h, 1, users, max_steps=5000, rng=random.Random(index))
         elapsed = time.perf_counter() - began
+        assert h.bot is not None
+        row = await h.bot.table.db.get_game(1)
+        assert row is not None and row.status == "finished", "the game did not reach its end"
         return cost, elapsed, start_calls
     finally:
         await h.close()
@@ -41,6 +48,8 @@ async def _one_game(directory: Path, humans: int, ais: int, index: int) -> tuple
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench table", description=__doc__)
+    parser.add_argument("--game", default="eggs-empires", help="game key (eight-minute-empire, reggverse-riddles...)")
+    parser.add_argument("--variants", default="", help='as /game new takes them: "action_tiles=true objectives=true"')
     parser.add_argument("--humans", type=int, default=3)
     parser.add_argument("--ais", type=int, default=1)
     parser.add_argument("--games", type=int, default=2)
@@ -53,7 +62,8 @@ def main(argv: list[str]) -> int:
     seconds = 0.0
     with tempfile.TemporaryDirectory() as directory:
         for index in range(args.games):
-            cost, elapsed, started = asyncio.run(_one_game(Path(directory), args.humans, args.ais, index))
+            cost, elapsed, started = asyncio.run(_one_game(Path(directory), args.game, args.variants, args.humans,
+                                                          args.ais, index))
             kinds.update(cost.kinds)  # type: ignore[attr-defined]
             turns += cost.resolved_turns  # type: ignore[attr-defined]
             decisions += cost.decisions  # type: ignore[attr-defined]
@@ -61,7 +71,10 @@ def main(argv: list[str]) -> int:
             start_calls += started
             seconds += elapsed
     bot_calls = sum(kinds.values())
-    print(f"Eggs and Empires, {args.humans} humans + {args.ais} AI, {args.games} games through the harness")
+    import games
+
+    title = games.get(args.game).title + (f" ({args.variants})" if args.variants else "")
+    print(f"{title}, {args.humans} humans + {args.ais} AI, {args.games} games through the harness")
     print(f"  resolved turns (log posts): {turns}, human decisions: {decisions}")
     print(f"  REST calls sent by the bot per resolved turn: {bot_calls / max(1, turns):.2f}")
     for kind, count in sorted(kinds.items()):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -55,8 +56,12 @@ def classify(h: Harness, method: str, path: str) -> str:
     return f"{method} /{parts[0]}"
 
 
-async def play_to_end(h: Harness, game_id: int, users: list[int], *, max_steps: int = 2000) -> TurnCost:
-    """Every human decides from their DM as soon as offered, until the game is over."""
+async def play_to_end(h: Harness, game_id: int, users: list[int], *, max_steps: int = 2000,
+                      rng: random.Random | None = None) -> TurnCost:
+    """Every human decides from their DM as soon as offered, until the game is over.
+
+    Choices rotate with the step, or are drawn from `rng`: a fixed rotation can cycle for ever in
+    games that offer a way back (Eight-Minute Empire's "Pick another army")."""
     assert h.bot is not None
     mark = len(h.fake.calls)
     responses_mark = len(h.fake.responses)
@@ -69,7 +74,8 @@ async def play_to_end(h: Harness, game_id: int, users: list[int], *, max_steps: 
         progressed = False
         for turn, user in enumerate(users):
             dms = h.dms(user)
-            if dms and await decide_from_message(h, user, dms[-1], index=step + turn):
+            index = rng.randrange(10_000) if rng is not None else step + turn
+            if dms and await decide_from_message(h, user, dms[-1], index=index):
                 cost.decisions += 1
                 progressed = True
         if not progressed:
