@@ -158,7 +158,7 @@ def table(update: TableUpdate, lang: str = i18n.DEFAULT) -> Outgoing:
         view = discord.ui.View(timeout=None)
         view.add_item(HandButton(game.id, label=i18n.t(lang, text.BUTTON_SHOW_HAND)))
     public_view = update.public_view
-    return Outgoing(embeds=embeds, view=view, draw=lambda: renderer.image(public_view))
+    return Outgoing(embeds=embeds, view=view, draw=lambda: renderer.image(public_view, lang))
 
 
 def results_embed(update: TableUpdate, lang: str = i18n.DEFAULT) -> discord.Embed:
@@ -225,7 +225,7 @@ def seat_message(game: GameRow, notice: SeatNotice, update: TableUpdate | None =
                        (lambda choice: renderer.choice_label(prompt, choice, ctx)) if prompt else None, lang)
     seat_view = notice.view
     return Outgoing(content="\n".join(lines) or None, embeds=[embed], view=view,
-                    draw=lambda: renderer.seat_image(seat_view, prompt))
+                    draw=lambda: renderer.seat_image(seat_view, prompt, lang))
 
 
 def chosen_labels(game: GameRow, notice: SeatNotice, prompt: Prompt | None, choice: list[str], fallback: list[str],

@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import io
 import math
+import re
 from functools import cache
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot import i18n
+from bot.i18n import N_, NN_
 from bot.render.generic import EMBED_DESCRIPTION_LIMIT, Renderer, TableContext, clip
-from games.core import Prompt
+from games.core import Choice, Prompt
 from games.text import format_event
 
 WIDTH = 960
@@ -236,29 +239,47 @@ def _legend(draw: ImageDraw.ImageDraw, view: dict[str, Any], height: int) -> Non
     draw.rectangle((0, top - 6, WIDTH, height), fill=(245, 242, 232))
     f = font(17)
     x = MARGIN
-    entries = [(f"P{s + 1}", PLAYER_COLOURS[s]) for s in range(view["players"])]
+    entries = [(i18n.pt(N_("P{number}"), number=s + 1), PLAYER_COLOURS[s]) for s in range(view["players"])]
     if view["players"] == 2:
-        entries.append(("Neutral", NEUTRAL))
+        entries.append((i18n.pt(N_("Neutral")), NEUTRAL))
     for name, colour in entries:
         draw.rectangle((x, top + 4, x + 18, top + 22), fill=colour, outline=INK)
         draw.text((x + 24, top + 13), name, font=f, fill=INK, anchor="lm")
         x += 24 + int(draw.textlength(name, font=f)) + 18
-    key = "square = armies   disc = cities   gold ring = start   ring = control   dots = water"
+    key = i18n.pt(N_("square = armies   disc = cities   gold ring = start   ring = control   dots = water"))
     draw.text((x + 6, top + 13), key, font=font(15), fill=INK, anchor="lm")
-    tokens = "MS Magic Spring · Co Cottage · HT Hidden Treasure · MB Magic Book · St Stable · Ci Citadel"
-    water = f"Game {view['game_no']}/{view['games']} · deck {view['deck']} · start {view['start']}"
+    tokens = i18n.pt(N_("MS Magic Spring · Co Cottage · HT Hidden Treasure · MB Magic Book · St Stable · Ci Citadel"))
+    water = i18n.pt(N_("Game {game}/{games} · deck {deck} · start {start}"), game=view["game_no"], games=view["games"],
+                    deck=view["deck"], start=view["start"])
     draw.text((MARGIN, top + 40), water + "   " + tokens, font=font(15), fill=INK, anchor="lm")
 
 
 # --- the embeds (public table and a seat's DM) -------------------------------------------------------
 PRIVATE_KEYS = ("me", "my_bid")  # what a seat's view adds to the public one
 SEAT_MARKS = ("🟥", "🟦", "🟩", "🟪")  # the same colours as on the map
-STEP_WORDS = {"place": "placing armies", "move": "moving", "city": "building a city", "destroy": "destroying"}
+STEP_WORDS = {"place": N_("placing armies"), "move": N_("moving"), "city": N_("building a city"),
+              "destroy": N_("destroying")}
+PROMPTS = {
+    "card": N_("Take which card?"),
+    "place": N_("Place an army ({left} left): where?"),
+    "move_from": N_("Move an army ({left} moves left): from where?"),
+    "move_to": N_("Move the army from {origin} to?"),
+    "city": N_("Build a city: where?"),
+    "destroy_region": N_("Destroy an army: in which region?"),
+    "destroy": N_("Destroy whose army, where?"),
+    "neutral": N_("Place a neutral army ({left} left): which region?"),
+    "bid": N_("Your secret bid for first player (you have {coins} coins)?"),
+    "branch": N_("{card}: which action?"),
+}
+FIXED_CHOICES = {"done": {"place": N_("Done placing"), "move_from": N_("Done moving")},
+                 "skip": {"branch": N_("Skip the action"), "city": N_("Skip the city"),
+                          "destroy_region": N_("Skip destroying"), "destroy": N_("Skip destroying")},
+                 "back": {"move_to": N_("Pick another army")}}
 
 
 def _who(seat: int | None, ctx: TableContext) -> str:
     if seat is None:
-        return "neutral"
+        return ctx.t(N_("neutral"))
     name = ctx.names[seat] if seat < len(ctx.names) else f"P{seat + 1}"
     return f"{SEAT_MARKS[seat]} {name}"
 
@@ -266,47 +287,55 @@ def _who(seat: int | None, ctx: TableContext) -> str:
 def public_text(view: dict[str, Any], ctx: TableContext) -> str:
     """Card row with costs, then each player's coins, cards, abilities and elixirs, then the phase."""
     lines = [
-        f"**Game {view['game_no']}/{view['games']}** · start **{view['start']}** · deck {view['deck']} · "
-        f"{view['target_cards']} cards each ends the game"
+        ctx.t(N_("**Game {game}/{games}** · start **{start}** · deck {deck} · {target} cards each ends the game"),
+              game=view["game_no"], games=view["games"], start=view["start"], deck=view["deck"],
+              target=view["target_cards"])
     ]
     phase = view["phase"]
     if phase == "neutral":
-        lines.append(f"Placing neutral armies: {view['neutral_left']} left, {_who(view['seat'], ctx)} places.")
+        lines.append(ctx.t(N_("Placing neutral armies: {left} left, {who} places."), left=view["neutral_left"],
+                           who=_who(view["seat"], ctx)))
     elif phase == "bid":
         done = [_who(s["seat"], ctx) for s in view["seats"] if s["bid_in"]]
-        lines.append("Secret bid for first player. Bids in: " + (", ".join(done) or "none yet"))
+        lines.append(ctx.t(N_("Secret bid for first player. Bids in: {names}"),
+                           names=ctx.listing(done) if done else ctx.t(N_("none yet"))))
     elif view["bids"] is not None and view["first"] is not None:
         bids = ", ".join(f"{_who(s, ctx)} {b}" for s, b in enumerate(view["bids"]))
-        lines.append(f"Bids: {bids}; {_who(view['first'], ctx)} went first.")
-    lines.append("\n**Card row** (cost · card · ability · action)")
+        lines.append(ctx.t(N_("Bids: {bids}; {who} went first."), bids=bids, who=_who(view["first"], ctx)))
+    lines.append("\n" + ctx.t(N_("**Card row** (cost · card · ability · action)")))
     for card in view["row"]:
         if card is not None:
             lines.append(f"`{card['cost']}` **{card['name']}** · {card['ability']} · {card['action']}")
-    lines.append("\n**Players**")
+    lines.append("\n" + ctx.t(N_("**Players**")))
     for s in view["seats"]:
-        abilities = "; ".join(a for a in s["abilities"] if a) or "none"
-        explore = f" · tokens {', '.join(s['explore'])}" if s["explore"] else ""
+        abilities = "; ".join(a for a in s["abilities"] if a) or ctx.t(N_("none"))
+        explore = " · " + ctx.t(N_("tokens {tokens}"), tokens=", ".join(s["explore"])) if s["explore"] else ""
         lines.append(
-            f"{_who(s['seat'], ctx)}: {s['coins']} coins · {len(s['cards'])} cards · {s['elixirs']} elixirs · "
-            f"armies {s['armies_supply']} left · cities {s['cities_supply']} left · "
-            f"{view['scores'][s['seat']]} VP on the board now{explore}"
+            ctx.t(N_("{who}: {coins} coins · {cards} cards · {elixirs} elixirs · armies {armies} left · "
+                     "cities {cities} left · {vp} VP on the board now"),
+                  who=_who(s["seat"], ctx), coins=s["coins"], cards=len(s["cards"]), elixirs=s["elixirs"],
+                  armies=s["armies_supply"], cities=s["cities_supply"], vp=view["scores"][s["seat"]]) + explore
         )
         if s["cards"]:
-            lines.append(f"  cards: {', '.join(s['cards'])} · abilities: {abilities}")
+            lines.append("  " + ctx.t(N_("cards: {cards} · abilities: {abilities}"), cards=", ".join(s["cards"]),
+                                      abilities=abilities))
     step = view["step"]
     if step is not None and view["seat"] is not None:
         if step["branch"]:
-            doing = "choosing " + " or ".join(step["branch"])
+            doing = ctx.t(N_("choosing {options}"), options=" / ".join(step["branch"]))
         else:
-            verb = STEP_WORDS.get(step["kind"] or "", "acting")
-            doing = f"{verb} ({step['left']} left)" if step["kind"] != "city" else verb
-        after = f", then {', '.join(step['next'])}" if step["next"] else ""
-        lines.append(f"\n{_who(view['seat'], ctx)} took **{step['card']}**: {doing}{after}")
+            verb = ctx.t(STEP_WORDS[step["kind"]]) if step["kind"] in STEP_WORDS else ctx.t(N_("acting"))
+            doing = ctx.t(N_("{verb} ({left} left)"), verb=verb, left=step["left"]) if step["kind"] != "city" \
+                else verb
+        after = ctx.t(N_(", then {next}"), next=", ".join(step["next"])) if step["next"] else ""
+        lines.append("\n" + ctx.t(N_("{who} took **{card}**: {doing}"), who=_who(view["seat"], ctx),
+                                   card=step["card"], doing=doing) + after)
     if view["finished_scores"]:
         games = "; ".join(
-            f"game {i + 1}: " + ", ".join(str(v) for v in scores) for i, scores in enumerate(view["finished_scores"])
+            ctx.t(N_("game {number}: {scores}"), number=i + 1, scores=", ".join(str(v) for v in scores))
+            for i, scores in enumerate(view["finished_scores"])
         )
-        lines.append(f"\nFinished games: {games}")
+        lines.append("\n" + ctx.t(N_("Finished games: {games}"), games=games))
     return "\n".join(lines)
 
 
@@ -315,28 +344,32 @@ def event_text(event: dict[str, Any], ctx: TableContext) -> str:
     who = _who(event["seat"], ctx) if isinstance(event.get("seat"), int) else ""
     if "to" in event or kind in ("turn", "bidding"):
         return ""
+    t = ctx.t
     texts = {
-        "neutral": lambda: f"{who} placed a neutral army in {event['region']}",
-        "bid_in": lambda: f"{who} has bid",
-        "bids": lambda: (
-            "Bids revealed: "
-            + ", ".join(f"{_who(s, ctx)} {b}" for s, b in enumerate(event["bids"]))
-            + f"; {_who(event['winner'], ctx)} pays {event['paid']} and goes first"
-            + (" (tie settled by a die)" if event["tie"] == "die" else "")
-        ),
-        "take": lambda: f"{who} took **{event['card']}** for {event['cost']}",
-        "coins": lambda: f"{who} gained {event['gain']} coin(s) ({event['source']})",
-        "branch": lambda: f"{who} chose: {event['action']}",
-        "skip": lambda: f"{who} skipped the action",
-        "place": lambda: f"{who} placed an army in {event['region']}",
-        "move": lambda: f"{who} moved an army {event['origin']} → {event['dest']}",
-        "city": lambda: f"{who} built a city in {event['region']}",
-        "explore": lambda: f"{who} gained the {event['token']} token in {event['region']}",
-        "destroy": lambda: f"{who} destroyed {_who(event['victim'], ctx)}'s army in {event['region']}",
-        "game_end": lambda: (
-            f"Game {event['game']} over: " + ", ".join(f"{_who(s, ctx)} {v}" for s, v in enumerate(event["scores"]))
-        ),
-        "new_game": lambda: f"Game {event['game']} begins; the start region is {event['start']}",
+        "neutral": lambda: t(N_("{who} placed a neutral army in {region}"), who=who, region=event["region"]),
+        "bid_in": lambda: t(N_("{who} has bid"), who=who),
+        "bids": lambda: t(
+            N_("Bids revealed: {bids}; {winner} pays {paid} and goes first (tie settled by a die)")
+            if event["tie"] == "die" else N_("Bids revealed: {bids}; {winner} pays {paid} and goes first"),
+            bids=", ".join(f"{_who(s, ctx)} {b}" for s, b in enumerate(event["bids"])),
+            winner=_who(event["winner"], ctx), paid=event["paid"]),
+        "take": lambda: t(N_("{who} took **{card}** for {cost}"), who=who, card=event["card"], cost=event["cost"]),
+        "coins": lambda: ctx.tn(NN_("{who} gained {count} coin ({source})", "{who} gained {count} coins ({source})"),
+                                int(event["gain"]), who=who, source=event["source"]),
+        "branch": lambda: t(N_("{who} chose: {action}"), who=who, action=event["action"]),
+        "skip": lambda: t(N_("{who} skipped the action"), who=who),
+        "place": lambda: t(N_("{who} placed an army in {region}"), who=who, region=event["region"]),
+        "move": lambda: t(N_("{who} moved an army {origin} → {dest}"), who=who, origin=event["origin"],
+                          dest=event["dest"]),
+        "city": lambda: t(N_("{who} built a city in {region}"), who=who, region=event["region"]),
+        "explore": lambda: t(N_("{who} gained the {token} token in {region}"), who=who, token=event["token"],
+                             region=event["region"]),
+        "destroy": lambda: t(N_("{who} destroyed {victim}'s army in {region}"), who=who,
+                             victim=_who(event["victim"], ctx), region=event["region"]),
+        "game_end": lambda: t(N_("Game {game} over: {scores}"), game=event["game"],
+                              scores=", ".join(f"{_who(s, ctx)} {v}" for s, v in enumerate(event["scores"]))),
+        "new_game": lambda: t(N_("Game {game} begins; the start region is {start}"), game=event["game"],
+                              start=event["start"]),
     }
     make = texts.get(str(kind))
     return make() if make else format_event(event)
@@ -355,23 +388,37 @@ class EightMinuteEmpireRenderer(Renderer):
     def describe_private(self, view: dict[str, Any], ctx: TableContext, seat: int) -> str:
         mine = ""
         if view.get("my_bid") is not None and view["bids"] is None:
-            mine = f"Your secret bid: **{view['my_bid']}**\n"
+            mine = ctx.t(N_("Your secret bid: **{bid}**"), bid=view["my_bid"]) + "\n"
         me = view["seats"][seat]
-        mine += (
-            f"You are {SEAT_MARKS[seat]} P{seat + 1} with {me['coins']} coins; water moves cost {me['water_cost']}.\n"
-        )
+        mine += ctx.t(N_("You are {mark} P{number} with {coins} coins; water moves cost {cost}."),
+                      mark=SEAT_MARKS[seat], number=seat + 1, coins=me["coins"], cost=me["water_cost"]) + "\n"
         return clip(mine + public_text(view, ctx), EMBED_DESCRIPTION_LIMIT)
+
+    def prompt_text(self, prompt: Prompt, ctx: TableContext) -> str:
+        message = PROMPTS.get(prompt.kind)
+        info = prompt.info
+        if message is None:
+            return super().prompt_text(prompt, ctx)
+        coins = re.search(r"(\d+) coins", prompt.text)
+        branch = re.match(r"(.+): which action\?$", prompt.text)
+        return ctx.t(message, left=info.get("left", info.get("neutral_left", "?")), origin=info.get("from", "?"),
+                     coins=coins.group(1) if coins else "?", card=branch.group(1) if branch else "?")
+
+    def choice_label(self, prompt: Prompt, choice: Choice, ctx: TableContext) -> str:
+        """Fixed choices are translated; regions and cards keep their names from the game."""
+        fixed = FIXED_CHOICES.get(choice.id, {}).get(prompt.kind)
+        return ctx.t(fixed) if fixed else choice.label
 
     def event_line(self, event: dict[str, Any], ctx: TableContext) -> str:
         return event_text(event, ctx)
 
-    def seat_image(self, view: dict[str, Any], prompt: Prompt | None) -> bytes | None:
+    def seat_image(self, view: dict[str, Any], prompt: Prompt | None, lang: str = i18n.DEFAULT) -> bytes | None:
         """The map while the seat decides (its selects name the regions drawn on it). The map shows
         nothing private, so it is drawn from the public part of the view: the same picture as the
         table's, drawn once for both."""
         if prompt is None:
             return None
-        return self.image({k: v for k, v in view.items() if k not in PRIVATE_KEYS})
+        return self.image({k: v for k, v in view.items() if k not in PRIVATE_KEYS}, lang)
 
 
 RENDERER = EightMinuteEmpireRenderer()

@@ -84,20 +84,21 @@ class Renderer:
                 line += "\n" + ctx.t(text.DECIDE_BY, when=relative_time(ctx.deadline))
             embed.add_field(name="\u200b", value=clip(line, 1024), inline=False)
 
-    def image(self, view: dict[str, Any]) -> bytes | None:
-        """A picture of the public view, or None. Failures are logged, never fatal.
+    def image(self, view: dict[str, Any], lang: str = i18n.DEFAULT) -> bytes | None:
+        """A picture of the public view, or None, with its words in `lang`. Failures are logged, never fatal.
 
         The last few pictures are kept by view: a decision's table edit and the deciding player's DM
         often show the same picture, and drawing one takes 40-60 ms. Called from worker threads."""
         if self._image is None:
             return None
-        key = json.dumps(view, sort_keys=True, default=str)
+        key = lang + json.dumps(view, sort_keys=True, default=str)
         with self._lock:
             if key in self._recent:
                 self._recent.move_to_end(key)
                 return self._recent[key]
         try:
-            picture = self._image(view)
+            with i18n.picture_language(lang):  # the image functions take only the view
+                picture = self._image(view)
         except Exception:
             log.exception("image renderer for %s failed", self.key)
             return None
@@ -107,11 +108,11 @@ class Renderer:
                 self._recent.popitem(last=False)
         return picture
 
-    def seat_image(self, view: dict[str, Any], prompt: Prompt | None) -> bytes | None:
+    def seat_image(self, view: dict[str, Any], prompt: Prompt | None, lang: str = i18n.DEFAULT) -> bytes | None:
         """The picture in a seat's private message, drawn from that seat's view. By default the game's
         picture while the seat must decide (between its decisions the thread's table is the live one,
         and a private message is not edited then, so its picture would be out of date)."""
-        return self.image(view) if prompt is not None else None
+        return self.image(view, lang) if prompt is not None else None
 
     # --- a seat's private message ------------------------------------------------------------
     def seat(self, view: dict[str, Any], prompt: Prompt | None, ctx: TableContext, seat: int) -> discord.Embed:

@@ -9,12 +9,15 @@ is in the view is drawn: the hand and the secret objective are there only in the
 from __future__ import annotations
 
 import io
+import re
 import textwrap
 from functools import cache
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot import i18n
+from bot.i18n import N_, NP_
 from bot.render.generic import EMBED_DESCRIPTION_LIMIT, Renderer, TableContext, clip
 from games.core import Prompt
 from games.reggverse.board import geometry, matching_tiles
@@ -39,7 +42,7 @@ EGG_RGB: dict[str, RGB] = {
 }
 PAWN_RGB: list[RGB] = [(20, 20, 20), (255, 255, 255), (120, 60, 20), (90, 90, 200),
                        (200, 30, 120), (0, 120, 120), (160, 120, 0), (90, 90, 90)]
-SIDE_NAMES = {"south": "South", "north": "North", "west": "West", "east": "East"}
+SIDE_NAMES = {"south": N_("South"), "north": N_("North"), "west": N_("West"), "east": N_("East")}
 
 
 @cache
@@ -106,17 +109,21 @@ def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any], side: str) -> None:
     step = view.get("step", {})
     if view.get("finished"):
         outcome = view.get("outcome") or {}
-        winners = ", ".join(f"Seat {w + 1}" for w in outcome.get("winners", []))
-        status = f"Game over. Winner: {winners}"
+        winners = ", ".join(i18n.pt(SEAT, number=w + 1) for w in outcome.get("winners", []))
+        status = i18n.pt(N_("Game over. Winner: {winners}"), winners=winners)
     else:
-        status = f"Turn {view['turn']}: Seat {view['current'] + 1} ({step.get('kind', '')})"
-    draw.text((MARGIN, 10), "Reggverse Riddles", fill=INK, font=font(28))
+        status = i18n.pt(N_("Turn {turn}: Seat {number} ({step})"), turn=view["turn"], number=view["current"] + 1,
+                         step=step.get("kind", ""))
+    draw.text((MARGIN, 10), i18n.pt(N_("Reggverse Riddles")), fill=INK, font=font(28))
     draw.text((MARGIN + 270, 16), status, fill=INK, font=font(22))
-    who = f"Your view, Seat {seat + 1}, from the {side}" if seat is not None else "Table view, from the south"
+    who = (i18n.pt(N_("Your view, Seat {number}, from the {side}"), number=seat + 1,
+                   side=i18n.pt(SIDE_NAMES.get(side, side)).lower())
+           if seat is not None else i18n.pt(N_("Table view, from the south")))
     draw.text((MARGIN, 44), who, fill=MUTED, font=font(16))
     locks = view.get("locks") or {}
     if locks:
-        text = "Locks: " + ", ".join(f"{k} by Seat {v + 1}" for k, v in locks.items())
+        held = [i18n.pt(N_("{what} by Seat {number}"), what=k, number=v + 1) for k, v in locks.items()]
+        text = i18n.pt(N_("Locks: {locks}"), locks=", ".join(held))
         draw.text((WIDTH - MARGIN, 44), text, fill=(180, 40, 40), font=font(16), anchor="ra")
 
 
@@ -147,7 +154,7 @@ def _board(draw: ImageDraw.ImageDraw, view: dict[str, Any], geo: Any, side: str,
             draw.ellipse((cx - 17, cy - 17, cx + 17, cy + 17), fill=PAWN_RGB[owner % 8], outline=ring, width=4)
             draw.text((cx, cy), str(owner + 1), fill=_on(PAWN_RGB[owner % 8]), font=font(20), anchor="mm")
     lw, lh = geo.local_size[side]
-    label = "you sit on this edge" if seat is not None else "seat 1 sits on this edge (south)"
+    label = i18n.pt(N_("you sit on this edge")) if seat is not None else i18n.pt(N_("seat 1 sits on this edge (south)"))
     draw.text((x0 + lw * CELL // 2, y0 + lh * CELL + 8), label, fill=MUTED, font=font(16), anchor="ma")
 
 
@@ -168,15 +175,16 @@ def _rows(draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int) -> No
         pile = view["piles"][egg]
         row = board["rows"].get(egg)
         if row is None:
-            head = f"{egg}: pile out, no rules"
+            head = i18n.pt(N_("{egg}: pile out, no rules"), egg=_picture_colour(egg))
         else:
-            head = f"{egg}: {pile} in pile"
+            head = i18n.pt(N_("{egg}: {count} in pile"), egg=_picture_colour(egg), count=pile)
             if seat is not None and row:
                 spots = matching_tiles(board, egg, seat)
-                mark = " - points at YOUR tile" if here in spots else f" - points at {len(spots)} tiles"
+                mark = (i18n.pt(N_(" - points at YOUR tile")) if here in spots
+                        else i18n.pt(N_(" - points at {count} tiles"), count=len(spots)))
                 head += mark
             elif not row:
-                head += " (no rules: hidden nowhere)"
+                head += i18n.pt(N_(" (no rules: hidden nowhere)"))
         draw.text((x + 28, y + 4), head, fill=INK, font=font(18))
         y += 30
         for rule in row or []:
@@ -202,10 +210,11 @@ def _scores(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> None:
     for s, collected in enumerate(view["collected"]):
         x = MARGIN + (s % SEATS_PER_LINE) * 242
         ty = y + (s // SEATS_PER_LINE) * 56
-        side = SIDE_NAMES[view["sides"][s]]
-        text = f"Seat {s + 1} ({side}): {view['scores'][s]} eggs"
+        side = i18n.pt(SIDE_NAMES[view["sides"][s]])
+        text = i18n.pt(N_("Seat {number} ({side}): {eggs} eggs"), number=s + 1, side=side, eggs=view["scores"][s])
         if totals is not None:
-            text = f"Seat {s + 1}: {view['scores'][s]} eggs, {totals[s]} pts"
+            text = i18n.pt(N_("Seat {number}: {eggs} eggs, {points} pts"), number=s + 1, eggs=view["scores"][s],
+                           points=totals[s])
         draw.text((x, ty), text, fill=INK, font=font(17))
         ex = x
         for colour, count in collected.items():
@@ -214,21 +223,22 @@ def _scores(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> None:
                 ex += 22
     y += 56 * ((len(view["collected"]) + SEATS_PER_LINE - 1) // SEATS_PER_LINE)
     for i, objective in enumerate(view.get("objectives") or []):
-        draw.text((MARGIN, y + 20 * i), f"Seat {i + 1}'s objective: {objective}", fill=(150, 30, 90),
+        draw.text((MARGIN, y + 20 * i), i18n.pt(N_("Objective of Seat {number}: {objective}"), number=i + 1,
+                                                  objective=objective), fill=(150, 30, 90),
                   font=font(16))
 
 
 def _hand(draw: ImageDraw.ImageDraw, view: dict[str, Any], hand: list[dict[str, Any]], y: int) -> None:
-    draw.text((MARGIN, y), "Your tiles (movement as you see the map)", fill=INK, font=font(20))
+    draw.text((MARGIN, y), i18n.pt(N_("Your tiles (movement as you see the map)")), fill=INK, font=font(20))
     y += 32
     objective = view.get("objective")
     for i, tile in enumerate(hand):
         x = MARGIN + (i % 4) * 242
         ty = y + (i // 4) * 190
         draw.rounded_rectangle((x, ty, x + 232, ty + 180), radius=10, fill=(255, 255, 255), outline=INK, width=2)
-        draw.text((x + 10, ty + 6), f"Tile {tile['id']}", fill=MUTED, font=font(14))
+        draw.text((x + 10, ty + 6), i18n.pt(N_("Tile {number}"), number=tile["id"]), fill=MUTED, font=font(14))
         if tile["kind"] == "action":
-            draw.text((x + 10, ty + 28), "ACTION", fill=(180, 40, 40), font=font(18))
+            draw.text((x + 10, ty + 28), i18n.pt(N_("ACTION")), fill=(180, 40, 40), font=font(18))
             for j, line in enumerate(_wrap(tile["text"], 22)):
                 draw.text((x + 10, ty + 56 + 20 * j), line, fill=INK, font=font(17))
             continue
@@ -248,8 +258,8 @@ def _hand(draw: ImageDraw.ImageDraw, view: dict[str, Any], hand: list[dict[str, 
             draw.text((x + 10, ty + 104 + 19 * j), line, fill=INK, font=font(17))
     if objective:
         rows = (len(hand) + 3) // 4 or 1
-        draw.text((MARGIN, y + rows * 190 + 4), f"Secret objective: {objective['text']}", fill=(150, 30, 90),
-                  font=font(19))
+        secret = i18n.pt(N_("Secret objective: {objective}"), objective=objective["text"])
+        draw.text((MARGIN, y + rows * 190 + 4), secret, fill=(150, 30, 90), font=font(19))
 
 
 class ReggverseRenderer(Renderer):
@@ -262,12 +272,95 @@ class ReggverseRenderer(Renderer):
         return clip(summary(view), EMBED_DESCRIPTION_LIMIT)
 
     def event_line(self, event: dict[str, Any], ctx: TableContext) -> str:
-        return event_text(event) or ""
+        kind = event["type"]
+        line = EVENTS.get(kind)
+        if line is None or (kind == "played" and event["tile"]["kind"] == "action"):
+            return event_text(event) or ""  # the engine's English: events without a translation
+        who = _seat_name(ctx, event.get("seat"))
+        egg = _colour(ctx, event.get("egg"))
+        if kind == "dropped":
+            source = {"pile": N_("its pile"), "mine": N_("their own eggs")}.get(event["source"], N_("another tile"))
+            return ctx.t(line, who=who, egg=egg, source=ctx.t(source))
+        if kind == "rule_placed":
+            line = RULE_ON_TOP if event["covered"] is not None else line
+            return ctx.t(line, who=who, rule=event["text"], egg=egg)
+        if kind == "collected":
+            return ctx.t(line, who=who, eggs=ctx.listing([_colour(ctx, e) for e in event["eggs"]]))
+        if kind in ("move_locked", "rule_locked"):
+            return ctx.t(line, who=who, other=_seat_name(ctx, event["by"]))
+        if kind == "game_over":
+            return ctx.t(line, scores=", ".join(f"{_seat_name(ctx, s)}: {v}" for s, v in enumerate(event["scores"])))
+        if kind == "played":
+            return ctx.t(line, who=who, tile=event["tile"]["id"])
+        return ctx.t(line, who=who, egg=egg)
 
-    def seat_image(self, view: dict[str, Any], prompt: Prompt | None) -> bytes | None:
+    def prompt_text(self, prompt: Prompt, ctx: TableContext) -> str:
+        message = PROMPTS.get(prompt.kind)
+        if message is not None:
+            return ctx.t(message)
+        found = re.search(r"\"(.*)\"", prompt.text)
+        if prompt.kind == "rule" and found:
+            return ctx.t(N_("Where does the rule \"{rule}\" go?"), rule=found.group(1))
+        if prompt.kind == "rule_egg" and found:
+            return ctx.t(N_("Which egg gets the rule \"{rule}\"?"), rule=found.group(1))
+        return super().prompt_text(prompt, ctx)
+
+    def seat_image(self, view: dict[str, Any], prompt: Prompt | None, lang: str = i18n.DEFAULT) -> bytes | None:
         """Always: a seat's picture is its own side of the board with its hand and secret objective,
         worth having while the others play too."""
-        return self.image(view)
+        return self.image(view, lang)
+
+
+EGG_COLOURS = {"red": NP_("egg", "red"), "green": NP_("egg", "green"), "yellow": NP_("egg", "yellow"),
+               "blue": NP_("egg", "blue"), "orange": NP_("egg", "orange"), "cyan": NP_("egg", "cyan"),
+               "purple": NP_("egg", "purple"), "pink": NP_("egg", "pink")}
+EVENTS = {
+    "played": N_("{who} plays tile {tile}"),
+    "moved": N_("{who} moves"),
+    "stayed": N_("{who} cannot move and stays"),
+    "dropped": N_("{who} drops a {egg} egg (from {source})"),
+    "rule_placed": N_("{who} adds \"{rule}\" to {egg} (next to its rules)"),
+    "rule_discarded": N_("{who}: the rule fits nowhere and is discarded"),
+    "collected": N_("{who} collects {eggs}"),
+    "pile_out": N_("The {egg} pile is empty: its rules are removed"),
+    "move_locked": N_("{who} is locked by {other}"),
+    "rule_locked": N_("{who} is locked by {other}"),
+    "game_over": N_("Game over: {scores}"),
+}
+RULE_ON_TOP = N_("{who} adds \"{rule}\" to {egg} (on top of a rule)")
+PROMPTS = {
+    "play": N_("Which tile do you play?"),
+    "move": N_("Where does your pawn move?"),
+    "drop": N_("Which egg do you drop on your tile?"),
+    "drop_from": N_("Take the egg to drop on your tile from where?"),
+    "drop_egg": N_("Which egg?"), "to_pile_egg": N_("Which egg?"), "shift_egg": N_("Which egg?"),
+    "steal_egg": N_("Which egg?"),
+    "cleanup": N_("Clear the rules of which egg?"),
+    "collect": N_("Take an egg from which pile?"), "spawn_egg": N_("Take an egg from which pile?"),
+    "teleport": N_("Teleport to which tile?"),
+    "switch": N_("Which two eggs swap their rule rows?"),
+    "steal_from": N_("Steal an egg from whom?"),
+    "trade_give": N_("Trade 3 eggs of which type?"),
+    "trade_get": N_("Get one egg of which type?"),
+    "swap": N_("Which two map tiles swap places?"),
+}
+SEAT = N_("Seat {number}")
+
+
+def _seat_name(ctx: TableContext, seat: int | None) -> str:
+    if seat is None:
+        return ""
+    return ctx.names[seat] if 0 <= seat < len(ctx.names) else ctx.t(SEAT, number=seat + 1)
+
+
+def _picture_colour(egg: str) -> str:
+    return i18n.ptp("egg", EGG_COLOURS[egg]) if egg in EGG_COLOURS else egg
+
+
+def _colour(ctx: TableContext, egg: str | None) -> str:
+    if egg is None:
+        return ""
+    return i18n.tp(ctx.lang, "egg", EGG_COLOURS[egg]) if egg in EGG_COLOURS else egg
 
 
 RENDERER = ReggverseRenderer("reggverse-riddles", image=render_board)
