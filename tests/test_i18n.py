@@ -355,3 +355,18 @@ def test_pictures_are_drawn_in_the_requested_language(key: str) -> None:
     assert english and italian and french
     assert len({english, italian, french}) == 3  # the words drawn differ; nothing else does
     assert renderer.image(view) == english  # the default (and the golden pictures) stay English
+
+
+def test_reggverse_table_text_is_translated_around_the_engines_rule_texts() -> None:
+    from bot.render.reggverse import RENDERER as REGG
+
+    engine = games.get("reggverse-riddles")
+    state = engine.new(2, 4)
+    for seat in (None, 0):
+        view = engine.view(state, seat)
+        english = REGG.describe_public(view, TableContext("Reggverse Riddles", 1, ["Ada", "Bo"], [], None, "en"))
+        italian = REGG.describe_public(view, TableContext("Reggverse Riddles", 1, ["Ada", "Bo"], [], None, "it"))
+        assert "Pawns:" in english and "Pedine:" in italian and "Pawns:" not in italian
+        assert italian.count("\n") == english.count("\n")  # the same lines, one per thing
+        if seat is not None:
+            assert "movimento" in italian and "tessera" in italian

@@ -266,10 +266,10 @@ class ReggverseRenderer(Renderer):
     """Compact embed text and log lines; the picture is `render_board`."""
 
     def describe_public(self, view: dict[str, Any], ctx: TableContext) -> str:
-        return clip(summary(view), EMBED_DESCRIPTION_LIMIT)
+        return clip(summary_text(view, ctx), EMBED_DESCRIPTION_LIMIT)
 
     def describe_private(self, view: dict[str, Any], ctx: TableContext, seat: int) -> str:
-        return clip(summary(view), EMBED_DESCRIPTION_LIMIT)
+        return clip(summary_text(view, ctx), EMBED_DESCRIPTION_LIMIT)
 
     def event_line(self, event: dict[str, Any], ctx: TableContext) -> str:
         kind = event["type"]
@@ -364,3 +364,67 @@ def _colour(ctx: TableContext, egg: str | None) -> str:
 
 
 RENDERER = ReggverseRenderer("reggverse-riddles", image=render_board)
+
+
+def summary_text(view: dict[str, Any], ctx: TableContext) -> str:
+    """`games.reggverse.text.summary` in the reader's language (the rule and action texts stay the
+    engine's); the engine's English summary if the view has a shape this does not know."""
+    if ctx.lang == i18n.DEFAULT:
+        return summary(view)
+    try:
+        return _summary_text(view, ctx)
+    except (KeyError, IndexError, TypeError):
+        return summary(view)
+
+
+def _summary_text(view: dict[str, Any], ctx: TableContext) -> str:
+    t = ctx.t
+    board = view["board"]
+    seat = view.get("seat")
+    side = view["side"] if seat is not None else "south"
+    names = geometry(board["shape"]).names[side]
+    head = t(N_("Turn {turn}, seat {number} to play"), turn=view["turn"], number=view["current"] + 1)
+    if view.get("finished"):
+        head += " " + t(N_("(game over)"))
+    if seat is not None:
+        head += "; " + t(N_("you are seat {number}, looking from the {side}"), number=seat + 1,
+                         side=t(SIDE_NAMES[side]).lower())
+    lines = [head]
+    for egg in view["eggs"]:
+        row = board["rows"].get(egg)
+        if row is None:
+            lines.append(t(N_("{egg}: pile out"), egg=_colour(ctx, egg)))
+            continue
+        rules = "; ".join(r["text"] for r in row) or t(N_("no rules (hidden nowhere)"))
+        lines.append(t(N_("{egg} ({count} left): {rules}"), egg=_colour(ctx, egg), count=view["piles"][egg],
+                       rules=rules))
+    where = []
+    for s, cell in enumerate(board["pawns"]):
+        eggs = ", ".join(f"{v} {_colour(ctx, k)}" for k, v in board["eggs"][cell].items())
+        place = t(N_("seat {number} on {tile} {kind}"), number=s + 1, tile=names[cell], kind=board["types"][cell])
+        where.append(place + (f" ({eggs})" if eggs else ""))
+    lines.append(t(N_("Pawns: {where}"), where="; ".join(where)))
+    lying = [f"{names[c]}: " + ", ".join(f"{v} {_colour(ctx, k)}" for k, v in e.items())
+             for c, e in enumerate(board["eggs"]) if e]
+    lines.append(t(N_("Eggs on tiles: {eggs}"), eggs="; ".join(lying) if lying else t(N_("none"))))
+    scores = ", ".join(t(N_("seat {number}: {eggs}"), number=s + 1, eggs=n) for s, n in enumerate(view["scores"]))
+    lines.append(t(N_("Collected: {scores}"), scores=scores))
+    for tile in view.get("hand") or []:
+        if tile["kind"] == "action":
+            lines.append("  " + t(N_("tile {number}: ACTION {text}"), number=tile["id"], text=tile["text"]))
+        else:
+            moves = ", ".join(_direction(ctx, m) for m in tile["moves"])
+            lines.append("  " + t(N_("tile {number}: move {moves} | {rule}"), number=tile["id"], moves=moves,
+                                  rule=tile["rule"]["text"]))
+    if view.get("objective"):
+        lines.append(t(N_("Secret objective: {objective}"), objective=view["objective"]["text"]))
+    return "\n".join(lines)
+
+
+DIRECTIONS = {(0, -1): N_("up"), (0, 1): N_("down"), (-1, 0): N_("left"), (1, 0): N_("right"),
+              (-1, -1): N_("up-left"), (1, -1): N_("up-right"), (-1, 1): N_("down-left"), (1, 1): N_("down-right")}
+
+
+def _direction(ctx: TableContext, move: list[int]) -> str:
+    name = DIRECTIONS.get((move[0], move[1]))
+    return ctx.t(name) if name else str(move)
