@@ -20,7 +20,7 @@ taken in that seat's own frame, exactly as a player sitting on that edge of a ta
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
@@ -153,9 +153,10 @@ class BoardIndex:
 
     __slots__ = (
         "_board",
+        "_kinds",
         "_memos",
-        "_near_dirty",
         "_near_eggs",
+        "_side_memos",
         "at_least",
         "egg_mask",
         "full",
@@ -182,41 +183,45 @@ class BoardIndex:
         self.no_duplicates = self.full
         self.one_type = 0
         self.at_least = {1: 0, 2: 0, 3: 0, 4: 0}
+        self._kinds: list[list[str]] = [[] for _ in range(n_cells)]  # egg types lying on each square
         for c in range(n_cells):
             if board["eggs"][c]:
                 self._index_cell(c)
         self.pawn_count = [0] * n_cells
         self.pawn_mask = 0
         self._index_pawns()
-        # near_eggs() is computed on first use, then kept up to date square by square.
-        self._near_eggs: list[int] | None = None
-        self._near_dirty: set[int] = set()
+        self._near_eggs: tuple[int, int] | None = None  # computed on first use after a change
         # Masks of rules already read on this board, per READS kind, per side, by rule id. Rule ids are
         # tile ids, so one id is always the same rule.
         self._memos: tuple[dict[str, dict[int, int]], ...] = tuple({side: {} for side in SIDES} for _ in READS_KINDS)
+        self._side_memos = {side: tuple(memo[side] for memo in self._memos) for side in SIDES}
 
     def _index_cell(self, c: int) -> None:
         """(Re)compute everything derived from the eggs lying on square `c`."""
         bit = 1 << c
         keep = ~bit
         egg_mask = self.egg_mask
-        for k in egg_mask:
+        for k in self._kinds[c]:
             egg_mask[k] &= keep
-        total = kinds = 0
+        total = 0
+        kinds = []
         duplicate = False
         for k, v in self._board["eggs"][c].items():
             if v > 0:
                 egg_mask[k] = egg_mask.get(k, 0) | bit
                 total += v
-                kinds += 1
+                kinds.append(k)
                 if v > 1:
                     duplicate = True
+        self._kinds[c] = kinds
         self.totals[c] = total
         self.no_duplicates = self.no_duplicates & keep if duplicate else self.no_duplicates | bit
-        self.one_type = self.one_type | bit if kinds == 1 else self.one_type & keep
+        self.one_type = self.one_type | bit if len(kinds) == 1 else self.one_type & keep
         at_least = self.at_least
-        for n in (1, 2, 3, 4):
-            at_least[n] = at_least[n] | bit if total >= n else at_least[n] & keep
+        at_least[1] = at_least[1] | bit if total >= 1 else at_least[1] & keep
+        at_least[2] = at_least[2] | bit if total >= 2 else at_least[2] & keep
+        at_least[3] = at_least[3] | bit if total >= 3 else at_least[3] & keep
+        at_least[4] = at_least[4] | bit if total >= 4 else at_least[4] & keep
 
     def _index_pawns(self) -> None:
         pawn_count = [0] * len(self.totals)
@@ -232,8 +237,7 @@ class BoardIndex:
         self._index_cell(cell)
         for memo in self._memos[EGGS].values():
             memo.clear()
-        if self._near_eggs is not None:
-            self._near_dirty.update(self.geo.neighbours[cell])
+        self._near_eggs = None
 
     def pawns_changed(self) -> None:
         """Some pawn moved (the board's pawn list changed in place)."""
@@ -243,36 +247,29 @@ class BoardIndex:
 
     def near_eggs(self) -> tuple[int, int]:
         """(squares whose neighbours hold no egg type twice, squares whose neighbours hold eggs of
-        exactly one type)."""
-        near = self._near_eggs
-        if near is None:
-            near = self._near_eggs = [0, 0]
-            dirty: Iterable[int] = range(len(self.totals))
-        elif self._near_dirty:
-            dirty = self._near_dirty
-        else:
-            return near[0], near[1]
-        eggs = self._board["eggs"]
-        neighbours = self.geo.neighbours
-        differ, same = near
-        for c in dirty:
-            around: dict[str, int] = {}
-            for j in neighbours[c]:
-                for k, v in eggs[j].items():
-                    if v:
-                        around[k] = around.get(k, 0) + v
-            bit = 1 << c
-            if all(v <= 1 for v in around.values()):
-                differ |= bit
-            else:
-                differ &= ~bit
-            if len(around) == 1:
-                same |= bit
-            else:
-                same &= ~bit
-        near[0], near[1] = differ, same
-        self._near_dirty = set()
-        return differ, same
+        exactly one type).
+
+        A type is twice around a square when a neighbour holds two of it or two neighbours hold one
+        each; so, per type, the squares next to it (`seen`) and next to it twice (`twice`) are built
+        from its squares' neighbour masks, and a square is crowded if it is next to a square holding
+        a duplicate or twice next to one type."""
+        if self._near_eggs is None:
+            near = self.geo.neighbour_mask
+            crowded = _spread(self.geo, self.full & ~self.no_duplicates)
+            one = two = 0  # squares next to at least one / at least two egg types
+            for m in self.egg_mask.values():
+                seen = twice = 0
+                while m:
+                    low = m & -m
+                    around = near[low.bit_length() - 1]
+                    twice |= seen & around
+                    seen |= around
+                    m ^= low
+                crowded |= twice
+                two |= one & seen
+                one |= seen
+            self._near_eggs = (self.full & ~crowded, one & ~two)
+        return self._near_eggs
 
     def mask(self, rule: Rule, side: str) -> int:
         """The squares where `rule` (any template but 11) holds, read from `side`."""
@@ -291,7 +288,7 @@ class BoardIndex:
 
     def row_masks(self, row: Sequence[Rule], side: str, egg: str) -> list[int]:
         """The mask of each rule of `egg`'s current row, read from `side`."""
-        memos = (self._memos[0][side], self._memos[1][side], self._memos[2][side])
+        memos = self._side_memos[side]
         masks = []
         for r in row:
             t = r["t"]

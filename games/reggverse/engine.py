@@ -21,7 +21,9 @@ secret "guess" prompt per neighbour before the scores are final.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
+from functools import reduce
+from operator import and_, attrgetter
 from typing import Any
 
 from games.core import Choice, Game, Option, Player, Prompt, Rng, check_choice
@@ -47,6 +49,7 @@ Event = dict[str, Any]
 # A digital safeguard the box does not need: if the piles never empty (players keep recycling
 # eggs), the game ends after this many rounds. Real games end far sooner (see the report).
 ROUND_LIMIT = 100
+_choice_id = attrgetter("id")
 MAX_SELECT = 25  # options in one Discord select menu
 
 
@@ -145,7 +148,7 @@ class ReggverseRiddles(Game[State]):
     # --- small helpers ---------------------------------------------------------------------------
     @staticmethod
     def _in_play(state: State) -> list[str]:
-        return [e for e in state.eggs if state.piles[e] > 0]
+        return list(filter(state.piles.__getitem__, state.eggs))  # piles never go below 0
 
     @staticmethod
     def _locked(state: State, lock: str, seat: int) -> bool:
@@ -215,6 +218,7 @@ class ReggverseRiddles(Game[State]):
         t = rule["t"]
         plain = t != 11
         new_plain = ix.mask(rule, side) if plain else 0
+        row_masks = ix.row_masks
         found: list[tuple[str, str]] = []
         for egg in state.eggs if eggs is None else eggs:
             if piles[egg] <= 0:
@@ -225,28 +229,41 @@ class ReggverseRiddles(Game[State]):
                 if 0 < new < full:
                     found.append((egg, "next"))
                 continue
-            masks = ix.row_masks(row, side, egg)
-            # A row holds unique rules only: the new rule goes next to the row if it repeats none of
-            # its rules, or on top of the one it repeats.
-            dup = [r["t"] == t and same_rule(rule, r) for r in row]
-            dups = dup.count(True)
-            if len(row) < 3 and not dups:
-                mask = new
+            masks = row_masks(row, side, egg)
+            # What the row points at with all its rules, and without each one.
+            n = len(masks)
+            if n == 1:
+                together = masks[0]
+                others: Sequence[int] = (full,)
+            elif n == 2:
+                m0, m1 = masks
+                together = m0 & m1
+                others = (m1, m0)
+            elif n == 3:
+                m0, m1, m2 = masks
+                together = m0 & m1 & m2
+                others = (m1 & m2, m0 & m2, m0 & m1)
+            else:  # not in a game (at most 3 rules), but a hand-made row may be longer
+                together = full
                 for m in masks:
-                    mask &= m
-                if 0 < mask < full:
+                    together &= m
+                others = [reduce(and_, masks[:i] + masks[i + 1:], full) for i in range(n)]
+            # A row holds unique rules only: the new rule goes next to the row if it repeats none of
+            # its rules, or on top of the one it repeats (if two repeated it, nowhere).
+            repeated = [i for i, r in enumerate(row) if r["t"] == t and same_rule(rule, r)]
+            if not repeated:
+                if len(row) < 3 and 0 < new & together < full:
                     found.append((egg, "next"))
                     if first:
                         continue
-            for i, old in enumerate(row):
-                if dups - dup[i]:
-                    continue
-                mask = new
-                for j, m in enumerate(masks):
-                    if j != i:
-                        mask &= m
-                if 0 < mask < full:
-                    found.append((egg, f"on{old['id']}"))
+                spots: Iterable[int] = range(len(row))
+            elif len(repeated) == 1:
+                spots = repeated
+            else:
+                continue
+            for i in spots:
+                if 0 < new & others[i] < full:
+                    found.append((egg, f"on{row[i]['id']}"))
                     if first:
                         break
         return found
@@ -255,11 +272,10 @@ class ReggverseRiddles(Game[State]):
         """Every (source, egg) the seat may drop, as "<source>:<egg>" choices: piles, then its own
         eggs, then squares (not its own) in order, each in the game's egg order."""
         labels = state.choice_labels()
-        piles = state.piles
-        found = [labels.pile_drop(e) for e in state.eggs if piles[e] > 0]
+        found = labels.pile_drops(self._in_play(state))
         mine = state.collected[seat]
         if mine:
-            found += [labels.mine_drop(e) for e in state.eggs if mine.get(e, 0) > 0]
+            found += labels.mine_drops([e for e in state.eggs if mine.get(e, 0) > 0])
         return found + labels.square_drops(side_of(seat), state.board["pawns"][seat])
 
     def _spot_label(self, state: State, egg: str, spot: str) -> str:
@@ -296,11 +312,9 @@ class ReggverseRiddles(Game[State]):
         if kind == "play":  # the most frequent prompts first, without the general set-up below
             return [Prompt(seat=seat, kind=kind, choices=[labels.tile_choice(t) for t in self._playable(state, seat)],
                            text="Which tile do you play?", info={"step": kind, "tile": step.get("tile")})]
-        side = side_of(seat)
         if kind == "move":
-            return [Prompt(seat=seat, kind=kind, text="Where does your pawn move?",
-                           choices=[labels.cell_choice(side, c) for c in self._destinations(state, seat, step["tile"])],
-                           info={"step": kind, "tile": step.get("tile")})]
+            return [self._move_prompt(state, seat, self._destinations(state, seat, step["tile"]))]
+        side = side_of(seat)
         cells = lambda ids: [labels.cell_choice(side, c) for c in ids]  # noqa: E731
         egg_choices = lambda es: [Choice(e, self._egg_label(state, e)) for e in es]  # noqa: E731
         info: dict[str, Any] = {"step": kind, "tile": step.get("tile")}
@@ -325,7 +339,7 @@ class ReggverseRiddles(Game[State]):
             text = "Which egg?"
         elif kind == "rule":
             rule = state.tiles[step["tile"]]["rule"]
-            choices = [labels.spot_choice(e, spot) for e, spot in self._placements(state, seat, rule)]
+            choices = labels.spot_choices(self._placements(state, seat, rule))
             text = f"Where does the rule \"{labels.rule_text(rule)}\" go?"
         elif kind == "rule_egg":
             rule = state.tiles[step["tile"]]["rule"]
@@ -413,8 +427,11 @@ class ReggverseRiddles(Game[State]):
         prompt = prompts[0] if len(prompts) == 1 else None
         # The usual answer (one id, of the one prompt, by its seat) is checked here directly; anything
         # else goes through check_choice, which also words the refusal.
-        if not (prompt is not None and prompt.seat == seat and prompt.pick == 1 and type(choice) is list
-                and len(choice) == 1 and any(c.id == choice[0] for c in prompt.choices)):
+        if prompt is not None and prompt.seat == seat and prompt.pick == 1 and type(choice) is list \
+                and len(choice) == 1:
+            if choice[0] not in map(_choice_id, prompt.choices):
+                prompt = check_choice(prompts, seat, choice)
+        else:
             prompt = check_choice(prompts, seat, choice)
         events: list[Event] = []
         state.cache = None
@@ -441,11 +458,21 @@ class ReggverseRiddles(Game[State]):
             events.append({"type": "move_locked", "seat": seat, "by": state.locks["move"]})
             self._begin_drop(state, seat, events)
             return
-        if not self._destinations(state, seat, state.step["tile"]):
+        destinations = self._destinations(state, seat, state.step["tile"])
+        if not destinations:
             events.append({"type": "stayed", "seat": seat, "cell": state.board["pawns"][seat]})
             self._begin_drop(state, seat, events)
             return
         state.step["kind"] = "move"
+        state.cache = [self._move_prompt(state, seat, destinations)]
+
+    @staticmethod
+    def _move_prompt(state: State, seat: int, destinations: list[int]) -> Prompt:
+        labels = state.choice_labels()
+        side = side_of(seat)
+        return Prompt(seat=seat, kind="move", text="Where does your pawn move?",
+                      choices=[labels.cell_choice(side, c) for c in destinations],
+                      info={"step": "move", "tile": state.step.get("tile")})
 
     def _on_move(self, state: State, seat: int, choice: list[str], events: list[Event]) -> None:
         cell = int(choice[0][1:])
@@ -546,7 +573,7 @@ class ReggverseRiddles(Game[State]):
             labels = state.choice_labels()
             state.cache = [Prompt(
                 seat=seat, kind="rule", pick=1,
-                choices=[labels.spot_choice(e, spot) for e, spot in placements],
+                choices=labels.spot_choices(placements),
                 text=f"Where does the rule \"{labels.rule_text(rule)}\" go?",
                 info={"step": "rule", "tile": tile_id})]
         else:

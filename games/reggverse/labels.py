@@ -20,17 +20,22 @@ if TYPE_CHECKING:
     from games.reggverse.state import State
 
 class Labels:
-    __slots__ = ("_cells", "_mine", "_names", "_piles", "_sides", "_spots", "_state", "_texts", "_tiles",
-                 "_whats")
+    __slots__ = ("_board", "_cells", "_choices", "_eggs", "_mine", "_names", "_order", "_piles", "_sides",
+                 "_spots", "_texts", "_tiles", "_whats")
 
     def __init__(self, state: State) -> None:
-        self._state = state
+        # The state's board, tiles and egg list (the engine changes them in place and never replaces
+        # them); not the state itself, which would make a reference cycle through `State.labels`.
+        self._board = state.board
+        self._tiles = state.tiles
+        self._eggs = state.eggs
         self._names = geometry(state.board["shape"]).names
         self._texts: dict[int, str] = {}
-        self._tiles: dict[int, Choice] = {}
+        self._choices: dict[int, Choice] = {}
         self._spots: dict[tuple[str, str], Choice] = {}
-        self._piles: dict[str, Choice] = {}
-        self._mine: dict[str, Choice] = {}
+        self._order = {e: i for i, e in enumerate(state.eggs)}
+        self._piles = {e: Choice(f"pile:{e}", f"{e} egg from its pile") for e in state.eggs}
+        self._mine = {e: Choice(f"mine:{e}", f"{e} egg from your collected eggs") for e in state.eggs}
         cells = len(state.board["types"])
         self._whats: list[str | None] = [None] * cells
         self._cells: list[dict[str, Choice]] = [{} for _ in range(cells)]
@@ -62,8 +67,17 @@ class Labels:
     def spot_label(self, egg: str, spot: str) -> str:
         if spot == "next":
             return f"{egg}: next to its rules"
-        old = next(r for r in self._state.board["rows"][egg] if r["id"] == int(spot[2:]))
+        old = next(r for r in self._board["rows"][egg] if r["id"] == int(spot[2:]))
         return f"{egg}: on top of \"{self.rule_text(old)}\""[:100]
+
+    def spot_choices(self, placements: list[tuple[str, str]]) -> list[Choice]:
+        """`spot_choice` of each (egg, spot)."""
+        known = self._spots
+        choices = []
+        for key in placements:
+            choice = known.get(key)
+            choices.append(self.spot_choice(*key) if choice is None else choice)
+        return choices
 
     def spot_choice(self, egg: str, spot: str) -> Choice:
         """The choice "<egg>:<spot>" of the one-step rule prompt."""
@@ -75,15 +89,15 @@ class Labels:
 
     # --- tiles ----------------------------------------------------------------------------------
     def tile_label(self, tile_id: int) -> str:
-        tile = self._state.tiles[tile_id]
+        tile = self._tiles[tile_id]
         if tile["kind"] == "action":
             return f"Action: {tile['text']}"[:100]
         return f"Tile {tile_id}: {self.rule_text(tile['rule'])}"[:100]
 
     def tile_choice(self, tile_id: int) -> Choice:
-        choice = self._tiles.get(tile_id)
+        choice = self._choices.get(tile_id)
         if choice is None:
-            choice = self._tiles[tile_id] = Choice(f"t{tile_id}", self.tile_label(tile_id))
+            choice = self._choices[tile_id] = Choice(f"t{tile_id}", self.tile_label(tile_id))
         return choice
 
     # --- squares --------------------------------------------------------------------------------
@@ -91,7 +105,7 @@ class Labels:
         """What lies at a square, the same from every side: its type and the eggs on it."""
         what = self._whats[cell]
         if what is None:
-            board = self._state.board
+            board = self._board
             eggs = board["eggs"][cell]
             if eggs:
                 content = ", ".join(f"{v} {k}" for k, v in eggs.items())
@@ -114,24 +128,23 @@ class Labels:
         return choice
 
     # --- the egg drop ---------------------------------------------------------------------------
-    def pile_drop(self, egg: str) -> Choice:
-        choice = self._piles.get(egg)
-        if choice is None:
-            choice = self._piles[egg] = Choice(f"pile:{egg}", f"{egg} egg from its pile")
-        return choice
+    def pile_drops(self, eggs: list[str]) -> list[Choice]:
+        """The choices "pile:<egg>" of `eggs`, in that order."""
+        return list(map(self._piles.__getitem__, eggs))
 
-    def mine_drop(self, egg: str) -> Choice:
-        choice = self._mine.get(egg)
-        if choice is None:
-            choice = self._mine[egg] = Choice(f"mine:{egg}", f"{egg} egg from your collected eggs")
-        return choice
+    def mine_drops(self, eggs: list[str]) -> list[Choice]:
+        """The choices "mine:<egg>" of `eggs`, in that order."""
+        return list(map(self._mine.__getitem__, eggs))
 
     def _cell_drops(self, side: str, cell: int) -> list[Choice]:
-        eggs = self._state.board["eggs"][cell]
+        eggs = self._board["eggs"][cell]
         if not eggs:
             return []
+        present = [e for e, v in eggs.items() if v > 0]
+        if len(present) > 1:
+            present.sort(key=self._order.__getitem__)
         where = "from tile " + self.cell_label(side, cell)
-        return [Choice(f"c{cell}:{e}", f"{e} egg {where}") for e in self._state.eggs if eggs.get(e, 0) > 0]
+        return [Choice(f"c{cell}:{e}", f"{e} egg {where}") for e in present]
 
     def square_drops(self, side: str, here: int) -> list[Choice]:
         """The drop choices "c<square>:<egg>" of every square but `here`, squares in order and each
