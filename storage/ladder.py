@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 from typing import Any
 
-from sqlalchemy import Connection, and_, case, delete, func, insert, or_, select, text, update
+from sqlalchemy import Connection, and_, bindparam, case, delete, func, insert, select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -276,110 +277,169 @@ def _by_game(rows: Sequence[Any]) -> Iterable[list[Any]]:
 
 
 # --- reading ------------------------------------------------------------------------------------------
+# The statements are built once, here, with bound parameters: building a SQLAlchemy select (aliases,
+# subqueries) cost more than running it on SQLite, and a statement built once is also compiled once
+# (SQLAlchemy's cache is keyed on the statement's structure).
+def _p(name: str, *, expanding: bool = False) -> Any:
+    return bindparam(name, expanding=expanding)
+
+
 def _rating(row: Any) -> RatingRow:
     return RatingRow(**row._mapping)
 
 
+def _ahead_of(guild_id: Any, game_key: Any, ordinal: Any, user_id: Any) -> Any:
+    """How many identities rank before (ordinal, user_id) on a board: two counts that each walk only
+    the (guild_id, game_key, ordinal) index. One count with `ordinal > x OR (ordinal = x AND user_id
+    < u)` made SQLite walk half the board through the primary key (user_id) and read every row."""
+    other = _ratings.alias("ahead_of")
+    board = (other.c.guild_id == guild_id, other.c.game_key == game_key)
+    better = select(func.count()).select_from(other).where(*board, other.c.ordinal > ordinal).scalar_subquery()
+    # Ties on the ordinal are rare: find them by the ordinal (an equality on that index), then compare
+    # the user ids of those few rows ("+ 0" keeps SQLite from preferring the primary key's user_id).
+    tied = (select(func.count()).select_from(other)
+            .where(*board, other.c.ordinal == ordinal, other.c.user_id + 0 < user_id).scalar_subquery())
+    return (better + tied).label("ahead")
+
+
+def _board_size_of(guild_id: Any, game_key: Any) -> Any:
+    other = _ratings.alias("size_of")
+    return (select(func.count()).select_from(other)
+            .where(other.c.guild_id == guild_id, other.c.game_key == game_key).scalar_subquery())
+
+
+_BOARD = (_ratings.c.guild_id == _p("guild_id"), _ratings.c.game_key == _p("game_key"))
+_LEADERBOARD = (select(_ratings).where(*_BOARD).order_by(_ratings.c.ordinal.desc(), _ratings.c.user_id)
+                .limit(_p("limit")).offset(_p("offset")))
+_BOARD_SIZE = select(func.count()).select_from(_ratings).where(*_BOARD)
+# One identity's row with its position (1 + those ahead) and the board's size.
+_PLACED_COLUMNS = (_ahead_of(_ratings.c.guild_id, _ratings.c.game_key, _ratings.c.ordinal, _ratings.c.user_id),
+                   _board_size_of(_ratings.c.guild_id, _ratings.c.game_key).label("size"))
+_STANDING = select(_ratings, *_PLACED_COLUMNS).where(*_BOARD, _ratings.c.user_id == _p("user_id"))
+_PLACED = (select(_ratings, *_PLACED_COLUMNS)
+           .where(_ratings.c.user_id == _p("user_id"), _ratings.c.guild_id.in_(_p("scopes", expanding=True)))
+           .order_by(_ratings.c.game_key, _ratings.c.guild_id))
+_USER_RATINGS = (select(_ratings)
+                 .where(_ratings.c.user_id == _p("user_id"), _ratings.c.guild_id.in_(_p("scopes", expanding=True)))
+                 .order_by(_ratings.c.game_key, _ratings.c.guild_id))
+# The newest `limit` rows of one identity's history on one board: a bounded walk backwards on the
+# (guild_id, game_key, user_id, seq) index.
+_HISTORY_WHERE = (_history.c.guild_id == _p("guild_id"), _history.c.game_key == _p("game_key"),
+                  _history.c.user_id == _p("user_id"))
+_HISTORY = select(_history).where(*_HISTORY_WHERE).order_by(_history.c.seq.desc()).limit(_p("limit"))
+_HISTORY_ORDINALS = (select(_history.c.ordinal).where(*_HISTORY_WHERE).order_by(_history.c.seq.desc())
+                     .limit(_p("limit")))
+_GAME_PLAYERS = (
+    select(_results.c.game_id, _results.c.seat, _results.c.user_id, _results.c.ai_level, _results.c.rank,
+           _results.c.score, _seats.c.name)
+    .select_from(_results.outerjoin(_seats, and_(_seats.c.game_id == _results.c.game_id,
+                                                 _seats.c.seat == _results.c.seat)))
+    .where(_results.c.game_id.in_(_p("game_ids", expanding=True)))
+    .order_by(_results.c.game_id, _results.c.rank, _results.c.seat)
+)
+
+
+def _placed(row: Any) -> Placed:
+    fields = {c.name: row._mapping[c.name] for c in _ratings.columns}
+    return Placed(RatingRow(**fields), int(row.ahead) + 1, int(row.size))
+
+
 def leaderboard(conn: Connection, guild_id: int, game_key: str, limit: int, offset: int
-                      ) -> list[RatingRow]:
-    query = (select(_ratings).where(_ratings.c.guild_id == guild_id, _ratings.c.game_key == game_key)
-             .order_by(_ratings.c.ordinal.desc(), _ratings.c.user_id).limit(limit).offset(offset))
-    return [_rating(row) for row in (conn.execute(query)).all()]
+                ) -> list[RatingRow]:
+    found = conn.execute(_LEADERBOARD, {"guild_id": guild_id, "game_key": game_key, "limit": limit,
+                                        "offset": offset})
+    return [_rating(row) for row in found.all()]
 
 
 def board_size(conn: Connection, guild_id: int, game_key: str) -> int:
-    query = select(func.count()).select_from(_ratings).where(_ratings.c.guild_id == guild_id,
-                                                             _ratings.c.game_key == game_key)
-    return int((conn.execute(query)).scalar_one())
+    return int(conn.execute(_BOARD_SIZE, {"guild_id": guild_id, "game_key": game_key}).scalar_one())
+
+
+def placed(conn: Connection, guild_id: int, game_key: str, user_id: int) -> Placed | None:
+    """The identity's rating on one board with its position and the board's size (one statement)."""
+    row = conn.execute(_STANDING, {"guild_id": guild_id, "game_key": game_key, "user_id": user_id}).first()
+    return None if row is None else _placed(row)
 
 
 def standing(conn: Connection, guild_id: int, game_key: str, user_id: int
-                   ) -> tuple[int, RatingRow] | None:
+             ) -> tuple[int, RatingRow] | None:
     """(1-based position on the board, the row), or None if the identity has no rating there."""
-    row = (conn.execute(select(_ratings).where(
-        _ratings.c.guild_id == guild_id, _ratings.c.game_key == game_key, _ratings.c.user_id == user_id))).first()
-    if row is None:
-        return None
-    ahead = (conn.execute(
-        select(func.count()).select_from(_ratings).where(
-            _ratings.c.guild_id == guild_id, _ratings.c.game_key == game_key,
-            or_(_ratings.c.ordinal > row.ordinal,
-                and_(_ratings.c.ordinal == row.ordinal, _ratings.c.user_id < user_id)))
-    )).scalar_one()
-    return int(ahead) + 1, _rating(row)
+    found = placed(conn, guild_id, game_key, user_id)
+    return None if found is None else (found.position, found.rating)
 
 
 def user_ratings(conn: Connection, user_id: int, guild_ids: Sequence[int]) -> list[RatingRow]:
-    query = (select(_ratings).where(_ratings.c.user_id == user_id, _ratings.c.guild_id.in_(list(guild_ids)))
-             .order_by(_ratings.c.game_key, _ratings.c.guild_id))
-    return [_rating(row) for row in (conn.execute(query)).all()]
+    found = conn.execute(_USER_RATINGS, {"user_id": user_id, "scopes": list(guild_ids)})
+    return [_rating(row) for row in found.all()]
 
 
 def rating_history(conn: Connection, guild_id: int, game_key: str, user_id: int, limit: int
-                         ) -> list[RatingHistoryRow]:
-    query = (select(_history).where(_history.c.guild_id == guild_id, _history.c.game_key == game_key,
-                                    _history.c.user_id == user_id)
-             .order_by(_history.c.seq.desc()).limit(limit))
-    rows = [RatingHistoryRow(**row._mapping) for row in (conn.execute(query)).all()]
+                   ) -> list[RatingHistoryRow]:
+    found = conn.execute(_HISTORY, {"guild_id": guild_id, "game_key": game_key, "user_id": user_id,
+                                    "limit": limit})
+    rows = [RatingHistoryRow(**row._mapping) for row in found.all()]
     rows.reverse()
     return rows
 
 
-def _finished_of(user_id: int, guild_id: int | None) -> list[Any]:
-    conditions = [_results.c.user_id == user_id, _games.c.status == "finished"]
-    if guild_id is not None:
-        conditions.append(_games.c.guild_id == guild_id)
-    return conditions
-
-
-def score_summary(conn: Connection, user_id: int, guild_id: int | None) -> list[ScoreSummary]:
-    query = (
+@cache
+def _score_summary_query(by_guild: bool) -> Any:
+    """Per (game, variant): games, wins, average and best score, in one statement over the user's
+    results (the results index on user_id, then each game by its primary key)."""
+    conditions = [_results.c.user_id == _p("user_id"), _games.c.status == "finished"]
+    if by_guild:
+        conditions.append(_games.c.guild_id == _p("guild_id"))
+    return (
         select(_games.c.game_key, _results.c.variant, func.count().label("games"),
                func.sum(case((_results.c.rank == 1, 1), else_=0)).label("wins"),
                func.avg(_results.c.score).label("average"), func.max(_results.c.score).label("best"))
         .select_from(_results.join(_games, _games.c.id == _results.c.game_id))
-        .where(*_finished_of(user_id, guild_id))
+        .where(*conditions)
         .group_by(_games.c.game_key, _results.c.variant)
         .order_by(_games.c.game_key, _results.c.variant)
     )
+
+
+def score_summary(conn: Connection, user_id: int, guild_id: int | None) -> list[ScoreSummary]:
+    found = conn.execute(_score_summary_query(guild_id is not None), {"user_id": user_id, "guild_id": guild_id})
     return [ScoreSummary(r.game_key, r.variant, int(r.games), int(r.wins or 0), float(r.average), float(r.best))
-            for r in (conn.execute(query)).all()]
+            for r in found.all()]
 
 
-def user_results(conn: Connection, user_id: int, guild_id: int | None, limit: int,
-                       game_key: str | None = None) -> list[PlayedGame]:
-    """The user's finished games, newest first."""
-    conditions = _finished_of(user_id, guild_id)
-    if game_key is not None:
-        conditions.append(_games.c.game_key == game_key)
-    query = (
+@cache
+def _user_results_query(by_guild: bool, by_game: bool) -> Any:
+    conditions = [_results.c.user_id == _p("user_id"), _games.c.status == "finished"]
+    if by_guild:
+        conditions.append(_games.c.guild_id == _p("guild_id"))
+    if by_game:
+        conditions.append(_games.c.game_key == _p("game_key"))
+    return (
         select(_games.c.id, _games.c.game_key, _games.c.guild_id, _games.c.channel_id, _games.c.thread_id,
                _games.c.finished_at, _results.c.seat, _results.c.rank, _results.c.score, _results.c.variant,
                _results.c.plays)
         .select_from(_results.join(_games, _games.c.id == _results.c.game_id))
         .where(*conditions)
         .order_by(_games.c.finished_seq.desc(), _games.c.id.desc())
-        .limit(limit)
+        .limit(_p("limit"))
     )
+
+
+def user_results(conn: Connection, user_id: int, guild_id: int | None, limit: int,
+                 game_key: str | None = None) -> list[PlayedGame]:
+    """The user's finished games, newest first."""
+    query = _user_results_query(guild_id is not None, game_key is not None)
+    found = conn.execute(query, {"user_id": user_id, "guild_id": guild_id, "game_key": game_key, "limit": limit})
     return [PlayedGame(r.id, r.game_key, r.guild_id, r.channel_id, r.thread_id, r.finished_at, r.seat, r.rank,
                        r.score, r.variant, dict(r.plays or {}))
-            for r in (conn.execute(query)).all()]
+            for r in found.all()]
 
 
 def game_players(conn: Connection, game_ids: Sequence[int]) -> dict[int, list[GameSeat]]:
     """Each game's seats with names, ranks and scores, best rank first."""
     if not game_ids:
         return {}
-    query = (
-        select(_results.c.game_id, _results.c.seat, _results.c.user_id, _results.c.ai_level, _results.c.rank,
-               _results.c.score, _seats.c.name)
-        .select_from(_results.outerjoin(_seats, and_(_seats.c.game_id == _results.c.game_id,
-                                                     _seats.c.seat == _results.c.seat)))
-        .where(_results.c.game_id.in_(list(game_ids)))
-        .order_by(_results.c.game_id, _results.c.rank, _results.c.seat)
-    )
     found: dict[int, list[GameSeat]] = {game_id: [] for game_id in game_ids}
-    for r in (conn.execute(query)).all():
+    for r in conn.execute(_GAME_PLAYERS, {"game_ids": list(game_ids)}).all():
         found[r.game_id].append(GameSeat(r.seat, r.user_id, r.ai_level, r.name or "", r.rank, r.score))
     return found
 
@@ -411,7 +471,7 @@ class PlayerStats:
 
 
 def board_page(conn: Connection, guild_id: int, game_key: str, user_id: int, limit: int,
-                     offset: int) -> BoardPage:
+               offset: int) -> BoardPage:
     size = board_size(conn, guild_id, game_key)
     rows = leaderboard(conn, guild_id, game_key, limit, offset) if size else []
     mine = None
@@ -422,45 +482,33 @@ def board_page(conn: Connection, guild_id: int, game_key: str, user_id: int, lim
 
 def placed_ratings(conn: Connection, user_id: int, guild_ids: Sequence[int]) -> list[Placed]:
     """The user's ratings with their positions and board sizes, in one statement."""
-    other = _ratings.alias("other")
-    same_board = and_(other.c.guild_id == _ratings.c.guild_id, other.c.game_key == _ratings.c.game_key)
-    ahead = (select(func.count()).select_from(other)
-             .where(same_board, or_(other.c.ordinal > _ratings.c.ordinal,
-                                    and_(other.c.ordinal == _ratings.c.ordinal, other.c.user_id < _ratings.c.user_id)))
-             .scalar_subquery())
-    size = select(func.count()).select_from(other).where(same_board).scalar_subquery()
-    query = (select(_ratings, ahead.label("ahead"), size.label("size"))
-             .where(_ratings.c.user_id == user_id, _ratings.c.guild_id.in_(list(guild_ids)))
-             .order_by(_ratings.c.game_key, _ratings.c.guild_id))
-    found = []
-    for row in (conn.execute(query)).all():
-        fields = {c.name: row._mapping[c.name] for c in _ratings.columns}
-        found.append(Placed(RatingRow(**fields), int(row.ahead) + 1, int(row.size)))
-    return found
+    return [_placed(row) for row in conn.execute(_PLACED, {"user_id": user_id, "scopes": list(guild_ids)}).all()]
 
 
-def recent_history(conn: Connection, guild_id: int, user_id: int, limit: int) -> dict[str, list[float]]:
-    """Per game, the ordinal after each of the user's last `limit` rated games there, oldest first."""
-    numbered = (select(_history.c.game_key, _history.c.seq, _history.c.ordinal,
-                       func.row_number().over(partition_by=_history.c.game_key,
-                                              order_by=_history.c.seq.desc()).label("n"))
-                .where(_history.c.guild_id == guild_id, _history.c.user_id == user_id)
-                .subquery())
-    query = (select(numbered.c.game_key, numbered.c.ordinal).where(numbered.c.n <= limit)
-             .order_by(numbered.c.game_key, numbered.c.seq))
+def recent_history(conn: Connection, guild_id: int, user_id: int, game_keys: Iterable[str], limit: int
+                   ) -> dict[str, list[float]]:
+    """Per game, the ordinal after each of the user's last `limit` rated games there, oldest first.
+
+    One bounded statement per game (the user's rated games, at most a handful): a filter without the
+    game key cannot use the history index past guild_id, and SQLite read the whole server's history."""
     found: dict[str, list[float]] = {}
-    for row in (conn.execute(query)).all():
-        found.setdefault(row.game_key, []).append(float(row.ordinal))
+    for game_key in sorted(set(game_keys)):
+        values = [float(v) for v in conn.execute(_HISTORY_ORDINALS, {
+            "guild_id": guild_id, "game_key": game_key, "user_id": user_id, "limit": limit}).scalars()]
+        if values:
+            values.reverse()
+            found[game_key] = values
     return found
 
 
 def player_stats(conn: Connection, user_id: int, guild_id: int | None, scopes_: Sequence[int],
-                       history_limit: int, recent_limit: int, last: int) -> PlayerStats:
+                 history_limit: int, recent_limit: int, last: int) -> PlayerStats:
     summaries = score_summary(conn, user_id, guild_id)
     if not summaries:
         return PlayerStats([], [], {}, [], {})
     placed = placed_ratings(conn, user_id, scopes_)
-    history = recent_history(conn, scopes_[0], user_id, history_limit)
+    rated_here = [p.rating.game_key for p in placed if p.rating.guild_id == scopes_[0]]
+    history = recent_history(conn, scopes_[0], user_id, rated_here, history_limit)
     recent = user_results(conn, user_id, guild_id, recent_limit)
     players = game_players(conn, [g.game_id for g in recent[:last]])
     return PlayerStats(summaries, placed, history, recent, players)
