@@ -3,7 +3,9 @@ objectives, views, and property tests over random legal play."""
 
 from __future__ import annotations
 
+import gc
 import json
+import weakref
 from typing import Any
 
 import pytest
@@ -574,3 +576,21 @@ def test_what_the_engine_keeps_between_decisions_equals_a_fresh_reading(seed: in
                     row_mask(row, fresh.board, side_of(seat), egg, None, new)
         assert [[(c.id, c.label) for c in q.choices] for q in GAME.prompts(state)] == \
             [[(c.id, c.label) for c in q.choices] for q in GAME.prompts(fresh)]
+
+
+def test_a_finished_game_is_freed_without_the_garbage_collector() -> None:
+    """What the engine keeps beside the rules (prompts, board index, labels) must not point back at
+    the state: a reference cycle would keep every finished game in memory until a full collection."""
+    gc.disable()
+    try:
+        state = GAME.new(4, 5, {"action_tiles": True, "objectives": True})
+        ais = [RandomPlayer(5 + s) for s in range(4)]
+        while prompts := GAME.prompts(state):
+            p = prompts[0]
+            GAME.apply(state, p.seat, ais[p.seat].choose(GAME, state, p))
+        assert state.index is not None and state.labels is not None
+        ref = weakref.ref(state)
+        del state, prompts, p
+        assert ref() is None
+    finally:
+        gc.enable()

@@ -295,8 +295,16 @@ class BoardIndex:
             if t == 11:
                 masks.append(rule_mask(r, self._board, side, egg, None, self))
                 continue
-            found = memos[READS[t]].get(r.get("id"))  # type: ignore[arg-type]
-            masks.append(self.mask(r, side) if found is None else found)
+            rule_id = r.get("id")
+            memo = memos[READS[t]]
+            found = memo.get(rule_id)  # type: ignore[arg-type]
+            if found is None:
+                found = _base_mask(r, self, side)
+                if t in _NEGATED and r["neg"]:
+                    found ^= self.full
+                if rule_id is not None:
+                    memo[rule_id] = found
+            masks.append(found)
         return masks
 
 

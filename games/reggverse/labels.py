@@ -143,7 +143,8 @@ class Labels:
         present = [e for e, v in eggs.items() if v > 0]
         if len(present) > 1:
             present.sort(key=self._order.__getitem__)
-        where = "from tile " + self.cell_label(side, cell)
+        what = self._whats[cell] or self._what(cell)
+        where = f"from tile {self._names[side][cell]} {what}"
         return [Choice(f"c{cell}:{e}", f"{e} egg {where}") for e in present]
 
     def square_drops(self, side: str, here: int) -> list[Choice]:

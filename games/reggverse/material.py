@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
+from itertools import accumulate
 from typing import Any
 
 from games.core import Rng
@@ -26,14 +28,12 @@ MOVES: tuple[tuple[int, int], ...] = tuple(
 )
 
 
+_TEMPLATES = tuple(TEMPLATE_WEIGHTS)
+_UP_TO = tuple(accumulate(TEMPLATE_WEIGHTS.values()))  # a draw below _UP_TO[i] (and not below) is template i
+
+
 def _weighted_template(rng: Rng) -> int:
-    total = sum(TEMPLATE_WEIGHTS.values())
-    r = rng.randrange(total)
-    for template, weight in TEMPLATE_WEIGHTS.items():
-        if r < weight:
-            return template
-        r -= weight
-    raise AssertionError("weights exhausted")  # pragma: no cover
+    return _TEMPLATES[bisect_right(_UP_TO, rng.randrange(_UP_TO[-1]))]
 
 
 def random_rule(rng: Rng, eggs: Sequence[str], tile_id: int) -> dict[str, Any]:
