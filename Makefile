@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench locales clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,10 @@ test: lint
 
 bench: $(STAMP)
 	$(PY) -m bench
+
+# Re-extract the message template from the code and merge it into the Italian and French catalogs.
+locales: $(STAMP)
+	$(PY) -m bot.locales
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
