@@ -12,9 +12,11 @@ which answers it; identity always comes from the interaction's user, never from 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
+
+from bot import text
 
 CUSTOM_ID_LIMIT = 100
 
@@ -135,43 +137,27 @@ class LobbyOption(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"lo:
         await handlers.lobby_option(interaction, ints[0], option, self.item.values[0])
 
 
-class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hand:(?P<rest>.*)"):
-    def __init__(self, game_id: int, *, label: str | None = None, raw: str | None = None) -> None:
-        from bot import text
+class _GameIdButton:
+    """A button whose custom_id is PREFIX:GAME and whose click goes to one handler with that game id.
+    Concrete classes mix this into a DynamicItem with their own template (discord.py needs one each)."""
 
-        custom_id = f"hand:{raw}" if raw is not None else f"hand:{game_id}"
-        super().__init__(discord.ui.Button(label=label or text.BUTTON_SHOW_HAND, custom_id=custom_id[:CUSTOM_ID_LIMIT],
-                                           style=discord.ButtonStyle.secondary))
-        self.raw = raw if raw is not None else str(game_id)
+    prefix: ClassVar[str]
+    style: ClassVar[discord.ButtonStyle]
+    default_label: ClassVar[str]
+    handler: ClassVar[str]  # the name of the function in bot.handlers that answers the click
+    raw: str
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> HandButton:
-        return cls(0, raw=match["rest"], label=getattr(item, "label", None))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot import handlers
-
-        ints = _parse_ints(self.raw, 1)
-        if ints is None:
-            await handlers.malformed(interaction)
-            return
-        await handlers.show_hand(interaction, ints[0])
-
-
-class BackButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"back:(?P<rest>.*)"):
     def __init__(self, game_id: int, *, row: int | None = None, label: str | None = None,
                  raw: str | None = None) -> None:
-        from bot import text
-
-        custom_id = f"back:{raw}" if raw is not None else f"back:{game_id}"
-        super().__init__(discord.ui.Button(label=label or text.BUTTON_BACK, custom_id=custom_id[:CUSTOM_ID_LIMIT],
-                                           style=discord.ButtonStyle.success), row=row)
         self.raw = raw if raw is not None else str(game_id)
+        custom_id = f"{self.prefix}:{self.raw}"[:CUSTOM_ID_LIMIT]
+        button: discord.ui.Button[Any] = discord.ui.Button(label=label or self.default_label, custom_id=custom_id,
+                                                           style=self.style)
+        super().__init__(button, row=row)  # type: ignore[call-arg]
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> BackButton:
+                             match: re.Match[str]) -> Any:
         return cls(0, raw=match["rest"], label=getattr(item, "label", None))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -181,7 +167,19 @@ class BackButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"back
         if ints is None:
             await handlers.malformed(interaction)
             return
-        await handlers.back(interaction, ints[0])
+        await getattr(handlers, self.handler)(interaction, ints[0])
+
+
+class HandButton(_GameIdButton, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hand:(?P<rest>.*)"):
+    """Show my hand: the seat's private view and choices, answered ephemerally (closed DMs)."""
+
+    prefix, style, default_label, handler = "hand", discord.ButtonStyle.secondary, text.BUTTON_SHOW_HAND, "show_hand"
+
+
+class BackButton(_GameIdButton, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"back:(?P<rest>.*)"):
+    """I'm back: a seat played by the AI after going AFK returns to its player."""
+
+    prefix, style, default_label, handler = "back", discord.ButtonStyle.success, text.BUTTON_BACK, "back"
 
 
 class RulesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rules:(?P<rest>.*)"):
