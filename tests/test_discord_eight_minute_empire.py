@@ -12,12 +12,12 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import games
 from bot.render.eight_minute_empire import SEAT_MARKS, render_map
-from tests.harness import EPHEMERAL, Call, Harness
+from tests.harness import Call, Harness
+from tests.harness.payloads import channel_of, engine_state, is_ephemeral, payload_text, walk
 from tests.harness.pictures import Pictures
 from tests.harness.play import choice_components, decide_from_message
 
@@ -31,39 +31,9 @@ PICTURE_CHECK_EVERY = 9  # steps between byte-for-byte comparisons of a DM map w
 ENGINE = games.get(KEY)
 
 
-async def engine_state(h: Harness) -> tuple[Any, Any]:
-    assert h.bot is not None
-    row = await h.bot.table.db.get_game(GAME_ID)
-    assert row is not None and row.state is not None
-    return ENGINE.from_json(row.state), row
 
 
-def walk(value: Any) -> Iterator[dict[str, Any]]:
-    """Every dict inside a JSON payload."""
-    if isinstance(value, dict):
-        yield value
-        for inner in value.values():
-            yield from walk(inner)
-    elif isinstance(value, list):
-        for inner in value:
-            yield from walk(inner)
 
-
-def channel_of(h: Harness, call: Call) -> int | None:
-    parts = call.path.strip("/").split("/")
-    if parts[0] == "channels":
-        return int(parts[1])
-    if parts[0] in ("interactions", "webhooks") and len(parts) > 2:  # the token is the third part
-        return h.fake.interaction_sources.get(parts[2], {}).get("channel_id")
-    return None
-
-
-def is_ephemeral(call: Call) -> bool:
-    return any(int(d.get("flags") or 0) & EPHEMERAL for d in walk(call.json))
-
-
-def payload_text(call: Call) -> str:
-    return json.dumps(call.json, ensure_ascii=False)
 
 
 def assert_components_fit_discord(calls: list[Call]) -> tuple[int, int]:
@@ -123,7 +93,7 @@ async def test_whole_game_through_buttons_and_selects(harness: Harness) -> None:
     assert table["embeds"][0]["image"]["url"] == "attachment://table.png"
     seats = await h.bot.table.db.seats(GAME_ID)
     names = [s.name for s in seats]
-    state, _row = await engine_state(h)
+    state, _row = await engine_state(h, ENGINE, GAME_ID)
     assert pictures.of(table) == [render_map(ENGINE.view(state, None))], "the map of the public view"
 
     reveal_mark: int | None = None
@@ -131,12 +101,12 @@ async def test_whole_game_through_buttons_and_selects(harness: Harness) -> None:
     largest = 0  # the most choices one prompt offered
     picker = random.Random(SEED)
     for step in range(800):
-        state, row = await engine_state(h)
+        state, row = await engine_state(h, ENGINE, GAME_ID)
         if row.status != "active":
             break
         progressed = False
         for seat, user in enumerate(humans):
-            state, _row = await engine_state(h)
+            state, _row = await engine_state(h, ENGINE, GAME_ID)
             [dm] = h.dms(user)  # one DM per player, edited in place
             prompt = next((p for p in ENGINE.prompts(state) if p.seat == seat), None)
             if prompt is None:
@@ -165,7 +135,7 @@ async def test_whole_game_through_buttons_and_selects(harness: Harness) -> None:
             progressed = True
         assert progressed, f"the game stalled at step {step}: {h.errors}"
 
-    state, row = await engine_state(h)
+    state, row = await engine_state(h, ENGINE, GAME_ID)
     assert row.status == "finished", "the game was played to its end"
     assert not h.errors, h.errors
     calls = h.calls_since(started)

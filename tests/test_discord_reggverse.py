@@ -16,6 +16,7 @@ from typing import Any
 import games
 from bot.render.reggverse import RENDERER
 from tests.harness import EPHEMERAL, Call, Harness
+from tests.harness.payloads import channel_of, engine_state
 from tests.harness.pictures import Pictures
 from tests.harness.play import choice_components, decide_from_message
 
@@ -28,20 +29,6 @@ PICTURE_CHECK_EVERY = 5  # decisions between byte-for-byte comparisons with a fr
 ENGINE = games.get(KEY)
 
 
-async def engine_state(h: Harness) -> tuple[Any, Any]:
-    assert h.bot is not None
-    row = await h.bot.table.db.get_game(GAME_ID)
-    assert row is not None and row.state is not None
-    return ENGINE.from_json(row.state), row
-
-
-def channel_of(h: Harness, call: Call) -> int | None:
-    parts = call.path.strip("/").split("/")
-    if parts[0] == "channels":
-        return int(parts[1])
-    if parts[0] in ("interactions", "webhooks") and len(parts) > 2:  # the token is the third part
-        return h.fake.interaction_sources.get(parts[2], {}).get("channel_id")
-    return None
 
 
 def embeds_of(call: Call) -> str:
@@ -69,7 +56,7 @@ async def test_whole_game_with_both_expansions(harness: Harness) -> None:
     started = len(h.fake.calls)
     await h.click(users[0], h.find_button(h.channel, "Start"))
 
-    state, _row = await engine_state(h)
+    state, _row = await engine_state(h, ENGINE, GAME_ID)
     assert state.options["action_tiles"] and state.options["objectives"]
     objectives = [state.objective_tiles[state.secret[s]]["text"] for s in range(3)]
     assert len(set(objectives)) == 3, "three different secrets, so each can be told apart"
@@ -94,7 +81,7 @@ async def test_whole_game_with_both_expansions(harness: Harness) -> None:
     decisions = checked = 0
     last_click = started
     for step in range(600):
-        state, row = await engine_state(h)
+        state, row = await engine_state(h, ENGINE, GAME_ID)
         if row.status != "active":
             break
         progressed = False
@@ -109,13 +96,13 @@ async def test_whole_game_with_both_expansions(harness: Harness) -> None:
             progressed = True
             if decisions % PICTURE_CHECK_EVERY == 0:
                 # The decision's answer redrew the DM from the seat's fresh view.
-                state, row = await engine_state(h)
+                state, row = await engine_state(h, ENGINE, GAME_ID)
                 if row.status == "active":
                     assert pictures.of(h.dms(user)[0]) == [seat_picture(state, seat)]
                     checked += 1
         assert progressed, f"the game stalled at step {step}: {h.errors}"
 
-    state, row = await engine_state(h)
+    state, row = await engine_state(h, ENGINE, GAME_ID)
     assert row.status == "finished", "the game was played to its end"
     assert not h.errors, h.errors
     assert checked >= 5
