@@ -19,6 +19,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     delete,
     func,
     insert,
@@ -529,15 +530,19 @@ class Database:
             return int((await conn.execute(select(func.count()).select_from(_games))).scalar_one())
 
 
+# What finish_game reads before its transaction, built once (bound parameters) rather than per call.
+_FINISH_GAME_INPUTS = (select(_games.c.game_key, _games.c.seed, type_coerce(_games.c.options, Text).label("options"))
+                       .where(_games.c.id == bindparam("game_id")))
+_FINISH_ACTIONS = (select(_actions.c.seat, type_coerce(_actions.c.action, Text).label("action"))
+                   .where(_actions.c.game_id == bindparam("game_id")).order_by(_actions.c.seq))
+
+
 def _finish_inputs(conn: Connection, game_id: int) -> tuple[Any, list[tuple[int, Any]]] | None:
     """The game's key, seed and options (raw text) and its action log, to count plays."""
-    game = conn.execute(
-        select(_games.c.game_key, _games.c.seed, type_coerce(_games.c.options, Text).label("options"))
-        .where(_games.c.id == game_id)).first()
+    game = conn.execute(_FINISH_GAME_INPUTS, {"game_id": game_id}).first()
     if game is None:
         return None
-    rows = conn.execute(select(_actions.c.seat, type_coerce(_actions.c.action, Text).label("action"))
-                        .where(_actions.c.game_id == game_id).order_by(_actions.c.seq)).all()
+    rows = conn.execute(_FINISH_ACTIONS, {"game_id": game_id}).all()
     return game, [(int(a.seat), json.loads(a.action)) for a in rows]
 
 

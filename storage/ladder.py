@@ -129,33 +129,58 @@ def normalise_results(game_id: int, results: Iterable[Mapping[str, Any]], varian
     return rows
 
 
+# The game-end transaction runs a handful of statements, each built once here: building them per
+# call (and SQLAlchemy deriving a cache key for each) cost as much as running them on SQLite.
+_latest = _games.alias("latest")
+_FINISHING_GAME = (
+    select(_games.c.status, _games.c.guild_id, _games.c.game_key, _games.c.finished_at, _games.c.finished_seq,
+           select(func.max(_latest.c.finished_seq)).scalar_subquery().label("highest"))  # ix_games_finished_seq
+    .where(_games.c.id == bindparam("game_id"))
+)
+_CLOSE_GAME = (
+    update(_games).where(_games.c.id == bindparam("game_id"))
+    .values(status=bindparam("new_status", type_=_games.c.status.type), deadline=None,
+            updated_at=bindparam("now", type_=_games.c.updated_at.type),
+            finished_at=bindparam("at", type_=_games.c.finished_at.type),
+            finished_seq=bindparam("seq", type_=_games.c.finished_seq.type))
+)
+_DELETE_RESULTS = delete(_results).where(_results.c.game_id == bindparam("game_id"))
+_INSERT_RESULTS = insert(_results)
+_INSERT_HISTORY = insert(_history)
+_PRIORS = (
+    select(_ratings.c.guild_id, _ratings.c.user_id, _ratings.c.mu, _ratings.c.sigma, _ratings.c.games,
+           _ratings.c.wins)
+    .where(_ratings.c.guild_id.in_(bindparam("scopes", expanding=True)), _ratings.c.game_key == bindparam("game_key"),
+           _ratings.c.user_id.in_(bindparam("ids", expanding=True)))
+)
+
+
 def record_finish(conn: Connection, game_id: int, status: str, rows: list[dict[str, Any]],
-                        now: datetime) -> None:
-    """Close the game, replace its results and, the first time it finishes, rate it."""
-    game = (conn.execute(
-        select(_games.c.status, _games.c.guild_id, _games.c.game_key, _games.c.finished_at, _games.c.finished_seq)
-        .where(_games.c.id == game_id)
-    )).first()
+                  now: datetime) -> None:
+    """Close the game, replace its results and, the first time it finishes, rate it.
+
+    Statements: the game with the highest finished_seq (one read), the game's update, the results
+    (one executemany; a delete first only if an earlier finish stored some), and when rated the
+    priors of every identity in both scopes (one read), the ratings (one executemany upsert) and
+    their history (one executemany insert)."""
+    if status == "finished":
+        _lock_ratings(conn)  # before reading the highest finished_seq (PostgreSQL; SQLite holds its lock)
+    game = conn.execute(_FINISHING_GAME, {"game_id": game_id}).first()
     if game is None:
         raise GameNotFound(game_id)
     if game.finished_seq is not None and status != "finished":
         raise ValueError(f"game {game_id} finished and was rated; it cannot become {status!r}")
-    values: dict[str, Any] = {"status": status, "deadline": None, "updated_at": now}
     finished_at = game.finished_at or now
-    values["finished_at"] = finished_at
     # A retry of a finish that already counted replaces the results but does not rate twice.
     rate = status == "finished" and game.finished_seq is None
-    seq = None
-    if rate:
-        _lock_ratings(conn)
-        highest = (conn.execute(select(func.max(_games.c.finished_seq)))).scalar_one_or_none()
-        seq = int(highest or 0) + 1
-        values["finished_seq"] = seq
-    conn.execute(update(_games).where(_games.c.id == game_id).values(**values))
-    conn.execute(delete(_results).where(_results.c.game_id == game_id))
+    seq = int(game.highest or 0) + 1 if rate else game.finished_seq
+    conn.execute(_CLOSE_GAME, {"game_id": game_id, "new_status": status, "now": now, "at": finished_at,
+                               "seq": seq})
+    if game.finished_at is not None:  # only finish_game writes results, and it always sets finished_at
+        conn.execute(_DELETE_RESULTS, {"game_id": game_id})
     if rows:
-        conn.execute(insert(_results), rows)
-    if seq is not None:
+        conn.execute(_INSERT_RESULTS, rows)
+    if rate:
         entries = rated_seats((r["user_id"], r["ai_level"], r["rank"]) for r in rows)
         _rate(conn, game_id, game.guild_id, game.game_key, seq, entries, finished_at)
 
@@ -170,16 +195,12 @@ def _ids(entries: Sequence[tuple[int, int]]) -> list[int]:
 
 
 def _rate(conn: Connection, game_id: int, guild_id: int | None, game_key: str, seq: int,
-                entries: list[tuple[int, int]], at: datetime) -> None:
+          entries: list[tuple[int, int]], at: datetime) -> None:
     ids = _ids(entries)
     if len(ids) < 2:
         return
     where = scopes(guild_id)
-    found = (conn.execute(
-        select(_ratings.c.guild_id, _ratings.c.user_id, _ratings.c.mu, _ratings.c.sigma, _ratings.c.games,
-               _ratings.c.wins)
-        .where(_ratings.c.guild_id.in_(where), _ratings.c.game_key == game_key, _ratings.c.user_id.in_(ids))
-    )).all()
+    found = conn.execute(_PRIORS, {"scopes": where, "game_key": game_key, "ids": ids}).all()
     priors: dict[int, dict[int, Standing]] = {scope: {} for scope in where}
     for row in found:
         priors[row.guild_id][row.user_id] = Standing(row.mu, row.sigma, row.games, row.wins)
@@ -189,7 +210,7 @@ def _rate(conn: Connection, game_id: int, guild_id: int | None, game_key: str, s
         _collect(scope, game_id, game_key, seq, entries, rate_game(priors[scope], entries), at,
                  rating_rows, history_rows)
     _upsert_ratings(conn, rating_rows)
-    conn.execute(insert(_history), history_rows)
+    conn.execute(_INSERT_HISTORY, history_rows)
 
 
 def _collect(scope: int, game_id: int, game_key: str, seq: int, entries: Sequence[tuple[int, int]],
@@ -207,16 +228,19 @@ def _collect(scope: int, game_id: int, game_key: str, seq: int, entries: Sequenc
                              "ordinal": standing.ordinal})
 
 
-def _upsert_ratings(conn: Connection, rows: list[dict[str, Any]]) -> None:
-    if not rows:
-        return
-    dialect_insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
+@cache
+def _upsert_statement(dialect: str) -> Any:
+    dialect_insert = pg_insert if dialect == "postgresql" else sqlite_insert
     statement = dialect_insert(_ratings)
-    statement = statement.on_conflict_do_update(
+    return statement.on_conflict_do_update(
         index_elements=["guild_id", "game_key", "user_id"],
         set_={name: statement.excluded[name] for name in ("mu", "sigma", "games", "wins", "updated_at", "ordinal")},
     )
-    conn.execute(statement, rows)
+
+
+def _upsert_ratings(conn: Connection, rows: list[dict[str, Any]]) -> None:
+    if rows:
+        conn.execute(_upsert_statement(conn.dialect.name), rows)
 
 
 def upsert_ratings(conn: Connection, rows: list[dict[str, Any]]) -> None:
