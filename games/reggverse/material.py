@@ -26,6 +26,7 @@ from games.reggverse.data import (
 MOVES: tuple[tuple[int, int], ...] = tuple(
     (dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dx, dy) != (0, 0)
 )
+_MOVE_RANK = {m: i for i, m in enumerate(MOVES)}  # MOVES is in (dy, dx) order, the order a tile lists them in
 
 
 _TEMPLATES = tuple(TEMPLATE_WEIGHTS)
@@ -44,7 +45,7 @@ def random_rule(rng: Rng, eggs: Sequence[str], tile_id: int) -> dict[str, Any]:
         if param == "tile":
             rule["tile"] = rng.choice(TILE_TYPES)
         elif param == "egg":
-            rule["egg"] = rng.choice(list(eggs))
+            rule["egg"] = rng.choice(eggs)
         elif param == "n":
             rule["n"] = rng.choice(NUMBERS)
         elif param == "side":
@@ -58,7 +59,7 @@ def random_moves(rng: Rng) -> list[list[int]]:
     """1 to 3 green squares of the 8 around the pawn (dx to the right, dy negative = forward)."""
     squares = list(MOVES)
     rng.shuffle(squares)
-    return [list(m) for m in sorted(squares[: 1 + rng.randrange(3)], key=lambda m: (m[1], m[0]))]
+    return [list(m) for m in sorted(squares[: 1 + rng.randrange(3)], key=_MOVE_RANK.__getitem__)]
 
 
 def regular_tiles(rng: Rng, eggs: Sequence[str]) -> list[dict[str, Any]]:
@@ -81,12 +82,13 @@ def objective_tiles(rng: Rng, eggs: Sequence[str]) -> list[dict[str, Any]]:
     """The 22 objective tiles, their egg placeholders drawn from the eggs in this game (distinct
     within a tile)."""
     tiles: list[dict[str, Any]] = []
+    order = {e: i for i, e in enumerate(eggs)}
     for kind, copies in OBJECTIVES.items():
         for _ in range(copies):
             need = min(OBJECTIVE_EGGS.get(kind, 0), len(eggs))
             pool = list(eggs)
             rng.shuffle(pool)
-            chosen = sorted(pool[:need], key=list(eggs).index)
+            chosen = sorted(pool[:need], key=order.__getitem__)
             tile = {"id": len(tiles), "kind": kind, "eggs": chosen}
             tile["text"] = objective_text(tile)
             tiles.append(tile)
