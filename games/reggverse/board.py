@@ -20,9 +20,10 @@ taken in that seat's own frame, exactly as a player sitting on that edge of a ta
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache, lru_cache, reduce
+from operator import and_
 from typing import Any
 
 from games.reggverse.data import SHAPES
@@ -284,6 +285,83 @@ class BoardIndex:
             if t in _NEGATED and rule["neg"]:
                 found ^= self.full
             memo[rule_id] = found
+        return found
+
+    def placements(self, eggs: Sequence[str], rule: Rule, side: str, first: bool = False) -> list[tuple[str, str]]:
+        """Where `rule` may go, read from `side`, among the rows of `eggs` (the eggs in play): a list
+        of (egg, "next") and (egg, "on<id of the rule it covers>"), eggs in the given order, "next"
+        first. A placement must leave the row pointing at some square but not at every one (the
+        none/all test), and a row holds at most 3 rules, all different. With `first`, at most one
+        placement per egg.
+
+        Masks come from the memo: a rule's mask does not depend on where in its row it sits, and
+        template-11 rules read the other rows as they are now (a placement changes only the row it
+        goes into, which such a rule never reads)."""
+        board = self._board
+        rows = board["rows"]
+        full = self.full
+        t = rule["t"]
+        plain = t != 11
+        new_plain = self.mask(rule, side) if plain else 0
+        memos = self._side_memos[side]
+        found: list[tuple[str, str]] = []
+        for egg in eggs:
+            row = rows[egg]
+            new = new_plain if plain else rule_mask(rule, board, side, egg, None, self)
+            if not row:
+                if 0 < new < full:
+                    found.append((egg, "next"))
+                continue
+            masks = []
+            for r in row:  # row_masks(), inline: this is the hottest loop of a game
+                rt = r["t"]
+                if rt == 11:
+                    masks.append(rule_mask(r, board, side, egg, None, self))
+                    continue
+                rule_id = r.get("id")
+                memo = memos[READS[rt]]
+                m = memo.get(rule_id)
+                if m is None:
+                    m = _base_mask(r, self, side)
+                    if rt in _NEGATED and r["neg"]:
+                        m ^= full
+                    if rule_id is not None:
+                        memo[rule_id] = m
+                masks.append(m)
+            # What the row points at with all its rules, and without each one.
+            n = len(masks)
+            if n == 1:
+                together = masks[0]
+                others: Sequence[int] = (full,)
+            elif n == 2:
+                m0, m1 = masks
+                together = m0 & m1
+                others = (m1, m0)
+            elif n == 3:
+                m0, m1, m2 = masks
+                together = m0 & m1 & m2
+                others = (m1 & m2, m0 & m2, m0 & m1)
+            else:  # not in a game (at most 3 rules), but a hand-made row may be longer
+                together = reduce(and_, masks, full)
+                others = [reduce(and_, masks[:i] + masks[i + 1:], full) for i in range(n)]
+            # A row holds unique rules only: the new rule goes next to the row if it repeats none of
+            # its rules, or on top of the one it repeats (if two repeated it, nowhere).
+            repeated = [i for i, r in enumerate(row) if r["t"] == t and same_rule(rule, r)]
+            if not repeated:
+                if n < 3 and 0 < new & together < full:
+                    found.append((egg, "next"))
+                    if first:
+                        continue
+                spots: Iterable[int] = range(n)
+            elif len(repeated) == 1:
+                spots = repeated
+            else:
+                continue
+            for i in spots:
+                if 0 < new & others[i] < full:
+                    found.append((egg, f"on{row[i]['id']}"))
+                    if first:
+                        break
         return found
 
     def row_masks(self, row: Sequence[Rule], side: str, egg: str) -> list[int]:

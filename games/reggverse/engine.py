@@ -21,14 +21,13 @@ secret "guess" prompt per neighbour before the scores are final.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from functools import reduce
-from operator import and_, attrgetter
+from collections.abc import Callable
+from operator import attrgetter
 from typing import Any
 
 from games.core import Choice, Game, Option, Player, Prompt, Rng, check_choice
 from games.reggverse import board as rules
-from games.reggverse.board import geometry, same_rule, side_of
+from games.reggverse.board import geometry, side_of
 from games.reggverse.data import (
     DEFAULT_EGG_TYPES,
     DEFAULT_SHAPE,
@@ -204,69 +203,9 @@ class ReggverseRiddles(Game[State]):
     def _placements(self, state: State, seat: int, rule: dict[str, Any], eggs: list[str] | None = None,
                     first: bool = False) -> list[tuple[str, str]]:
         """Every legal placement of `rule` as (egg, "next" | "on<tile id>"), eggs in play in order
-        (or only `eggs`; with `first`, at most one per egg).
-
-        Masks come from the board index's memo: a rule's mask does not depend on where in its row it
-        sits, and template-11 rules read the other rows as they are now (a placement changes only
-        the row it goes into, which such a rule never reads)."""
-        board = state.board
-        ix = state.board_index()
-        side = side_of(seat)
-        full = ix.full
-        rows = board["rows"]
-        piles = state.piles
-        t = rule["t"]
-        plain = t != 11
-        new_plain = ix.mask(rule, side) if plain else 0
-        row_masks = ix.row_masks
-        found: list[tuple[str, str]] = []
-        for egg in state.eggs if eggs is None else eggs:
-            if piles[egg] <= 0:
-                continue
-            row = rows[egg]
-            new = new_plain if plain else rules.rule_mask(rule, board, side, egg, None, ix)
-            if not row:
-                if 0 < new < full:
-                    found.append((egg, "next"))
-                continue
-            masks = row_masks(row, side, egg)
-            # What the row points at with all its rules, and without each one.
-            n = len(masks)
-            if n == 1:
-                together = masks[0]
-                others: Sequence[int] = (full,)
-            elif n == 2:
-                m0, m1 = masks
-                together = m0 & m1
-                others = (m1, m0)
-            elif n == 3:
-                m0, m1, m2 = masks
-                together = m0 & m1 & m2
-                others = (m1 & m2, m0 & m2, m0 & m1)
-            else:  # not in a game (at most 3 rules), but a hand-made row may be longer
-                together = full
-                for m in masks:
-                    together &= m
-                others = [reduce(and_, masks[:i] + masks[i + 1:], full) for i in range(n)]
-            # A row holds unique rules only: the new rule goes next to the row if it repeats none of
-            # its rules, or on top of the one it repeats (if two repeated it, nowhere).
-            repeated = [i for i, r in enumerate(row) if r["t"] == t and same_rule(rule, r)]
-            if not repeated:
-                if len(row) < 3 and 0 < new & together < full:
-                    found.append((egg, "next"))
-                    if first:
-                        continue
-                spots: Iterable[int] = range(len(row))
-            elif len(repeated) == 1:
-                spots = repeated
-            else:
-                continue
-            for i in spots:
-                if 0 < new & others[i] < full:
-                    found.append((egg, f"on{row[i]['id']}"))
-                    if first:
-                        break
-        return found
+        (or only those of `eggs` in play; with `first`, at most one per egg)."""
+        live = self._in_play(state) if eggs is None else [e for e in eggs if state.piles[e] > 0]
+        return state.board_index().placements(live, rule, side_of(seat), first)
 
     def _drop_choices(self, state: State, seat: int) -> list[Choice]:
         """Every (source, egg) the seat may drop, as "<source>:<egg>" choices: piles, then its own
