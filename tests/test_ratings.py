@@ -100,6 +100,15 @@ async def test_six_players_with_ties_share_their_place(db: Database) -> None:
     assert [board[u].wins for u in users] == [1, 0, 0, 0, 0, 0]
     top = await db.leaderboard(GUILD, "eggs-empires", limit=3)
     assert [r.user_id for r in top] == [10, 11, 12]  # equal ordinals: by user id
+    # Positions agree with the board's order, ties included (11 before 12, 13 before 14).
+    board_order = [r.user_id for r in await db.leaderboard(GUILD, "eggs-empires", limit=10)]
+    assert board_order == [10, 11, 12, 13, 14, 15]
+    for position, user in enumerate(board_order, start=1):
+        found = await db.standing(GUILD, "eggs-empires", user)
+        assert found is not None and found[0] == position
+        stats = await db.player_stats(user, GUILD, [GUILD, GLOBAL])
+        assert [(p.rating.guild_id, p.position, p.size) for p in stats.ratings] == [
+            (GLOBAL, position, 6), (GUILD, position, 6)]  # by game key, then scope id
 
 
 async def test_a_shared_first_place_is_a_win_for_each(db: Database) -> None:
@@ -213,6 +222,24 @@ async def test_stats_reads_keep_variants_apart_and_list_newest_first(db: Databas
     players = await db.game_players([standard])
     assert [(p.user_id, p.rank, p.score, p.name) for p in players[standard]] == [(1, 1, 60.0, "p0"), (2, 2, 50.0, "p1")]
     assert await db.score_summary(1, OTHER_GUILD) == [] and await db.user_results(5) == []
+
+
+async def test_stats_history_is_per_game_newest_bounded_and_oldest_first(db: Database) -> None:
+    for i in range(5):
+        await finished_game(db, [(1, None), (2, None)], [1 + i % 2, 2 - i % 2])
+    await finished_game(db, [(1, None), (3, None)], [1, 2], game_key="eight-minute-empire")
+    await finished_game(db, [(2, None), (3, None)], [1, 2], game_key="reggverse-riddles")  # not user 1's
+    stats = await db.player_stats(1, GUILD, [GUILD, GLOBAL], history_limit=3)
+    eggs = [h.ordinal for h in await db.rating_history(GUILD, "eggs-empires", 1)]
+    assert len(eggs) == 5
+    assert stats.history["eggs-empires"] == eggs[-3:]  # the newest three, oldest first
+    assert stats.history["eight-minute-empire"] == [
+        h.ordinal for h in await db.rating_history(GUILD, "eight-minute-empire", 1)]
+    assert set(stats.history) == {"eggs-empires", "eight-minute-empire"}
+    assert {(p.rating.game_key, p.rating.guild_id) for p in stats.ratings} == {
+        (key, scope) for key in ("eggs-empires", "eight-minute-empire") for scope in (GUILD, GLOBAL)}
+    world = await db.player_stats(1, None, [GLOBAL], history_limit=50)
+    assert world.history["eggs-empires"] == [h.ordinal for h in await db.rating_history(GLOBAL, "eggs-empires", 1)]
 
 
 async def test_rerate_gives_exactly_the_same_numbers(db: Database) -> None:
