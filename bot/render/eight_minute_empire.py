@@ -20,9 +20,11 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from bot import i18n
-from bot.i18n import N_, NN_
+from bot.i18n import N_, NN_, NP_
 from bot.render.generic import EMBED_DESCRIPTION_LIMIT, Renderer, TableContext, clip
 from games.core import Choice, Prompt
+from games.eight_minute_empire.cards import CITY, DESTROY, MOVE, PLACE, ROW_COSTS, Card, all_cards
+from games.eight_minute_empire.cards import part_text as engine_part_text
 from games.text import format_event
 
 WIDTH = 960
@@ -254,6 +256,127 @@ def _legend(draw: ImageDraw.ImageDraw, view: dict[str, Any], height: int) -> Non
     draw.text((MARGIN, top + 40), water + "   " + tokens, font=font(15), fill=INK, anchor="lm")
 
 
+# --- game terms from the engine's data, in the reader's language ----------------------------------
+# Built from structured data (card records, action parts, token names), never from the engine's
+# English sentences. Every card of cards.json, every family and every token has its catalog entry
+# here (tests/test_i18n_games.py checks none is missing); region and continent names are proper
+# names of our own map and stay as they are.
+CARD_NAMES = (
+    NP_("card", "Ancient Phoenix"), NP_("card", "Ancient Sage"), NP_("card", "Ancient Tree Spirit"),
+    NP_("card", "Ancient Woods"), NP_("card", "Cursed Banshee"), NP_("card", "Cursed Gargoyles"),
+    NP_("card", "Cursed King"), NP_("card", "Cursed Mausoleum"), NP_("card", "Cursed Tower"),
+    NP_("card", "Dire Dragon"), NP_("card", "Dire Eye"), NP_("card", "Dire Giant"), NP_("card", "Dire Goblin"),
+    NP_("card", "Dire Ogre"), NP_("card", "Forest Elf"), NP_("card", "Forest Gnome"),
+    NP_("card", "Forest Pixie"), NP_("card", "Forest Tree Town"), NP_("card", "Graveyard"), NP_("card", "Lake"),
+    NP_("card", "Night Hydra"), NP_("card", "Night Village"), NP_("card", "Night Wizard"),
+    NP_("card", "Noble Hills"), NP_("card", "Noble Knight"), NP_("card", "Noble Unicorn"),
+    NP_("card", "Stronghold"), NP_("card", "Arcane Manticore"), NP_("card", "Arcane Sphinx"),
+    NP_("card", "Arcane Temple"), NP_("card", "Mountain Dwarf"), NP_("card", "Mountain Treasury"),
+    NP_("card", "Castle"), NP_("card", "Castle 2"),
+)
+FAMILIES = (
+    NP_("family", "Ancient"), NP_("family", "Arcane"), NP_("family", "Castle"), NP_("family", "Cursed"),
+    NP_("family", "Dire"), NP_("family", "Forest"), NP_("family", "Mountain"), NP_("family", "Night"),
+    NP_("family", "Noble"),
+)
+TOKENS = (
+    NP_("token", "Magic Spring"), NP_("token", "Cottage"), NP_("token", "Hidden Treasure"),
+    NP_("token", "Magic Book"), NP_("token", "Stable"), NP_("token", "Citadel"),
+)
+ABILITIES = {
+    "move": N_("+1 Move"),
+    "army": N_("+1 Army"),
+    "flying": N_("Flying"),
+    "immune": N_("Immune to attack"),
+    "elixir": N_("{n} Elixir"),
+    "coins": N_("Gain {n} coins"),
+    "vp_family": N_("+1 VP per {family} card"),
+    "vp_flying": N_("+1 VP per Flying card"),
+    "vp_set": N_("{n} VP for all {family} cards"),
+    "vp_coins": N_("+1 VP per {n} coins"),
+}
+PLURAL_PARTS = {PLACE: NN_("Place {count} army", "Place {count} armies"),
+                DESTROY: NN_("Destroy {count} army", "Destroy {count} armies")}
+PARTS = {MOVE: N_("Move {n}"), CITY: N_("Build a city")}
+JOINS = {"or": N_("{first} OR {second}"), "and": N_("{first} AND {second}")}
+
+
+def card_name(lang: str, name: str) -> str:
+    return i18n.tp(lang, "card", name)
+
+
+def family_name(lang: str, family: str | None) -> str:
+    return i18n.tp(lang, "family", family) if family else ""
+
+
+def token_name(lang: str, token: str) -> str:
+    return i18n.tp(lang, "token", token)
+
+
+def ability_text(lang: str, ability: dict[str, Any]) -> str:
+    """One ability ({"kind", "family", "n"} as in the view's cards) in `lang`."""
+    kind = str(ability["kind"])
+    message = ABILITIES.get(kind)
+    if message is None:
+        return kind
+    return i18n.t(lang, message, n=i18n.number(lang, int(ability.get("n") or 1)),
+                  family=family_name(lang, ability.get("family")))
+
+
+def abilities_text(lang: str, abilities: list[dict[str, Any]]) -> str:
+    return "; ".join(ability_text(lang, a) for a in abilities)
+
+
+def part_text(lang: str, kind: str, n: int) -> str:
+    """One action part ("place", 3) in `lang`: "Place 3 armies"."""
+    if kind in PLURAL_PARTS:
+        return i18n.tn(lang, PLURAL_PARTS[kind], n)
+    return i18n.t(lang, PARTS[kind], n=i18n.number(lang, n)) if kind in PARTS else kind
+
+
+def action_text(lang: str, join: str, parts: list[tuple[str, int]] | list[list[Any]]) -> str:
+    """A card's action (its parts joined by OR / AND, as printed) in `lang`."""
+    words = [part_text(lang, str(k), int(n)) for k, n in parts]
+    message = JOINS["or" if join == "or" else "and"]
+    text = words[0] if words else ""
+    for word in words[1:]:
+        text = i18n.t(lang, message, first=text, second=word)
+    return text
+
+
+@cache
+def _cards_by_name() -> dict[str, Card]:
+    return {card.name: card for card in all_cards()}
+
+
+@cache
+def _parts_by_text() -> dict[str, tuple[str, int]]:
+    """The engine's English text of every action part it can name -> (kind, n)."""
+    return {engine_part_text(kind, n): (kind, n) for kind in (PLACE, MOVE, CITY, DESTROY) for n in range(1, 10)}
+
+
+def card_abilities(lang: str, name: str, english: str) -> str:
+    """The abilities of the card called `name` (looked up in the card list), in `lang`; `english`
+    (the view's text) for a card the list does not know."""
+    card = _cards_by_name().get(name)
+    if card is None:
+        return english
+    return "; ".join(ability_text(lang, {"kind": k, "family": f, "n": n}) for k, f, n in card.abilities)
+
+
+def named_part(lang: str, text: str) -> str:
+    """An action part the view names by the engine's text (step branches and next parts)."""
+    found = _parts_by_text().get(text)
+    return part_text(lang, *found) if found else text
+
+
+def source_name(lang: str, source: str) -> str:
+    """Where coins came from: a card name or an explore token name."""
+    if source in _cards_by_name():
+        return card_name(lang, source)
+    return token_name(lang, source)
+
+
 # --- the embeds (public table and a seat's DM) -------------------------------------------------------
 PRIVATE_KEYS = ("me", "my_bid")  # what a seat's view adds to the public one
 SEAT_MARKS = ("🟥", "🟦", "🟩", "🟪")  # the same colours as on the map
@@ -305,11 +428,15 @@ def public_text(view: dict[str, Any], ctx: TableContext) -> str:
     lines.append("\n" + ctx.t(N_("**Card row** (cost · card · ability · action)")))
     for card in view["row"]:
         if card is not None:
-            lines.append(f"`{card['cost']}` **{card['name']}** · {card['ability']} · {card['action']}")
+            lines.append(f"`{card['cost']}` **{card_name(ctx.lang, card['name'])}** · "
+                         f"{abilities_text(ctx.lang, card['abilities'])} · "
+                         f"{action_text(ctx.lang, card['join'], card['parts'])}")
     lines.append("\n" + ctx.t(N_("**Players**")))
     for s in view["seats"]:
-        abilities = "; ".join(a for a in s["abilities"] if a) or ctx.t(N_("none"))
-        explore = " · " + ctx.t(N_("tokens {tokens}"), tokens=", ".join(s["explore"])) if s["explore"] else ""
+        owned = (card_abilities(ctx.lang, c, a) for c, a in zip(s["cards"], s["abilities"], strict=False))
+        abilities = "; ".join(a for a in owned if a) or ctx.t(N_("none"))
+        tokens = ", ".join(token_name(ctx.lang, x) for x in s["explore"])
+        explore = " · " + ctx.t(N_("tokens {tokens}"), tokens=tokens) if s["explore"] else ""
         lines.append(
             ctx.t(N_("{who}: {coins} coins · {cards} cards · {elixirs} elixirs · armies {armies} left · "
                      "cities {cities} left · {vp} VP on the board now"),
@@ -317,19 +444,21 @@ def public_text(view: dict[str, Any], ctx: TableContext) -> str:
                   armies=s["armies_supply"], cities=s["cities_supply"], vp=view["scores"][s["seat"]]) + explore
         )
         if s["cards"]:
-            lines.append("  " + ctx.t(N_("cards: {cards} · abilities: {abilities}"), cards=", ".join(s["cards"]),
+            names = ", ".join(card_name(ctx.lang, c) for c in s["cards"])
+            lines.append("  " + ctx.t(N_("cards: {cards} · abilities: {abilities}"), cards=names,
                                       abilities=abilities))
     step = view["step"]
     if step is not None and view["seat"] is not None:
         if step["branch"]:
-            doing = ctx.t(N_("choosing {options}"), options=" / ".join(step["branch"]))
+            doing = ctx.t(N_("choosing {options}"), options=" / ".join(named_part(ctx.lang, b) for b in step["branch"]))
         else:
             verb = ctx.t(STEP_WORDS[step["kind"]]) if step["kind"] in STEP_WORDS else ctx.t(N_("acting"))
             doing = ctx.t(N_("{verb} ({left} left)"), verb=verb, left=step["left"]) if step["kind"] != "city" \
                 else verb
-        after = ctx.t(N_(", then {next}"), next=", ".join(step["next"])) if step["next"] else ""
+        following = ", ".join(named_part(ctx.lang, x) for x in step["next"])
+        after = ctx.t(N_(", then {next}"), next=following) if step["next"] else ""
         lines.append("\n" + ctx.t(N_("{who} took **{card}**: {doing}"), who=_who(view["seat"], ctx),
-                                   card=step["card"], doing=doing) + after)
+                                   card=card_name(ctx.lang, step["card"]), doing=doing) + after)
     if view["finished_scores"]:
         games = "; ".join(
             ctx.t(N_("game {number}: {scores}"), number=i + 1, scores=", ".join(str(v) for v in scores))
@@ -353,16 +482,18 @@ def event_text(event: dict[str, Any], ctx: TableContext) -> str:
             if event["tie"] == "die" else N_("Bids revealed: {bids}; {winner} pays {paid} and goes first"),
             bids=", ".join(f"{_who(s, ctx)} {b}" for s, b in enumerate(event["bids"])),
             winner=_who(event["winner"], ctx), paid=event["paid"]),
-        "take": lambda: t(N_("{who} took **{card}** for {cost}"), who=who, card=event["card"], cost=event["cost"]),
+        "take": lambda: t(N_("{who} took **{card}** for {cost}"), who=who, card=card_name(ctx.lang, event["card"]),
+                          cost=event["cost"]),
         "coins": lambda: ctx.tn(NN_("{who} gained {count} coin ({source})", "{who} gained {count} coins ({source})"),
-                                int(event["gain"]), who=who, source=event["source"]),
-        "branch": lambda: t(N_("{who} chose: {action}"), who=who, action=event["action"]),
+                                int(event["gain"]), who=who, source=source_name(ctx.lang, event["source"])),
+        "branch": lambda: t(N_("{who} chose: {action}"), who=who, action=named_part(ctx.lang, event["action"])),
         "skip": lambda: t(N_("{who} skipped the action"), who=who),
         "place": lambda: t(N_("{who} placed an army in {region}"), who=who, region=event["region"]),
         "move": lambda: t(N_("{who} moved an army {origin} → {dest}"), who=who, origin=event["origin"],
                           dest=event["dest"]),
         "city": lambda: t(N_("{who} built a city in {region}"), who=who, region=event["region"]),
-        "explore": lambda: t(N_("{who} gained the {token} token in {region}"), who=who, token=event["token"],
+        "explore": lambda: t(N_("{who} gained the {token} token in {region}"), who=who,
+                             token=token_name(ctx.lang, event["token"]),
                              region=event["region"]),
         "destroy": lambda: t(N_("{who} destroyed {victim}'s army in {region}"), who=who,
                              victim=_who(event["victim"], ctx), region=event["region"]),
@@ -373,6 +504,43 @@ def event_text(event: dict[str, Any], ctx: TableContext) -> str:
     }
     make = texts.get(str(kind))
     return make() if make else format_event(event)
+
+
+REGION_CHOICE = re.compile(r"(?P<region>.+) · (?P<armies>\d+) \D+$")  # "A1 Aldmoor · 2 of yours"
+MOVE_CHOICE = re.compile(r"(?P<region>.+) \((?P<way>land|water), (?P<cost>\d+)\)$")  # "A1 Aldmoor (land, 0)"
+TARGET_ID = re.compile(r"(?P<region>.+?)(?:n|p(?P<seat>\d+))$")  # "A1n" (neutral), "A1p2" (player 2)
+
+
+def _choice_label(kind: str, choice: Choice, ctx: TableContext) -> str:
+    """A choice in the reader's language, from its id and the card list. The engine's region labels
+    ("A1 Aldmoor") are names; only the figures around them are taken from the label."""
+    lang, label = ctx.lang, choice.label
+    if kind == "card" and choice.id.startswith("card"):
+        slot = int(choice.id[4:])
+        card = next(c for name, c in _cards_by_name().items() if label.startswith(name + " ("))
+        return ctx.t(N_("{card} ({cost}c): {action}"), card=card_name(lang, card.name), cost=ROW_COSTS[slot],
+                     action=action_text(lang, card.join, list(card.parts)))
+    if kind == "bid" and choice.id.startswith("bid"):
+        return ctx.t(N_("Bid {amount}"), amount=int(choice.id[3:]))
+    if kind == "branch":
+        return named_part(lang, label)
+    if kind == "destroy":
+        target = TARGET_ID.fullmatch(choice.id)
+        if target is None:
+            return label
+        if target["seat"] is None:
+            return ctx.t(N_("neutral army in {region}"), region=target["region"])
+        return ctx.t(N_("P{number} army in {region}"), number=int(target["seat"]), region=target["region"])
+    if kind == "move_to":
+        found = MOVE_CHOICE.fullmatch(label)
+        if found:
+            way = ctx.t(N_("land")) if found["way"] == "land" else ctx.t(N_("water"))
+            return ctx.t(N_("{region} ({way}, {cost})"), region=found["region"], way=way, cost=found["cost"])
+    if kind in ("move_from", "city"):
+        found = REGION_CHOICE.fullmatch(label)
+        if found:
+            return ctx.t(N_("{region} · {count} of yours"), region=found["region"], count=int(found["armies"]))
+    return label
 
 
 class EightMinuteEmpireRenderer(Renderer):
@@ -401,13 +569,22 @@ class EightMinuteEmpireRenderer(Renderer):
             return super().prompt_text(prompt, ctx)
         coins = re.search(r"(\d+) coins", prompt.text)
         branch = re.match(r"(.+): which action\?$", prompt.text)
+        card = card_name(ctx.lang, branch.group(1)) if branch else "?"
         return ctx.t(message, left=info.get("left", info.get("neutral_left", "?")), origin=info.get("from", "?"),
-                     coins=coins.group(1) if coins else "?", card=branch.group(1) if branch else "?")
+                     coins=coins.group(1) if coins else "?", card=card)
 
     def choice_label(self, prompt: Prompt, choice: Choice, ctx: TableContext) -> str:
-        """Fixed choices are translated; regions and cards keep their names from the game."""
+        """Fixed choices, cards, action parts, bids and targets are built from their ids and the card
+        list; region and continent names stay the game's (proper names of our map)."""
         fixed = FIXED_CHOICES.get(choice.id, {}).get(prompt.kind)
-        return ctx.t(fixed) if fixed else choice.label
+        if fixed:
+            return ctx.t(fixed)
+        if ctx.lang == i18n.DEFAULT:
+            return choice.label
+        try:
+            return _choice_label(prompt.kind, choice, ctx)
+        except (KeyError, IndexError, ValueError):
+            return choice.label
 
     def event_line(self, event: dict[str, Any], ctx: TableContext) -> str:
         return event_text(event, ctx)
