@@ -346,7 +346,10 @@ class BoardIndex:
                 others = [reduce(and_, masks[:i] + masks[i + 1:], full) for i in range(n)]
             # A row holds unique rules only: the new rule goes next to the row if it repeats none of
             # its rules, or on top of the one it repeats (if two repeated it, nowhere).
-            repeated = [i for i, r in enumerate(row) if r["t"] == t and same_rule(rule, r)]
+            repeated = []
+            for i, r in enumerate(row):  # a loop, not a comprehension: no function object per egg
+                if r["t"] == t and same_rule(rule, r):
+                    repeated.append(i)
             if not repeated:
                 if n < 3 and 0 < new & together < full:
                     found.append((egg, "next"))
@@ -617,5 +620,7 @@ def rule_text(rule: Rule) -> str:
 
 def same_rule(a: Rule, b: Rule) -> bool:
     """Two rules say the same thing (a row may not hold the same rule twice: 3 *unique* rules)."""
-    keys = ("t", "neg", "tile", "egg", "n", "side", "line")
-    return all(a.get(k) == b.get(k) for k in keys)
+    return list(map(a.get, _RULE_KEYS)) == list(map(b.get, _RULE_KEYS))
+
+
+_RULE_KEYS = ("t", "neg", "tile", "egg", "n", "side", "line")

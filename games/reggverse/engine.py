@@ -155,9 +155,10 @@ class ReggverseRiddles(Game[State]):
         return holder is not None and holder != seat
 
     def _playable(self, state: State, seat: int) -> list[int]:
-        no_actions = self._locked(state, "actions", seat)
-        return [t for t in state.hands[seat]
-                if not (no_actions and state.tiles[t]["kind"] == "action")]
+        hand = state.hands[seat]
+        if not self._locked(state, "actions", seat):
+            return list(hand)
+        return [t for t in hand if state.tiles[t]["kind"] != "action"]
 
     def _destinations(self, state: State, seat: int, tile_id: int) -> list[int]:
         geo = geometry(state.board["shape"])
@@ -214,7 +215,7 @@ class ReggverseRiddles(Game[State]):
         found = labels.pile_drops(self._in_play(state))
         mine = state.collected[seat]
         if mine:
-            found += labels.mine_drops([e for e in state.eggs if mine.get(e, 0) > 0])
+            found += labels.mine_drops(list(filter(mine.get, state.eggs)))  # counts are never below 0
         return found + labels.square_drops(side_of(seat), state.board["pawns"][seat])
 
     def _spot_label(self, state: State, egg: str, spot: str) -> str:
@@ -249,7 +250,7 @@ class ReggverseRiddles(Game[State]):
         seat = state.current
         labels = state.choice_labels()
         if kind == "play":  # the most frequent prompts first, without the general set-up below
-            return [Prompt(seat=seat, kind=kind, choices=[labels.tile_choice(t) for t in self._playable(state, seat)],
+            return [Prompt(seat=seat, kind=kind, choices=list(map(labels.tile_choice, self._playable(state, seat))),
                            text="Which tile do you play?", info={"step": kind, "tile": step.get("tile")})]
         if kind == "move":
             return [self._move_prompt(state, seat, self._destinations(state, seat, step["tile"]))]
@@ -538,8 +539,10 @@ class ReggverseRiddles(Game[State]):
             row.append(rule)
         else:
             covered = int(spot[2:])
-            i = next(i for i, r in enumerate(row) if r["id"] == covered)
-            row[i] = rule
+            for i, r in enumerate(row):
+                if r["id"] == covered:
+                    row[i] = rule
+                    break
             if covered >= 0:
                 state.discard.append(covered)
         events.append({"type": "rule_placed", "seat": seat, "egg": egg, "tile": tile_id, "covered": covered,

@@ -140,12 +140,18 @@ class Labels:
         eggs = self._board["eggs"][cell]
         if not eggs:
             return []
-        present = [e for e, v in eggs.items() if v > 0]
+        present = []
+        for e, v in eggs.items():
+            if v > 0:
+                present.append(e)
         if len(present) > 1:
             present.sort(key=self._order.__getitem__)
         what = self._whats[cell] or self._what(cell)
         where = f"from tile {self._names[side][cell]} {what}"
-        return [Choice(f"c{cell}:{e}", f"{e} egg {where}") for e in present]
+        choices = []
+        for e in present:
+            choices.append(Choice(f"c{cell}:{e}", f"{e} egg {where}"))
+        return choices
 
     def square_drops(self, side: str, here: int) -> list[Choice]:
         """The drop choices "c<square>:<egg>" of every square but `here`, squares in order and each
