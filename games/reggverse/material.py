@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import accumulate
 from typing import Any
 
@@ -95,21 +95,22 @@ def objective_tiles(rng: Rng, eggs: Sequence[str]) -> list[dict[str, Any]]:
     return tiles
 
 
+_OBJECTIVE_TEXT: dict[str, Callable[[list[str]], str]] = {
+    "five_of_two": lambda e: f"+10 if you have at least 5 eggs of {' or '.join(e)}",
+    "four_of_one": lambda e: "+10 if you have at least 4 eggs of one type",
+    "one_each": lambda e: "+10 if you have one egg of every type in the game",
+    "two_of_three": lambda e: f"+10 if you have at least 2 each of {', '.join(e)}",
+    "beat_left": lambda e: "+5 if you have more eggs than your left neighbour",
+    "fewest": lambda e: "+7 if you have fewer eggs than both neighbours",
+    "most_of": lambda e: f"+5 if you have more {' and '.join(e)} eggs than both neighbours",
+    "fewest_of": lambda e: f"+7 if you have fewer {' and '.join(e)} eggs than both neighbours",
+    "out_first": lambda e: f"+7 if the {' and '.join(e)} pile runs out first",
+    "out_last": lambda e: f"+10 if the {' and '.join(e)} pile runs out last",
+    "guess": lambda e: "+10 if you correctly guess both neighbours' objectives",
+    "double_but": lambda e: f"Each egg is worth 2, but {' and '.join(e)} eggs are worth -5",
+    "max_two": lambda e: "+7 if you hold no egg type more than twice",
+}
+
+
 def objective_text(tile: dict[str, Any]) -> str:
-    kind, e = tile["kind"], tile["eggs"]
-    named = " and ".join(e)
-    return {
-        "five_of_two": f"+10 if you have at least 5 eggs of {' or '.join(e)}",
-        "four_of_one": "+10 if you have at least 4 eggs of one type",
-        "one_each": "+10 if you have one egg of every type in the game",
-        "two_of_three": f"+10 if you have at least 2 each of {', '.join(e)}",
-        "beat_left": "+5 if you have more eggs than your left neighbour",
-        "fewest": "+7 if you have fewer eggs than both neighbours",
-        "most_of": f"+5 if you have more {named} eggs than both neighbours",
-        "fewest_of": f"+7 if you have fewer {named} eggs than both neighbours",
-        "out_first": f"+7 if the {named} pile runs out first",
-        "out_last": f"+10 if the {named} pile runs out last",
-        "guess": "+10 if you correctly guess both neighbours' objectives",
-        "double_but": f"Each egg is worth 2, but {named} eggs are worth -5",
-        "max_two": "+7 if you hold no egg type more than twice",
-    }[kind]
+    return _OBJECTIVE_TEXT[tile["kind"]](tile["eggs"])
