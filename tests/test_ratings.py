@@ -313,3 +313,28 @@ def test_pure_helpers() -> None:
     made_up = identity(None, "grandmaster")
     assert made_up is not None and made_up == identity(None, "grandmaster") and made_up < -999
     assert rate_game({}, [(1, 1), (1, 2)]) == {}  # one identity alone is not a game to rate
+
+
+def test_rating_chart_is_a_png_with_every_line_and_a_legend_that_fits() -> None:
+    import io
+
+    from PIL import Image
+
+    from bot.render.chart import COLOURS, HEIGHT, WIDTH, Series, rating_chart
+
+    def drawn(series: list[Series], title: str) -> Image.Image:
+        image = Image.open(io.BytesIO(rating_chart(series, title)))
+        assert image.format == "PNG" and image.size == (WIDTH, HEIGHT)
+        return image.convert("RGB")
+
+    three = [Series(name, [float(i % 7) for i in range(50)]) for name in (
+        "Eggs and Empires", "Eight-Minute Empire", "Reggverse Riddles")]
+    colours = set(drawn(three, "Rating").getdata())
+    assert set(COLOURS[:3]) <= colours  # each game's line is drawn
+    # Three long names do not fit beside the title: the legend takes the second row, so the first
+    # row right of the title holds no legend swatch.
+    image = drawn(three, "Rating")
+    first_row = {image.getpixel((x, y)) for x in range(120, WIDTH) for y in range(0, 16)}
+    assert not first_row & set(COLOURS[:3])
+    one = drawn([Series("Eggs and Empires", [1.0])], "Rating")
+    assert COLOURS[0] in {one.getpixel((x, y)) for x in range(300, WIDTH) for y in range(0, 16)}  # beside the title
