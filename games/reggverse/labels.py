@@ -20,15 +20,14 @@ if TYPE_CHECKING:
     from games.reggverse.state import State
 
 class Labels:
-    __slots__ = ("_board", "_cells", "_choices", "_eggs", "_mine", "_names", "_order", "_piles", "_sides",
+    __slots__ = ("_board", "_cells", "_choices", "_dirty", "_mine", "_names", "_order", "_piles", "_sides",
                  "_spots", "_texts", "_tiles", "_whats")
 
     def __init__(self, state: State) -> None:
-        # The state's board, tiles and egg list (the engine changes them in place and never replaces
+        # The state's board and tiles (the engine changes them in place and never replaces
         # them); not the state itself, which would make a reference cycle through `State.labels`.
         self._board = state.board
         self._tiles = state.tiles
-        self._eggs = state.eggs
         self._names = geometry(state.board["shape"]).names
         self._texts: dict[int, str] = {}
         self._choices: dict[int, Choice] = {}
@@ -42,12 +41,13 @@ class Labels:
         # per side: (drop choices per square, squares changed since, all of them in one list, where
         # each square's choices start in that list)
         self._sides: dict[str, tuple[list[list[Choice]], set[int], list[Choice], list[int]]] = {}
+        self._dirty: list[set[int]] = []  # the sides' sets of changed squares
 
     # --- invalidation ---------------------------------------------------------------------------
     def cell_changed(self, cell: int) -> None:
         self._whats[cell] = None
         self._cells[cell].clear()
-        for _, dirty, _, _ in self._sides.values():
+        for dirty in self._dirty:
             dirty.add(cell)
 
     def cells_changed(self) -> None:
@@ -162,6 +162,7 @@ class Labels:
             segments = [self._cell_drops(side, c) for c in range(len(self._whats))]
             dirty: set[int] = set()
             self._sides[side] = known = (segments, dirty, [], [])
+            self._dirty.append(dirty)
             self._rebuild(known)
         elif known[1]:
             segments, dirty = known[0], known[1]
