@@ -131,3 +131,99 @@ def test_explore_tokens_and_coin_sources_are_translated() -> None:
     line = eme.RENDERER.event_line({"type": "coins", "seat": 1, "gain": 2, "source": "Mountain Treasury"}, fr)
     assert "Trésor de la Montagne" in line and "Mountain" not in line
     assert i18n.tp("fr", "token", "Citadel") == "Citadelle"
+
+
+# --- Reggverse Riddles --------------------------------------------------------------------------
+def test_every_rule_action_and_objective_in_english_is_exactly_the_engines_text() -> None:
+    from bot.render import reggverse as regg
+    from games.reggverse.data import ACTION_TEXT
+
+    english = regg.Words("en")
+    rules = regg._rules_by_text()
+    assert len(rules) > 150 and {r["t"] for r in rules.values()} == set(range(1, 16))
+    for text, rule in rules.items():
+        assert english.rule(rule) == text
+    assert {k: english.action(k, "") for k in ACTION_TEXT} == ACTION_TEXT
+    for text, tile in regg._objectives_by_text().items():
+        assert english.objective(tile) == text
+
+
+@pytest.mark.parametrize(("lang", "rule", "expected"), [
+    ("it", {"t": 1, "neg": True, "tile": "tree"}, "La mia tessera non è di tipo albero"),
+    ("fr", {"t": 6, "neg": False, "tile": "witch"}, "Je suis à côté d'une tuile sorcière"),
+    ("it", {"t": 13, "neg": False, "egg": "red", "line": "column"}, "C'è un uovo rosso nella mia colonna"),
+    ("fr", {"t": 4, "neg": False, "side": "top"}, "Ma tuile est dans la moitié haute"),
+    ("it", {"t": 15, "neg": True, "n": 2, "line": "row"}, "Al massimo 2 pedine nella mia riga"),
+    ("fr", {"t": 10, "neg": True}, "Toutes mes tuiles voisines ont les mêmes types d'œuf"),
+])
+def test_rules_are_built_from_template_and_placeholders(lang: str, rule: dict[str, Any], expected: str) -> None:
+    from bot.render import reggverse as regg
+
+    assert regg.Words(lang).rule(rule) == expected
+    assert not ENGLISH_WORDS.search(expected)
+
+
+def test_actions_objectives_and_tile_types_are_translated() -> None:
+    from bot.render import reggverse as regg
+
+    it, fr = regg.Words("it"), regg.Words("fr")
+    assert it.action("teleport", "") == "Teletrasporto: spostati su una tessera libera qualsiasi"
+    assert "main" in fr.action("refresh", "")
+    assert it.objective({"kind": "five_of_two", "eggs": ["red", "blue"]}) == \
+        "+10 se hai almeno 5 uova di colore rosso o blu"
+    assert fr.objective({"kind": "two_of_three", "eggs": ["red", "green", "blue"]}) == \
+        "+10 si vous avez au moins 2 œufs de chaque couleur parmi rouge, vert et bleu"
+    assert it.tile_type("well") == "pozzo" and fr.tile_type("witch") == "sorcière"
+
+
+def regg_game(seed: int, moves: int = 150) -> tuple[list[Any], list[dict[str, Any]], Any, Any]:
+    engine = games.get("reggverse-riddles")
+    state = engine.new(2, seed, {"action_tiles": True, "objectives": True})
+    rng = Rng(seed)
+    prompts, events = [], []
+    for _ in range(moves):
+        now = engine.prompts(state)
+        if not now:
+            break
+        prompts += now
+        picks = list(now[0].choices)
+        rng.shuffle(picks)
+        events += engine.apply(state, now[0].seat, [c.id for c in picks[:now[0].pick]])
+    return prompts, events, engine, state
+
+
+def test_reggverse_choices_summary_and_log_in_italian_and_french() -> None:
+    from bot.render.reggverse import RENDERER as REGG
+
+    prompts, events, engine, state = regg_game(5)
+    english = ctx("Reggverse Riddles", "en")
+    translated = 0
+    for prompt in prompts:
+        for choice in prompt.choices:
+            assert REGG.choice_label(prompt, choice, english) == choice.label
+            for lang in ("it", "fr"):
+                label = REGG.choice_label(prompt, choice, ctx("Reggverse Riddles", lang))
+                if prompt.kind in ("play", "move", "drop", "rule", "teleport", "swap"):
+                    assert not re.search(r"\b(Tile|tile|egg|My|I'm|There's|All my|At (most|least)|tree|cave|"
+                                         r"empty|witch|well|tower)\b", label), (lang, prompt.kind, label)
+                    translated += label != choice.label
+    assert translated > 20
+    for seat in (None, 0):
+        view = engine.view(state, seat)
+        for lang in ("it", "fr"):
+            text = REGG.describe_public(view, ctx("Reggverse Riddles", lang))
+            assert not re.search(r"\b(My tile|I'm|There's|All my|At (most|least)|tree|cave|witch|tower|"
+                                 r"Teleport|Cleanup|Secret objective|if you)\b", text), (lang, text)
+    placed = [e for e in events if e["type"] == "rule_placed"]
+    assert placed
+    for event in placed:
+        line = REGG.event_line(event, ctx("Reggverse Riddles", "fr", ["Ada", "Bo"]))
+        assert event["text"] not in line and "{" not in line, line
+
+
+def test_reggverse_pictures_draw_the_rules_in_the_language_and_stay_english_by_default() -> None:
+    from bot.render.reggverse import RENDERER as REGG
+
+    _, _, engine, state = regg_game(9, moves=40)
+    view = engine.view(state, 0)
+    assert REGG.image(view, "it") != REGG.image(view, "en") == REGG.image(view)

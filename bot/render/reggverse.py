@@ -12,6 +12,7 @@ import io
 import re
 import textwrap
 from functools import cache
+from itertools import permutations, product
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
@@ -19,8 +20,14 @@ from PIL import Image, ImageDraw, ImageFont
 from bot import i18n
 from bot.i18n import N_, NP_
 from bot.render.generic import EMBED_DESCRIPTION_LIMIT, Renderer, TableContext, clip
-from games.core import Prompt
+from games.core import Choice, Prompt
 from games.reggverse.board import geometry, matching_tiles
+from games.reggverse.board import rule_text as engine_rule_text
+from games.reggverse.data import ACTION_TEXT, HALF_SIDES, NUMBERS, OBJECTIVE_EGGS, OBJECTIVES, TEMPLATE_PARAMS
+from games.reggverse.data import EGG_COLOURS as ALL_EGGS
+from games.reggverse.data import LINES as LINE_KEYS
+from games.reggverse.data import TILE_TYPES as TILE_TYPE_KEYS
+from games.reggverse.material import objective_text
 from games.reggverse.text import event_text, summary
 
 FontType = ImageFont.FreeTypeFont | ImageFont.ImageFont
@@ -138,7 +145,7 @@ def _board(draw: ImageDraw.ImageDraw, view: dict[str, Any], geo: Any, side: str,
         fill = TYPE_COLOURS.get(kind, (220, 220, 220))
         draw.rounded_rectangle((x + 2, y + 2, x + CELL - 2, y + CELL - 2), radius=10, fill=fill, outline=INK,
                                width=2)
-        draw.text((x + 8, y + 6), kind, fill=INK, font=font(17))
+        draw.text((x + 8, y + 6), PICTURE.tile_type(kind), fill=INK, font=font(17))
         draw.text((x + CELL - 8, y + 6), geo.names[side][cell], fill=MUTED, font=font(14), anchor="ra")
         ex = x + 8
         for colour, count in board["eggs"][cell].items():
@@ -162,7 +169,7 @@ def _rows_height(view: dict[str, Any]) -> int:
     rows = view["board"]["rows"]
     height = 0
     for egg in view["eggs"]:
-        height += 34 + sum(18 * len(_wrap(r["text"], 44)) + 4 for r in rows.get(egg, []))
+        height += 34 + sum(18 * len(_wrap(PICTURE.rule(r), 44)) + 4 for r in rows.get(egg, []))
     return height + 10
 
 
@@ -188,7 +195,7 @@ def _rows(draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int) -> No
         draw.text((x + 28, y + 4), head, fill=INK, font=font(18))
         y += 30
         for rule in row or []:
-            for i, line in enumerate(_wrap(rule["text"], 44)):
+            for i, line in enumerate(_wrap(PICTURE.rule(rule), 44)):
                 draw.text((x + 28, y), ("- " if i == 0 else "  ") + line, fill=INK, font=font(16))
                 y += 18
             y += 4
@@ -224,7 +231,8 @@ def _scores(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> None:
     y += 56 * ((len(view["collected"]) + SEATS_PER_LINE - 1) // SEATS_PER_LINE)
     for i, objective in enumerate(view.get("objectives") or []):
         draw.text((MARGIN, y + 20 * i), i18n.pt(N_("Objective of Seat {number}: {objective}"), number=i + 1,
-                                                  objective=objective), fill=(150, 30, 90),
+                                                  objective=objective_from_text(PICTURE, objective)),
+                  fill=(150, 30, 90),
                   font=font(16))
 
 
@@ -239,7 +247,7 @@ def _hand(draw: ImageDraw.ImageDraw, view: dict[str, Any], hand: list[dict[str, 
         draw.text((x + 10, ty + 6), i18n.pt(N_("Tile {number}"), number=tile["id"]), fill=MUTED, font=font(14))
         if tile["kind"] == "action":
             draw.text((x + 10, ty + 28), i18n.pt(N_("ACTION")), fill=(180, 40, 40), font=font(18))
-            for j, line in enumerate(_wrap(tile["text"], 22)):
+            for j, line in enumerate(_wrap(PICTURE.action(tile.get("action", ""), tile["text"]), 22)):
                 draw.text((x + 10, ty + 56 + 20 * j), line, fill=INK, font=font(17))
             continue
         moves = {tuple(m) for m in tile["moves"]}
@@ -254,11 +262,11 @@ def _hand(draw: ImageDraw.ImageDraw, view: dict[str, Any], hand: list[dict[str, 
                 else:
                     fill = (235, 235, 235)
                 draw.rectangle((bx, by, bx + g - 2, by + g - 2), fill=fill, outline=MUTED)
-        for j, line in enumerate(_wrap(tile["rule"]["text"], 22)):
+        for j, line in enumerate(_wrap(PICTURE.rule(tile["rule"]), 22)):
             draw.text((x + 10, ty + 104 + 19 * j), line, fill=INK, font=font(17))
     if objective:
         rows = (len(hand) + 3) // 4 or 1
-        secret = i18n.pt(N_("Secret objective: {objective}"), objective=objective["text"])
+        secret = i18n.pt(N_("Secret objective: {objective}"), objective=PICTURE.objective(objective))
         draw.text((MARGIN, y + rows * 190 + 4), secret, fill=(150, 30, 90), font=font(19))
 
 
@@ -274,16 +282,19 @@ class ReggverseRenderer(Renderer):
     def event_line(self, event: dict[str, Any], ctx: TableContext) -> str:
         kind = event["type"]
         line = EVENTS.get(kind)
+        who = _seat_name(ctx, event.get("seat"))
+        if kind == "played" and event["tile"]["kind"] == "action" and ctx.lang != i18n.DEFAULT:
+            tile = event["tile"]
+            return ctx.t(PLAYED_ACTION, who=who, action=Words(ctx.lang).action(tile.get("action", ""), tile["text"]))
         if line is None or (kind == "played" and event["tile"]["kind"] == "action"):
             return event_text(event) or ""  # the engine's English: events without a translation
-        who = _seat_name(ctx, event.get("seat"))
         egg = _colour(ctx, event.get("egg"))
         if kind == "dropped":
             source = {"pile": N_("its pile"), "mine": N_("their own eggs")}.get(event["source"], N_("another tile"))
             return ctx.t(line, who=who, egg=egg, source=ctx.t(source))
         if kind == "rule_placed":
             line = RULE_ON_TOP if event["covered"] is not None else line
-            return ctx.t(line, who=who, rule=event["text"], egg=egg)
+            return ctx.t(line, who=who, rule=rule_from_text(Words(ctx.lang), event["text"]), egg=egg)
         if kind == "collected":
             return ctx.t(line, who=who, eggs=ctx.listing([_colour(ctx, e) for e in event["eggs"]]))
         if kind in ("move_locked", "rule_locked"):
@@ -300,10 +311,21 @@ class ReggverseRenderer(Renderer):
             return ctx.t(message)
         found = re.search(r"\"(.*)\"", prompt.text)
         if prompt.kind == "rule" and found:
-            return ctx.t(N_("Where does the rule \"{rule}\" go?"), rule=found.group(1))
+            return ctx.t(N_("Where does the rule \"{rule}\" go?"), rule=rule_from_text(Words(ctx.lang), found.group(1)))
         if prompt.kind == "rule_egg" and found:
-            return ctx.t(N_("Which egg gets the rule \"{rule}\"?"), rule=found.group(1))
+            return ctx.t(N_("Which egg gets the rule \"{rule}\"?"),
+                         rule=rule_from_text(Words(ctx.lang), found.group(1)))
         return super().prompt_text(prompt, ctx)
+
+    def choice_label(self, prompt: Prompt, choice: Choice, ctx: TableContext) -> str:
+        """Tiles, rules, objectives, squares and eggs rebuilt from the choice id and the game's data;
+        the engine's label when it is English or of a shape this does not know."""
+        if ctx.lang == i18n.DEFAULT:
+            return choice.label
+        try:
+            return _choice_label(Words(ctx.lang), choice)
+        except (KeyError, IndexError, ValueError):
+            return choice.label
 
     def seat_image(self, view: dict[str, Any], prompt: Prompt | None, lang: str = i18n.DEFAULT) -> bytes | None:
         """Always: a seat's picture is its own side of the board with its hand and secret objective,
@@ -327,6 +349,7 @@ EVENTS = {
     "rule_locked": N_("{who} is locked by {other}"),
     "game_over": N_("Game over: {scores}"),
 }
+PLAYED_ACTION = N_("{who} plays action: {action}")
 RULE_ON_TOP = N_("{who} adds \"{rule}\" to {egg} (on top of a rule)")
 PROMPTS = {
     "play": N_("Which tile do you play?"),
@@ -366,6 +389,182 @@ def _colour(ctx: TableContext, egg: str | None) -> str:
 RENDERER = ReggverseRenderer("reggverse-riddles", image=render_board)
 
 
+# --- game terms from the engine's data, in the reader's language ----------------------------------
+# Rules are rebuilt from their template number, sense and placeholders; action tiles from their
+# kind; objectives from their kind and eggs; tile types and eggs from their keys. The English msgids
+# are exactly the engine's texts (tests/test_i18n_games.py checks it), so English is unchanged.
+TILE_TYPES = {"empty": NP_("tile-type", "empty"), "tree": NP_("tile-type", "tree"),
+              "cave": NP_("tile-type", "cave"), "dragon": NP_("tile-type", "dragon"),
+              "well": NP_("tile-type", "well"), "witch": NP_("tile-type", "witch"),
+              "statue": NP_("tile-type", "statue"), "tower": NP_("tile-type", "tower")}
+HALVES = {"left": NP_("half", "left"), "right": NP_("half", "right"), "top": NP_("half", "top"),
+          "bottom": NP_("half", "bottom")}
+LINES = {"row": NP_("line", "row"), "column": NP_("line", "column")}
+RULES: dict[tuple[int, bool], str] = {  # (template, opposite sense) -> text
+    (1, False): N_("My tile is {tile}"), (1, True): N_("My tile is not {tile}"),
+    (2, False): N_("My tile has a {egg} egg"), (2, True): N_("My tile has no {egg} egg"),
+    (3, False): N_("My tile has at least {n} eggs"), (3, True): N_("My tile has at most {n} eggs"),
+    (4, False): N_("My tile is in the {side} half"), (4, True): N_("My tile is not in the {side} half"),
+    (5, False): N_("My tile has no duplicate eggs"), (5, True): N_("My tile has only eggs of one type"),
+    (6, False): N_("I'm next to a {tile} tile"), (6, True): N_("I'm not next to a {tile} tile"),
+    (7, False): N_("I'm next to a {egg} egg"), (7, True): N_("I'm not next to a {egg} egg"),
+    (8, False): N_("I'm next to a tile with a pawn"), (8, True): N_("I'm not next to a tile with a pawn"),
+    (9, False): N_("All my neighbour tiles have different type"),
+    (9, True): N_("All my neighbour tiles have the same type"),
+    (10, False): N_("All my neighbour tiles have different egg types"),
+    (10, True): N_("All my neighbour tiles have the same egg types"),
+    (11, False): N_("My tile matches the rules of all other eggs"),
+    (12, False): N_("There's a {tile} tile in my {line}"), (12, True): N_("There's no {tile} tile in my {line}"),
+    (13, False): N_("There's a {egg} egg in my {line}"), (13, True): N_("There's no {egg} egg in my {line}"),
+    (14, False): N_("At most {n} eggs in my {line}"), (14, True): N_("At least {n} eggs in my {line}"),
+    (15, False): N_("At least {n} pawns in my {line}"), (15, True): N_("At most {n} pawns in my {line}"),
+}
+ACTION_TILES = {
+    "cleanup": N_("Cleanup: remove all rules of one egg"),
+    "double": N_("Double turn: play 2 more tiles"),
+    "collect": N_("Collect any: take 1 egg from a pile"),
+    "refresh": N_("Hand refresh: discard your hand, draw 4"),
+    "teleport": N_("Teleport: move to any free tile"),
+    "to_pile": N_("Back to pile: 3 eggs from the board to their piles"),
+    "switch": N_("Switch rules: two eggs swap rule rows"),
+    "steal": N_("Steal: take 1 egg another player collected"),
+    "shift": N_("Move up to 3 eggs between tiles"),
+    "spawn": N_("Move 3 eggs from piles onto tiles"),
+    "lock_move": N_("Movement lock: others cannot move until your next turn"),
+    "lock_rules": N_("Rules lock: others cannot place rules until your next turn"),
+    "lock_actions": N_("Actions lock: others cannot play actions until your next turn"),
+    "trade": N_("Trade 3 eggs of one type for 1 of another"),
+    "draw3": N_("Draw 3 more tiles"),
+    "swap": N_("Swap two map tiles with their contents"),
+}
+OBJECTIVE_TEXTS = {
+    "five_of_two": N_("+10 if you have at least 5 eggs of {eggs}"),
+    "four_of_one": N_("+10 if you have at least 4 eggs of one type"),
+    "one_each": N_("+10 if you have one egg of every type in the game"),
+    "two_of_three": N_("+10 if you have at least 2 each of {eggs}"),
+    "beat_left": N_("+5 if you have more eggs than your left neighbour"),
+    "fewest": N_("+7 if you have fewer eggs than both neighbours"),
+    "most_of": N_("+5 if you have more {eggs} eggs than both neighbours"),
+    "fewest_of": N_("+7 if you have fewer {eggs} eggs than both neighbours"),
+    "out_first": N_("+7 if the {eggs} pile runs out first"),
+    "out_last": N_("+10 if the {eggs} pile runs out last"),
+    "guess": N_("+10 if you correctly guess both neighbours' objectives"),
+    "double_but": N_("Each egg is worth 2, but {eggs} eggs are worth -5"),
+    "max_two": N_("+7 if you hold no egg type more than twice"),
+}
+EITHER = N_("{first} or {second}")
+BOTH = N_("{first} and {second}")
+
+
+class Words:
+    """Catalog look-ups for one audience: a reader's language (`Words(lang)`) or the picture being
+    drawn (`Words(None)`, whose language travels with `i18n.picture_language`)."""
+
+    def __init__(self, lang: str | None) -> None:
+        self.lang = lang
+
+    def t(self, message: str, /, **params: Any) -> str:
+        return i18n.t(self.lang, message, **params) if self.lang is not None else i18n.pt(message, **params)
+
+    def tp(self, context: str, message: str) -> str:
+        return i18n.tp(self.lang, context, message) if self.lang is not None else i18n.ptp(context, message)
+
+    @property
+    def english(self) -> bool:
+        """English (the engine's own joins apply): the catalog leaves the msgids as they are."""
+        return self.t(BOTH) == BOTH
+
+    def all_of(self, items: list[str]) -> str:
+        """"a, b and c" in this language."""
+        if len(items) < 2:
+            return "".join(items)
+        return self.t(BOTH, first=", ".join(items[:-1]), second=items[-1])
+
+    def egg(self, egg: str) -> str:
+        return self.tp("egg", EGG_COLOURS[egg]) if egg in EGG_COLOURS else egg
+
+    def tile_type(self, kind: str) -> str:
+        return self.tp("tile-type", TILE_TYPES[kind]) if kind in TILE_TYPES else kind
+
+    def rule(self, rule: dict[str, Any]) -> str:
+        """A rule from its template, sense and placeholders; the view's text if it is unknown."""
+        message = RULES.get((int(rule["t"]), bool(rule.get("neg"))))
+        if message is None:
+            return str(rule.get("text") or engine_rule_text(rule))
+        side, line = rule.get("side"), rule.get("line", "row")
+        return self.t(message, tile=self.tile_type(str(rule.get("tile"))), egg=self.egg(str(rule.get("egg"))),
+                      n=rule.get("n"), side=self.tp("half", HALVES[side]) if side in HALVES else side,
+                      line=self.tp("line", LINES[line]) if line in LINES else line)
+
+    def action(self, kind: str, english: str) -> str:
+        return self.t(ACTION_TILES[kind]) if kind in ACTION_TILES else english
+
+    def objective(self, tile: dict[str, Any]) -> str:
+        """An objective from its kind and eggs."""
+        kind, eggs = tile.get("kind"), [self.egg(e) for e in tile.get("eggs", [])]
+        message = OBJECTIVE_TEXTS.get(str(kind))
+        if message is None:
+            return str(tile.get("text", ""))
+        if kind == "five_of_two":
+            named = eggs[0] if eggs else ""
+            for other in eggs[1:]:
+                named = self.t(EITHER, first=named, second=other)
+        elif kind == "two_of_three":
+            named = ", ".join(eggs) if self.english else self.all_of(eggs)
+        else:
+            named = " and ".join(eggs) if self.english else self.all_of(eggs)
+        return self.t(message, eggs=named)
+
+
+PICTURE = Words(None)  # the words of the picture being drawn
+
+
+@cache
+def _rules_by_text() -> dict[str, dict[str, Any]]:
+    """The engine's text of every rule it can make -> that rule (for texts that come without one)."""
+    found: dict[str, dict[str, Any]] = {}
+    values: dict[str, tuple[Any, ...]] = {"tile": TILE_TYPE_KEYS, "egg": ALL_EGGS, "n": NUMBERS, "side": HALF_SIDES,
+                                          "line": LINE_KEYS}
+    for (template, neg) in RULES:
+        names = TEMPLATE_PARAMS.get(template, ())
+        for combo in product(*(values[name] for name in names)):
+            rule = {"t": template, "neg": neg, **dict(zip(names, combo, strict=True))}
+            found[engine_rule_text(rule)] = rule
+    return found
+
+
+@cache
+def _actions_by_text() -> dict[str, str]:
+    return {text: kind for kind, text in ACTION_TEXT.items()}
+
+
+@cache
+def _objectives_by_text() -> dict[str, dict[str, Any]]:
+    found: dict[str, dict[str, Any]] = {}
+    for kind in OBJECTIVES:
+        need = OBJECTIVE_EGGS.get(kind, 0)
+        for size in range(need + 1) if need else (0,):
+            for eggs in permutations(ALL_EGGS, size):
+                tile = {"kind": kind, "eggs": list(eggs)}
+                found.setdefault(objective_text(tile), tile)
+    return found
+
+
+def rule_from_text(words: Words, text: str) -> str:
+    rule = _rules_by_text().get(text)
+    return words.rule(rule) if rule is not None else text
+
+
+def objective_from_text(words: Words, text: str) -> str:
+    tile = _objectives_by_text().get(text)
+    return words.objective(tile) if tile is not None else text
+
+
+def action_from_text(words: Words, text: str) -> str:
+    kind = _actions_by_text().get(text)
+    return words.action(kind, text) if kind is not None else text
+
+
 def summary_text(view: dict[str, Any], ctx: TableContext) -> str:
     """`games.reggverse.text.summary` in the reader's language (the rule and action texts stay the
     engine's); the engine's English summary if the view has a shape this does not know."""
@@ -379,6 +578,7 @@ def summary_text(view: dict[str, Any], ctx: TableContext) -> str:
 
 def _summary_text(view: dict[str, Any], ctx: TableContext) -> str:
     t = ctx.t
+    words = Words(ctx.lang)
     board = view["board"]
     seat = view.get("seat")
     side = view["side"] if seat is not None else "south"
@@ -395,13 +595,14 @@ def _summary_text(view: dict[str, Any], ctx: TableContext) -> str:
         if row is None:
             lines.append(t(N_("{egg}: pile out"), egg=_colour(ctx, egg)))
             continue
-        rules = "; ".join(r["text"] for r in row) or t(N_("no rules (hidden nowhere)"))
+        rules = "; ".join(words.rule(r) for r in row) or t(N_("no rules (hidden nowhere)"))
         lines.append(t(N_("{egg} ({count} left): {rules}"), egg=_colour(ctx, egg), count=view["piles"][egg],
                        rules=rules))
     where = []
     for s, cell in enumerate(board["pawns"]):
         eggs = ", ".join(f"{v} {_colour(ctx, k)}" for k, v in board["eggs"][cell].items())
-        place = t(N_("seat {number} on {tile} {kind}"), number=s + 1, tile=names[cell], kind=board["types"][cell])
+        place = t(N_("seat {number} on {tile} {kind}"), number=s + 1, tile=names[cell],
+                  kind=words.tile_type(board["types"][cell]))
         where.append(place + (f" ({eggs})" if eggs else ""))
     lines.append(t(N_("Pawns: {where}"), where="; ".join(where)))
     lying = [f"{names[c]}: " + ", ".join(f"{v} {_colour(ctx, k)}" for k, v in e.items())
@@ -411,13 +612,14 @@ def _summary_text(view: dict[str, Any], ctx: TableContext) -> str:
     lines.append(t(N_("Collected: {scores}"), scores=scores))
     for tile in view.get("hand") or []:
         if tile["kind"] == "action":
-            lines.append("  " + t(N_("tile {number}: ACTION {text}"), number=tile["id"], text=tile["text"]))
+            lines.append("  " + t(N_("tile {number}: ACTION {text}"), number=tile["id"],
+                                  text=words.action(tile.get("action", ""), tile["text"])))
         else:
             moves = ", ".join(_direction(ctx, m) for m in tile["moves"])
             lines.append("  " + t(N_("tile {number}: move {moves} | {rule}"), number=tile["id"], moves=moves,
-                                  rule=tile["rule"]["text"]))
+                                  rule=words.rule(tile["rule"])))
     if view.get("objective"):
-        lines.append(t(N_("Secret objective: {objective}"), objective=view["objective"]["text"]))
+        lines.append(t(N_("Secret objective: {objective}"), objective=words.objective(view["objective"])))
     return "\n".join(lines)
 
 
@@ -428,3 +630,69 @@ DIRECTIONS = {(0, -1): N_("up"), (0, 1): N_("down"), (-1, 0): N_("left"), (1, 0)
 def _direction(ctx: TableContext, move: list[int]) -> str:
     name = DIRECTIONS.get((move[0], move[1]))
     return ctx.t(name) if name else str(move)
+
+
+# Square labels are "<name> <type>" and " (<count> <egg>, ...)" when eggs lie there: names of squares
+# stay, the type and the eggs are data words looked up in the catalog.
+SQUARE = re.compile(r"(?P<name>\S+) (?P<kind>[a-z]+)(?: \((?P<eggs>[^)]*)\))?")
+TILE_CHOICE = re.compile(r"Tile (?P<id>\d+): (?P<rule>.*)")
+
+
+def _square(words: Words, label: str) -> str:
+    found = SQUARE.fullmatch(label)
+    if found is None or found["kind"] not in TILE_TYPES:
+        return label
+    text = f"{found['name']} {words.tile_type(found['kind'])}"
+    if found["eggs"]:
+        counts = [item.split(" ", 1) for item in found["eggs"].split(", ")]
+        text += " (" + ", ".join(f"{n} {words.egg(e)}" for n, e in counts) + ")"
+    return text
+
+
+def _choice_label(words: Words, choice: Choice) -> str:
+    cid, label = choice.id, choice.label
+    if cid == "done":
+        return words.t(N_("Done moving eggs"))
+    if re.fullmatch(r"t\d+", cid):  # a tile of the hand
+        action = re.fullmatch(r"Action: (.*)", label)
+        if action:
+            return words.t(N_("Action: {action}"), action=action_from_text(words, action.group(1)))
+        tile = TILE_CHOICE.fullmatch(label)
+        if tile:
+            return words.t(N_("Tile {number}: {rule}"), number=tile["id"], rule=rule_from_text(words, tile["rule"]))
+    if re.fullmatch(r"o\d+", cid):  # an objective to guess
+        return objective_from_text(words, label)
+    if re.fullmatch(r"c\d+", cid):  # a square
+        return _square(words, label)
+    source, _, egg = cid.partition(":")
+    if egg in EGG_COLOURS and source in ("pile", "mine"):
+        message = N_("{egg} egg from its pile") if source == "pile" else N_("{egg} egg from your collected eggs")
+        return words.t(message, egg=words.egg(egg))
+    if egg in EGG_COLOURS and re.fullmatch(r"c\d+", source):
+        found = re.fullmatch(r"\w+ egg from tile (.*)", label)
+        square = _square(words, found.group(1)) if found else label
+        return words.t(N_("{egg} egg from tile {square}"), egg=words.egg(egg), square=square)
+    if source in EGG_COLOURS and egg == "next":
+        return words.t(N_("{egg}: next to its rules"), egg=words.egg(source))
+    if source in EGG_COLOURS and re.fullmatch(r"[a-z]{2}-?\d+", egg):  # "<egg>:<2 letters><rule id>"
+        found = re.fullmatch(r"\w+: on top of \"(.*)\"", label)
+        if found is None:  # cut at 100 characters by the engine
+            return label
+        covered = found.group(1)
+        return words.t(N_("{egg}: on top of \"{rule}\""), egg=words.egg(source),
+                       rule=rule_from_text(words, covered))
+    if cid in EGG_COLOURS:
+        pile = re.search(r"\((\d+) ", label)
+        if label.startswith("Give "):
+            return words.t(N_("Give 3 {egg}"), egg=words.egg(cid))
+        if label.startswith("Get "):
+            return words.t(N_("Get 1 {egg}"), egg=words.egg(cid))
+        if pile:
+            return words.t(N_("{egg} egg ({count} in pile)"), egg=words.egg(cid), count=int(pile.group(1)))
+        return words.t(N_("{egg} egg"), egg=words.egg(cid))
+    steal = re.fullmatch(r"s(\d+)", cid)
+    if steal:
+        eggs = re.search(r"\((\d+) ", label)
+        return words.t(N_("Seat {number} ({count} eggs)"), number=int(steal.group(1)) + 1,
+                       count=int(eggs.group(1)) if eggs else 0)
+    return label
