@@ -329,11 +329,11 @@ def test_rating_chart_is_a_png_with_every_line_and_a_legend_that_fits() -> None:
 
     three = [Series(name, [float(i % 7) for i in range(50)]) for name in (
         "Eggs and Empires", "Eight-Minute Empire", "Reggverse Riddles")]
-    colours = set(drawn(three, "Rating").getdata())
+    image = drawn(three, "Rating")
+    colours = {image.getpixel((x, y)) for x in range(WIDTH) for y in range(HEIGHT)}
     assert set(COLOURS[:3]) <= colours  # each game's line is drawn
     # Three long names do not fit beside the title: the legend takes the second row, so the first
     # row right of the title holds no legend swatch.
-    image = drawn(three, "Rating")
     first_row = {image.getpixel((x, y)) for x in range(120, WIDTH) for y in range(0, 16)}
     assert not first_row & set(COLOURS[:3])
     one = drawn([Series("Eggs and Empires", [1.0])], "Rating")
