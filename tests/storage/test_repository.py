@@ -301,7 +301,9 @@ async def test_two_tasks_racing_on_one_game_get_exactly_one_winner_per_version(d
     log = await db.actions(game_id)
     assert [a.seq for a in log] == won
     assert final["log"] == [a.action[0] for a in log]  # the state holds each accepted action once
-    assert wins["A"] and wins["B"]
+    # They really raced: some submissions lost. (Which task wins is up to the scheduler and the group
+    # writer's arrival order, so one task may win every round under load; that is fine.)
+    assert 0 < len(won) < 80
 
 
 # --- broken rows --------------------------------------------------------------------------------------------
