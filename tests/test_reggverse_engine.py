@@ -594,3 +594,32 @@ def test_a_finished_game_is_freed_without_the_garbage_collector() -> None:
         assert ref() is None
     finally:
         gc.enable()
+
+
+def test_too_many_placements_for_one_menu_are_asked_egg_first_then_spot(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With more placements than a select menu holds (possible only with a smaller menu: 8 eggs give
+    at most 24), the rule step asks for the egg, then the spot; both offer exactly what the one-step
+    prompt would."""
+    state = table(2, pawns=[5, 10])
+    not_dragon = {"id": 902, "t": 1, "neg": True, "tile": "dragon"}
+    state.board["rows"]["red"] = [LEFT, not_dragon]
+    state.board["rows"]["green"] = [TREE]
+    _to_rule_step(state, {"t": 4, "neg": False, "side": "top"})
+    one_step = ids(state)
+    assert {"red:next", "red:on900", "red:on902", "green:next", "green:on901"} <= set(one_step)
+    state = table(2, pawns=[5, 10])
+    state.board["rows"]["red"] = [LEFT, not_dragon]
+    state.board["rows"]["green"] = [TREE]
+    played = give(state, 0, moves=[[0, 1]], rule={"t": 4, "neg": False, "side": "top"})
+    act(state, 0, played)
+    act(state, 0, "c9")  # the drop prompt (one menu) is ready; a smaller menu from here on
+    monkeypatch.setattr("games.reggverse.engine.MAX_SELECT", 2)
+    act(state, 0, "pile:cyan")
+    assert kind(state) == "rule_egg"
+    eggs = ids(state)
+    assert eggs == list(dict.fromkeys(c.split(":")[0] for c in one_step))
+    act(state, 0, "red")
+    assert kind(state) == "rule_spot"
+    assert ids(state) == [c.split(":")[1] for c in one_step if c.startswith("red:")]
+    act(state, 0, "on902")
+    assert [r["id"] for r in state.board["rows"]["red"]] == [900, int(played[1:])] and 902 in state.discard
