@@ -623,3 +623,16 @@ def test_too_many_placements_for_one_menu_are_asked_egg_first_then_spot(monkeypa
     assert ids(state) == [c.split(":")[1] for c in one_step if c.startswith("red:")]
     act(state, 0, "on902")
     assert [r["id"] for r in state.board["rows"]["red"]] == [900, int(played[1:])] and 902 in state.discard
+
+
+@pytest.mark.parametrize("seat", [True, 1.0, "1"])
+def test_a_seat_that_is_not_a_number_is_refused_like_check_choice_does(seat: Any) -> None:
+    """The engine checks the usual answer itself (faster than `check_choice`); it must refuse what
+    check_choice refuses, here seat True, which equals 1."""
+    state = GAME.new(2, 3)
+    state.current = 1
+    state.touch()
+    before = json.dumps(GAME.to_json(state), sort_keys=True)
+    with pytest.raises(IllegalAction):
+        GAME.apply(state, seat, [ids(state)[0]])
+    assert json.dumps(GAME.to_json(state), sort_keys=True) == before

@@ -367,8 +367,8 @@ class ReggverseRiddles(Game[State]):
         prompt = prompts[0] if len(prompts) == 1 else None
         # The usual answer (one id, of the one prompt, by its seat) is checked here directly; anything
         # else goes through check_choice, which also words the refusal.
-        if prompt is not None and prompt.seat == seat and prompt.pick == 1 and type(choice) is list \
-                and len(choice) == 1:
+        if prompt is not None and type(seat) is int and prompt.seat == seat and prompt.pick == 1 \
+                and type(choice) is list and len(choice) == 1:
             if choice[0] not in map(_choice_id, prompt.choices):
                 prompt = check_choice(prompts, seat, choice)
         else:
