@@ -227,3 +227,23 @@ def test_reggverse_pictures_draw_the_rules_in_the_language_and_stay_english_by_d
     _, _, engine, state = regg_game(9, moves=40)
     view = engine.view(state, 0)
     assert REGG.image(view, "it") != REGG.image(view, "en") == REGG.image(view)
+
+
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("it", ["Dove, nella riga dell'uovo rosso?", "Da quale tessera sposti un uovo? (ne restano 2)",
+            "Indovina l'obiettivo segreto di Bo (vicino a destra)"]),
+    ("fr", ["Où dans la rangée de l'œuf rouge ?", "Déplacer un œuf depuis quelle tuile ? (encore 2)",
+            "Devinez l'objectif secret de Bo (voisin de droite)"]),
+    ("en", ["Where in the red row?", "Move an egg from which tile? (2 left)",
+            "Guess the secret objective of Bo (right neighbour)"]),
+])
+def test_reggverse_questions_with_an_egg_or_a_count_are_translated(lang: str, expected: list[str]) -> None:
+    from bot.render.reggverse import RENDERER
+    from games.core import Choice, Prompt
+
+    done = [Choice("done", "Done")]
+    prompts = [Prompt(0, "rule_spot", done, info={"step": "rule_spot", "egg": "red"}),
+               Prompt(0, "shift_from", done, info={"step": "shift_from", "left": 2}),
+               Prompt(0, "guess", done, secret=True, info={"step": "guess", "target": 1, "which": "right"})]
+    ctx = TableContext("Reggverse Riddles", 1, ["Ada", "Bo"], [], None, lang)
+    assert [RENDERER.prompt_text(p, ctx) for p in prompts] == expected

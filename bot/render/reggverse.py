@@ -309,6 +309,14 @@ class ReggverseRenderer(Renderer):
         message = PROMPTS.get(prompt.kind)
         if message is not None:
             return ctx.t(message)
+        info = prompt.info
+        if prompt.kind in PROMPTS_WITH_EGG and "egg" in info:
+            return ctx.t(PROMPTS_WITH_EGG[prompt.kind], egg=_colour(ctx, info["egg"]))
+        if prompt.kind in PROMPTS_WITH_LEFT and "left" in info:
+            return ctx.t(PROMPTS_WITH_LEFT[prompt.kind], left=i18n.number(ctx.lang, info["left"]))
+        if prompt.kind == "guess" and "target" in info:
+            side = GUESS_SIDES.get(info.get("which", ""), GUESS_SIDES["left"])
+            return ctx.t(side, seat=_seat_name(ctx, info["target"]))
         found = re.search(r"\"(.*)\"", prompt.text)
         if prompt.kind == "rule" and found:
             return ctx.t(N_("Where does the rule \"{rule}\" go?"), rule=rule_from_text(Words(ctx.lang), found.group(1)))
@@ -366,6 +374,19 @@ PROMPTS = {
     "trade_give": N_("Trade 3 eggs of which type?"),
     "trade_get": N_("Get one egg of which type?"),
     "swap": N_("Which two map tiles swap places?"),
+}
+PROMPTS_WITH_EGG = {
+    "rule_spot": N_("Where in the {egg} row?"),
+    "shift_to": N_("Put the {egg} egg on which tile?"),
+    "spawn_to": N_("Put the {egg} egg on which tile?"),
+}
+PROMPTS_WITH_LEFT = {
+    "to_pile_from": N_("Send an egg back to its pile from which tile? ({left} left)"),
+    "shift_from": N_("Move an egg from which tile? ({left} left)"),
+}
+GUESS_SIDES = {
+    "left": N_("Guess the secret objective of {seat} (left neighbour)"),
+    "right": N_("Guess the secret objective of {seat} (right neighbour)"),
 }
 SEAT = N_("Seat {number}")
 

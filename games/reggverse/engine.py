@@ -290,6 +290,7 @@ class ReggverseRiddles(Game[State]):
             choices = [Choice(spot, self._spot_label(state, step["egg"], spot))
                        for spot in self._spots(state, seat, step["egg"], rule)]
             text = f"Where in the {step['egg']} row?"
+            info["egg"] = step["egg"]
         elif kind == "cleanup":
             choices = egg_choices([e for e in self._in_play(state) if state.board["rows"][e]])
             text = "Clear the rules of which egg?"
@@ -303,6 +304,7 @@ class ReggverseRiddles(Game[State]):
         elif kind == "to_pile_from":
             choices = cells(self._to_pile_cells(state))
             text = f"Send an egg back to its pile from which tile? ({step['left']} left)"
+            info["left"] = step["left"]
         elif kind == "switch":
             choices = egg_choices(self._in_play(state))
             pick = 2
@@ -314,10 +316,12 @@ class ReggverseRiddles(Game[State]):
         elif kind == "shift_from":
             choices = [*cells(self._egg_cells(state)), Choice("done", "Done moving eggs")]
             text = f"Move an egg from which tile? ({step['left']} left)"
+            info["left"] = step["left"]
         elif kind in ("shift_to", "spawn_to"):
             skip = int(step["source"][1:]) if kind == "shift_to" else -1
             choices = cells([c for c in range(len(state.board["types"])) if c != skip])
             text = f"Put the {step['egg']} egg on which tile?"
+            info["egg"] = step["egg"]
         elif kind == "trade_give":
             choices = [Choice(e, f"Give 3 {e}") for e in self._trade_gives(state, seat)]
             text = "Trade 3 eggs of which type?"
@@ -344,7 +348,7 @@ class ReggverseRiddles(Game[State]):
             which = "left" if target == left else "right"
             found.append(Prompt(seat=seat, kind="guess", choices=choices, secret=True,
                                 text=f"Guess the secret objective of seat {target + 1} ({which} neighbour)",
-                                info={"step": "guess", "target": target}))
+                                info={"step": "guess", "target": target, "which": which}))
         return found
 
     def _to_pile_cells(self, state: State) -> list[int]:
@@ -895,7 +899,8 @@ class ReggverseRiddles(Game[State]):
             breakdown.append({"eggs": eggs, "by_type": dict(state.collected[seat]), "objective": text,
                               "objective_points": points, "total": eggs + points})
         best = max(scores)
-        return {"scores": scores, "winners": [s for s, v in enumerate(scores) if v == best],
+        ranking = [1 + sum(1 for other in scores if other > v) for v in scores]  # equal scores share a rank
+        return {"scores": scores, "winners": [s for s, v in enumerate(scores) if v == best], "ranking": ranking,
                 "breakdown": breakdown, "out_order": list(state.out_order), "turns": state.turn}
 
     def to_json(self, state: State) -> dict[str, Any]:
