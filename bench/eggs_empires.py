@@ -13,10 +13,13 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-from typing import Any
+import time
+from typing import Any, ClassVar
 
 import games
 from games.__main__ import simulate
+from games.ai import RandomPlayer, play_out
+from games.core import Choice, Prompt
 
 KEY = "eggs-empires"
 
@@ -27,6 +30,44 @@ def throughput(players: int, count: int, repeats: int) -> dict[str, Any]:
     rates = [r["games_per_second"] for r in reports]
     return {"players": players, "games": count, "runs": rates, "median_games_per_second": statistics.median(rates),
             "median_wall_games_per_second": statistics.median(r["wall_games_per_second"] for r in reports)}
+
+
+class _Floor:
+    """The contract's own cost: a 'game' of 42 simultaneous turns of 4 seats (168 decisions, as many as
+    a 4-player Eggs and Empires game) with no rules at all. Eggs and Empires' time divided by this one,
+    measured in the same run, says how much the rules cost on top of the contract, whatever the machine's
+    speed at that moment."""
+
+    choices: ClassVar[list[Choice]] = [Choice(str(i), str(i)) for i in (1, 2, 3)]
+
+    def prompts(self, state: dict[str, Any]) -> list[Prompt]:
+        if not state["left"]:
+            return []
+        return [Prompt(s, "play", self.choices, 1, True, "x") for s, c in enumerate(state["sub"]) if c is None]
+
+    def apply(self, state: dict[str, Any], seat: int, choice: list[str]) -> list[dict[str, Any]]:
+        state["sub"][seat] = choice
+        events: list[dict[str, Any]] = [{"type": "decided", "seat": seat}, {"type": "played", "to": seat}]
+        if None not in state["sub"]:
+            state["sub"], state["left"] = [None] * 4, state["left"] - 1
+        return events
+
+
+def contract_floor_ratio(count: int, repeats: int) -> dict[str, Any]:
+    """Best CPU time of Eggs and Empires vs the rule-less floor, alternating in one run."""
+    game, floor = games.get(KEY), _Floor()
+    real, empty = [], []
+    for r in range(repeats):
+        started = time.process_time()
+        for i in range(count):
+            play_out(game, game.new(4, r * count + i), [RandomPlayer(i * 4 + s) for s in range(4)])
+        real.append(time.process_time() - started)
+        started = time.process_time()
+        for i in range(count):
+            play_out(floor, {"left": 42, "sub": [None] * 4}, [RandomPlayer(i * 4 + s) for s in range(4)])  # type: ignore[arg-type]
+        empty.append(time.process_time() - started)
+    return {"games_per_cpu_second_best": round(count / min(real)), "floor_games_per_cpu_second_best":
+            round(count / min(empty)), "ratio": round(min(real) / min(empty), 2)}
 
 
 def heuristic_win_rate(count: int) -> dict[str, Any]:
@@ -49,6 +90,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     results: dict[str, Any] = {"throughput": [throughput(n, args.games, args.repeats) for n in (2, 4, 6)]}
+    results["floor"] = contract_floor_ratio(200, args.repeats)
     if args.winrate_games:
         results["heuristic"] = heuristic_win_rate(args.winrate_games)
     if args.json:
@@ -58,6 +100,10 @@ def main(argv: list[str]) -> int:
         print(f"eggs-empires {row['players']}p random: median {row['median_games_per_second']:.0f} games per CPU "
               f"second (runs of {row['games']}: {', '.join(f'{r:.0f}' for r in row['runs'])}; wall clock "
               f"{row['median_wall_games_per_second']:.0f}/s)")
+    f = results["floor"]
+    print(f"eggs-empires 4p vs a rule-less game of the same 168 decisions, best of {args.repeats} alternating "
+          f"runs: {f['games_per_cpu_second_best']} vs {f['floor_games_per_cpu_second_best']} games per CPU second "
+          f"(the rules cost {f['ratio']}x the contract's own floor)")
     if "heuristic" in results:
         h = results["heuristic"]
         print(f"eggs-empires 4p, 1 heuristic vs 3 random: heuristic wins {h['heuristic_win_rate']:.1%} "
