@@ -141,6 +141,9 @@ TYPES, PAWNS, EGGS = 0, 1, 2
 READS_KINDS = (TYPES, PAWNS, EGGS)
 READS: dict[int, int] = {1: TYPES, 4: TYPES, 6: TYPES, 9: TYPES, 12: TYPES, 8: PAWNS, 15: PAWNS,
                          2: EGGS, 3: EGGS, 5: EGGS, 7: EGGS, 10: EGGS, 13: EGGS, 14: EGGS}
+# Templates whose mask depends on the side it is read from (halves and lines); the others read the
+# same squares from every side, so their masks are remembered once for all sides.
+SIDED = frozenset({4, 12, 13, 14, 15})
 
 
 class BoardIndex:
@@ -149,8 +152,9 @@ class BoardIndex:
 
     The engine keeps one index for a whole game and tells it what changed (`eggs_changed(cell)`,
     `pawns_changed()`); a new index is built only when the map tiles' types change. Masks of rules
-    already read are remembered by (rule id, side) in three memos, one per kind of thing the template
-    reads, so moving a pawn forgets only the pawn rules and dropping an egg only the egg rules."""
+    already read are remembered by rule id (and side, for the templates in SIDED) in memos per kind of
+    thing the template reads, so moving a pawn forgets only the pawn rules and dropping an egg only the
+    egg rules."""
 
     __slots__ = (
         "_board",
@@ -192,10 +196,19 @@ class BoardIndex:
         self.pawn_mask = 0
         self._index_pawns()
         self._near_eggs: tuple[int, int] | None = None  # computed on first use after a change
-        # Masks of rules already read on this board, per READS kind, per side, by rule id. Rule ids are
-        # tile ids, so one id is always the same rule.
-        self._memos: tuple[dict[str, dict[int, int]], ...] = tuple({side: {} for side in SIDES} for _ in READS_KINDS)
-        self._side_memos = {side: tuple(memo[side] for memo in self._memos) for side in SIDES}
+        # Masks of rules already read on this board, by rule id (rule ids are tile ids, so one id is
+        # always the same rule): per READS kind one memo shared by every side and one per side for the
+        # SIDED templates. `_memos` lists each kind's memos (to forget them); `_side_memos[side][t]` is
+        # the memo a rule of template t read from `side` goes to.
+        shared: list[dict[int, int]] = [{} for _ in READS_KINDS]
+        sided: dict[str, list[dict[int, int]]] = {side: [{} for _ in READS_KINDS] for side in SIDES}
+        self._memos: tuple[list[dict[int, int]], ...] = tuple(
+            [shared[kind], *(sided[side][kind] for side in SIDES)] for kind in READS_KINDS)
+        unused: dict[int, int] = {}  # templates 0 and 11 have no memo (11 is read row by row)
+        self._side_memos: dict[str, tuple[dict[int, int], ...]] = {
+            side: tuple(unused if t not in READS else sided[side][READS[t]] if t in SIDED else shared[READS[t]]
+                        for t in range(max(READS) + 1))
+            for side in SIDES}
 
     def _index_cell(self, c: int) -> None:
         """(Re)compute everything derived from the eggs lying on square `c`."""
@@ -236,14 +249,14 @@ class BoardIndex:
     def eggs_changed(self, cell: int) -> None:
         """The eggs lying on `cell` changed (in place, in the same board)."""
         self._index_cell(cell)
-        for memo in self._memos[EGGS].values():
+        for memo in self._memos[EGGS]:
             memo.clear()
         self._near_eggs = None
 
     def pawns_changed(self) -> None:
         """Some pawn moved (the board's pawn list changed in place)."""
         self._index_pawns()
-        for memo in self._memos[PAWNS].values():
+        for memo in self._memos[PAWNS]:
             memo.clear()
 
     def near_eggs(self) -> tuple[int, int]:
@@ -278,7 +291,7 @@ class BoardIndex:
         if rule_id is None:
             return _plain_mask(rule, self, side)
         t = rule["t"]
-        memo = self._memos[READS[t]][side]
+        memo = self._side_memos[side][t]
         found = memo.get(rule_id)
         if found is None:
             found = _base_mask(rule, self, side)
@@ -319,7 +332,7 @@ class BoardIndex:
                     masks.append(rule_mask(r, board, side, egg, None, self))
                     continue
                 rule_id = r.get("id")
-                memo = memos[READS[rt]]
+                memo = memos[rt]
                 m = memo.get(rule_id)
                 if m is None:
                     m = _base_mask(r, self, side)
@@ -377,7 +390,7 @@ class BoardIndex:
                 masks.append(rule_mask(r, self._board, side, egg, None, self))
                 continue
             rule_id = r.get("id")
-            memo = memos[READS[t]]
+            memo = memos[t]
             found = memo.get(rule_id)  # type: ignore[arg-type]
             if found is None:
                 found = _base_mask(r, self, side)
