@@ -221,18 +221,8 @@ class ReggverseRiddles(Game[State]):
     def _spot_label(self, state: State, egg: str, spot: str) -> str:
         return state.choice_labels().spot_label(egg, spot)
 
-    def _source_label(self, state: State, seat: int, source: str) -> str:
-        if source == "pile":
-            return "from its pile"
-        if source == "mine":
-            return "from your collected eggs"
-        return "from tile " + self._cell_label(state, seat, int(source[1:]))
-
     def _egg_label(self, state: State, egg: str) -> str:
         return f"{egg} egg ({state.piles[egg]} in pile)"
-
-    def _cell_label(self, state: State, seat: int, cell: int) -> str:
-        return state.choice_labels().cell_label(side_of(seat), cell)
 
     # --- prompts -------------------------------------------------------------------------------
     def prompts(self, state: State) -> list[Prompt]:
@@ -263,8 +253,7 @@ class ReggverseRiddles(Game[State]):
         if kind == "drop":
             return [self._drop_prompt(state, seat, self._drop_choices(state, seat))]
         elif kind == "drop_from":
-            choices = [Choice(src, self._source_label(state, seat, src).capitalize())
-                       for src in self._drop_sources(state, seat)]
+            choices = [labels.source_choice(side, src) for src in self._drop_sources(state, seat)]
             text = "Take the egg to drop on your tile from where?"
         elif kind in ("drop_egg", "to_pile_egg", "shift_egg", "steal_egg"):
             source = step["source"]

@@ -19,9 +19,13 @@ from games.reggverse.board import Rule, geometry, rule_text
 if TYPE_CHECKING:
     from games.reggverse.state import State
 
+_FROM_PILE = Choice("pile", "From its pile")
+_FROM_MINE = Choice("mine", "From your collected eggs")
+
+
 class Labels:
-    __slots__ = ("_board", "_cells", "_choices", "_dirty", "_mine", "_names", "_order", "_piles", "_sides",
-                 "_spots", "_texts", "_tiles", "_whats")
+    __slots__ = ("_board", "_cells", "_choices", "_dirty", "_froms", "_mine", "_names", "_order", "_piles",
+                 "_sides", "_spots", "_texts", "_tiles", "_whats")
 
     def __init__(self, state: State) -> None:
         # The state's board and tiles (the engine changes them in place and never replaces
@@ -38,6 +42,7 @@ class Labels:
         cells = len(state.board["types"])
         self._whats: list[str | None] = [None] * cells
         self._cells: list[dict[str, Choice]] = [{} for _ in range(cells)]
+        self._froms: list[dict[str, Choice]] = [{} for _ in range(cells)]  # "take from this square", per side
         # per side: (drop choices per square, squares changed since, all of them in one list, where
         # each square's choices start in that list)
         self._sides: dict[str, tuple[list[list[Choice]], set[int], list[Choice], list[int]]] = {}
@@ -47,6 +52,7 @@ class Labels:
     def cell_changed(self, cell: int) -> None:
         self._whats[cell] = None
         self._cells[cell].clear()
+        self._froms[cell].clear()
         for dirty in self._dirty:
             dirty.add(cell)
 
@@ -128,6 +134,21 @@ class Labels:
         return choice
 
     # --- the egg drop ---------------------------------------------------------------------------
+    def source_choice(self, side: str, source: str) -> Choice:
+        """The choice of where to take the egg to drop from: "pile", "mine" or "c<square>" (labelled
+        from `side`)."""
+        if source == "pile":
+            return _FROM_PILE
+        if source == "mine":
+            return _FROM_MINE
+        cell = int(source[1:])
+        known = self._froms[cell]
+        choice = known.get(side)
+        if choice is None:
+            label = f"from tile {self.cell_label(side, cell)}".capitalize()
+            choice = known[side] = Choice(source, label)
+        return choice
+
     def pile_drops(self, eggs: list[str]) -> list[Choice]:
         """The choices "pile:<egg>" of `eggs`, in that order."""
         return list(map(self._piles.__getitem__, eggs))
