@@ -316,18 +316,28 @@ class BoardIndex:
         t = rule["t"]
         plain = t != 11
         new_plain = self.mask(rule, side) if plain else 0
-        memos = self._side_memos[side]
         found: list[tuple[str, str]] = []
+        # Every placement needs the row to point at some square, so at one where the new rule holds.
+        if plain and not new_plain:
+            return found
+        memos = self._side_memos[side]
         for egg in eggs:
             row = rows[egg]
             new = new_plain if plain else rule_mask(rule, board, side, egg, None, self)
+            if not new:
+                continue
             if not row:
                 if 0 < new < full:
                     found.append((egg, "next"))
                 continue
-            masks = []
+            masks: list[int] = []
+            # A row holds unique rules only: the new rule goes next to the row if it repeats none of
+            # its rules, or on top of the one it repeats (if two repeated it, nowhere).
+            repeated = []
             for r in row:  # row_masks(), inline: this is the hottest loop of a game
                 rt = r["t"]
+                if rt == t and same_rule(rule, r):
+                    repeated.append(len(masks))
                 if rt == 11:
                     masks.append(rule_mask(r, board, side, egg, None, self))
                     continue
@@ -357,12 +367,6 @@ class BoardIndex:
             else:  # not in a game (at most 3 rules), but a hand-made row may be longer
                 together = reduce(and_, masks, full)
                 others = [reduce(and_, masks[:i] + masks[i + 1:], full) for i in range(n)]
-            # A row holds unique rules only: the new rule goes next to the row if it repeats none of
-            # its rules, or on top of the one it repeats (if two repeated it, nowhere).
-            repeated = []
-            for i, r in enumerate(row):  # a loop, not a comprehension: no function object per egg
-                if r["t"] == t and same_rule(rule, r):
-                    repeated.append(i)
             if not repeated:
                 if n < 3 and 0 < new & together < full:
                     found.append((egg, "next"))
