@@ -24,7 +24,7 @@ _FROM_MINE = Choice("mine", "From your collected eggs")
 
 
 class Labels:
-    __slots__ = ("_board", "_cells", "_choices", "_dirty", "_froms", "_mine", "_names", "_order", "_piles",
+    __slots__ = ("_board", "_cells", "_choices", "_dirty", "_drop_ids", "_froms", "_mine", "_names", "_order", "_piles",
                  "_sides", "_spots", "_texts", "_tiles", "_whats")
 
     def __init__(self, state: State) -> None:
@@ -43,6 +43,9 @@ class Labels:
         self._whats: list[str | None] = [None] * cells
         self._cells: list[dict[str, Choice]] = [{} for _ in range(cells)]
         self._froms: list[dict[str, Choice]] = [{} for _ in range(cells)]  # "take from this square", per side
+        # Per square, (choice id, egg) of each egg lying there in the game's egg order: the same for
+        # every side, so worked out once per change (None: not yet).
+        self._drop_ids: list[list[tuple[str, str]] | None] = [None] * cells
         # per side: (drop choices per square, squares changed since, all of them in one list, where
         # each square's choices start in that list)
         self._sides: dict[str, tuple[list[list[Choice]], set[int], list[Choice], list[int]]] = {}
@@ -53,6 +56,7 @@ class Labels:
         self._whats[cell] = None
         self._cells[cell].clear()
         self._froms[cell].clear()
+        self._drop_ids[cell] = None
         for dirty in self._dirty:
             dirty.add(cell)
 
@@ -158,21 +162,29 @@ class Labels:
         return list(map(self._mine.__getitem__, eggs))
 
     def _cell_drops(self, side: str, cell: int) -> list[Choice]:
-        eggs = self._board["eggs"][cell]
-        if not eggs:
+        ids = self._drop_ids[cell]
+        if ids is None:
+            ids = self._drop_ids[cell] = self._new_drop_ids(cell)
+        if not ids:
             return []
+        what = self._whats[cell] or self._what(cell)
+        where = f" egg from tile {self._names[side][cell]} {what}"
+        choices = []
+        for choice_id, e in ids:
+            choices.append(Choice(choice_id, e + where))
+        return choices
+
+    def _new_drop_ids(self, cell: int) -> list[tuple[str, str]]:
         present = []
-        for e, v in eggs.items():
+        for e, v in self._board["eggs"][cell].items():
             if v > 0:
                 present.append(e)
         if len(present) > 1:
             present.sort(key=self._order.__getitem__)
-        what = self._whats[cell] or self._what(cell)
-        where = f"from tile {self._names[side][cell]} {what}"
-        choices = []
+        ids = []
         for e in present:
-            choices.append(Choice(f"c{cell}:{e}", f"{e} egg {where}"))
-        return choices
+            ids.append((f"c{cell}:{e}", e))
+        return ids
 
     def square_drops(self, side: str, here: int) -> list[Choice]:
         """The drop choices "c<square>:<egg>" of every square but `here`, squares in order and each
@@ -192,7 +204,9 @@ class Labels:
             dirty.clear()
             self._rebuild(known)
         flat, starts = known[2], known[3]
-        return flat[:starts[here]] + flat[starts[here + 1]:]
+        found = flat[:starts[here]]
+        found += flat[starts[here + 1]:]
+        return found
 
     @staticmethod
     def _rebuild(known: tuple[list[list[Choice]], set[int], list[Choice], list[int]]) -> None:
