@@ -26,7 +26,7 @@ from games.reggverse.data import (
 MOVES: tuple[tuple[int, int], ...] = tuple(
     (dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dx, dy) != (0, 0)
 )
-_MOVE_RANK = {m: i for i, m in enumerate(MOVES)}  # MOVES is in (dy, dx) order, the order a tile lists them in
+_POSITIONS = tuple(range(len(MOVES)))  # MOVES is in (dy, dx) order, the order a tile lists them in
 
 
 _TEMPLATES = tuple(TEMPLATE_WEIGHTS)
@@ -57,9 +57,11 @@ def random_rule(rng: Rng, eggs: Sequence[str], tile_id: int) -> dict[str, Any]:
 
 def random_moves(rng: Rng) -> list[list[int]]:
     """1 to 3 green squares of the 8 around the pawn (dx to the right, dy negative = forward)."""
-    squares = list(MOVES)
-    rng.shuffle(squares)
-    return [list(m) for m in sorted(squares[: 1 + rng.randrange(3)], key=_MOVE_RANK.__getitem__)]
+    # Shuffling the squares' positions in MOVES is the same draw as shuffling the squares, and the
+    # positions sort in MOVES order by themselves.
+    order = list(_POSITIONS)
+    rng.shuffle(order)
+    return [list(MOVES[i]) for i in sorted(order[: 1 + rng.randrange(3)])]
 
 
 def regular_tiles(rng: Rng, eggs: Sequence[str]) -> list[dict[str, Any]]:
