@@ -10,7 +10,7 @@ per square and side until the eggs on that square change (`cell_changed`) or the
 
 from __future__ import annotations
 
-from itertools import accumulate, chain
+from itertools import chain, islice
 from typing import TYPE_CHECKING
 
 from games.core import Choice
@@ -46,9 +46,8 @@ class Labels:
         # Per square, (choice id, egg) of each egg lying there in the game's egg order: the same for
         # every side, so worked out once per change (None: not yet).
         self._drop_ids: list[list[tuple[str, str]] | None] = [None] * cells
-        # per side: (drop choices per square, squares changed since, all of them in one list, where
-        # each square's choices start in that list)
-        self._sides: dict[str, tuple[list[list[Choice]], set[int], list[Choice], list[int]]] = {}
+        # per side: (drop choices per square, squares changed since)
+        self._sides: dict[str, tuple[list[list[Choice]], set[int]]] = {}
         self._dirty: list[set[int]] = []  # the sides' sets of changed squares
 
     # --- invalidation ---------------------------------------------------------------------------
@@ -188,28 +187,20 @@ class Labels:
 
     def square_drops(self, side: str, here: int) -> list[Choice]:
         """The drop choices "c<square>:<egg>" of every square but `here`, squares in order and each
-        square's eggs in the game's egg order, labelled from `side`. Per side the choices of every
-        square are kept in one list; only the squares changed since the side last asked are rebuilt."""
+        square's eggs in the game's egg order, labelled from `side`. Per side the choices of each
+        square are kept; only the squares changed since the side last asked are rebuilt."""
         known = self._sides.get(side)
         if known is None:
             segments = [self._cell_drops(side, c) for c in range(len(self._whats))]
             dirty: set[int] = set()
-            self._sides[side] = known = (segments, dirty, [], [])
+            self._sides[side] = (segments, dirty)
             self._dirty.append(dirty)
-            self._rebuild(known)
-        elif known[1]:
-            segments, dirty = known[0], known[1]
-            for c in dirty:
-                segments[c] = self._cell_drops(side, c)
-            dirty.clear()
-            self._rebuild(known)
-        flat, starts = known[2], known[3]
-        found = flat[:starts[here]]
-        found += flat[starts[here + 1]:]
+        else:
+            segments, dirty = known
+            if dirty:
+                for c in dirty:
+                    segments[c] = self._cell_drops(side, c)
+                dirty.clear()
+        found = list(chain.from_iterable(segments[:here]))
+        found += chain.from_iterable(islice(segments, here + 1, None))
         return found
-
-    @staticmethod
-    def _rebuild(known: tuple[list[list[Choice]], set[int], list[Choice], list[int]]) -> None:
-        segments, _, flat, starts = known
-        flat[:] = chain.from_iterable(segments)
-        starts[:] = accumulate(map(len, segments), initial=0)
