@@ -68,6 +68,7 @@ class Harness:
         self.channel = self.fake.add_text_channel("general")
         self.other_channel = self.fake.add_text_channel("second")
         self.admins: set[int] = set()
+        self.guilds: list[int] = [GUILD_ID]  # every guild the bot is in (GUILD_CREATE at each boot)
         self._stack = ExitStack()
         self._errors = _ErrorCatcher()
         self.bot: TableBot | None = None
@@ -107,28 +108,40 @@ class Harness:
             bot.table.clock = lambda: self.clock_now or datetime.now(UTC)
         state = bot._connection
         ready: Any = {"v": 10, "user": self.fake.users[BOT_ID], "session_id": "s",
-                      "guilds": [{"id": str(GUILD_ID), "unavailable": True}], "resume_gateway_url": "wss://fake",
-                      "application": {"id": str(APP_ID), "flags": 0}, "private_channels": []}
+                      "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+                      "resume_gateway_url": "wss://fake", "application": {"id": str(APP_ID), "flags": 0},
+                      "private_channels": []}
         state.parse_ready(ready)
-        state.parse_guild_create(self._guild())
+        for guild_id in self.guilds:
+            state.parse_guild_create(self._guild(guild_id))
         self.bot = bot
         await self.settle()
 
-    def _guild(self) -> dict[str, Any]:
-        channels = [c for c in self.fake.channels.values() if c["type"] == 0]
-        return {"id": str(GUILD_ID), "name": "Board games", "icon": None, "owner_id": "1", "splash": None,
+    def _guild(self, guild_id: int = GUILD_ID) -> dict[str, Any]:
+        channels = [c for c in self.fake.channels.values() if c["type"] == 0 and c["guild_id"] == str(guild_id)]
+        return {"id": str(guild_id), "name": "Board games", "icon": None, "owner_id": "1", "splash": None,
                 "discovery_splash": None, "afk_channel_id": None, "afk_timeout": 300, "verification_level": 0,
                 "default_message_notifications": 0, "explicit_content_filter": 0, "mfa_level": 0,
                 "application_id": None, "system_channel_id": None, "system_channel_flags": 0,
                 "rules_channel_id": None, "vanity_url_code": None, "description": None, "banner": None,
                 "premium_tier": 0, "preferred_locale": "en-US", "public_updates_channel_id": None,
                 "nsfw_level": 0, "premium_progress_bar_enabled": False, "features": [], "emojis": [],
-                "stickers": [], "roles": [{"id": str(GUILD_ID), "name": "@everyone", "permissions": MEMBER_PERMISSIONS,
+                "stickers": [], "roles": [{"id": str(guild_id), "name": "@everyone", "permissions": MEMBER_PERMISSIONS,
                                            "position": 0, "color": 0, "hoist": False, "managed": False,
                                            "mentionable": False, "flags": 0}],
                 "channels": channels, "threads": [], "members": [], "voice_states": [], "presences": [],
                 "member_count": 10, "large": False, "unavailable": False,
                 "joined_at": datetime.now(UTC).isoformat()}
+
+    async def add_guild(self, channels: int) -> tuple[int, list[int]]:
+        """The bot joins one more guild (GUILD_CREATE) with `channels` text channels: its id and theirs."""
+        assert self.bot is not None
+        guild_id = self.fake.snowflake()
+        ids = [self.fake.add_text_channel(f"table-{i}", guild_id) for i in range(channels)]
+        self.guilds.append(guild_id)
+        self.bot._connection.parse_guild_create(self._guild(guild_id))
+        await self.settle()
+        return guild_id, ids
 
     async def restart(self) -> None:
         """Drop the bot object (as a crash would) and start a new one on the same database."""
@@ -197,7 +210,8 @@ class Harness:
         payload: dict[str, Any] = {
             "id": str(interaction_id), "application_id": str(APP_ID), "type": kind, "token": token,
             "version": 1, "data": data, "channel_id": str(channel_id), "channel": channel,
-            "locale": "en-US", "entitlements": [], "authorizing_integration_owners": {"0": str(GUILD_ID)},
+            "locale": "en-US", "entitlements": [],
+            "authorizing_integration_owners": {"0": channel.get("guild_id", str(GUILD_ID))},
             "attachment_size_limit": 8 * 1024 * 1024,
         }
         user = self.fake.users[user_id]
