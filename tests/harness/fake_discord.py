@@ -19,6 +19,9 @@ BOT_ID = 900_000_000_000_000_001
 APP_ID = BOT_ID
 GUILD_ID = 800_000_000_000_000_001
 EPHEMERAL = 64
+ALL_PERMISSIONS = str(discord.Permissions.all().value)
+MEMBER_PERMISSIONS = str(discord.Permissions(send_messages=True, view_channel=True,
+                                             use_application_commands=True).value)
 
 
 @dataclass
@@ -71,6 +74,8 @@ class FakeDiscord:
         self.responses: list[dict[str, Any]] = []  # interaction callbacks and followups, in order
         self.interaction_sources: dict[str, dict[str, Any]] = {}  # token -> who/where/which message
         self.ephemeral_messages: dict[int, dict[str, Any]] = {}  # message id -> message (+ "_user_id")
+        self.guilds: dict[int, str] = {GUILD_ID: "Board games"}  # guild id -> name
+        self.commands: list[dict[str, Any]] = []  # the application commands last synced (global or guild)
 
     def snowflake(self) -> int:
         return next(self._ids)
@@ -89,6 +94,63 @@ class FakeDiscord:
                                      "rate_limit_per_user": 0, "last_message_id": None}
         self.messages[channel_id] = {}
         return channel_id
+
+    def add_guild(self, name: str) -> int:
+        """A new guild; successive guilds land on successive shards ((guild_id >> 22) % shard_count)."""
+        guild_id = GUILD_ID + (len(self.guilds) << 22)
+        self.guilds[guild_id] = name
+        return guild_id
+
+    def guild_json(self, guild_id: int = GUILD_ID) -> dict[str, Any]:
+        """The GUILD_CREATE payload of a guild: its text channels, an @everyone role, English."""
+        channels = [c for c in self.channels.values() if c["type"] == 0 and int(c["guild_id"]) == guild_id]
+        return {"id": str(guild_id), "name": self.guilds.get(guild_id, "Board games"), "icon": None,
+                "owner_id": "1", "splash": None,
+                "discovery_splash": None, "afk_channel_id": None, "afk_timeout": 300, "verification_level": 0,
+                "default_message_notifications": 0, "explicit_content_filter": 0, "mfa_level": 0,
+                "application_id": None, "system_channel_id": None, "system_channel_flags": 0,
+                "rules_channel_id": None, "vanity_url_code": None, "description": None, "banner": None,
+                "premium_tier": 0, "preferred_locale": "en-US", "public_updates_channel_id": None,
+                "nsfw_level": 0, "premium_progress_bar_enabled": False, "features": [], "emojis": [],
+                "stickers": [], "roles": [{"id": str(guild_id), "name": "@everyone", "permissions": MEMBER_PERMISSIONS,
+                                           "position": 0, "color": 0, "hoist": False, "managed": False,
+                                           "mentionable": False, "flags": 0}],
+                "channels": channels, "threads": [], "members": [], "voice_states": [], "presences": [],
+                "member_count": 10, "large": False, "unavailable": False,
+                "joined_at": datetime.now(UTC).isoformat()}
+
+    def interaction_payload(self, user_id: int, kind: int, data: dict[str, Any], channel_id: int,
+                            message: dict[str, Any] | None, *, admin: bool = False) -> tuple[dict[str, Any], str]:
+        """The INTERACTION_CREATE payload of `user_id` acting in `channel_id` (on `message`), and its token."""
+        interaction_id = self.snowflake()
+        token = f"token-{interaction_id}"
+        channel = self.channels[channel_id]
+        payload: dict[str, Any] = {
+            "id": str(interaction_id), "application_id": str(APP_ID), "type": kind, "token": token,
+            "version": 1, "data": data, "channel_id": str(channel_id), "channel": channel,
+            "locale": "en-US", "entitlements": [],
+            "authorizing_integration_owners": {"0": str(channel.get("guild_id", GUILD_ID))},
+            "attachment_size_limit": 8 * 1024 * 1024,
+        }
+        user = self.users[user_id]
+        if channel["type"] == 1:
+            payload["user"] = user
+            payload["context"] = 1
+            payload["app_permissions"] = MEMBER_PERMISSIONS
+        else:
+            payload["guild_id"] = channel["guild_id"]
+            payload["guild_locale"] = "en-US"
+            payload["context"] = 0
+            payload["app_permissions"] = ALL_PERMISSIONS
+            payload["member"] = {"user": user, "roles": [], "joined_at": datetime.now(UTC).isoformat(),
+                                 "deaf": False, "mute": False, "flags": 0, "pending": False, "nick": None,
+                                 "permissions": ALL_PERMISSIONS if admin else MEMBER_PERMISSIONS}
+        if message is not None:
+            payload["message"] = {k: v for k, v in message.items() if not k.startswith("_")
+                                  and k != "interaction_token"}
+        self.interaction_sources[token] = {"user_id": user_id, "channel_id": channel_id, "kind": kind,
+                                           "message_id": message["id"] if message else None}
+        return payload, token
 
     def dm_channel_of(self, user_id: int) -> int | None:
         for channel_id, channel in self.channels.items():
@@ -140,6 +202,8 @@ class FakeDiscord:
             case ["oauth2", "applications", "@me"]:
                 return self._application()
             case ["applications", _, "commands"] | ["applications", _, "guilds", _, "commands"]:
+                if method == "PUT":
+                    self.commands = list(call.json or [])
                 return [{**c, "id": str(self.snowflake()), "application_id": str(APP_ID), "version": "1",
                          "default_member_permissions": None, "type": c.get("type", 1)}
                         for c in (call.json or [])]
