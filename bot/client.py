@@ -8,11 +8,11 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot import handlers
+from bot import handlers, i18n, text
 from bot.cogs import leaderboard
 from bot.cogs.game import GameCog
 from bot.cogs.timers import TimerCog
-from bot.languages import Languages
+from bot.languages import Languages, of_user
 from bot.notify import DiscordNotifier
 from bot.settings import Settings
 from bot.table import TableService
@@ -21,6 +21,17 @@ from bot.views import DYNAMIC_ITEMS, PREFIXES
 from storage import Database
 
 log = logging.getLogger(__name__)
+
+
+def carries(message: discord.Message | None, custom_id: str, component_type: Any) -> bool:
+    """Whether `message` has a component with this custom_id and type (what discord.py needs to route it)."""
+    if message is None:
+        return False
+    for row in message.components:
+        for component in getattr(row, "children", [row]):
+            if getattr(component, "custom_id", None) == custom_id and component.type.value == component_type:
+                return True
+    return False
 
 
 class TableBot(commands.Bot):
@@ -59,12 +70,16 @@ class TableBot(commands.Bot):
             await self.tree.sync()
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        # A component whose custom_id is none of ours never reaches a DynamicItem: answer it here.
+        # discord.py hands a click to a DynamicItem only when the custom_id matches one of ours and the
+        # message still carries that component; answer every other click here, or it would go unanswered.
         if interaction.type is discord.InteractionType.component:
             data: dict[str, Any] = dict(interaction.data or {})
             custom_id = str(data.get("custom_id", ""))
             if not custom_id.startswith(PREFIXES + leaderboard.PREFIXES):
                 await handlers.malformed(interaction)
+            elif not carries(interaction.message, custom_id, data.get("component_type")):
+                # The message changed between the click and its delivery (the turn moved on).
+                await handlers.refuse(interaction, i18n.t(of_user(interaction), text.STALE))
 
     async def close(self) -> None:
         await super().close()

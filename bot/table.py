@@ -31,6 +31,7 @@ Event = dict[str, Any]
 Clock = Callable[[], datetime]
 
 DEFAULT_TURN_SECONDS = 180
+MAX_TURN_SECONDS = 86_400  # the longest turn timer accepted (a forged bigger one would overflow the deadline)
 AFK_TURNS_BEFORE_AI = 2
 AFK_LEVEL = "heuristic"
 AI_LEVELS = ("heuristic", "random")
@@ -174,8 +175,7 @@ class TableService:
             resolved = game.resolve_options(options)
         except ValueError as exc:
             raise TableError(str(exc), from_rules=True) from None
-        if turn_seconds is not None and turn_seconds <= 0:
-            turn_seconds = None
+        turn_seconds = _turn_seconds(turn_seconds)
         row = await self.db.create_game(guild_id=guild_id, channel_id=channel_id, game_key=game_key,
                                         options=resolved, host_id=host_id, seed=self.seeds.getrandbits(48),
                                         turn_seconds=turn_seconds)
@@ -265,8 +265,7 @@ class TableService:
             if row.host_id != by_user:
                 raise TableError(text.HOST_ONLY)
             if name == "turn_seconds":
-                seconds = int(value)
-                await self.db.update_game(game_id, turn_seconds=seconds if seconds > 0 else None)
+                await self.db.update_game(game_id, turn_seconds=_turn_seconds(value))
                 return
             try:
                 options = game.resolve_options({**row.options, name: value})
@@ -575,6 +574,19 @@ class TableService:
                              [e for e in events if "to" not in e], afk, dms, outcome, deadline=deadline)
         update.notices = notices
         return update
+
+
+def _turn_seconds(value: Any) -> int | None:
+    """A turn timer from a command option or a select value: None (off) for 0 or less, else the seconds."""
+    if value is None:
+        return None
+    try:
+        seconds = int(str(value).strip())
+    except ValueError:
+        raise TableError(text.BAD_TIMER, high=MAX_TURN_SECONDS) from None
+    if seconds > MAX_TURN_SECONDS:
+        raise TableError(text.BAD_TIMER, high=MAX_TURN_SECONDS)
+    return seconds if seconds > 0 else None
 
 
 def _results(seats: list[SeatRow], outcome: dict[str, Any]) -> list[dict[str, Any]]:

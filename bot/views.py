@@ -5,8 +5,8 @@ Formats (all well under Discord's 100 characters):
     lb:GAME:ACTION           a lobby button         lo:GAME:OPTION     a lobby variant select
     hand:GAME                "Show my hand"         back:GAME          "I'm back"
     rules:GAME_KEY:PAGE      a rules page button
-The templates accept anything after the prefix so that a malformed id still reaches a callback,
-which answers it; identity always comes from the interaction's user, never from the custom_id.
+The templates accept anything after the prefix (newlines too) so that a malformed id still reaches a
+callback, which answers it; identity always comes from the interaction's user, never from the custom_id.
 """
 
 from __future__ import annotations
@@ -21,14 +21,19 @@ from bot import text
 CUSTOM_ID_LIMIT = 100
 
 
+MAX_ID = 2**63 - 1  # ids are SQL BIGINTs (and Discord snowflakes): a bigger number is a forgery
+
+
 def _parse_ints(raw: str, count: int) -> list[int] | None:
+    # ASCII digits only: \d would also accept other scripts' digits, which int() reads as numbers.
     parts = raw.split(":")
-    if len(parts) != count or not all(re.fullmatch(r"\d{1,19}", p) for p in parts):
+    if len(parts) != count or not all(re.fullmatch(r"[0-9]{1,19}", p) for p in parts):
         return None
-    return [int(p) for p in parts]
+    values = [int(p) for p in parts]
+    return values if all(v <= MAX_ID for v in values) else None
 
 
-class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"g:(?P<rest>.*)"):
+class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)g:(?P<rest>.*)"):
     def __init__(self, game_id: int, seat: int, seq: int, choice: str, *, label: str = "?",
                  row: int | None = None, raw: str | None = None) -> None:
         custom_id = f"g:{raw}" if raw is not None else f"g:{game_id}:{seat}:{seq}:{choice}"
@@ -62,7 +67,7 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"g:
         await handlers.decide(interaction, game_id, seat, seq, [choice])
 
 
-class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"gs:(?P<rest>.*)"):
+class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"(?s)gs:(?P<rest>.*)"):
     def __init__(self, game_id: int, seat: int, seq: int, options: list[discord.SelectOption], pick: int, *,
                  placeholder: str | None = None, raw: str | None = None) -> None:
         custom_id = f"gs:{raw}" if raw is not None else f"gs:{game_id}:{seat}:{seq}"
@@ -87,7 +92,7 @@ class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"gs
         await handlers.decide(interaction, ints[0], ints[1], ints[2], list(self.item.values))
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"lb:(?P<rest>.*)"):
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)lb:(?P<rest>.*)"):
     ACTIONS = ("join", "leave", "ai", "start", "cancel")
 
     def __init__(self, game_id: int, action: str, *, label: str = "?",
@@ -113,7 +118,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"lb:
         await handlers.lobby_action(interaction, ints[0], action)
 
 
-class LobbyOption(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"lo:(?P<rest>.*)"):
+class LobbyOption(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"(?s)lo:(?P<rest>.*)"):
     def __init__(self, game_id: int, option: str, choices: list[discord.SelectOption], *, row: int | None = None,
                  placeholder: str | None = None, raw: str | None = None) -> None:
         custom_id = f"lo:{raw}" if raw is not None else f"lo:{game_id}:{option}"
@@ -170,19 +175,19 @@ class _GameIdButton:
         await getattr(handlers, self.handler)(interaction, ints[0])
 
 
-class HandButton(_GameIdButton, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hand:(?P<rest>.*)"):
+class HandButton(_GameIdButton, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)hand:(?P<rest>.*)"):
     """Show my hand: the seat's private view and choices, answered ephemerally (closed DMs)."""
 
     prefix, style, default_label, handler = "hand", discord.ButtonStyle.secondary, text.BUTTON_SHOW_HAND, "show_hand"
 
 
-class BackButton(_GameIdButton, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"back:(?P<rest>.*)"):
+class BackButton(_GameIdButton, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)back:(?P<rest>.*)"):
     """I'm back: a seat played by the AI after going AFK returns to its player."""
 
     prefix, style, default_label, handler = "back", discord.ButtonStyle.success, text.BUTTON_BACK, "back"
 
 
-class RulesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rules:(?P<rest>.*)"):
+class RulesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)rules:(?P<rest>.*)"):
     """Turns the pages of a `/game rules` answer: rules:GAME_KEY:PAGE (the page to show)."""
 
     def __init__(self, game_key: str, page: int, *, label: str = "?", disabled: bool = False,

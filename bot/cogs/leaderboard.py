@@ -112,7 +112,7 @@ def score_text(value: float, lang: str) -> str:
 
 
 # --- /leaderboard -----------------------------------------------------------------------------------
-class LeaderboardPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"lbd:(?P<rest>.*)"):
+class LeaderboardPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)lbd:(?P<rest>.*)"):
     """Previous/Next on a leaderboard: lbd:GAME_KEY:SCOPE:PAGE (the page it leads to, from 0)."""
 
     def __init__(self, game_key: str, scope: str, page: int, *, label: str = "?", disabled: bool = False,
@@ -131,7 +131,7 @@ class LeaderboardPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r
         parts = self.raw.split(":")
         if len(parts) != 3 or parts[0] not in games.keys() or parts[1] not in ("s", "g"):
             return None
-        if not re.fullmatch(r"\d{1,6}", parts[2]):
+        if not re.fullmatch(r"[0-9]{1,6}", parts[2]):
             return None
         return parts[0], parts[1], int(parts[2])
 
