@@ -1,0 +1,367 @@
+"""A fake Discord on 127.0.0.1 (REST + gateway websocket) for bots running in other processes.
+
+The in-process `Harness` replaces discord.py's network doors; this server instead lets a real bot
+process (its own aiohttp sessions, rate limiter, gateway keep-alive, reconnects) talk HTTP to a fake
+Discord, so it can be killed with SIGKILL, restarted, or run as several shard processes at once.
+REST is answered by the same `FakeDiscord` the Harness uses; the test drives users with the same
+`Driver` methods (slash, click, select, dms, messages_in, find_button, ...).
+
+    lb = await Loopback.start()                      # an ephemeral port; lb.url = "http://127.0.0.1:PORT"
+    bot = await BotProcess.spawn(lb, database_url)   # tests/harness/run_bot.py: the real `python -m bot`
+    await lb.wait_ready()                            # IDENTIFY done, READY + GUILD_CREATEs sent
+    alice = lb.user("Alice")
+    await lb.slash(alice, "game new", game="eggs-empires")    # INTERACTION_CREATE over the gateway,
+    await lb.click(alice, lb.find_button(lb.channel, "Join"))  # returns the responses once answered
+    await lb.quiet()                                 # the bot's follow-up REST calls (DMs...) are done
+    bot.kill(); await bot.wait()                     # SIGKILL; then spawn again on the same database
+    await lb.close()
+
+Interactions: `send(payload, token)` only delivers (False when no shard owning it is connected, as
+when the bot is down: Discord would show "interaction failed"); `answered(token)` waits for the
+answer; `_feed` (behind slash/click/select) does both. `responses_for(token)` reads them later.
+
+Shards: IDENTIFY's shard [id, count] is honoured; each connection gets READY and GUILD_CREATE for
+the guilds it owns ((guild_id >> 22) % count == id; `fake.add_guild()` spaces guild ids so that
+successive guilds land on successive shards), and each INTERACTION_CREATE goes to the connection
+owning its guild (DMs to shard 0). `GET /gateway/bot` answers `recommended_shards` (default 1). For
+two processes with one shard each: spawn each with its shard settings (SHARD_COUNT=2, SHARD_IDS=0 /
+SHARD_IDS=1 or whatever bot/settings.py names them) and `await lb.wait_ready(shards={0, 1})`.
+A RESUME is answered with INVALID_SESSION (discord.py then identifies afresh: clean and simple).
+
+Faults (for REST only, the gateway is never faulted): `fail_next(n, status=429, retry_after=0.2)`
+(with Discord's "Via" header, so discord.py sleeps `retry_after` and retries), `fail_next(n,
+status=503)` (discord.py retries 5xx a few times), `hang_next(n, seconds=30)` (the request
+never answers in time; the client times out). `match="/channels/"` limits a fault to paths that
+contain it. Faulted calls are in `fake.calls` with their status.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+from aiohttp import BodyPartReader, WSMsgType, web
+
+from tests.harness.driver import Driver, Response
+from tests.harness.fake_discord import APP_ID, BOT_ID, GUILD_ID, Call, FakeDiscord
+
+log = logging.getLogger(__name__)
+
+TOKEN = "fake-token"  # what BotProcess passes as DISCORD_TOKEN; anything else is refused (401 / 4004)
+API = "/api/v10"
+HEARTBEAT_MS = 41_250
+# Responses that finish an interaction (a deferral only promises one).
+FINAL_KINDS = (4, 7, "followup", "edit")
+
+
+@dataclass
+class Fault:
+    status: int  # 429, 5xx, or 0 for a hang
+    remaining: int
+    match: str | None = None
+    retry_after: float = 0.2
+    seconds: float = 30.0
+
+
+@dataclass
+class Connection:
+    """One gateway session (one shard of one bot process)."""
+
+    ws: web.WebSocketResponse
+    shard_id: int
+    shard_count: int
+    session_id: str
+    number: int  # the n-th IDENTIFY this server saw
+    seq: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def owns(self, guild_id: int | None) -> bool:
+        if guild_id is None:
+            return self.shard_id == 0
+        return (guild_id >> 22) % self.shard_count == self.shard_id
+
+    async def dispatch(self, event: str, data: Any) -> None:
+        async with self.lock:
+            self.seq += 1
+            await self.ws.send_str(json.dumps({"op": 0, "t": event, "s": self.seq, "d": data}))
+
+
+class Loopback(Driver):
+    def __init__(self, fake: FakeDiscord | None = None, *, recommended_shards: int = 1,
+                 answer_timeout: float = 20.0) -> None:
+        self.fake = fake or FakeDiscord()
+        self.channel = self.fake.add_text_channel("general")
+        self.other_channel = self.fake.add_text_channel("second")
+        self.admins: set[int] = set()
+        self.recommended_shards = recommended_shards
+        self.answer_timeout = answer_timeout
+        self.connections: list[Connection] = []
+        self.identified = 0  # IDENTIFYs so far (wait_ready(since=...) waits for newer ones)
+        self.unknown: list[str] = []  # REST calls the fake does not know (a test should assert it empty)
+        self.faults: list[Fault] = []
+        self.undelivered: list[str] = []  # tokens of interactions no connected shard could take
+        self._sessions = itertools.count(1)
+        self._changed = asyncio.Condition()
+        self._inflight = 0
+        self._last_activity = 0.0
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # --- lifecycle ---------------------------------------------------------------------------
+    @classmethod
+    async def start(cls, fake: FakeDiscord | None = None, **kwargs: Any) -> Loopback:
+        loopback = cls(fake, **kwargs)
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_get("/gateway-ws", loopback._gateway)
+        app.router.add_get("/gateway-ws/", loopback._gateway)
+        app.router.add_route("*", API + "/{tail:.*}", loopback._rest)
+        loopback._runner = web.AppRunner(app, access_log=None)
+        await loopback._runner.setup()
+        site = web.TCPSite(loopback._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None and server.sockets
+        loopback.port = server.sockets[0].getsockname()[1]
+        return loopback
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway-ws/"
+
+    async def close(self) -> None:
+        for connection in list(self.connections):
+            with contextlib.suppress(Exception):
+                await connection.ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def _notify(self) -> None:
+        self._last_activity = asyncio.get_running_loop().time()
+        async with self._changed:
+            self._changed.notify_all()
+
+    async def _wait_for(self, predicate: Any, within: float) -> bool:
+        async with self._changed:
+            try:
+                await asyncio.wait_for(self._changed.wait_for(predicate), within)
+            except TimeoutError:
+                return bool(predicate())
+        return True
+
+    # --- REST ----------------------------------------------------------------------------------
+    async def _rest(self, request: web.Request) -> web.StreamResponse:
+        path = "/" + request.match_info["tail"]
+        self._inflight += 1
+        await self._notify()
+        try:
+            return await self._answer(request, path)
+        finally:
+            self._inflight -= 1
+            await self._notify()
+
+    async def _answer(self, request: web.Request, path: str) -> web.StreamResponse:
+        if path in ("/gateway", "/gateway/bot"):
+            return _json({"url": self.gateway_url, "shards": self.recommended_shards,
+                          "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0,
+                                                  "max_concurrency": 1}})
+        auth = request.headers.get("Authorization")
+        if auth is not None and auth != f"Bot {TOKEN}":
+            return _json({"code": 0, "message": "401: Unauthorized"}, status=401)
+        body, files = await _read_body(request)
+        via = "webhook" if path.startswith(("/interactions/", "/webhooks/")) else "http"
+        call = Call(request.method, path, body, files, via)
+        fault = self._take_fault(path)
+        if fault is not None:
+            self.fake.calls.append(call)
+            call.status = fault.status or 504
+            if fault.status == 0:
+                await asyncio.sleep(fault.seconds)
+                return _json({"code": 0, "message": "timed out"}, status=504)
+            if fault.status == 429:
+                return _json({"code": 0, "message": "You are being rate limited.", "retry_after": fault.retry_after,
+                              "global": False}, status=429, headers={"Via": "1.1 google"})
+            return _json({"code": 0, "message": "Server error"}, status=fault.status)
+        try:
+            result = self.fake._handle(call)
+        except discord.HTTPException as exc:
+            return _json({"code": exc.code, "message": exc.text}, status=exc.status)
+        except (AssertionError, KeyError, ValueError) as exc:
+            self.unknown.append(f"{request.method} {path}: {exc!r}")
+            log.warning("the loopback does not know %s %s: %r", request.method, path, exc)
+            return _json({"code": 0, "message": "404: Not Found"}, status=404)
+        return _json(result)
+
+    # --- faults --------------------------------------------------------------------------------
+    def fail_next(self, count: int = 1, *, status: int = 429, retry_after: float = 0.2,
+                  match: str | None = None) -> None:
+        """Answer the next `count` REST calls (whose path contains `match`) with `status`."""
+        self.faults.append(Fault(status, count, match, retry_after=retry_after))
+
+    def hang_next(self, count: int = 1, *, seconds: float = 30.0, match: str | None = None) -> None:
+        """Let the next `count` REST calls wait `seconds` before a 504 (a client timeout comes first)."""
+        self.faults.append(Fault(0, count, match, seconds=seconds))
+
+    def _take_fault(self, path: str) -> Fault | None:
+        for fault in self.faults:
+            if fault.remaining > 0 and (fault.match is None or fault.match in path):
+                fault.remaining -= 1
+                return fault
+        return None
+
+    # --- gateway -------------------------------------------------------------------------------
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(max_msg_size=0)
+        await ws.prepare(request)
+        connection: Connection | None = None
+        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": HEARTBEAT_MS}}))
+        try:
+            async for message in ws:
+                if message.type is not WSMsgType.TEXT:
+                    break
+                frame = json.loads(message.data)
+                op = frame.get("op")
+                if op == 1:  # HEARTBEAT
+                    await ws.send_str(json.dumps({"op": 11}))
+                elif op == 2:  # IDENTIFY
+                    connection = await self._identify(ws, frame.get("d") or {})
+                    if connection is None:
+                        break
+                elif op == 6:  # RESUME: not kept; discord.py answers INVALID_SESSION by identifying again
+                    await ws.send_str(json.dumps({"op": 9, "d": False}))
+        finally:
+            if connection is not None and connection in self.connections:
+                self.connections.remove(connection)
+                await self._notify()
+        return ws
+
+    async def _identify(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> Connection | None:
+        if data.get("token") != TOKEN:
+            await ws.close(code=4004, message=b"Authentication failed.")
+            return None
+        shard_id, shard_count = (data.get("shard") or [0, 1])[:2]
+        self.identified += 1
+        connection = Connection(ws, int(shard_id), int(shard_count), f"session-{next(self._sessions)}",
+                                self.identified)
+        owned = [g for g in self.fake.guilds if connection.owns(g)]
+        await connection.dispatch("READY", {
+            "v": 10, "user": self.fake.users[BOT_ID], "session_id": connection.session_id,
+            "resume_gateway_url": self.gateway_url, "shard": [connection.shard_id, connection.shard_count],
+            "guilds": [{"id": str(g), "unavailable": True} for g in owned],
+            "application": {"id": str(APP_ID), "flags": 0}, "private_channels": []})
+        for guild_id in owned:
+            await connection.dispatch("GUILD_CREATE", self.fake.guild_json(guild_id))
+        self.connections.append(connection)
+        await self._notify()
+        return connection
+
+    def ready_shards(self) -> set[int]:
+        return {c.shard_id for c in self.connections}
+
+    async def wait_ready(self, shards: Iterable[int] = (0,), *, since: int = 0, within: float = 60.0) -> None:
+        """Wait until each of `shards` has a session identified after the `since`-th IDENTIFY."""
+        wanted = set(shards)
+
+        def ready() -> bool:
+            return wanted <= {c.shard_id for c in self.connections if c.number > since}
+
+        if not await self._wait_for(ready, within):
+            raise TimeoutError(f"shards {sorted(wanted)} not ready (connected: {sorted(self.ready_shards())})")
+
+    def _owner(self, guild_id: int | None) -> Connection | None:
+        owners = [c for c in self.connections if c.owns(guild_id) and not c.ws.closed]
+        return owners[-1] if owners else None  # the newest, if a dead one is not yet noticed
+
+    # --- the driver's transport ------------------------------------------------------------------
+    async def send(self, payload: dict[str, Any], token: str) -> bool:
+        """Deliver an INTERACTION_CREATE to the shard owning its guild; False if none is connected."""
+        guild = payload.get("guild_id")
+        connection = self._owner(int(guild) if guild is not None else None)
+        if connection is None:
+            self.undelivered.append(token)
+            return False
+        try:
+            await connection.dispatch("INTERACTION_CREATE", payload)
+        except (ConnectionError, RuntimeError):
+            self.undelivered.append(token)
+            return False
+        return True
+
+    def responses_for(self, token: str) -> list[Response]:
+        return [r for r in self.fake.responses if r["token"] == token]
+
+    def is_answered(self, token: str) -> bool:
+        return any(r["type"] in FINAL_KINDS for r in self.responses_for(token))
+
+    async def answered(self, token: str, within: float | None = None) -> list[Response]:
+        """The responses to an interaction once it is answered (or whatever came `within` seconds)."""
+        await self._wait_for(lambda: self.is_answered(token), self.answer_timeout if within is None else within)
+        return self.responses_for(token)
+
+    async def _feed(self, payload: dict[str, Any], token: str) -> list[Response]:
+        if not await self.send(payload, token):
+            return []
+        return await self.answered(token)
+
+    def _option_types(self, group: str, sub: str) -> dict[str, int]:
+        for command in self.fake.commands:
+            if command.get("name") != group:
+                continue
+            options = command.get("options") or []
+            if sub:
+                options = next((o.get("options") or [] for o in options if o.get("name") == sub), None)
+                assert options is not None, f"no command {group} {sub}"
+            return {o["name"]: int(o["type"]) for o in options}
+        raise AssertionError(f"no command {group} (synced: {[c.get('name') for c in self.fake.commands]})")
+
+    async def quiet(self, idle: float = 0.15, within: float = 30.0) -> None:
+        """Wait until no REST call is in progress and none came for `idle` seconds."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + within
+        while loop.time() < deadline:
+            wait = self._last_activity + idle - loop.time()
+            if self._inflight == 0 and wait <= 0:
+                return
+            await asyncio.sleep(max(wait, 0.01))
+        raise TimeoutError(f"the bot never went quiet ({self._inflight} calls in progress)")
+
+
+def _json(data: Any, *, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
+    # discord.py parses a body as JSON only when Content-Type is exactly "application/json".
+    return web.Response(body=json.dumps(data).encode(), status=status,
+                        headers={"Content-Type": "application/json", **(headers or {})})
+
+
+async def _read_body(request: web.Request) -> tuple[Any, list[str]]:
+    """The JSON body (or multipart payload_json) and the names of attached files."""
+    if not request.body_exists:
+        return None, []
+    if request.content_type.startswith("multipart/"):
+        body: Any = None
+        names: list[str] = []
+        reader = await request.multipart()
+        async for part in reader:
+            if not isinstance(part, BodyPartReader):
+                continue
+            raw = await part.read()
+            if part.name == "payload_json":
+                body = json.loads(bytes(raw))
+            elif part.filename:
+                names.append(part.filename)
+        return body, names
+    text = await request.text()
+    return (json.loads(text) if text else None), []
+
+
+__all__ = ["GUILD_ID", "TOKEN", "Connection", "Loopback"]
