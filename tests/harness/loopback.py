@@ -42,7 +42,7 @@ import contextlib
 import itertools
 import json
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -126,9 +126,7 @@ class Loopback(Driver):
         await loopback._runner.setup()
         site = web.TCPSite(loopback._runner, "127.0.0.1", 0)
         await site.start()
-        server = site._server
-        assert server is not None and server.sockets
-        loopback.port = server.sockets[0].getsockname()[1]
+        loopback.port = int(loopback._runner.addresses[0][1])
         return loopback
 
     @property
@@ -147,12 +145,17 @@ class Loopback(Driver):
             await self._runner.cleanup()
             self._runner = None
 
+    async def poke(self) -> None:
+        """Wake everything waiting in `wait_until` (call it when what a predicate reads changed)."""
+        await self._notify()
+
     async def _notify(self) -> None:
         self._last_activity = asyncio.get_running_loop().time()
         async with self._changed:
             self._changed.notify_all()
 
-    async def _wait_for(self, predicate: Any, within: float) -> bool:
+    async def wait_until(self, predicate: Callable[[], bool], within: float) -> bool:
+        """Wait until `predicate()` holds, re-checked at each REST call, response and (dis)connection."""
         async with self._changed:
             try:
                 await asyncio.wait_for(self._changed.wait_for(predicate), within)
@@ -276,7 +279,7 @@ class Loopback(Driver):
         def ready() -> bool:
             return wanted <= {c.shard_id for c in self.connections if c.number > since}
 
-        if not await self._wait_for(ready, within):
+        if not await self.wait_until(ready, within):
             raise TimeoutError(f"shards {sorted(wanted)} not ready (connected: {sorted(self.ready_shards())})")
 
     def _owner(self, guild_id: int | None) -> Connection | None:
@@ -306,7 +309,7 @@ class Loopback(Driver):
 
     async def answered(self, token: str, within: float | None = None) -> list[Response]:
         """The responses to an interaction once it is answered (or whatever came `within` seconds)."""
-        await self._wait_for(lambda: self.is_answered(token), self.answer_timeout if within is None else within)
+        await self.wait_until(lambda: self.is_answered(token), self.answer_timeout if within is None else within)
         return self.responses_for(token)
 
     async def _feed(self, payload: dict[str, Any], token: str) -> list[Response]:

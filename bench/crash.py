@@ -1,0 +1,447 @@
+"""Crash proof: the real bot in a subprocess, killed with SIGKILL at random moments while people play.
+
+    python -m bench crash --kills 100 [--tables 3] [--seed 1] [--database-url URL]
+
+A loopback fake Discord (tests/harness/loopback.py) serves REST and the gateway on 127.0.0.1; the
+bot runs its production entry (tests/harness/run_bot.py) on one database. Scripted players open
+lobbies of all three games (2-6 seats, some AI seats), join, start and decide by clicking the
+buttons the bot sent them (their DM, or "/game hand" when a crash left their DM behind), several
+tables at once. Meanwhile the bot is killed (SIGKILL) at random moments and restarted on the same
+database, `--kills` times; then the running games are played to the end.
+
+Checked, and reported:
+- every acknowledged decision (a click whose "You chose" answer reached the fake) is in the action
+  log: the seat's first action after the sequence number the button was offered at is that choice;
+- every game started finishes;
+- buttons sent before a crash work after it: the players go on from the messages they had, and after
+  each restart a few buttons of older snapshots (including the ones taken just before the kill) are
+  clicked again: each must be answered (decided, or refused as no longer available), never lost;
+- every interaction gets an answer, except the ones in flight at a kill (Discord would show
+  "interaction failed"; the player clicks again) and the ones sent while the bot was down.
+The database must be empty (a fresh SQLite file in a temporary directory by default).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import copy
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+import games
+from storage import Database
+from tests.harness.loopback import Loopback
+from tests.harness.run_bot import BotProcess
+
+# What a button that is no longer valid must answer (English: the scripted players' locale).
+STALE_ANSWERS = ("That choice is no longer available", "That was already decided",
+                 "You have nothing to decide right now", "That game is over")
+IDLE_BEFORE_HAND = 3.0  # seconds nobody could move before a prompted player without buttons asks for their hand
+SEATS = {"eggs-empires": (2, 6), "eight-minute-empire": (2, 4), "reggverse-riddles": (2, 6)}
+
+
+@dataclass
+class Figures:
+    kills: int = 0
+    kills_survived: int = 0  # restarts after which the bot came back and played on
+    kills_during_decisions: int = 0  # kills with at least one interaction in flight
+    decisions_acknowledged: int = 0
+    decisions_lost: int = 0
+    games_started: int = 0
+    games_finished: int = 0
+    interactions: int = 0
+    unanswered: int = 0  # delivered to a live bot that was not killed, and never answered: must be 0
+    in_flight_at_kill: int = 0  # delivered, then the bot was killed before answering
+    sent_while_down: int = 0  # no bot connected: Discord shows "interaction failed"
+    old_buttons_clicked: int = 0
+    old_buttons_dead: int = 0  # an old button answered with anything but a decision or a stale refusal
+    hand_recoveries: int = 0  # "/game hand" used because a crash left a player's DM behind
+    restart_median_s: float = 0.0
+    duration_s: float = 0.0
+    bot_errors: int = 0  # ERROR lines and tracebacks in the bot's log
+    problems: list[str] = field(default_factory=list)
+
+    def ok(self) -> bool:
+        return (self.decisions_lost == 0 and self.unanswered == 0 and self.old_buttons_dead == 0
+                and self.games_finished == self.games_started and self.kills_survived == self.kills
+                and not self.problems)
+
+
+@dataclass
+class Acked:
+    game_id: int
+    seat: int
+    offered: int
+    action: list[str]
+
+
+def choice_of(component: dict[str, Any], values: list[str] | None) -> tuple[int, int, int, list[str]] | None:
+    """(game, seat, offered, action) of a choice button or select, from its custom_id."""
+    custom_id = str(component.get("custom_id", ""))
+    if custom_id.startswith("g:"):
+        parts = custom_id[2:].split(":", 3)
+        return int(parts[0]), int(parts[1]), int(parts[2]), [parts[3]]
+    if custom_id.startswith("gs:") and values is not None:
+        game_id, seat, offered = (int(p) for p in custom_id[3:].split(":"))
+        return game_id, seat, offered, list(values)
+    return None
+
+
+class CrashRun:
+    def __init__(self, loopback: Loopback, database_url: str, *, kills: int, tables: int, seed: int,
+                 log: IO[bytes], max_gap: float = 3.0) -> None:
+        self.lb = loopback
+        self.database_url = database_url
+        self.kills_wanted = kills
+        self.rng = random.Random(seed)
+        self.log = log
+        self.max_gap = max_gap
+        self.figures = Figures()
+        self.acked: list[Acked] = []
+        self.bot: BotProcess | None = None
+        self.generation = 0  # which bot process interactions are delivered to
+        self.up = asyncio.Event()
+        self.db: Database | None = None
+        self.channels = [self.lb.fake.add_text_channel(f"table-{i}") for i in range(tables)]
+        self.snapshots: list[tuple[int, dict[str, Any]]] = []  # (user, message) copies taken at kills
+        self.game_ids: list[int] = []
+        self.restart_times: list[float] = []
+        self.killing = True
+        self.outcomes: Counter[str] = Counter()
+
+    # --- the bot process -------------------------------------------------------------------------
+    async def boot(self) -> None:
+        mark = self.lb.identified
+        started = time.perf_counter()
+        self.bot = await BotProcess.spawn(self.lb, self.database_url, log=self.log)
+        await self.lb.wait_ready(since=mark, within=120)
+        self.restart_times.append(time.perf_counter() - started)
+        self.generation += 1
+        self.up.set()
+
+    async def killer(self) -> None:
+        """Kill the bot at random moments, `kills_wanted` times, restarting it each time."""
+        while self.figures.kills < self.kills_wanted:
+            await asyncio.sleep(self.rng.uniform(0.05, self.max_gap))
+            assert self.bot is not None
+            self.snapshot()
+            in_flight = [t for t, g in self._pending.items() if g == self.generation]
+            self.up.clear()
+            self.bot.kill()
+            await self.bot.wait()
+            self.figures.kills += 1
+            if in_flight:
+                self.figures.kills_during_decisions += 1
+            await self.lb.poke()
+            await self.boot()
+            self.figures.kills_survived += 1
+            await self.click_old_buttons()
+        self.killing = False
+
+    def snapshot(self) -> None:
+        """Copies of every player's newest messages with choices: the buttons sent just before a kill."""
+        for user in list(self.players):
+            for message in self.lb.dms(user)[-1:] + self.lb.ephemerals(user)[-1:]:
+                if any(choice_of(c, []) for c in self.lb.components(message)):
+                    self.snapshots.append((user, copy.deepcopy(message)))
+
+    async def click_old_buttons(self) -> None:
+        """After a restart: a few buttons from older snapshots, each answered by a decision or a stale refusal."""
+        picks = self.snapshots[-2:] + self.rng.sample(self.snapshots[:-2], min(2, len(self.snapshots[:-2])))
+        for user, message in picks:
+            components = [c for c in self.lb.components(message) if choice_of(c, [])]
+            if not components:
+                continue
+            answer = await self.choose(user, message, self.rng.choice(components))
+            self.figures.old_buttons_clicked += 1
+            if answer in ("lost", "other"):  # nobody kills the bot meanwhile: "lost" is no answer at all
+                self.figures.old_buttons_dead += 1
+
+    # --- interactions ----------------------------------------------------------------------------
+    _pending: dict[str, int]
+
+    async def interact(self, payload: dict[str, Any], token: str) -> list[dict[str, Any]] | None:
+        """Send once the bot is up; the responses, or None when the bot died before answering."""
+        await self.up.wait()
+        generation = self.generation
+        self.figures.interactions += 1
+        if not await self.lb.send(payload, token):
+            self.figures.sent_while_down += 1
+            return None
+        self._pending[token] = generation
+        await self.lb.wait_until(lambda: self.lb.is_answered(token) or self.generation != generation
+                                 or not self.up.is_set(), 30)
+        self._pending.pop(token, None)
+        if self.lb.is_answered(token):
+            return self.lb.responses_for(token)
+        if self.generation != generation or not self.up.is_set():
+            await asyncio.sleep(0.05)  # the answer may still have raced the kill
+            if self.lb.is_answered(token):
+                return self.lb.responses_for(token)
+            self.figures.in_flight_at_kill += 1
+            return None
+        self.figures.unanswered += 1
+        self.figures.problems.append(f"interaction {payload['data']} got no answer from a live bot")
+        return None
+
+    async def choose(self, user: int, message: dict[str, Any], component: dict[str, Any]) -> str:
+        """Click a choice (or pick from a select); "acked", "stale", "refused", "lost" or "other"."""
+        values = None
+        if component["type"] == 3:
+            options = [o["value"] for o in component["options"]]
+            values = self.rng.sample(options, int(component.get("min_values") or 1))
+        payload, token = self.lb.click_payload(user, component["custom_id"], message=message, values=values)
+        responses = await self.interact(payload, token)
+        if responses is None:
+            return "lost"
+        final = [r for r in responses if r["type"] in (4, 7, "edit", "followup")]
+        text = json.dumps([r["data"] for r in final], ensure_ascii=False)
+        if any(r["type"] in (7, "edit") for r in final) and "You chose" in text:
+            parsed = choice_of(component, values)
+            assert parsed is not None
+            self.acked.append(Acked(*parsed))
+            self.figures.decisions_acknowledged += 1
+            outcome = "acked"
+        elif any(stale in text for stale in STALE_ANSWERS):
+            outcome = "stale"
+        elif final and all(int((r["data"] or {}).get("flags") or 0) & 64
+                           for r in final if r["type"] in (4, "followup")):
+            outcome = "refused"  # a rule refusal ("you cannot take that"): pick again
+        else:
+            outcome = "other"
+            self.figures.problems.append(f"unexpected answer to {component['custom_id']}: {text[:300]}")
+        self.outcomes[outcome] += 1
+        return outcome
+
+    async def slash(self, user: int, command: str, channel: int, **options: Any) -> list[dict[str, Any]] | None:
+        payload, token = self.lb.slash_payload(user, command, channel=channel, **options)
+        return await self.interact(payload, token)
+
+    # --- the players -----------------------------------------------------------------------------
+    players: dict[int, int]  # user -> game id (0 while in the lobby)
+
+    async def open_game(self, channel: int, key: str, humans: list[int], ai: int) -> int:
+        """Lobby, joins, AI seats, start: one interaction at a time, re-reading the database after each."""
+        assert self.db is not None
+        host = humans[0]
+        for _ in range(500):
+            row = await self.db.channel_game(channel)
+            if row is None:
+                await self.slash(host, "game new", channel, game=key)
+                continue
+            assert row.id is not None
+            if row.status == "active":
+                return row.id
+            seats = await self.db.seats(row.id)
+            seated = {s.user_id for s in seats}
+            missing = [u for u in humans if u not in seated]
+            ai_seated = sum(1 for s in seats if s.user_id is None)
+            lobby = self._lobby_message(row.id)
+            if missing:
+                user = missing[0]
+                if lobby is not None and self.rng.random() < 0.5:
+                    payload, token = self.lb.click_payload(user, f"lb:{row.id}:join", message=lobby)
+                    await self.interact(payload, token)
+                else:
+                    await self.slash(user, "game join", channel)
+            elif ai_seated < ai and lobby is not None:
+                payload, token = self.lb.click_payload(host, f"lb:{row.id}:ai", message=lobby)
+                await self.interact(payload, token)
+            elif lobby is not None and self.rng.random() < 0.5:
+                payload, token = self.lb.click_payload(host, f"lb:{row.id}:start", message=lobby)
+                await self.interact(payload, token)
+            else:
+                await self.slash(host, "game start", channel)
+        raise AssertionError(f"could not open a {key} game in channel {channel}")
+
+    def _lobby_message(self, game_id: int) -> dict[str, Any] | None:
+        try:
+            return self.lb.find_message(f"lb:{game_id}:start")[1]
+        except AssertionError:
+            return None
+
+    def live_message(self, user: int, game_id: int, dead: set[tuple[int, str]]) -> dict[str, Any] | None:
+        """The user's newest message with choices of this game (DM or "/game hand" answer) not known stale."""
+        best: tuple[int, int, dict[str, Any]] | None = None
+        for message in self.lb.dms(user) + self.lb.ephemerals(user):
+            offered = [choice_of(c, []) for c in self.lb.components(message)]
+            mine = [o for o in offered if o is not None and o[0] == game_id]
+            if not mine or (int(message["id"]), _fingerprint(message)) in dead:
+                continue
+            key = (mine[0][2], int(message["id"]))
+            if best is None or key > best[:2]:
+                best = (*key, message)
+        return best[2] if best else None
+
+    async def play(self, game_id: int, humans: list[int]) -> None:
+        assert self.db is not None
+        dead: set[tuple[int, str]] = set()
+        loop = asyncio.get_running_loop()
+        idle_since = loop.time()
+        for _ in range(20_000):
+            row = await self.db.get_game(game_id)
+            assert row is not None
+            if row.status != "active":
+                return
+            progressed = False
+            for user in humans:
+                message = self.live_message(user, game_id, dead)
+                if message is None:
+                    continue
+                components = [c for c in self.lb.components(message) if choice_of(c, [])]
+                outcome = await self.choose(user, message, self.rng.choice(components))
+                if outcome == "acked":
+                    progressed = True
+                elif outcome in ("stale", "other"):
+                    dead.add((int(message["id"]), _fingerprint(message)))
+            if progressed:
+                idle_since = loop.time()
+                continue
+            await self.up.wait()
+            await asyncio.sleep(0.2)
+            if loop.time() - idle_since > IDLE_BEFORE_HAND:
+                # Nobody could move: a crash left someone's DM behind. They ask for their hand.
+                for user in await self.prompted(game_id, humans):
+                    if self.live_message(user, game_id, dead) is None:
+                        self.figures.hand_recoveries += 1
+                        await self.slash(user, "game hand", self.channel_of(game_id))
+                idle_since = loop.time()
+        raise AssertionError(f"game {game_id} never ended")
+
+    async def prompted(self, game_id: int, humans: list[int]) -> list[int]:
+        assert self.db is not None
+        row = await self.db.get_game(game_id)
+        if row is None or row.status != "active":
+            return []
+        state, _version = await self.db.load_state(game_id)
+        engine = games.get(row.game_key)
+        seats = await self.db.seats(game_id)
+        return [u for p in engine.prompts(engine.from_json(state)) if (u := seats[p.seat].user_id) in humans]
+
+    def channel_of(self, game_id: int) -> int:
+        return self._channels[game_id]
+
+    async def table(self, channel: int) -> None:
+        """One channel: games one after another while the killer runs, of each game in turn."""
+        keys = sorted(SEATS)
+        while self.killing:
+            key = keys[self.rng.randrange(len(keys))]
+            low, high = SEATS[key]
+            seats = self.rng.randint(low, high)
+            humans_count = self.rng.randint(1, seats)
+            humans = [self.lb.user(f"p{len(self.players) + i}") for i in range(humans_count)]
+            for user in humans:
+                self.players[user] = 0
+            game_id = await self.open_game(channel, key, humans, seats - humans_count)
+            self._channels[game_id] = channel
+            self.game_ids.append(game_id)
+            self.figures.games_started += 1
+            for user in humans:
+                self.players[user] = game_id
+            await self.play(game_id, humans)
+            for user in humans:
+                del self.players[user]
+
+    # --- the run ---------------------------------------------------------------------------------
+    async def run(self) -> Figures:
+        self._pending = {}
+        self.players = {}
+        self._channels: dict[int, int] = {}
+        started = time.perf_counter()
+        await self.boot()
+        self.db = await Database.open(self.database_url)
+        try:
+            if await self.db.count_games():
+                raise SystemExit("the crash bench needs an empty database (its ids restart at each run)")
+            tables = [asyncio.create_task(self.table(c)) for c in self.channels]
+            await self.killer()
+            await asyncio.gather(*tables)
+            await self.check()
+        finally:
+            if self.bot is not None:
+                await self.bot.stop()
+            await self.db.close()
+        self.figures.duration_s = round(time.perf_counter() - started, 1)
+        self.figures.restart_median_s = round(statistics.median(self.restart_times), 2)
+        return self.figures
+
+    async def check(self) -> None:
+        """Every acknowledged decision is in the log; every game finished."""
+        assert self.db is not None
+        logs = {g: await self.db.actions(g) for g in self.game_ids}
+        for acked in self.acked:
+            later = [a for a in logs[acked.game_id] if a.seat == acked.seat and a.seq > acked.offered]
+            if not later or list(later[0].action) != acked.action:
+                self.figures.decisions_lost += 1
+                found = list(later[0].action) if later else None
+                self.figures.problems.append(f"lost: {acked} (log has {found})")
+        for game_id in self.game_ids:
+            row = await self.db.get_game(game_id)
+            if row is not None and row.status == "finished":
+                self.figures.games_finished += 1
+            else:
+                self.figures.problems.append(f"game {game_id} ended {row.status if row else 'missing'}")
+
+
+def _fingerprint(message: dict[str, Any]) -> str:
+    return json.dumps([message.get("content"), message.get("components")], sort_keys=True)
+
+
+def count_errors(log_path: Path) -> int:
+    text = log_path.read_text(encoding="utf-8", errors="replace")
+    return text.count("Traceback") + sum(1 for line in text.splitlines() if " ERROR " in line)
+
+
+async def crash(kills: int, *, tables: int = 3, seed: int = 1, database_url: str | None = None,
+                workdir: Path, max_gap: float = 3.0) -> Figures:
+    """Run the crash script; the bot's log is left in `workdir`/bot.log."""
+    url = database_url or f"sqlite+aiosqlite:///{workdir / 'crash.sqlite3'}"
+    loopback = await Loopback.start()
+    log_path = workdir / "bot.log"
+    try:
+        with open(log_path, "wb") as log:  # noqa: ASYNC230 - opened once, before anything runs
+            run = CrashRun(loopback, url, kills=kills, tables=tables, seed=seed, log=log, max_gap=max_gap)
+            figures = await run.run()
+    finally:
+        await loopback.close()
+    figures.bot_errors = count_errors(log_path)
+    if loopback.unknown:
+        figures.problems += [f"the fake does not know {u}" for u in loopback.unknown]
+    return figures
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench crash", description=__doc__.split("\n")[0])
+    parser.add_argument("--kills", type=int, default=100)
+    parser.add_argument("--tables", type=int, default=3, help="games played at once (one channel each)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--max-gap", type=float, default=3.0, help="longest wait between restart and kill (s)")
+    parser.add_argument("--database-url", default=None, help="an EMPTY database (default: a fresh SQLite file)")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="crash-") as tmp:
+        figures = asyncio.run(crash(args.kills, tables=args.tables, seed=args.seed,
+                                    database_url=args.database_url, workdir=Path(tmp), max_gap=args.max_gap))
+        if figures.bot_errors:
+            print(Path(tmp, "bot.log").read_text(encoding="utf-8", errors="replace")[-4000:], file=sys.stderr)
+    shown = {k: v for k, v in asdict(figures).items() if k != "problems"}
+    for name, value in shown.items():
+        print(f"{name:>24}: {value}")
+    for problem in figures.problems[:20]:
+        print("PROBLEM:", problem)
+    command = "python -m bench crash " + " ".join(argv) if argv else "python -m bench crash"
+    from bench.results import save
+
+    save("crash", command, shown, title="Crash proof (SIGKILL at random moments, restart on the same database)",
+         targets={"decisions_lost": "0", "unanswered": "0", "old_buttons_dead": "0",
+                  "games_finished": "= games_started", "kills_survived": "= kills"},
+         notes="in_flight_at_kill: interactions Discord would show as failed (the player clicks again)")
+    return 0 if figures.ok() else 1
