@@ -1,4 +1,5 @@
-"""`python -m bot`: load settings, migrate the database, sync commands and connect to Discord.
+"""`python -m bot [--shard-ids 0-3 --shard-count 8]`: load settings, migrate the database, sync
+commands and connect to Discord. Command-line options override the environment and `.env`.
 
 Exits 2 with a clear message when misconfigured (no token, a bad setting, a rejected token, a
 database newer than this code), never with a traceback.
@@ -6,9 +7,11 @@ database newer than this code), never with a traceback.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import sys
+from typing import Any
 
 import discord
 from pydantic import ValidationError
@@ -41,13 +44,29 @@ async def run(settings: Settings) -> int:
     return 0
 
 
-def main() -> int:
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--shard-ids", metavar="IDS",
+                        help="the shards this process runs: ranges like 0-3 or 0,2,5-7 (overrides SHARD_IDS)")
+    parser.add_argument("--shard-count", metavar="N", type=int,
+                        help="the total number of shards across all processes (overrides SHARD_COUNT)")
+    return parser
+
+
+def _problem(error: Any) -> str:
+    where = ".".join(str(p) for p in error["loc"]).upper()
+    message = str(error["msg"]).removeprefix("Value error, ")
+    return f"{where}: {message}" if where else message
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    overrides = {name: value for name, value in vars(args).items() if value is not None}
     try:
-        settings = Settings()
+        settings = Settings(**overrides)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']).upper()}: {e['msg']}" for e in exc.errors()
-        )
+        problems = "; ".join(_problem(e) for e in exc.errors())
         print(f"Bad setting: {problems}. See .env.example.", file=sys.stderr)
         return 2
     if settings.discord_token is None:

@@ -18,7 +18,7 @@ from bot.settings import Settings
 from bot.table import TableService
 from bot.translator import CatalogTranslator
 from bot.views import DYNAMIC_ITEMS, PREFIXES
-from storage import Database
+from storage import Database, Shards
 
 log = logging.getLogger(__name__)
 
@@ -34,28 +34,52 @@ def carries(message: discord.Message | None, custom_id: str, component_type: Any
     return False
 
 
-class TableBot(commands.Bot):
+def owned_shards(settings: Settings) -> Shards | None:
+    """The shards whose guilds' timers this process runs; None when it runs them all."""
+    if settings.shard_ids is None or settings.shard_count is None:
+        return None
+    return Shards.of(settings.shard_ids, settings.shard_count)
+
+
+class TableBot(commands.AutoShardedBot):
+    """Discord's own sharding: with no shard settings one process runs every shard (Discord's
+    recommended count); with SHARD_IDS and SHARD_COUNT it runs only those (docs/deployment.md)."""
+
     db: Database
     table: TableService
     languages: Languages
 
     def __init__(self, settings: Settings) -> None:
         # Interactions only: no privileged intents (no message content, no members).
+        sharding: dict[str, Any] = {"shard_ids": settings.shard_ids, "shard_count": settings.shard_count}
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None)
+                         help_command=None, **sharding)
         self.settings = settings
+        self.owned = owned_shards(settings)
+
+    @property
+    def syncs_commands(self) -> bool:
+        """Commands belong to the application, not to a shard: one process pushes them, the one that
+        runs shard 0 (every complete split has it; it also receives the DMs). Several processes
+        syncing at once would race each other on the same rate-limited endpoint, and during a
+        rolling update an old process could push the old commands back."""
+        return self.settings.sync_commands and (self.owned is None or self.owned.owns(None))
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.settings.database_url)  # runs the migrations
         self.languages = Languages(self.db, self._preferred_locale)
-        self.table = TableService(self.db, DiscordNotifier(self))
+        self.table = TableService(self.db, DiscordNotifier(self), shards=self.owned)
         await self.tree.set_translator(CatalogTranslator())
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.add_cog(GameCog(self))
         await self.add_cog(TimerCog(self, self.settings.timer_interval))
         await self.add_cog(leaderboard.LeaderboardCog(self))  # also registers its page buttons
-        if self.settings.sync_commands:
+        if self.syncs_commands:
             await self.sync_commands()
+        # Before the gateway connects: our games that a stopped process left mid-way move on.
+        resumed = await self.table.resume()
+        if resumed:
+            log.info("resumed %d games", resumed)
 
     def _preferred_locale(self, guild_id: int) -> discord.Locale | None:
         guild = self.get_guild(guild_id)

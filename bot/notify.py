@@ -63,10 +63,11 @@ class DiscordNotifier:
     async def _open_table(self, update: TableUpdate, lang: str) -> GameRow:
         game = update.game
         assert game.id is not None
-        thread_id = await self._create_thread(game, lang)
-        if thread_id is not None:
-            await self.db.update_game(game.id, thread_id=thread_id)
-            game.thread_id = thread_id
+        if game.thread_id is None:  # a process that stopped after opening the thread reuses it
+            thread_id = await self._create_thread(game, lang)
+            if thread_id is not None:
+                await self.db.update_game(game.id, thread_id=thread_id)
+                game.thread_id = thread_id
         message = await present.table(update, lang).render()
         sent = await self._public_channel(game).send(**message.send_kwargs())
         await self.db.update_game(game.id, table_message_id=sent.id)

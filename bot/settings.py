@@ -2,14 +2,34 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Self
 
-from pydantic import BeforeValidator, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import BeforeValidator, SecretStr, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
 def _blank_is_none(value: Any) -> Any:
     return None if isinstance(value, str) and not value.strip() else value
+
+
+def parse_shard_ids(value: Any) -> Any:
+    """"0-3" or "0,2,5-7" (ranges inclusive) -> sorted shard ids; a list passes through; blank -> None."""
+    value = _blank_is_none(value)
+    if not isinstance(value, str):
+        return value
+    ids: list[int] = []
+    for part in value.split(","):
+        low, dash, high = part.strip().partition("-")
+        try:
+            first, last = int(low), int(high if dash else low)
+        except ValueError:
+            raise ValueError(f"{part.strip()!r} is not a shard id or a range like 0-3") from None
+        if first > last:
+            raise ValueError(f"the range {part.strip()!r} runs backwards")
+        ids.extend(range(first, last + 1))
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"{value!r} names a shard twice")
+    return sorted(ids)
 
 
 class Settings(BaseSettings):
@@ -23,6 +43,27 @@ class Settings(BaseSettings):
     timer_interval: float = 5.0
     # Push the slash commands to Discord at start-up (to DEV_GUILD_ID when set, else globally).
     sync_commands: bool = True
+    # Discord sharding (see docs/deployment.md). Both unset: one process runs every shard, as many as
+    # Discord recommends. SHARD_COUNT alone: one process runs shards 0..SHARD_COUNT-1. SHARD_IDS (needs
+    # SHARD_COUNT): this process runs only those shards, and only their guilds' timers.
+    shard_ids: Annotated[list[int] | None, NoDecode, BeforeValidator(parse_shard_ids)] = None
+    shard_count: Annotated[int | None, BeforeValidator(_blank_is_none)] = None
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Self:
+        if self.shard_count is not None and self.shard_count < 1:
+            raise ValueError(f"SHARD_COUNT must be at least 1, not {self.shard_count}")
+        if self.shard_ids is None:
+            return self
+        if self.shard_count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT too (the total number of shards across all processes)")
+        if not self.shard_ids:
+            raise ValueError("SHARD_IDS names no shard")
+        outside = [i for i in self.shard_ids if not 0 <= i < self.shard_count]
+        if outside:
+            last = self.shard_count - 1
+            raise ValueError(f"shard ids {outside} are outside 0-{last} (SHARD_COUNT={self.shard_count})")
+        return self
 
 
 TOKEN_HELP = """\

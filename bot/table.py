@@ -23,7 +23,7 @@ from typing import Any, Protocol
 import games
 from bot import i18n, text
 from games.core import Game, IllegalAction, Prompt
-from storage import Database, GameRow, SeatRow, VersionConflict
+from storage import Database, GameNotActive, GameRow, SeatRow, Shards, StorageError, VersionConflict
 
 log = logging.getLogger(__name__)
 
@@ -144,8 +144,11 @@ def _prompt_key(prompt: Prompt | None, offered: int) -> str:
 
 class TableService:
     def __init__(self, db: Database, notifier: Notifier | None = None, *, clock: Clock = _utcnow,
-                 seeds: random.Random | None = None) -> None:
+                 seeds: random.Random | None = None, shards: Shards | None = None) -> None:
         self.db = db
+        # The Discord shards this process runs when the bot is split over several processes: timers
+        # and start-up resumption touch only their guilds' games. None: every game is ours.
+        self.shards = shards
         self.seeds = seeds or random.Random()  # game seeds; tests pass a seeded Random for repeatability
         self.notifier: Notifier = notifier or NullNotifier()
         self.clock = clock
@@ -410,7 +413,7 @@ class TableService:
     async def tick(self) -> int:
         """Run due reminders and AFK deadlines; returns how many games were handled."""
         handled = 0
-        for row in await self.db.due_games(self.clock()):
+        for row in await self.db.due_games(self.clock(), self.shards):
             assert row.id is not None
             try:
                 await self._timer(row.id)
@@ -418,6 +421,42 @@ class TableService:
                 log.exception("timer failed for game %s", row.id)
             handled += 1
         return handled
+
+    async def resume(self) -> int:
+        """At start-up: carry on with our active games that a stopped process left mid-way.
+
+        AI seats (and AFK stand-ins) whose turn came while the process was down decide now, and a
+        game whose table message was never posted gets it. Deadlines that passed meanwhile are the
+        timer's job (its next tick). Returns how many games were moved on.
+        """
+        resumed = 0
+        for row in await self.db.active_games(self.shards):
+            assert row.id is not None
+            try:
+                update = await self._resume(row.id)
+            except (Stale, GameNotActive):
+                continue  # another process moved it on first, or it ended meanwhile
+            except (StorageError, TableError):
+                log.exception("resuming game %s failed", row.id)
+                continue
+            if update is not None:
+                await self.notifier.publish(update)
+                resumed += 1
+        return resumed
+
+    async def _resume(self, game_id: int) -> TableUpdate | None:
+        async with self.lock(game_id):
+            row = await self._game(game_id)
+            if row.status != "active":
+                return None
+            version, state = await self._state(row)
+            game = games.get(row.game_key)
+            seats = await self.db.seats(game_id)
+            robots = any(seats[p.seat].user_id is None or seats[p.seat].ai_controlled for p in game.prompts(state))
+            if not robots and row.table_message_id is not None:
+                return None
+            update = await self._advance(game_id, version, state, [], [], acted_seat=None)
+            return _started(update) if row.table_message_id is None else update
 
     async def _timer(self, game_id: int) -> None:
         update: TableUpdate | None = None
@@ -482,6 +521,8 @@ class TableService:
         cached = self._cache.get(row.id)
         if cached is not None and cached[0] == row.version:
             return cached
+        # Someone else (another bot process) moved the game on: who acted when is stale too.
+        self._last_acted.pop(row.id, None)
         data, version = await self.db.load_state(row.id)
         state = games.get(row.game_key).from_json(data)
         self._cache[row.id] = (version, state)

@@ -14,6 +14,7 @@ from storage.errors import (
     VersionConflict,
 )
 from storage.models import STATUSES, ActionRow, GameRow, RatingRow, ResultRow, SeatRow
+from storage.shards import Shards, shard_of
 
 __all__ = [
     "DEFAULT_URL",
@@ -28,6 +29,8 @@ __all__ = [
     "ResultRow",
     "SchemaTooNew",
     "SeatRow",
+    "Shards",
     "StorageError",
     "VersionConflict",
+    "shard_of",
 ]

@@ -41,6 +41,7 @@ from storage.engine import IMMEDIATE, NO_WAIT, READ_ONLY, create_engine, create_
 from storage.errors import BrokenGame, GameNotActive, GameNotFound
 from storage.ladder import BoardPage, GameSeat, PlayedGame, PlayerStats, ScoreSummary
 from storage.models import RUNNING, STATUSES, ActionRow, GameRow, RatingHistoryRow, RatingRow, ResultRow, SeatRow
+from storage.shards import Shards
 from storage.types import UTCDateTime, dump_json, utcnow
 from storage.writer import GroupWriter, PendingAction
 
@@ -218,10 +219,17 @@ class Database:
         seated = select(_seats.c.game_id).where(_seats.c.user_id == user_id)
         return await self._games_where(_games.c.id.in_(seated), _games.c.status.in_(RUNNING))
 
-    async def due_games(self, now: datetime) -> list[GameRow]:
-        """Active games whose deadline has passed, the most overdue first."""
-        rows = await self._games_where(_games.c.status == "active", _games.c.deadline <= now)
+    async def due_games(self, now: datetime, shards: Shards | None = None) -> list[GameRow]:
+        """Active games whose deadline has passed, the most overdue first; only those of `shards`'
+        guilds when given (the index on status and deadline finds the due rows, then this filters)."""
+        owned = [] if shards is None else [shards.where(_games.c.guild_id)]
+        rows = await self._games_where(_games.c.status == "active", _games.c.deadline <= now, *owned)
         return sorted(rows, key=lambda g: (g.deadline, g.id))
+
+    async def active_games(self, shards: Shards | None = None) -> list[GameRow]:
+        """Every active game (of `shards`' guilds when given), oldest first: what a process resumes."""
+        owned = [] if shards is None else [shards.where(_games.c.guild_id)]
+        return await self._games_where(_games.c.status == "active", *owned)
 
     async def _games_where(
         self, *conditions: Any, newest_first: bool = False, limit: int | None = None

@@ -106,7 +106,8 @@ class Harness(Driver):
         if self.clock_now is not None:
             bot.table.clock = lambda: self.clock_now or datetime.now(UTC)
         state = bot._connection
-        ready: Any = {"v": 10, "user": self.fake.users[BOT_ID], "session_id": "s",
+        state.shard_count, state.shard_ids = 1, [0]  # the bot is an AutoShardedBot: one shard here
+        ready: Any = {"v": 10, "user": self.fake.users[BOT_ID], "session_id": "s", "shard": [0, 1],
                       "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
                       "resume_gateway_url": "wss://fake", "application": {"id": str(APP_ID), "flags": 0},
                       "private_channels": []}
