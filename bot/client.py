@@ -17,6 +17,7 @@ from bot.notify import DiscordNotifier
 from bot.settings import Settings
 from bot.table import TableService
 from bot.translator import CatalogTranslator
+from bot.tree import TableTree
 from bot.views import DYNAMIC_ITEMS, PREFIXES
 from storage import Database, Shards
 
@@ -53,7 +54,7 @@ class TableBot(commands.AutoShardedBot):
         # Interactions only: no privileged intents (no message content, no members).
         sharding: dict[str, Any] = {"shard_ids": settings.shard_ids, "shard_count": settings.shard_count}
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None, **sharding)
+                         help_command=None, tree_cls=TableTree, **sharding)
         self.settings = settings
         self.owned = owned_shards(settings)
 

@@ -76,3 +76,20 @@ async def test_a_turn_timer_out_of_range_is_refused(harness: Harness) -> None:
         assert "turn timer" in refusal(await h.select(host, select["custom_id"], [value], message=forged)), value
     row = await h.bot.table.db.get_game(GAME_ID)
     assert row is not None and row.turn_seconds == 60
+
+
+async def test_a_command_the_code_does_not_know_is_answered(harness: Harness) -> None:
+    # After a deploy Discord may still offer an old command, or old options: discord.py cannot run it.
+    h = harness
+    alice = h.user("Alice")
+    cases = [([{"type": 1, "name": "nonsense", "options": []}], "out of date"),  # an unknown subcommand
+             ([{"type": 1, "name": "new", "options": [{"name": "bogus", "type": 3, "value": "x"}]}], "out of date"),
+             # an integer option that arrives as text is passed through by discord.py: the table refuses it
+             ([{"type": 1, "name": "new", "options": [{"name": "game", "type": 3, "value": "eggs-empires"},
+                                                      {"name": "timer", "type": 3, "value": "soon"}]}], "turn timer")]
+    for options, expected in cases:
+        data = {"id": str(h.fake.snowflake()), "name": "game", "type": 1, "options": options}
+        payload, token = h._payload(alice, 2, data, h.channel, None)
+        message = refusal(await h._feed(payload, token))
+        assert expected in message, options
+    assert h.bot is not None and await h.bot.table.db.get_game(GAME_ID) is None
