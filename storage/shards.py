@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ColumnElement, false, literal, or_
+from sqlalchemy import ColumnElement, Integer, false, literal, or_
 
 __all__ = ["Shards", "shard_of"]
 
@@ -50,6 +50,7 @@ class Shards:
             return literal(True)
         if not self.ids:
             return false()
-        shard = guild_id.bitwise_rshift(SNOWFLAKE_TIMESTAMP_SHIFT) % self.count
+        # PostgreSQL shifts a BIGINT by an INTEGER only (there is no bigint >> bigint).
+        shard = guild_id.bitwise_rshift(literal(SNOWFLAKE_TIMESTAMP_SHIFT, Integer)) % self.count
         owned = shard.in_(sorted(self.ids))
         return or_(owned, guild_id.is_(None)) if 0 in self.ids else owned
