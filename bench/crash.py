@@ -64,6 +64,7 @@ class Figures:
     sent_while_down: int = 0  # no bot connected: Discord shows "interaction failed"
     old_buttons_clicked: int = 0
     old_buttons_dead: int = 0  # an old button answered with anything but a decision or a stale refusal
+    lobbies_abandoned: int = 0  # a kill before the lobby message was posted: the host opens a new one
     hand_recoveries: int = 0  # "/game hand" used because a crash left a player's DM behind
     restart_median_s: float = 0.0
     duration_s: float = 0.0
@@ -113,6 +114,7 @@ class CrashRun:
         self.db: Database | None = None
         self.channels = [self.lb.fake.add_text_channel(f"table-{i}") for i in range(tables)]
         self.snapshots: list[tuple[int, dict[str, Any]]] = []  # (user, message) copies taken at kills
+        self.clicked: list[tuple[int, dict[str, Any]]] = []  # the latest messages as they were when clicked
         self.game_ids: list[int] = []
         self.restart_times: list[float] = []
         self.killing = True
@@ -131,7 +133,10 @@ class CrashRun:
     async def killer(self) -> None:
         """Kill the bot at random moments, `kills_wanted` times, restarting it each time."""
         while self.figures.kills < self.kills_wanted:
-            await asyncio.sleep(self.rng.uniform(0.05, self.max_gap))
+            # A few decisions first (none, sometimes: a kill in the lobby), then a random moment.
+            wanted = self.figures.decisions_acknowledged + self.rng.randint(0, 8)
+            await self.lb.wait_until(lambda: self.figures.decisions_acknowledged >= wanted, 120)
+            await asyncio.sleep(self.rng.uniform(0.0, self.max_gap))
             assert self.bot is not None
             self.snapshot()
             in_flight = [t for t, g in self._pending.items() if g == self.generation]
@@ -156,7 +161,8 @@ class CrashRun:
 
     async def click_old_buttons(self) -> None:
         """After a restart: a few buttons from older snapshots, each answered by a decision or a stale refusal."""
-        picks = self.snapshots[-2:] + self.rng.sample(self.snapshots[:-2], min(2, len(self.snapshots[:-2])))
+        older = self.snapshots[:-2] + self.clicked
+        picks = self.snapshots[-2:] + self.rng.sample(older, min(2, len(older)))
         for user, message in picks:
             components = [c for c in self.lb.components(message) if choice_of(c, [])]
             if not components:
@@ -199,6 +205,7 @@ class CrashRun:
         if component["type"] == 3:
             options = [o["value"] for o in component["options"]]
             values = self.rng.sample(options, int(component.get("min_values") or 1))
+        before = copy.deepcopy(message)
         payload, token = self.lb.click_payload(user, component["custom_id"], message=message, values=values)
         responses = await self.interact(payload, token)
         if responses is None:
@@ -210,6 +217,7 @@ class CrashRun:
             assert parsed is not None
             self.acked.append(Acked(*parsed))
             self.figures.decisions_acknowledged += 1
+            self.clicked = [*self.clicked[-19:], (user, before)]
             outcome = "acked"
         elif any(stale in text for stale in STALE_ANSWERS):
             outcome = "stale"
@@ -256,12 +264,17 @@ class CrashRun:
             elif ai_seated < ai and lobby is not None:
                 payload, token = self.lb.click_payload(host, f"lb:{row.id}:ai", message=lobby)
                 await self.interact(payload, token)
+            elif ai_seated < ai:
+                # The bot died before posting the lobby, so there is no "Add AI" button: start over.
+                self.figures.lobbies_abandoned += 1
+                await self.slash(host, "game abandon", channel)
             elif lobby is not None and self.rng.random() < 0.5:
                 payload, token = self.lb.click_payload(host, f"lb:{row.id}:start", message=lobby)
                 await self.interact(payload, token)
             else:
                 await self.slash(host, "game start", channel)
-        raise AssertionError(f"could not open a {key} game in channel {channel}")
+        last = [r["data"] for r in self.lb.fake.responses[-3:]]
+        raise AssertionError(f"could not open a {key} game in channel {channel}: last answers {last}")
 
     def _lobby_message(self, game_id: int) -> dict[str, Any] | None:
         try:
