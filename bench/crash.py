@@ -135,7 +135,7 @@ class CrashRun:
         while self.figures.kills < self.kills_wanted:
             # A few decisions first (none, sometimes: a kill in the lobby), then a random moment.
             wanted = self.figures.decisions_acknowledged + self.rng.randint(0, 8)
-            await self.lb.wait_until(lambda: self.figures.decisions_acknowledged >= wanted, 120)
+            await self.lb.wait_until(lambda wanted=wanted: self.figures.decisions_acknowledged >= wanted, 120)
             await asyncio.sleep(self.rng.uniform(0.0, self.max_gap))
             assert self.bot is not None
             self.snapshot()
