@@ -33,6 +33,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -134,8 +135,7 @@ class CrashRun:
         """Kill the bot at random moments, `kills_wanted` times, restarting it each time."""
         while self.figures.kills < self.kills_wanted:
             # A few decisions first (none, sometimes: a kill in the lobby), then a random moment.
-            wanted = self.figures.decisions_acknowledged + self.rng.randint(0, 8)
-            await self.lb.wait_until(lambda wanted=wanted: self.figures.decisions_acknowledged >= wanted, 120)
+            await self.lb.wait_until(self._decided(self.figures.decisions_acknowledged + self.rng.randint(0, 8)), 120)
             await asyncio.sleep(self.rng.uniform(0.0, self.max_gap))
             assert self.bot is not None
             self.snapshot()
@@ -151,6 +151,9 @@ class CrashRun:
             self.figures.kills_survived += 1
             await self.click_old_buttons()
         self.killing = False
+
+    def _decided(self, count: int) -> Callable[[], bool]:
+        return lambda: self.figures.decisions_acknowledged >= count
 
     def snapshot(self) -> None:
         """Copies of every player's newest messages with choices: the buttons sent just before a kill."""
