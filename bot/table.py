@@ -12,18 +12,28 @@ other seats' decisions do not invalidate it); the engine then validates the choi
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import Any, ParamSpec, Protocol, TypeVar
 
 import games
 from bot import i18n, text
 from games.core import Game, IllegalAction, Prompt
-from storage import Database, GameNotActive, GameRow, SeatRow, Shards, StorageError, VersionConflict
+from storage import (
+    Database,
+    DatabaseUnavailable,
+    GameNotActive,
+    GameRow,
+    SeatRow,
+    Shards,
+    StorageError,
+    VersionConflict,
+)
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +45,13 @@ MAX_TURN_SECONDS = 86_400  # the longest turn timer accepted (a forged bigger on
 AFK_TURNS_BEFORE_AI = 2
 AFK_LEVEL = "heuristic"
 AI_LEVELS = ("heuristic", "random")
+# A game whose follow-up work (AI turns, finishing, deadline, notifications) failed because the database
+# could not be reached is resumed in the background: first after this many seconds, then doubling.
+RESUME_FIRST_DELAY = 0.5
+RESUME_MAX_DELAY = 8.0
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 class TableError(Exception):
@@ -65,6 +82,29 @@ class TableError(Exception):
 
 class Stale(TableError):
     """A button from an older state of the game: nothing was changed."""
+
+
+class Unavailable(TableError):
+    """The database could not be reached: nothing was changed, the user may try again in a moment."""
+
+
+class CatchingUp(TableError):
+    """The request was committed but what follows (AI turns, the table) waits for the database;
+    the table service resumes it by itself."""
+
+
+def _storage_errors_said(method: Callable[P, Coroutine[Any, Any, R]]) -> Callable[P, Coroutine[Any, Any, R]]:
+    """A public table method: a database that cannot be reached becomes a polite `Unavailable`."""
+
+    @functools.wraps(method)
+    async def guarded(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return await method(*args, **kwargs)
+        except DatabaseUnavailable as error:
+            log.warning("database unavailable in %s: %s", method.__name__, error)
+            raise Unavailable(text.TRY_AGAIN_SOON) from error
+
+    return guarded
 
 
 @dataclass
@@ -102,6 +142,15 @@ class TableUpdate:
 
 
 PROGRESS_EVENTS = frozenset({"decided"})
+
+
+@dataclass
+class _Stalled:
+    """Committed work of a game that nobody has been shown yet, kept until the database is back."""
+
+    events: list[Event] = field(default_factory=list)  # public and private events, in order
+    afk: list[int] = field(default_factory=list)
+    started: bool = False  # the table message was never opened
 
 
 @dataclass
@@ -156,6 +205,8 @@ class TableService:
         self._cache: dict[int, tuple[int, Any]] = {}  # game id -> (version, engine state)
         self._last_acted: dict[int, dict[int, int]] = {}  # game id -> seat -> version its action made
         self._shown: dict[tuple[int, int], str] = {}  # (game, seat) -> key of the prompt last shown
+        self._stalled: dict[int, _Stalled] = {}  # games whose follow-up waits for the database
+        self._resumers: dict[int, asyncio.Task[None]] = {}
 
     def lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
@@ -164,6 +215,7 @@ class TableService:
         return self.lock(game_id).locked()
 
     # --- lobby -------------------------------------------------------------------------------
+    @_storage_errors_said
     async def create_lobby(self, *, guild_id: int | None, channel_id: int, game_key: str, host_id: int,
                            host_name: str, options: dict[str, Any] | None = None,
                            turn_seconds: int | None = DEFAULT_TURN_SECONDS, host_locale: str | None = None
@@ -187,6 +239,7 @@ class TableService:
                                           "locale": host_locale}])
         return row
 
+    @_storage_errors_said
     async def lobby(self, game_id: int) -> tuple[GameRow, list[SeatRow]]:
         row = await self._game(game_id)
         return row, await self.db.seats(game_id)
@@ -208,6 +261,7 @@ class TableService:
         return [{"seat": i, "user_id": s.user_id, "ai_level": s.ai_level, "name": s.name, "locale": s.locale}
                 for i, s in enumerate(seats)]
 
+    @_storage_errors_said
     async def join(self, game_id: int, user_id: int, name: str, locale: str | None = None) -> None:
         async with self.lock(game_id):
             _row, game, seats = await self._open_lobby(game_id)
@@ -220,6 +274,7 @@ class TableService:
                             "locale": locale})
             await self.db.set_seats(game_id, entries)
 
+    @_storage_errors_said
     async def add_ai(self, game_id: int, by_user: int, level: str = "heuristic", lang: str = i18n.DEFAULT) -> None:
         async with self.lock(game_id):
             _row, game, seats = await self._open_lobby(game_id)
@@ -235,6 +290,7 @@ class TableService:
                             "name": i18n.t(lang, text.AI_NAME, n=number, level=level)})
             await self.db.set_seats(game_id, entries)
 
+    @_storage_errors_said
     async def leave(self, game_id: int, user_id: int) -> bool:
         """Leave a lobby; returns True when the lobby closed because nobody human is left."""
         async with self.lock(game_id):
@@ -251,6 +307,7 @@ class TableService:
                 await self.db.update_game(game_id, host_id=humans[0].user_id)
             return False
 
+    @_storage_errors_said
     async def kick(self, game_id: int, by_user: int, seat: int) -> str:
         async with self.lock(game_id):
             row, _game, seats = await self._open_lobby(game_id)
@@ -262,6 +319,7 @@ class TableService:
             await self.db.set_seats(game_id, self._seat_dicts([s for i, s in enumerate(seats) if i != seat]))
             return name
 
+    @_storage_errors_said
     async def set_option(self, game_id: int, by_user: int, name: str, value: Any) -> None:
         async with self.lock(game_id):
             row, game, _seats = await self._open_lobby(game_id)
@@ -276,6 +334,7 @@ class TableService:
                 raise TableError(str(exc), from_rules=True) from None
             await self.db.update_game(game_id, options=options)
 
+    @_storage_errors_said
     async def cancel(self, game_id: int, by_user: int) -> None:
         async with self.lock(game_id):
             row, _game, _seats = await self._open_lobby(game_id)
@@ -283,6 +342,7 @@ class TableService:
                 raise TableError(text.HOST_ONLY)
             await self.db.finish_game(game_id, "abandoned", [])
 
+    @_storage_errors_said
     async def abandon(self, game_id: int, by_user: int, *, is_admin: bool = False) -> GameRow:
         update: TableUpdate | None = None
         async with self.lock(game_id):
@@ -316,6 +376,7 @@ class TableService:
         return update
 
     # --- start -------------------------------------------------------------------------------
+    @_storage_errors_said
     async def start(self, game_id: int, by_user: int) -> TableUpdate:
         async with self.lock(game_id):
             row, game, seats = await self._open_lobby(game_id)
@@ -328,17 +389,24 @@ class TableService:
             version = await self.db.start_game(game_id, game.to_json(state), None)
             self._cache[game_id] = (version, state)
             self._last_acted[game_id] = {}
-            update = await self._advance(game_id, version, state, [], [], acted_seat=None)
+            events: list[Event] = []
+            try:
+                update = await self._advance(game_id, version, state, events, [], acted_seat=None)
+            except DatabaseUnavailable:
+                self._stall(game_id, events, [], started=True)
+                raise CatchingUp(text.RECORDED_CATCHING_UP) from None
         await self.notifier.publish(_started(update))
         return update
 
     # --- decisions ---------------------------------------------------------------------------
+    @_storage_errors_said
     async def seat_of(self, game_id: int, user_id: int) -> SeatRow:
         for seat in await self.db.seats(game_id):
             if seat.user_id == user_id:
                 return seat
         raise TableError(text.NOT_YOUR_SEAT)
 
+    @_storage_errors_said
     async def decide(self, game_id: int, user_id: int, seat: int, offered: int, choice: list[str],
                      ack: Callable[[Decided], Awaitable[None]] | None = None, locale: str | None = None
                      ) -> Decided:
@@ -360,14 +428,20 @@ class TableService:
                 raise Stale(text.NOTHING_TO_DECIDE)
             labels = {c.id: c.label for c in prompt.choices}
             await self._remember_locale(game_id, seats[seat], locale)
+            if seats[seat].afk_count:
+                # Before the commit: the click shows the player is present whether or not it commits.
+                await self.db.update_seat(game_id, seat, afk_count=0)
             try:
                 events = game.apply(state, seat, list(choice))
             except IllegalAction as exc:
                 raise TableError(str(exc), from_rules=True) from None
             version = await self._commit(row, version, seat, list(choice), state, afk=False)
-            if seats[seat].afk_count:
-                await self.db.update_seat(game_id, seat, afk_count=0)
-            update = await self._advance(game_id, version, state, events, [], acted_seat=seat)
+            try:
+                update = await self._advance(game_id, version, state, events, [], acted_seat=seat)
+            except DatabaseUnavailable:
+                # The decision is committed; the AI turns and notifications follow when the database is back.
+                self._stall(game_id, events, [])
+                raise CatchingUp(text.RECORDED_CATCHING_UP) from None
             own = update.notices[seat]
             update.dms = [n for n in update.dms if n.seat.seat != seat]
             decided = Decided(update, own, [labels.get(c, c) for c in choice], prompt, list(choice))
@@ -379,6 +453,7 @@ class TableService:
         await self.notifier.publish(update)
         return decided
 
+    @_storage_errors_said
     async def private_view(self, game_id: int, user_id: int, locale: str | None = None) -> SeatNotice:
         """The caller's seat view and prompt (for "Show my hand" and /game hand)."""
         row = await self._game(game_id)
@@ -392,6 +467,7 @@ class TableService:
         self._shown[(game_id, seat.seat)] = _prompt_key(prompt, version)
         return SeatNotice(seat, game.view(state, seat.seat), prompt, version)
 
+    @_storage_errors_said
     async def public(self, game_id: int) -> tuple[GameRow, dict[str, Any], list[Prompt]]:
         row = await self._game(game_id)
         if row.status == "lobby" or row.state is None:
@@ -400,6 +476,7 @@ class TableService:
         game = games.get(row.game_key)
         return row, game.view(state, None), game.prompts(state)
 
+    @_storage_errors_said
     async def back(self, game_id: int, user_id: int) -> None:
         """"I'm back": the player takes their seat back from the AI."""
         async with self.lock(game_id):
@@ -475,25 +552,32 @@ class TableService:
                 await self.db.update_game(game_id, reminded=True, deadline=deadline)
                 remind = (row, waiting, deadline)
             else:
-                update = await self._afk_turn(row, version, state, seats, waiting)
+                events: list[Event] = []
+                afk: list[int] = []
+                try:
+                    update = await self._afk_turn(row, version, state, seats, waiting, events, afk)
+                except DatabaseUnavailable:
+                    if events or afk:  # something was committed: its follow-up must not be lost
+                        self._stall(game_id, events, afk)
+                    raise
         if remind is not None:
             await self.notifier.remind(*remind)
         if update is not None:
             await self.notifier.publish(update)
 
     async def _afk_turn(self, row: GameRow, version: int, state: Any, seats: list[SeatRow],
-                        waiting: list[SeatRow]) -> TableUpdate:
+                        waiting: list[SeatRow], events: list[Event], afk: list[int]) -> TableUpdate:
+        """The AI decides for the waiting seats. `events` and `afk` are filled as commits succeed."""
         assert row.id is not None
         game = games.get(row.game_key)
-        events: list[Event] = []
-        afk: list[int] = []
         for prompt in game.prompts(state):
             seat = seats[prompt.seat]
             if seat not in waiting:
                 continue
             choice = game.ai(AFK_LEVEL, self._ai_seed(row, version, prompt.seat)).choose(game, state, prompt)
-            events += game.apply(state, prompt.seat, choice)
+            decided = game.apply(state, prompt.seat, choice)
             version = await self._commit(row, version, prompt.seat, choice, state, afk=True)
+            events += decided
             afk.append(prompt.seat)
             count = seat.afk_count + 1
             await self.db.update_seat(row.id, prompt.seat, afk_count=count,
@@ -541,6 +625,71 @@ class TableService:
         self._cache.pop(game_id, None)
         self._last_acted.pop(game_id, None)
 
+    # --- catching up after the database was unavailable ---------------------------------------
+    def _stall(self, game_id: int, events: list[Event], afk: list[int], *, started: bool = False) -> None:
+        """Keep committed but unshown work of a game and resume it in the background."""
+        stalled = self._stalled.setdefault(game_id, _Stalled())
+        stalled.events += events
+        stalled.afk += afk
+        stalled.started = stalled.started or started
+        self._forget(game_id)
+        for key in [k for k in self._shown if k[0] == game_id]:
+            del self._shown[key]  # what was being shown may not have been: show every seat again
+        log.warning("game %s waits for the database (%d events unshown)", game_id, len(stalled.events))
+        task = self._resumers.get(game_id)
+        if task is None or task.done():
+            self._resumers[game_id] = asyncio.get_running_loop().create_task(
+                self._catch_up_until_done(game_id), name=f"table-resume-{game_id}")
+
+    async def _catch_up_until_done(self, game_id: int) -> None:
+        delay = RESUME_FIRST_DELAY
+        while game_id in self._stalled:
+            await asyncio.sleep(delay)
+            try:
+                await self.catch_up(game_id)
+            except DatabaseUnavailable:
+                delay = min(delay * 2, RESUME_MAX_DELAY)
+            except Exception:  # not the database: do not spin on a broken game
+                log.exception("resuming game %s failed", game_id)
+                self._stalled.pop(game_id, None)
+
+    async def catch_up(self, game_id: int) -> None:
+        """Run what a stalled game still owes: AI turns, finishing, its deadline, the notifications."""
+        async with self.lock(game_id):
+            if game_id not in self._stalled:
+                return
+            row = await self._game(game_id)
+            if row.status not in ("active", "finished"):
+                self._stalled.pop(game_id, None)
+                return
+            version, state = await self._state(row)
+            events: list[Event] = []
+            afk: list[int] = []
+            try:
+                update = await self._advance(game_id, version, state, events, afk, acted_seat=None)
+            except DatabaseUnavailable:
+                self._stall(game_id, events, afk)
+                raise
+        log.info("game %s resumed after the database came back", game_id)
+        await self.notifier.publish(update)
+
+    @property
+    def stalled(self) -> list[int]:
+        """Games whose follow-up waits for the database."""
+        return sorted(self._stalled)
+
+    async def idle(self) -> None:
+        """Wait until no game waits to be resumed (tests and benchmarks)."""
+        while tasks := [t for t in self._resumers.values() if not t.done()]:
+            await asyncio.wait(tasks)
+
+    async def close(self) -> None:
+        """Stop resuming (on shutdown); committed work is picked up by the timers after a restart."""
+        for task in self._resumers.values():
+            task.cancel()
+        await asyncio.gather(*self._resumers.values(), return_exceptions=True)
+        self._resumers.clear()
+
     async def _commit(self, row: GameRow, version: int, seat: int, choice: list[str], state: Any, *,
                       afk: bool, deadline: datetime | None = None, status: str | None = None) -> int:
         assert row.id is not None
@@ -555,6 +704,9 @@ class TableService:
         except VersionConflict:
             self._forget(row.id)  # our copy was mutated by apply(); reload next time
             raise Stale(text.ALREADY_DECIDED) from None
+        except BaseException:
+            self._forget(row.id)  # not committed (or not known to be): the mutated copy must not be reused
+            raise
         self._cache[row.id] = (new_version, state)
         (await self._acted(row.id))[seat] = new_version
         return new_version
@@ -565,7 +717,26 @@ class TableService:
 
     async def _advance(self, game_id: int, version: int, state: Any, events: list[Event], afk: list[int],
                        *, acted_seat: int | None) -> TableUpdate:
-        """Let AI seats decide until a human must, set the deadline, finish a game that ended."""
+        """Let AI seats decide until a human must, set the deadline, finish a game that ended.
+
+        `events` and `afk` are extended in place as commits succeed (with what an earlier, stalled
+        run left unshown first), so a caller whose run fails knows what is committed but unshown."""
+        stalled = self._stalled.pop(game_id, None)
+        if stalled is not None:
+            events[:0] = stalled.events
+            afk[:0] = stalled.afk
+        started = stalled is not None and stalled.started
+        try:
+            update = await self._advance_committed(game_id, version, state, events, afk, acted_seat=acted_seat)
+        except DatabaseUnavailable:
+            if started:
+                self._stall(game_id, [], [], started=True)
+            raise
+        update.started = started
+        return update
+
+    async def _advance_committed(self, game_id: int, version: int, state: Any, events: list[Event],
+                                 afk: list[int], *, acted_seat: int | None) -> TableUpdate:
         row = await self._game(game_id)
         game = games.get(row.game_key)
         seats = await self.db.seats(game_id)
@@ -577,8 +748,9 @@ class TableService:
             for prompt in robots:
                 level = seats[prompt.seat].ai_level or AFK_LEVEL
                 choice = game.ai(level, self._ai_seed(row, version, prompt.seat)).choose(game, state, prompt)
-                events += game.apply(state, prompt.seat, choice)
+                decided = game.apply(state, prompt.seat, choice)
                 version = await self._commit(row, version, prompt.seat, choice, state, afk=False)
+                events += decided
         outcome = game.outcome(state)
         # Which humans must see something new privately: a prompt they have not been shown yet.
         notices: dict[int, SeatNotice] = {}
@@ -598,7 +770,7 @@ class TableService:
                 dms.append(notice)
         wake: datetime | None = row.deadline
         if outcome is not None:
-            await self.db.finish_game(game_id, "finished", _results(seats, outcome))
+            await self.db.finish_game(game_id, "finished", _results(seats, outcome))  # idempotent
             self._forget(game_id)
             wake = None
         elif row.turn_seconds:

@@ -34,6 +34,8 @@ BAD_TIMER = N_("The turn timer must be a number of seconds from 0 (off) to {high
 NOT_IN_GAME = N_("You are not playing in a game here.")
 SOMETHING_WRONG = N_("Something went wrong; nothing was changed. Please try again.")
 COMMAND_OUT_OF_DATE = N_("That command is out of date or its options are not valid; nothing was changed.")
+TRY_AGAIN_SOON = N_("The game's records cannot be reached right now; nothing was changed. Try again in a moment.")
+RECORDED_CATCHING_UP = N_("Done, it is recorded. The table will catch up as soon as its records can be reached again.")
 BAD_VARIANT_SYNTAX = N_("Write variants as name=value, not {part!r}.")
 REFUSED_BY_RULES = N_("The rules do not allow that: {reason}")
 MANAGE_SERVER_ONLY = N_("Only someone with Manage Server can change the server's settings.")

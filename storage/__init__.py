@@ -7,6 +7,7 @@ from storage.database import Database
 from storage.engine import DEFAULT_URL
 from storage.errors import (
     BrokenGame,
+    DatabaseUnavailable,
     GameNotActive,
     GameNotFound,
     SchemaTooNew,
@@ -22,6 +23,7 @@ __all__ = [
     "ActionRow",
     "BrokenGame",
     "Database",
+    "DatabaseUnavailable",
     "GameNotActive",
     "GameNotFound",
     "GameRow",

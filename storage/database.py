@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from contextlib import asynccontextmanager
+import sqlite3
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from datetime import datetime
 from types import EllipsisType
 from typing import Any, TypeVar
@@ -27,6 +28,7 @@ from sqlalchemy import (
     type_coerce,
     update,
 )
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import URL
@@ -38,7 +40,7 @@ import games
 from storage import ladder, migrate
 from storage import plays as plays_module
 from storage.engine import IMMEDIATE, NO_WAIT, READ_ONLY, create_engine, create_sync_sqlite_engine, resolve_url
-from storage.errors import BrokenGame, GameNotActive, GameNotFound
+from storage.errors import BrokenGame, DatabaseUnavailable, GameNotActive, GameNotFound
 from storage.ladder import BoardPage, GameSeat, PlayedGame, PlayerStats, ScoreSummary
 from storage.models import RUNNING, STATUSES, ActionRow, GameRow, RatingHistoryRow, RatingRow, ResultRow, SeatRow
 from storage.shards import Shards
@@ -71,6 +73,41 @@ _GAME_FIELDS_FIXED = {"id", "state", "version", "created_at", "updated_at", "fin
 _GAME_FIELDS = {c.name for c in _games.columns} - _GAME_FIELDS_FIXED
 _SEAT_FIELDS = {c.name for c in _seats.columns} - {"game_id", "seat"}
 MAX_REASON = 500
+# SQLite errors that mean "the file cannot be used right now", as opposed to a mistake in a statement
+# (which sqlite3 also reports as OperationalError: "no such table", a syntax error, ...).
+_SQLITE_UNAVAILABLE = ("locked", "busy", "disk i/o", "unable to open", "interrupted", "disk is full",
+                       "readonly database")
+# PostgreSQL SQLSTATEs of the same kind: connection exceptions, the server shutting down or starting,
+# a backend terminated (pg_terminate_backend), a database closed to connections (ALLOW_CONNECTIONS).
+_PG_UNAVAILABLE = ("08", "57P01", "57P02", "57P03", "55000")
+
+
+def is_unavailable(error: BaseException) -> bool:
+    """Does this error mean the database could not be reached, rather than a bug in a statement?"""
+    if isinstance(error, DatabaseUnavailable | sa_exc.TimeoutError):  # the latter: no pooled connection
+        return True
+    if isinstance(error, sa_exc.DBAPIError) and error.connection_invalidated:
+        return True
+    original = error.orig if isinstance(error, sa_exc.DBAPIError) else error
+    if isinstance(original, sqlite3.Error):
+        return any(sign in str(original).lower() for sign in _SQLITE_UNAVAILABLE)
+    if str(getattr(original, "sqlstate", "") or "").startswith(_PG_UNAVAILABLE):
+        return True
+    # PostgreSQL (asyncpg through SQLAlchemy): a refused, terminated or lost connection.
+    return isinstance(error, sa_exc.OperationalError | sa_exc.InterfaceError | OSError | TimeoutError)
+
+
+@contextmanager
+def _unavailable_raised() -> Iterator[None]:
+    """Report a database that cannot be reached as DatabaseUnavailable (other errors pass through)."""
+    try:
+        yield
+    except DatabaseUnavailable:
+        raise
+    except Exception as error:
+        if is_unavailable(error):
+            raise DatabaseUnavailable(f"{type(error).__name__}: {error}"[:MAX_REASON]) from error
+        raise
 
 
 class Database:
@@ -125,15 +162,16 @@ class Database:
 
     @asynccontextmanager
     async def _writing(self) -> AsyncIterator[AsyncConnection]:
-        async with self.engine.connect() as conn:
-            await conn.execution_options(**{IMMEDIATE: True})
-            async with conn.begin():
-                yield conn
+        with _unavailable_raised():
+            async with self.engine.connect() as conn:
+                await conn.execution_options(**{IMMEDIATE: True})
+                async with conn.begin():
+                    yield conn
 
     async def _read(self, query: Callable[..., T], *args: Any) -> T:
         """Run a synchronous read (storage.ladder) on SQLite's stdlib driver, else via run_sync."""
         if self._sync_reader is not None:
-            with self._sync_reader.connect() as conn:
+            with _unavailable_raised(), self._sync_reader.connect() as conn:
                 conn = conn.execution_options(**{READ_ONLY: True})
                 return query(conn, *args)
         async with self._reading() as conn:
@@ -144,20 +182,22 @@ class Database:
         on the loop when the write lock is free at once, else (and on PostgreSQL) via run_sync."""
         if self._sync_reader is not None:
             try:
-                with self._sync_reader.connect() as conn:
+                with _unavailable_raised(), self._sync_reader.connect() as conn:
                     conn = conn.execution_options(**{IMMEDIATE: True, NO_WAIT: True})
                     with conn.begin():
                         return change(conn, *args)
-            except OperationalError as error:
-                if "locked" not in str(error) and "busy" not in str(error):
+            except DatabaseUnavailable as error:
+                cause = error.__cause__
+                if not isinstance(cause, OperationalError) or ("locked" not in str(cause) and "busy" not in str(cause)):
                     raise
         async with self._writing() as conn:
             return await conn.run_sync(change, *args)
 
     @asynccontextmanager
     async def _reading(self) -> AsyncIterator[AsyncConnection]:
-        async with self.engine.connect() as conn:
-            yield conn
+        with _unavailable_raised():
+            async with self.engine.connect() as conn:
+                yield conn
 
     # --- games -------------------------------------------------------------------------------------
     async def create_game(
@@ -322,7 +362,8 @@ class Database:
             at=utcnow(),
             future=asyncio.get_running_loop().create_future(),
         )
-        return await self.writer.submit(pending)
+        with _unavailable_raised():
+            return await self.writer.submit(pending)
 
     async def load_state(self, game_id: int) -> tuple[dict[str, Any], int]:
         """(state, version). Raises BrokenGame (after marking the game broken) if it cannot be read."""

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-__all__ = ["BrokenGame", "GameNotActive", "GameNotFound", "SchemaTooNew", "StorageError", "VersionConflict"]
+__all__ = [
+    "BrokenGame",
+    "DatabaseUnavailable",
+    "GameNotActive",
+    "GameNotFound",
+    "SchemaTooNew",
+    "StorageError",
+    "VersionConflict",
+]
 
 
 class StorageError(Exception):
@@ -47,3 +55,10 @@ class BrokenGame(StorageError):
 
 class SchemaTooNew(StorageError):
     """The database was migrated by newer code than this; refuse to touch it."""
+
+
+class DatabaseUnavailable(StorageError):
+    """The database could not be reached or did not answer (connection refused or lost, the file
+    unreadable, a lock held past the busy timeout). A write that raised this was not committed,
+    except when the connection was lost during COMMIT itself, where the outcome is unknown: read
+    the game again before deciding anything from it."""
