@@ -108,6 +108,9 @@ class TableBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         await super().close()
+        table = getattr(self, "table", None)
+        if table is not None:
+            await table.close()  # stop resuming stalled games before the database goes
         db = getattr(self, "db", None)
         if db is not None:
             await db.close()

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import i18n, present, rules, text
+from bot.answer import in_time
 from bot.languages import of_server, of_user
 from bot.table import Decided, TableError, TableService
 
@@ -60,36 +61,50 @@ async def decide(interaction: discord.Interaction[Any], game_id: int, seat: int,
         await interaction.response.defer()
 
     lang = of_user(interaction)  # the DM (or ephemeral) being answered speaks its player's language
+    async with in_time(interaction) as answer:  # the database may be slow: defer rather than time out
 
-    async def acknowledge(decided: Decided) -> None:
-        game = decided.update.game
-        notice = decided.own
-        labels = present.chosen_labels(game, notice, decided.prompt, decided.choice, decided.labels,
-                                       decided.update, lang)
-        message = await present.seat_message(game, notice, decided.update, lang=lang,
-                                             content=i18n.t(lang, text.YOU_CHOSE, labels=labels)).render()
-        if interaction.response.is_done():
-            await interaction.edit_original_response(**message.edit_kwargs())
-        else:
-            await interaction.response.edit_message(**message.edit_kwargs())
+        async def acknowledge(decided: Decided) -> None:
+            await answer.ready()
+            await _acknowledge(interaction, decided, lang)
 
-    try:
-        await table.decide(game_id, interaction.user.id, seat, seq, choice, ack=acknowledge,
-                           locale=locale_of(interaction))
-    except TableError as exc:
-        await refuse_error(interaction, exc)
+        try:
+            await table.decide(game_id, interaction.user.id, seat, seq, choice, ack=acknowledge,
+                               locale=locale_of(interaction))
+        except TableError as exc:
+            await answer.ready()
+            await refuse_error(interaction, exc)
+
+
+async def _acknowledge(interaction: discord.Interaction[Any], decided: Decided, lang: str) -> None:
+    """Answer a committed decision with the player's fresh private view ("You chose ...")."""
+    game = decided.update.game
+    notice = decided.own
+    labels = present.chosen_labels(game, notice, decided.prompt, decided.choice, decided.labels,
+                                   decided.update, lang)
+    message = await present.seat_message(game, notice, decided.update, lang=lang,
+                                         content=i18n.t(lang, text.YOU_CHOSE, labels=labels)).render()
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**message.edit_kwargs())
+    else:
+        await interaction.response.edit_message(**message.edit_kwargs())
 
 
 async def show_hand(interaction: discord.Interaction[Any], game_id: int) -> None:
     table = service(interaction)
-    try:
-        notice = await table.private_view(game_id, interaction.user.id, locale_of(interaction))
-        game, seats = await table.lobby(game_id)
-    except TableError as exc:
-        await refuse_error(interaction, exc)
-        return
-    message = await present.seat_message(game, notice, None, seats=seats, lang=of_user(interaction)).render()
-    await interaction.response.send_message(ephemeral=True, **message.send_kwargs())
+    async with in_time(interaction) as answer:
+        try:
+            notice = await table.private_view(game_id, interaction.user.id, locale_of(interaction))
+            game, seats = await table.lobby(game_id)
+        except TableError as exc:
+            await answer.ready()
+            await refuse_error(interaction, exc)
+            return
+        message = await present.seat_message(game, notice, None, seats=seats, lang=of_user(interaction)).render()
+        await answer.ready()
+    if interaction.response.is_done():
+        await interaction.followup.send(ephemeral=True, **message.send_kwargs())
+    else:
+        await interaction.response.send_message(ephemeral=True, **message.send_kwargs())
 
 
 async def back(interaction: discord.Interaction[Any], game_id: int) -> None:

@@ -3,21 +3,30 @@
 REST budget per update: one table edit, one log post when the turn resolved, and one DM edit per
 seat whose prompt changed (the deciding player's DM is answered by the interaction response itself).
 Messages are edited through partial objects built from stored ids, so nothing is fetched first.
+
+Faults: discord.py retries 429s and some 5xx answers itself. What still fails for a passing reason (a
+timeout, a 503, a lost connection, the database unreachable while ids are saved) is owed, per game,
+and paid in order by a background retry: every log line once, then the newest table and the newest
+private view of each seat that was owed one. Posts carry a nonce derived from what they say
+(`enforce_nonce`), so a post retried after a timeout whose request did reach Discord is not doubled.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+import aiohttp
 import discord
 
 from bot import i18n, present, text
 from bot.render.generic import relative_time
 from bot.table import SeatNotice, TableUpdate
-from storage import GameRow, SeatRow
+from storage import DatabaseUnavailable, GameRow, SeatRow
 
 if TYPE_CHECKING:
     from bot.client import TableBot
@@ -25,11 +34,63 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CANNOT_DM = 50007
+RETRY_FIRST_DELAY = 0.5  # seconds before the first retry of owed notifications, doubling up to:
+RETRY_MAX_DELAY = 8.0
+
+
+def transient(error: BaseException) -> bool:
+    """A failure that may pass by itself: worth retrying the same request later."""
+    if isinstance(error, discord.HTTPException):
+        return error.status == 429 or error.status >= 500
+    return isinstance(error, DatabaseUnavailable | discord.RateLimited | TimeoutError | aiohttp.ClientError
+                      | OSError)
+
+
+def nonce(*parts: object) -> int:
+    """A message nonce that is the same every time the same post is attempted (fits Discord's 64 bits)."""
+    digest = hashlib.blake2b(repr(parts).encode(), digest_size=8).digest()
+    return int.from_bytes(digest) >> 1
+
+
+@dataclass
+class _Owed:
+    """What a game's players have not been shown yet, in the order it must be shown."""
+
+    latest: TableUpdate
+    open_table: bool = False
+    edit_table: bool = False
+    lines: list[tuple[int, str]] = field(default_factory=list)  # (version, log line), oldest first
+    dms: dict[int, SeatNotice] = field(default_factory=dict)  # seat -> the newest notice owed to it
+
+    def add(self, update: TableUpdate, lang: str) -> None:
+        self.latest = update
+        if update.started:
+            self.open_table = True
+        else:
+            self.edit_table = True
+            line = present.log_line(update, lang)
+            if line:
+                self.lines.append((update.version, line))
+        for notice in update.dms:
+            self.dms[notice.seat.seat] = notice
+
+    def empty(self) -> bool:
+        return not (self.open_table or self.edit_table or self.lines or self.dms)
 
 
 class DiscordNotifier:
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
+        self._owed: dict[int, _Owed] = {}
+        self._paying: set[int] = set()  # games whose owed notifications are being sent right now
+        self._retries: dict[int, asyncio.Task[None]] = {}
+        # Ids of messages sent, kept here too: the database may have been down when they came back.
+        self._threads: dict[int, int] = {}  # game -> thread
+        self._tables: dict[int, int] = {}  # game -> table message
+        self._dm_ids: dict[tuple[int, int], tuple[int, int]] = {}  # (game, seat) -> (DM channel, message)
+        self._dm_closed: set[tuple[int, int]] = set()  # seats whose DM failed with 50007 (this process saw it)
+        self._ping_owed: set[tuple[int, int]] = set()  # ... and who have not been told in the thread yet
+        self.retried = 0  # notification attempts that failed for a passing reason and were retried
 
     @property
     def db(self):  # type: ignore[no-untyped-def]
@@ -40,39 +101,118 @@ class DiscordNotifier:
         return await self.bot.languages.server(game.guild_id)
 
     def _public_channel(self, game: GameRow) -> discord.PartialMessageable:
-        return self.bot.get_partial_messageable(game.thread_id or game.channel_id)
+        assert game.id is not None
+        return self.bot.get_partial_messageable(self._threads.get(game.id) or game.thread_id or game.channel_id)
 
+    # --- publishing ------------------------------------------------------------------------------
     async def publish(self, update: TableUpdate) -> None:
-        game = update.game
-        assert game.id is not None
+        game_id = update.game.id
+        assert game_id is not None
         try:
-            lang = await self._server_language(game)
-            if update.started:
-                game = await self._open_table(update, lang)
-            else:
-                await self._edit_table(update, lang)
-                line = present.log_line(update, lang)
-                if line:
-                    await self._public_channel(game).send(line, allowed_mentions=discord.AllowedMentions.none())
-            if update.dms:
-                await asyncio.gather(*(self._send_private(game, notice, update, lang) for notice in update.dms))
-        except discord.HTTPException:
-            # The decision is committed; a failed notification is retried by the next update.
-            log.exception("publishing game %s failed", game.id)
+            lang = await self._server_language(update.game)
+        except DatabaseUnavailable:
+            lang = i18n.DEFAULT if update.game.guild_id is None else i18n.language(
+                self.bot.languages.preferred_locale(update.game.guild_id))
+        owed = self._owed.get(game_id)
+        if owed is None:
+            owed = self._owed[game_id] = _Owed(update)
+        owed.add(update, lang)
+        if game_id in self._paying or self._retrying(game_id):
+            return  # whoever is paying this game's notifications takes this update too, in order
+        await self._pay(game_id)
 
-    async def _open_table(self, update: TableUpdate, lang: str) -> GameRow:
+    def _retrying(self, game_id: int) -> bool:
+        task = self._retries.get(game_id)
+        return task is not None and not task.done()
+
+    async def _pay(self, game_id: int) -> bool:
+        """Send what the game owes; True when all is sent. A passing failure schedules a retry."""
+        self._paying.add(game_id)
+        try:
+            owed = self._owed[game_id]
+            while not owed.empty():
+                await self._pay_one_step(owed)
+            del self._owed[game_id]
+            return True
+        except Exception as error:
+            if not transient(error):
+                # The decision is committed; what failed for good is left for the next update to show.
+                log.exception("publishing game %s failed", game_id)
+                self._owed.pop(game_id, None)
+                return True
+            self.retried += 1
+            log.warning("publishing game %s failed for now (%r); retrying", game_id, error)
+            if not self._retrying(game_id):
+                task = self._retries[game_id] = asyncio.get_running_loop().create_task(self._pay_later(game_id))
+                task.set_name(f"bot-notify-retry-{game_id}")
+            return False
+        finally:
+            self._paying.discard(game_id)
+
+    async def _pay_later(self, game_id: int) -> None:
+        delay = RETRY_FIRST_DELAY
+        while game_id in self._owed:
+            await asyncio.sleep(delay)
+            if game_id in self._paying:
+                continue
+            if await self._pay(game_id):
+                return
+            delay = min(delay * 2, RETRY_MAX_DELAY)
+
+    async def _pay_one_step(self, owed: _Owed) -> None:
+        """One request's worth of what is owed, marked paid only once it went through."""
+        update = owed.latest
+        game = update.game
+        lang = await self._server_language(game)
+        if owed.open_table:
+            await self._open_table(update, lang)
+            owed.open_table = False
+            owed.edit_table = False  # the table was just posted from the newest update
+        elif owed.edit_table:
+            await self._edit_table(update, lang)
+            owed.edit_table = False
+        elif owed.lines:
+            version, line = owed.lines[0]
+            await self._public_channel(game).send(line, nonce=nonce(game.id, version, line),
+                                                  allowed_mentions=discord.AllowedMentions.none())
+            owed.lines.pop(0)
+        elif owed.dms:
+            seats = sorted(owed.dms)
+            # The newest view of each seat (a later update may have left this seat out of its DMs).
+            notices = [update.notices.get(s) or owed.dms[s] for s in seats]
+            results = await asyncio.gather(*(self._send_private(game, n, update, lang) for n in notices),
+                                           return_exceptions=True)
+            failure: BaseException | None = None
+            for seat, result in zip(seats, results, strict=True):
+                if isinstance(result, BaseException):
+                    failure = failure or result
+                else:
+                    owed.dms.pop(seat, None)
+            if failure is not None:
+                raise failure
+
+    async def idle(self) -> None:
+        """Wait until nothing is owed (tests and benchmarks)."""
+        while tasks := [t for t in self._retries.values() if not t.done()]:
+            await asyncio.wait(tasks)
+
+    async def _open_table(self, update: TableUpdate, lang: str) -> None:
         game = update.game
         assert game.id is not None
-        if game.thread_id is None:  # a process that stopped after opening the thread reuses it
+        if game.id not in self._threads and game.thread_id is None:
             thread_id = await self._create_thread(game, lang)
             if thread_id is not None:
-                await self.db.update_game(game.id, thread_id=thread_id)
-                game.thread_id = thread_id
-        message = await present.table(update, lang).render()
-        sent = await self._public_channel(game).send(**message.send_kwargs())
-        await self.db.update_game(game.id, table_message_id=sent.id)
-        game.table_message_id = sent.id
-        return game
+                self._threads[game.id] = thread_id
+        if game.id in self._threads and game.thread_id != self._threads[game.id]:
+            await self.db.update_game(game.id, thread_id=self._threads[game.id])
+            game.thread_id = self._threads[game.id]
+        if game.id not in self._tables and game.table_message_id is None:
+            message = await present.table(update, lang).render()
+            sent = await self._public_channel(game).send(**message.send_kwargs(), nonce=nonce(game.id, "table"))
+            self._tables[game.id] = sent.id
+        if game.id in self._tables and game.table_message_id != self._tables[game.id]:
+            await self.db.update_game(game.id, table_message_id=self._tables[game.id])
+            game.table_message_id = self._tables[game.id]
 
     async def _create_thread(self, game: GameRow, lang: str) -> int | None:
         from games import get
@@ -84,17 +224,21 @@ class DiscordNotifier:
         try:
             thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread,
                                                  auto_archive_duration=1440)
-        except discord.HTTPException:
+        except discord.HTTPException as error:
+            if transient(error):
+                raise
             log.info("cannot open a thread in %s; the game plays in the channel", game.channel_id)
             return None
         return thread.id
 
     async def _edit_table(self, update: TableUpdate, lang: str) -> None:
         game = update.game
-        if game.table_message_id is None:
+        assert game.id is not None
+        table_message_id = self._tables.get(game.id) or game.table_message_id
+        if table_message_id is None:
             return
         message = await present.table(update, lang).render()
-        partial = self._public_channel(game).get_partial_message(game.table_message_id)
+        partial = self._public_channel(game).get_partial_message(table_message_id)
         await partial.edit(**message.edit_kwargs())
 
     async def _send_private(self, game: GameRow, notice: SeatNotice, update: TableUpdate, server_lang: str) -> None:
@@ -102,34 +246,52 @@ class DiscordNotifier:
         seat = notice.seat
         if seat.user_id is None:
             return
-        # The DM speaks the player's language (their Discord locale, remembered on the seat).
-        if seat.dm_failed:
-            if notice.prompt is not None and not seat.ai_controlled:
-                await self._ping(game, seat, server_lang)
+        key = (game.id, seat.seat)
+        if seat.dm_failed or key in self._dm_closed:
+            await self._dm_closed_said(game, notice, server_lang)
             return
+        # The DM speaks the player's language (their Discord locale, remembered on the seat).
         message = await present.seat_message(game, notice, update, lang=i18n.language(seat.locale)).render()
+        channel_id, message_id = self._dm_ids.get(key) or (seat.dm_channel_id, seat.dm_message_id)
         try:
-            if seat.dm_channel_id is not None and seat.dm_message_id is not None:
-                dm = self.bot.get_partial_messageable(seat.dm_channel_id, type=discord.ChannelType.private)
+            if channel_id is not None and message_id is not None:
+                dm = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
                 try:
-                    await dm.get_partial_message(seat.dm_message_id).edit(**message.edit_kwargs())
-                    return
+                    await dm.get_partial_message(message_id).edit(**message.edit_kwargs())
                 except discord.NotFound:
                     pass  # the player deleted it: send a new one
+                else:
+                    if (seat.dm_channel_id, seat.dm_message_id) != (channel_id, message_id):
+                        await self.db.update_seat(game.id, seat.seat, dm_channel_id=channel_id,
+                                                  dm_message_id=message_id)
+                    return
             channel = await self.bot.create_dm(discord.Object(seat.user_id))
-            sent = await channel.send(**message.send_kwargs())
+            sent = await channel.send(**message.send_kwargs(), nonce=nonce(game.id, seat.seat, notice.version))
+            self._dm_ids[key] = (channel.id, sent.id)
             await self.db.update_seat(game.id, seat.seat, dm_channel_id=channel.id, dm_message_id=sent.id)
         except discord.Forbidden as exc:
             if exc.code != CANNOT_DM:
                 raise
+            self._dm_closed.add(key)
+            self._ping_owed.add(key)
+            await self._dm_closed_said(game, notice, server_lang)
+
+    async def _dm_closed_said(self, game: GameRow, notice: SeatNotice, lang: str) -> None:
+        """A player whose DMs are closed is told once in the thread (with the "Show my hand" button)."""
+        assert game.id is not None
+        seat = notice.seat
+        key = (game.id, seat.seat)
+        if key in self._dm_closed and not seat.dm_failed:
             await self.db.update_seat(game.id, seat.seat, dm_failed=True)
-            if notice.prompt is not None:
-                await self._ping(game, seat, server_lang)
+            seat.dm_failed = True
+        if key in self._ping_owed and notice.prompt is not None and not seat.ai_controlled:
+            await self._ping(game, seat, lang)
+            self._ping_owed.discard(key)
 
     async def _ping(self, game: GameRow, seat: SeatRow, lang: str) -> None:
         assert game.id is not None and seat.user_id is not None
         ping = present.dm_closed_ping(game.id, seat.user_id, lang)
-        await self._public_channel(game).send(**ping.send_kwargs(),
+        await self._public_channel(game).send(**ping.send_kwargs(), nonce=nonce(game.id, seat.seat, "dm-closed"),
                                               allowed_mentions=discord.AllowedMentions(users=True))
 
     async def remind(self, game: GameRow, seats: list[SeatRow], deadline: datetime) -> None:
@@ -140,6 +302,9 @@ class DiscordNotifier:
             lang = await self._server_language(game)
             await self._public_channel(game).send(
                 i18n.t(lang, text.REMINDER, mentions=mentions, when=relative_time(deadline)),
+                nonce=nonce(game.id, "reminder", deadline.isoformat()),
                 allowed_mentions=discord.AllowedMentions(users=True))
-        except discord.HTTPException:
-            log.exception("reminder for game %s failed", game.id)
+        except Exception as error:  # a missed reminder is not worth a retry: the deadline still holds
+            if not (transient(error) or isinstance(error, discord.HTTPException)):
+                raise
+            log.warning("reminder for game %s failed: %r", game.id, error)

@@ -450,6 +450,7 @@ class TableService:
                     await ack(decided)
                 except Exception:  # committed already: the others must still hear about it
                     log.exception("acknowledging a decision in game %s failed", game_id)
+                    update.dms.append(own)  # and the player's own message is refreshed by the notifier
         await self.notifier.publish(update)
         return decided
 
@@ -638,8 +639,8 @@ class TableService:
         log.warning("game %s waits for the database (%d events unshown)", game_id, len(stalled.events))
         task = self._resumers.get(game_id)
         if task is None or task.done():
-            self._resumers[game_id] = asyncio.get_running_loop().create_task(
-                self._catch_up_until_done(game_id), name=f"table-resume-{game_id}")
+            task = self._resumers[game_id] = asyncio.get_running_loop().create_task(self._catch_up_until_done(game_id))
+            task.set_name(f"table-resume-{game_id}")
 
     async def _catch_up_until_done(self, game_id: int) -> None:
         delay = RESUME_FIRST_DELAY

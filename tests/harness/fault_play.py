@@ -1,0 +1,230 @@
+"""Whole games played through the bot while faults are injected, and the checks that nothing was lost.
+
+Two independent oracles:
+- events: replaying the committed action log gives every public event of the game, in order; the
+  updates handed to the notifier must carry exactly those, each once (nothing committed goes unshown,
+  nothing is shown twice);
+- posts: every log line the notifier was given must be in the thread exactly once, in order.
+Plus: replay equals the stored state, the seats match the state's players, the table message ends
+equal to the last picture of the game, and every decision a player was told was taken is in the log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import games
+from bot import i18n, present, text
+from bot.table import TableUpdate
+from storage import DatabaseUnavailable
+from storage.replay import replay
+from tests.harness import Harness
+from tests.harness.play import choice_components, decide_from_message
+
+TRY_AGAIN = i18n.t("en", text.TRY_AGAIN_SOON)
+RECORDED = i18n.t("en", text.RECORDED_CATCHING_UP)
+YOU_CHOSE = i18n.t("en", text.YOU_CHOSE, labels="").split(":")[0]
+
+
+@dataclass
+class Recorder:
+    """What the table service handed to the notifier, per game."""
+
+    updates: dict[int, list[TableUpdate]] = field(default_factory=dict)
+
+    def install(self, h: Harness) -> None:
+        assert h.bot is not None
+        notifier = h.bot.table.notifier
+        publish = notifier.publish
+
+        async def recording(update: TableUpdate) -> None:
+            assert update.game.id is not None
+            self.updates.setdefault(update.game.id, []).append(update)
+            await publish(update)
+
+        notifier.publish = recording  # type: ignore[method-assign]
+
+
+@dataclass
+class PlayStats:
+    clicks: int = 0
+    accepted: int = 0  # answered "You chose ..." or "recorded, the table catches up"
+    try_again: int = 0  # answered "try again in a moment"
+    unanswered: int = 0  # no answer reached the player (a Discord fault on the response itself)
+    waits: int = 0  # rounds where nobody had anything to click (the bot was catching up)
+
+
+def _said(responses: list[dict[str, Any]], words: str) -> bool:
+    return any(words in str((r.get("data") or {}).get("content") or "") for r in responses)
+
+
+async def open_game(h: Harness, key: str, humans: list[int], ai: int, channel: int) -> int:
+    """A lobby in `channel` with these humans (the first hosts) and AI seats, started; its game id."""
+    await h.slash(humans[0], "game new", game=key, timer=0, channel=channel)
+    for user in humans[1:]:
+        await h.click(user, h.find_button(channel, "Join"))
+    for _ in range(ai):
+        await h.click(humans[0], h.find_button(channel, "Add AI"))
+    assert h.bot is not None
+    row = await h.bot.table.db.channel_game(channel)
+    assert row is not None and row.id is not None
+    await h.click(humans[0], h.find_button(channel, "Start"))
+    return row.id
+
+
+async def _status(h: Harness, game_id: int) -> str:
+    assert h.bot is not None
+    try:
+        row = await h.bot.table.db.get_game(game_id)
+    except DatabaseUnavailable:
+        return "active"  # cannot tell: keep playing
+    assert row is not None
+    return row.status
+
+
+async def caught_up(h: Harness) -> None:
+    """Wait for the bot's background work: resumed games, retried notifications, interactions."""
+    assert h.bot is not None
+    for _ in range(3):
+        await h.bot.table.idle()
+        await h.bot.table.notifier.idle()  # type: ignore[attr-defined]
+        await h.settle()
+
+
+async def play(h: Harness, game_id: int, users: list[int], *, rng: random.Random, max_steps: int = 3000,
+               between: Callable[[int], Awaitable[None]] | None = None, closed_dms: set[int] = frozenset(),
+               stats: PlayStats | None = None) -> PlayStats:
+    """Every human decides as soon as offered (from the DM, or "Show my hand" when DMs are closed)
+    until the game is over; `between(step)` runs before each round (to inject faults)."""
+    stats = stats or PlayStats()
+    idle_rounds = 0
+    for step in range(max_steps):
+        if await _status(h, game_id) != "active":
+            return stats
+        if between is not None:
+            await between(step)
+        progressed = False
+        for user in users:
+            if user in closed_dms:
+                shown = await h.click(user, f"hand:{game_id}")
+                source = h.ephemerals(user)[-1] if h.ephemerals(user) and not _said(shown, TRY_AGAIN) else None
+            else:
+                source = h.dms(user)[-1] if h.dms(user) else None
+            if source is None or not choice_components(source):
+                continue
+            mark = len(h.fake.responses)
+            if not await decide_from_message(h, user, source, index=rng.randrange(10_000)):
+                continue
+            answers = h.fake.responses[mark:]
+            stats.clicks += 1
+            progressed = True
+            if _said(answers, TRY_AGAIN):
+                stats.try_again += 1
+            elif _said(answers, RECORDED) or _said(answers, YOU_CHOSE):
+                stats.accepted += 1
+            elif not answers:
+                stats.unanswered += 1
+        if not progressed:
+            stats.waits += 1
+            idle_rounds += 1
+            await caught_up(h)
+            await asyncio.sleep(0.05)
+            if idle_rounds > 200:
+                raise AssertionError(f"game {game_id} stalled: {h.errors[-5:]}")
+        else:
+            idle_rounds = 0
+    raise AssertionError(f"game {game_id} did not end in {max_steps} rounds")
+
+
+@dataclass
+class Check:
+    """What a finished game's record says about the faults it went through."""
+
+    events_missing: int = 0
+    events_duplicated: int = 0
+    posts_missing: int = 0
+    posts_duplicated: int = 0
+    decisions_lost: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def _public_events(key: str, seed: int, players: int, options: dict[str, Any], log: list[Any]) -> list[Any]:
+    engine = games.get(key)
+    state = engine.new(players, seed, options)
+    events: list[Any] = []
+    for entry in log:
+        events += [e for e in engine.apply(state, entry.seat, list(entry.action)) if "to" not in e]
+    return events
+
+
+def _count_difference(expected: list[Any], got: list[Any]) -> tuple[int, int]:
+    """(missing, extra) between two sequences that should be equal."""
+    if expected == got:
+        return 0, 0
+    from collections import Counter
+
+    want, have = Counter(map(repr, expected)), Counter(map(repr, got))
+    missing = sum((want - have).values())
+    extra = sum((have - want).values())
+    return max(missing, 1 if not extra else 0), extra
+
+
+async def check_game(h: Harness, game_id: int, recorder: Recorder, stats: PlayStats | None = None) -> Check:
+    assert h.bot is not None
+    db = h.bot.table.db
+    check = Check()
+    row = await db.get_game(game_id)
+    assert row is not None
+    if row.status != "finished":
+        check.problems.append(f"game {game_id} is {row.status}, not finished")
+    report = await replay(db, game_id)
+    if not report.equal:
+        check.problems.append(f"replay: {report}")
+    log = await db.actions(game_id)
+    seats = await db.seats(game_id)
+    results = await db.results(game_id)
+    if [s.seat for s in seats] != list(range(len(seats))) or [r.seat for r in results] != [s.seat for s in seats]:
+        check.problems.append("the seats and the results do not match")
+    # Events: everything committed was handed to the notifier once, in order.
+    expected = _public_events(row.game_key, row.seed, len(seats), row.options, log)
+    shown = [e for u in recorder.updates.get(game_id, []) for e in u.events]
+    expected = [e for e in expected if e.get("type") != "decided"]
+    shown = [e for e in shown if e.get("type") != "decided"]
+    check.events_missing, check.events_duplicated = _count_difference(expected, shown)
+    if check.events_missing or check.events_duplicated:
+        check.problems.append(f"events: {check.events_missing} missing, {check.events_duplicated} shown twice")
+    # Posts: every log line the notifier was given is in the thread once, in order.
+    lines = [line for u in recorder.updates.get(game_id, []) if not u.started
+             for line in [present.log_line(u, "en")] if line]
+    thread = row.thread_id or row.channel_id
+    posted = [m["content"] for m in h.messages_in(thread)[1:]
+              if m["content"] and not m.get("components") and not m["content"].startswith("<@")]
+    check.posts_missing, check.posts_duplicated = _count_difference(lines, posted)
+    if check.posts_missing or check.posts_duplicated:
+        check.problems.append(f"posts: {check.posts_missing} missing, {check.posts_duplicated} duplicated")
+    # The table message ends as the last picture of the game.
+    last = recorder.updates[game_id][-1]
+    final = await present.table(last, "en").render()
+    table_message = h.messages_in(thread)[0]
+    want = [e.to_dict() for e in final.embeds]
+    got = table_message["embeds"]
+    if [(e.get("title"), e.get("description")) for e in want] != [(e.get("title"), e.get("description"))
+                                                                     for e in got]:
+        check.problems.append("the table message does not show the end of the game")
+    if table_message.get("components"):
+        check.problems.append("the finished table still has buttons")
+    # Decisions: every one a player was told was taken is in the log.
+    if stats is not None:
+        human_seats = {s.seat for s in seats if s.user_id is not None}
+        logged = sum(1 for a in log if a.seat in human_seats and not a.afk)
+        check.decisions_lost = max(0, stats.accepted - logged)
+        if check.decisions_lost:
+            check.problems.append(f"{check.decisions_lost} decisions answered as taken are not in the log")
+    return check
