@@ -19,6 +19,7 @@ __all__ = [
     "check_not_too_new",
     "current_revisions",
     "head_revision",
+    "known_revision",
     "upgrade",
 ]
 
@@ -44,15 +45,18 @@ def current_revisions(connection: Connection) -> tuple[str, ...]:
     return tuple(MigrationContext.configure(connection).get_current_heads())
 
 
+def known_revision(revision: str) -> bool:
+    """Whether this code has the migration `revision` (a database at an unknown one is newer)."""
+    try:
+        return ScriptDirectory.from_config(alembic_config()).get_revision(revision) is not None
+    except CommandError:
+        return False
+
+
 def check_not_too_new(connection: Connection) -> None:
     """Raise SchemaTooNew when the database carries a revision this code does not know."""
-    scripts = ScriptDirectory.from_config(alembic_config())
     for revision in current_revisions(connection):
-        try:
-            known = scripts.get_revision(revision)
-        except CommandError:
-            known = None
-        if known is None:
+        if not known_revision(revision):
             raise SchemaTooNew(
                 f"The database is at schema revision {revision!r}, which this code does not know "
                 f"(newest known: {head_revision()!r}). It was migrated by a newer version of the bot. "
