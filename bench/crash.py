@@ -47,6 +47,7 @@ from tests.harness.run_bot import BotProcess
 STALE_ANSWERS = ("That choice is no longer available", "That was already decided",
                  "You have nothing to decide right now", "That game is over")
 IDLE_BEFORE_HAND = 3.0  # seconds nobody could move before a prompted player without buttons asks for their hand
+STALLED = 60.0  # seconds nobody could move, even after "/game hand": the game is stuck
 SEATS = {"eggs-empires": (2, 6), "eight-minute-empire": (2, 4), "reggverse-riddles": (2, 6)}
 
 
@@ -303,6 +304,7 @@ class CrashRun:
         dead: set[tuple[int, str]] = set()
         loop = asyncio.get_running_loop()
         idle_since = loop.time()
+        asked = 0.0  # when the players last asked for their hands
         for _ in range(20_000):
             row = await self.db.get_game(game_id)
             assert row is not None
@@ -324,13 +326,16 @@ class CrashRun:
                 continue
             await self.up.wait()
             await asyncio.sleep(0.2)
-            if loop.time() - idle_since > IDLE_BEFORE_HAND:
+            if loop.time() - idle_since > STALLED:
+                self.figures.problems.append(f"game {game_id} stalled: nobody could move for {STALLED:.0f} s")
+                return
+            if loop.time() - max(idle_since, asked) > IDLE_BEFORE_HAND:
                 # Nobody could move: a crash left someone's DM behind. They ask for their hand.
                 for user in await self.prompted(game_id, humans):
                     if self.live_message(user, game_id, dead) is None:
                         self.figures.hand_recoveries += 1
                         await self.slash(user, "game hand", self.channel_of(game_id))
-                idle_since = loop.time()
+                asked = loop.time()
         raise AssertionError(f"game {game_id} never ended")
 
     async def prompted(self, game_id: int, humans: list[int]) -> list[int]:

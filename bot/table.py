@@ -503,9 +503,11 @@ class TableService:
     async def resume(self) -> int:
         """At start-up: carry on with our active games that a stopped process left mid-way.
 
-        AI seats (and AFK stand-ins) whose turn came while the process was down decide now, and a
-        game whose table message was never posted gets it. Deadlines that passed meanwhile are the
-        timer's job (its next tick). Returns how many games were moved on.
+        AI seats (and AFK stand-ins) whose turn came while the process was down decide now, a game
+        whose last decision ended it is finished, a game whose table message was never posted gets
+        it, and every player who must decide gets their DM again (a killed process may never have
+        sent it: the cost is one DM edit per waiting player and one table edit per game). Deadlines
+        that passed meanwhile are the timer's job (its next tick). Returns how many games were moved on.
         """
         resumed = 0
         for row in await self.db.active_games(self.shards):
@@ -530,10 +532,22 @@ class TableService:
             version, state = await self._state(row)
             game = games.get(row.game_key)
             seats = await self.db.seats(game_id)
-            robots = any(seats[p.seat].user_id is None or seats[p.seat].ai_controlled for p in game.prompts(state))
-            if not robots and row.table_message_id is not None:
+            prompts = game.prompts(state)
+            robots = any(seats[p.seat].user_id is None or seats[p.seat].ai_controlled for p in prompts)
+            # The process may have died between a commit and what follows it: the last decision
+            # ended the game but it was never finished, or the players who must decide now never got
+            # their DM. (A process that already showed them their prompt has nothing to do.)
+            over = game.outcome(state) is not None
+            unseen = any((game_id, p.seat) not in self._shown for p in prompts if seats[p.seat].user_id is not None)
+            if not robots and not over and not unseen and row.table_message_id is not None:
                 return None
             update = await self._advance(game_id, version, state, [], [], acted_seat=None)
+            if update.outcome is None:
+                # Only those who must decide get their DM again; the others' comes with their next prompt.
+                for notice in update.dms:
+                    if notice.prompt is None:
+                        self._shown.pop((game_id, notice.seat.seat), None)
+                update.dms = [n for n in update.dms if n.prompt is not None]
             return _started(update) if row.table_message_id is None else update
 
     async def _timer(self, game_id: int) -> None:
