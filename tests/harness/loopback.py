@@ -23,9 +23,13 @@ answer; `_feed` (behind slash/click/select) does both. `responses_for(token)` re
 Shards: IDENTIFY's shard [id, count] is honoured; each connection gets READY and GUILD_CREATE for
 the guilds it owns ((guild_id >> 22) % count == id; `fake.add_guild()` spaces guild ids so that
 successive guilds land on successive shards), and each INTERACTION_CREATE goes to the connection
-owning its guild (DMs to shard 0). `GET /gateway/bot` answers `recommended_shards` (default 1). For
-two processes with one shard each: spawn each with its shard settings (SHARD_COUNT=2, SHARD_IDS=0 /
-SHARD_IDS=1 or whatever bot/settings.py names them) and `await lb.wait_ready(shards={0, 1})`.
+owning its guild (DMs to shard 0). `GET /gateway/bot` answers `recommended_shards` (default 1). Two
+processes with one shard each, on one database:
+    far = lb.fake.add_text_channel("far", lb.fake.add_guild("second"))     # a guild on shard 1 of 2
+    zero = await BotProcess.spawn(lb, url, shard_count="2", shard_ids="0")
+    one = await BotProcess.spawn(lb, url, shard_count="2", shard_ids="1")
+    await lb.wait_ready({0, 1})
+    await lb.slash(alice, "game new", game="eggs-empires", channel=far)    # answered by process `one`
 A RESUME is answered with INVALID_SESSION (discord.py then identifies afresh: clean and simple).
 
 Faults (for REST only, the gateway is never faulted): `fail_next(n, status=429, retry_after=0.2)`
