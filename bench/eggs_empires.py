@@ -108,4 +108,7 @@ def main(argv: list[str]) -> int:
         h = results["heuristic"]
         print(f"eggs-empires 4p, 1 heuristic vs 3 random: heuristic wins {h['heuristic_win_rate']:.1%} "
               f"of {h['games']} games (chance 25%)")
+    from bench import results as saved
+
+    saved.save("eggs_empires", saved.command("eggs_empires", argv), results, title="Eggs and Empires engine")
     return 0

@@ -272,4 +272,9 @@ def main(argv: list[str]) -> int:
     ok = (figures["/leaderboard"]["median_ms"] < 50 and figures["/stats"]["median_ms"] < 50
           and figures["finish_game (rating at game end)"]["median_ms"] < 10)
     print("targets met" if ok else "TARGETS MISSED: /leaderboard and /stats < 50 ms, finish_game < 10 ms")
+    from bench import results
+
+    results.save("leaderboard", results.command("leaderboard", argv), figures, title="Leaderboard and stats",
+                 targets={"/leaderboard.median_ms": "< 50 ms", "/stats.median_ms": "< 50 ms",
+                          "finish_game (rating at game end).median_ms": "< 10 ms"})
     return 0 if ok else 1

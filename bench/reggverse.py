@@ -93,4 +93,11 @@ def main(argv: list[str]) -> int:
               f"{row['decisions_per_game']} decisions per game)")
     r = results["render_ms"]
     print(f"reggverse-riddles render: median {r['public']} ms table view, {r['seat']} ms seat view (target < 100 ms)")
+    from bench import results as saved
+
+    figures = {"base_games_per_cpu_second": results["throughput"][0]["median_games_per_cpu_second"],
+               "expansions_games_per_cpu_second": results["throughput"][1]["median_games_per_cpu_second"], **results}
+    saved.save("reggverse", saved.command("reggverse", argv), figures, title="Reggverse Riddles engine and render",
+               targets={"base_games_per_cpu_second": ">= 100", "expansions_games_per_cpu_second": ">= 100",
+                        "render_ms.public": "< 100 ms", "render_ms.seat": "< 100 ms"})
     return 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import shlex
 import subprocess
 from datetime import UTC, datetime
 from pathlib import Path
@@ -38,6 +39,13 @@ def _commit() -> str:
     except (OSError, subprocess.SubprocessError):
         return "unknown"
     return out.stdout.strip() or "unknown"
+
+
+def command(name: str, argv: list[str]) -> str:
+    """The command line that ran benchmark `name` with `argv`, as the report shows it (database URLs,
+    which may hold a password, are replaced by a placeholder)."""
+    shown = ["<database url>" if "://" in a else a for a in argv]
+    return " ".join(["python -m bench", name, *(shlex.quote(a) for a in shown)])
 
 
 def save(name: str, command: str, figures: dict[str, Any], *, title: str | None = None,

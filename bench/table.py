@@ -83,4 +83,15 @@ def main(argv: list[str]) -> int:
     print(f"  floor per resolved turn (1 table edit + 1 log post + 1 DM edit per human): {2 + args.humans}")
     print(f"  starting a game: {start_calls} REST calls (thread, table, one DM per human)")
     print(f"  wall time: {seconds:.2f} s for {decisions} decisions ({decisions / max(seconds, 1e-9):.0f} decisions/s)")
+    from bench import results
+
+    figures = {"game": title, "humans": args.humans, "ais": args.ais, "games": args.games, "resolved_turns": turns,
+               "human_decisions": decisions, "rest_per_turn": round(bot_calls / max(1, turns), 2),
+               "floor_per_turn": 2 + args.humans,
+               "by_kind_per_turn": {k: round(v / max(1, turns), 2) for k, v in sorted(kinds.items())},
+               "responses_per_decision": round(responses / max(1, decisions), 2), "start_calls": start_calls,
+               "decisions_per_second": round(decisions / max(seconds, 1e-9))}
+    name = "table" if not argv else "table-" + args.game + ("-variants" if args.variants else "")
+    results.save(name, results.command("table", argv), figures, title=f"REST per turn: {title}",
+                 targets={"rest_per_turn": f"<= {2 + args.humans}"})
     return 0

@@ -1,0 +1,111 @@
+"""The short CI version of `python -m bench load`, and the generator of bench/REPORT.md.
+
+A full game of Eight-Minute Empire or Reggverse Riddles through the harness costs 10-20 s of CPU (a
+picture is drawn for most decisions), so here those play concurrently for a short window while Eggs
+and Empires games (no pictures) play to their end; `python -m bench load` plays every kind to the end.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from bench import load, report, results
+
+pytestmark = pytest.mark.xdist_group("load")
+
+
+def check_figures(figures: dict[str, object], games: int) -> None:
+    assert figures["games"] == games
+    assert figures["errors"] == 0, figures["first_errors"]
+    assert figures["unanswered"] == 0, "every click is answered"
+    assert isinstance(figures["human_decisions"], int) and figures["human_decisions"] > 0
+    assert isinstance(figures["decisions_per_second"], float) and figures["decisions_per_second"] > 0
+    p50, p99, top = figures["latency_p50_ms"], figures["latency_p99_ms"], figures["latency_max_ms"]
+    assert isinstance(p50, float) and isinstance(p99, float) and isinstance(top, float)
+    assert 0 < p50 <= p99 <= top
+    assert isinstance(figures["rest_per_turn"], float) and figures["rest_per_turn"] > 0
+    assert isinstance(figures["floor_per_turn"], float) and figures["floor_per_turn"] >= 3  # 2 + at least 1 human
+    assert isinstance(figures["memory_per_game_kb"], float) and figures["memory_per_game_kb"] > 0
+
+
+async def test_eggs_and_empires_games_play_to_their_end_concurrently(tmp_path: Path) -> None:
+    figures = await load.run(3, database_url=None, think=0.01, seed=5, memory_games=1, directory=tmp_path,
+                             only="eggs-empires", max_seats=3)
+    check_figures(figures, 3)
+    assert figures["finished"] == 3, "every game reached its end"
+    assert figures["games_by_kind"] == {"eggs-empires": 1, "eggs-empires (scoring=conpub)": 1,
+                                        "eggs-empires (tiebreaker=round)": 1}
+    # Every human decision was a click the bot accepted; refused clicks are the only other kind.
+    assert figures["clicks"] == figures["human_decisions"] + figures["refused_clicks"]
+
+
+async def test_every_kind_of_game_plays_at_once_for_a_window(tmp_path: Path) -> None:
+    count = len(load.MIX)
+    figures = await load.run(count, database_url=None, think=0.01, seed=6, memory_games=1, directory=tmp_path,
+                             max_seats=3, duration=3.0)
+    check_figures(figures, count)
+    kinds = figures["games_by_kind"]
+    assert isinstance(kinds, dict) and len(kinds) == count, "each game and variant of the mix is there"
+    assert figures["clicks"] == figures["human_decisions"] + figures["refused_clicks"]
+
+
+def test_plan_mixes_every_game_with_seats_in_range() -> None:
+    planned = load.plan(70, random.Random(1))
+    assert {(key, variants) for key, variants, _h, _a in planned} == {(k, v) for k, v, _lo, _hi in load.MIX}
+    limits = {(k, v): (lo, hi) for k, v, lo, hi in load.MIX}
+    for key, variants, humans, ais in planned:
+        low, high = limits[(key, variants)]
+        assert humans >= 1 and low <= humans + ais <= high
+
+
+def test_percentile_is_nearest_rank() -> None:
+    values = [float(v) for v in range(1, 101)]
+    assert load.percentile(values, 0.5) == 50
+    assert load.percentile(values, 0.99) == 99
+    assert load.percentile([7.0], 0.99) == 7
+    assert load.percentile([], 0.5) == 0
+
+
+# --- the report ------------------------------------------------------------------------------
+def test_targets_are_read_as_comparisons() -> None:
+    assert report.meets(42.0, "< 100 ms") is True
+    assert report.meets(100, "< 100 ms") is False
+    assert report.meets(500, ">= 500") is True
+    assert report.meets(499.9, ">= 500") is False
+    assert report.meets(0, "0") is True
+    assert report.meets(1, "0") is False
+    assert report.meets("fast", "< 1") is None
+    assert report.meets(1, "soon") is None
+
+
+def test_report_shows_each_benchmark_against_its_targets(tmp_path: Path) -> None:
+    results.save("load-sqlite", "python -m bench load --games 1000", {
+        "decisions_per_second": 620.5, "latency": {"p99_ms": 140.0}, "memory_per_game_kb": 80,
+        "by_kind": ["a", "b"]}, title="Load (SQLite)", directory=tmp_path,
+        targets={"decisions_per_second": ">= 500", "latency.p99_ms": "< 100 ms", "memory_per_game_kb": "<= 100",
+                 "absent": "0"}, notes="How it was measured.")
+    results.save("storage", "python -m bench storage --url '<database url>'", {"actions_per_s": 9000},
+                 directory=tmp_path)
+    output = tmp_path / "REPORT.md"
+    assert report.main(["--results", str(tmp_path), "--output", str(output)]) == 0
+    text = output.read_text(encoding="utf-8")
+    assert "| [Load (SQLite)](#load-sqlite) | 2 of 4 |" in text
+    assert "| [storage](#storage) | (no targets) |" in text
+    assert "- command: `python -m bench load --games 1000`" in text
+    assert "| decisions_per_second | 620.5 | >= 500 | met |" in text
+    assert "| latency.p99_ms | 140 | < 100 ms | **missed** |" in text
+    assert "| memory_per_game_kb | 80 | <= 100 | met |" in text
+    assert "| absent | (not measured) | 0 | **missed** |" in text
+    assert '| by_kind | `["a", "b"]` |' in text
+    assert "How it was measured." in text
+    saved = json.loads((tmp_path / "load-sqlite.json").read_text(encoding="utf-8"))
+    assert saved["machine"] in text and saved["commit"] in text and saved["measured_at"] in text
+
+
+def test_commands_never_show_a_database_url() -> None:
+    command = results.command("load", ["--database-url", "postgresql+asyncpg://user:secret@host/db"])
+    assert "secret" not in command and command.startswith("python -m bench load --database-url ")
