@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import sys
 from typing import Any
 
 import discord
 from pydantic import ValidationError
 
+from bot.logs import configure_logging
 from bot.settings import TOKEN_HELP, Settings
 
 BAD_TOKEN = "Discord rejected DISCORD_TOKEN. Reset it in the developer portal and update .env.\n\n" + TOKEN_HELP
@@ -72,8 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     if settings.discord_token is None:
         print(TOKEN_HELP, file=sys.stderr)
         return 2
-    logging.basicConfig(level=settings.log_level.upper(),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logging(settings)
     try:
         return asyncio.run(run(settings))
     except KeyboardInterrupt:

@@ -13,6 +13,7 @@ from bot.cogs import leaderboard
 from bot.cogs.game import GameCog
 from bot.cogs.timers import TimerCog
 from bot.languages import Languages, of_user
+from bot.metrics import BotMetrics, MetricsServer
 from bot.notify import DiscordNotifier
 from bot.settings import Settings
 from bot.table import TableService
@@ -51,12 +52,16 @@ class TableBot(commands.AutoShardedBot):
     languages: Languages
 
     def __init__(self, settings: Settings) -> None:
+        self.metrics = BotMetrics()
         # Interactions only: no privileged intents (no message content, no members).
         sharding: dict[str, Any] = {"shard_ids": settings.shard_ids, "shard_count": settings.shard_count}
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None, tree_cls=TableTree, **sharding)
+                         help_command=None, tree_cls=TableTree, http_trace=self.metrics.trace_config(),
+                         **sharding)
         self.settings = settings
         self.owned = owned_shards(settings)
+        self.gateway_status = self.metrics.watch_gateway(self)
+        self.metrics_server: MetricsServer | None = None
 
     @property
     def syncs_commands(self) -> bool:
@@ -68,8 +73,10 @@ class TableBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.settings.database_url)  # runs the migrations
+        self.metrics.watch_database(self.db)
+        self.metrics.time_interactions(self)
         self.languages = Languages(self.db, self._preferred_locale)
-        self.table = TableService(self.db, DiscordNotifier(self), shards=self.owned)
+        self.table = TableService(self.db, DiscordNotifier(self), shards=self.owned, observer=self.metrics)
         await self.tree.set_translator(CatalogTranslator())
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.add_cog(GameCog(self))
@@ -77,6 +84,9 @@ class TableBot(commands.AutoShardedBot):
         await self.add_cog(leaderboard.LeaderboardCog(self))  # also registers its page buttons
         if self.syncs_commands:
             await self.sync_commands()
+        if self.settings.metrics_port is not None:
+            self.metrics_server = MetricsServer(self)
+            await self.metrics_server.start(self.settings.metrics_host, self.settings.metrics_port)
         # Before the gateway connects: our games that a stopped process left mid-way move on.
         resumed = await self.table.resume()
         if resumed:
@@ -107,6 +117,9 @@ class TableBot(commands.AutoShardedBot):
                 await handlers.refuse(interaction, i18n.t(of_user(interaction), text.STALE))
 
     async def close(self) -> None:
+        if self.metrics_server is not None:
+            await self.metrics_server.stop()
+            self.metrics_server = None
         await super().close()
         table = getattr(self, "table", None)
         if table is not None:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Self
+from typing import Annotated, Any, Literal, Self
 
-from pydantic import BeforeValidator, SecretStr, model_validator
+from pydantic import BeforeValidator, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
@@ -32,6 +32,13 @@ def parse_shard_ids(value: Any) -> Any:
     return sorted(ids)
 
 
+def _lower(value: Any) -> Any:
+    return value.strip().lower() if isinstance(value, str) else value
+
+
+Port = Annotated[int, Field(ge=0, le=65535)]  # 0: any free port (tests)
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
@@ -39,6 +46,11 @@ class Settings(BaseSettings):
     database_url: str = "sqlite+aiosqlite:///data/bot.sqlite3"
     dev_guild_id: Annotated[int | None, BeforeValidator(_blank_is_none)] = None
     log_level: str = "INFO"
+    # "text" (human-readable) or "json" (one JSON object per line); either way one line per event.
+    log_format: Annotated[Literal["text", "json"], BeforeValidator(_lower)] = "text"
+    # Serve GET /metrics (Prometheus) and GET /healthz on this port; unset: no HTTP endpoint.
+    metrics_port: Annotated[Port | None, BeforeValidator(_blank_is_none)] = None
+    metrics_host: str = "127.0.0.1"
     # Seconds between timer ticks (reminders, AFK deadlines); 0 disables the task (tests tick by hand).
     timer_interval: float = 5.0
     # Push the slash commands to Discord at start-up (to DEV_GUILD_ID when set, else globally).

@@ -180,6 +180,36 @@ class NullNotifier:
         return None
 
 
+class TableObserver(Protocol):
+    """Told what the service did, as it happens (the bot counts it for the operators' metrics).
+
+    Decision kinds: "human" (a player's click), "ai" (an AI seat), "afk" (the AI standing in for an
+    absent player). Ends: "finished", "abandoned" (by the host or an admin), "all_afk".
+    """
+
+    def decided(self, game_key: str, kind: str) -> None: ...
+
+    def game_started(self, game_key: str) -> None: ...
+
+    def game_ended(self, game_key: str, end: str) -> None: ...
+
+    def ticked(self, handled: int) -> None: ...
+
+
+class NullObserver:
+    def decided(self, game_key: str, kind: str) -> None:
+        return None
+
+    def game_started(self, game_key: str) -> None:
+        return None
+
+    def game_ended(self, game_key: str, end: str) -> None:
+        return None
+
+    def ticked(self, handled: int) -> None:
+        return None
+
+
 def _utcnow() -> datetime:
     return datetime.now(UTC)
 
@@ -193,13 +223,15 @@ def _prompt_key(prompt: Prompt | None, offered: int) -> str:
 
 class TableService:
     def __init__(self, db: Database, notifier: Notifier | None = None, *, clock: Clock = _utcnow,
-                 seeds: random.Random | None = None, shards: Shards | None = None) -> None:
+                 seeds: random.Random | None = None, shards: Shards | None = None,
+                 observer: TableObserver | None = None) -> None:
         self.db = db
         # The Discord shards this process runs when the bot is split over several processes: timers
         # and start-up resumption touch only their guilds' games. None: every game is ours.
         self.shards = shards
         self.seeds = seeds or random.Random()  # game seeds; tests pass a seeded Random for repeatability
         self.notifier: Notifier = notifier or NullNotifier()
+        self.observer: TableObserver = observer or NullObserver()
         self.clock = clock
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, tuple[int, Any]] = {}  # game id -> (version, engine state)
@@ -237,6 +269,8 @@ class TableService:
         assert row.id is not None
         await self.db.set_seats(row.id, [{"seat": 0, "user_id": host_id, "ai_level": None, "name": host_name,
                                           "locale": host_locale}])
+        log.info("lobby opened", extra={"event": "game_created", "game_id": row.id, "guild_id": guild_id,
+                                        "game": game_key})
         return row
 
     @_storage_errors_said
@@ -354,6 +388,8 @@ class TableService:
             was_active = row.status == "active"
             await self.db.finish_game(game_id, "abandoned", [])
             self._forget(game_id)
+            if was_active:
+                self._ended(row, "abandoned")
             row = await self._game(game_id)
             if was_active:
                 update = await self._closing_update(row, {"type": "abandoned"})
@@ -389,6 +425,10 @@ class TableService:
             version = await self.db.start_game(game_id, game.to_json(state), None)
             self._cache[game_id] = (version, state)
             self._last_acted[game_id] = {}
+            self.observer.game_started(row.game_key)
+            log.info("game started", extra={"event": "game_started", "game_id": game_id, "guild_id": row.guild_id,
+                                            "game": row.game_key, "seats": len(seats),
+                                            "humans": sum(1 for s in seats if s.user_id is not None)})
             events: list[Event] = []
             try:
                 update = await self._advance(game_id, version, state, events, [], acted_seat=None)
@@ -435,7 +475,7 @@ class TableService:
                 events = game.apply(state, seat, list(choice))
             except IllegalAction as exc:
                 raise TableError(str(exc), from_rules=True) from None
-            version = await self._commit(row, version, seat, list(choice), state, afk=False)
+            version = await self._commit(row, version, seat, list(choice), state, afk=False, kind="human")
             try:
                 update = await self._advance(game_id, version, state, events, [], acted_seat=seat)
             except DatabaseUnavailable:
@@ -496,8 +536,9 @@ class TableService:
             try:
                 await self._timer(row.id)
             except Exception:  # one broken game must not stop the others' timers
-                log.exception("timer failed for game %s", row.id)
+                log.exception("timer failed for game %s", row.id, extra={"event": "timer_failed", "game_id": row.id})
             handled += 1
+        self.observer.ticked(handled)
         return handled
 
     async def resume(self) -> int:
@@ -591,7 +632,7 @@ class TableService:
                 continue
             choice = game.ai(AFK_LEVEL, self._ai_seed(row, version, prompt.seat)).choose(game, state, prompt)
             decided = game.apply(state, prompt.seat, choice)
-            version = await self._commit(row, version, prompt.seat, choice, state, afk=True)
+            version = await self._commit(row, version, prompt.seat, choice, state, afk=True, kind="afk")
             events += decided
             afk.append(prompt.seat)
             count = seat.afk_count + 1
@@ -602,6 +643,7 @@ class TableService:
         if humans and all(s.ai_controlled for s in humans):
             await self.db.finish_game(row.id, "abandoned", [])
             self._forget(row.id)
+            self._ended(row, "all_afk")
             update = await self._closing_update(await self._game(row.id), {"type": "abandoned_afk"})
             update.events = [*[e for e in events if "to" not in e], *update.events]
             update.afk_seats = afk
@@ -639,6 +681,11 @@ class TableService:
     def _forget(self, game_id: int) -> None:
         self._cache.pop(game_id, None)
         self._last_acted.pop(game_id, None)
+
+    def _ended(self, row: GameRow, end: str) -> None:
+        self.observer.game_ended(row.game_key, end)
+        log.info("game ended", extra={"event": "game_ended", "game_id": row.id, "guild_id": row.guild_id,
+                                      "game": row.game_key, "end": end})
 
     # --- catching up after the database was unavailable ---------------------------------------
     def _stall(self, game_id: int, events: list[Event], afk: list[int], *, started: bool = False) -> None:
@@ -706,7 +753,7 @@ class TableService:
         self._resumers.clear()
 
     async def _commit(self, row: GameRow, version: int, seat: int, choice: list[str], state: Any, *,
-                      afk: bool, deadline: datetime | None = None, status: str | None = None) -> int:
+                      afk: bool, kind: str, deadline: datetime | None = None, status: str | None = None) -> int:
         assert row.id is not None
         game = games.get(row.game_key)
         try:
@@ -724,6 +771,11 @@ class TableService:
             raise
         self._cache[row.id] = (new_version, state)
         (await self._acted(row.id))[seat] = new_version
+        self.observer.decided(row.game_key, kind)
+        # Ids, seat and kind only: the choice itself may be a secret (a card played face down).
+        log.info("decision accepted", extra={"event": "decision", "game_id": row.id, "guild_id": row.guild_id,
+                                             "game": row.game_key, "seat": seat, "kind": kind,
+                                             "version": new_version})
         return new_version
 
     @staticmethod
@@ -764,7 +816,8 @@ class TableService:
                 level = seats[prompt.seat].ai_level or AFK_LEVEL
                 choice = game.ai(level, self._ai_seed(row, version, prompt.seat)).choose(game, state, prompt)
                 decided = game.apply(state, prompt.seat, choice)
-                version = await self._commit(row, version, prompt.seat, choice, state, afk=False)
+                kind = "ai" if seats[prompt.seat].user_id is None else "afk"
+                version = await self._commit(row, version, prompt.seat, choice, state, afk=False, kind=kind)
                 events += decided
         outcome = game.outcome(state)
         # Which humans must see something new privately: a prompt they have not been shown yet.
@@ -787,6 +840,7 @@ class TableService:
         if outcome is not None:
             await self.db.finish_game(game_id, "finished", _results(seats, outcome))  # idempotent
             self._forget(game_id)
+            self._ended(row, "finished")
             wake = None
         elif row.turn_seconds:
             # A fresh deadline when some human got a new prompt; the others keep the turn's deadline.

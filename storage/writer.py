@@ -135,8 +135,13 @@ class GroupWriter:
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run(), name="storage-group-writer")
 
+    @property
+    def running(self) -> bool:
+        """False once stopped (or if the writer task died): no action can be committed then."""
+        return self._task is not None and not self._task.done()
+
     async def submit(self, pending: PendingAction) -> int:
-        if self._task is None or self._task.done():
+        if not self.running:
             raise RuntimeError("the database is closed")
         self._queue.put_nowait(pending)
         return await pending.future

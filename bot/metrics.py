@@ -1,0 +1,411 @@
+"""Operators' metrics (Prometheus) and the /metrics + /healthz endpoint.
+
+Each bot owns its registry (`BotMetrics.registry`), so several bots in one process (tests, a restart
+in the harness) never share or collide on a counter. Where the numbers come from:
+- decisions, games started/ended, timer ticks: the table service reports them (`TableObserver`);
+- active games: the database, read at every scrape (so right after a restart too), counting the
+  games of this process's shards (so the sum over the processes of a sharded bot is the whole bot);
+- REST calls and 429s: aiohttp's tracing on discord.py's HTTP session (`http_trace=`), so every real
+  request counts, interaction callbacks included, with its route reduced to a template;
+- interaction response time: from discord.py parsing the INTERACTION_CREATE to the end of the first
+  response (the callback POST), timed by the webhook adapter that discord.py lets a context choose;
+- database errors: every public coroutine of the `Database`, wrapped on the instance.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import inspect
+import json
+import logging
+import re
+import time
+from collections.abc import Awaitable, Callable, Iterable
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import aiohttp
+import discord
+from aiohttp import web
+from discord.webhook.async_ import AsyncWebhookAdapter, async_context
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from yarl import URL
+
+import games
+from storage import Database, GameNotFound, VersionConflict
+from storage.shards import Shards
+
+if TYPE_CHECKING:
+    from bot.client import TableBot
+
+log = logging.getLogger(__name__)
+
+PREFIX = "tablebot"
+DECISION_KINDS = ("human", "ai", "afk")
+GAME_ENDS = ("finished", "abandoned", "all_afk")
+RATE_LIMIT_SCOPES = ("user", "global", "shared", "cloudflare")
+# Discord answers an interaction within 3 s or never: the buckets are finest around that limit.
+INTERACTION_BUCKETS = (0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 5.0, 10.0)
+HEALTH_TIMEOUT = 2.0  # seconds the database may take to answer a health check or a scrape
+EXPECTED_DATABASE_ERRORS = (VersionConflict, GameNotFound)  # answers, not faults (a lost race, a bad id)
+
+T = TypeVar("T")
+_PATH_WORD = re.compile(r"[a-z@][a-z0-9@_-]{0,31}\Z")
+_inside_database_call: ContextVar[bool] = ContextVar("inside_database_call", default=False)
+
+
+class BotMetrics:
+    """The bot's metrics. Also the table service's observer (`bot.table.TableObserver`)."""
+
+    def __init__(self, game_keys: Iterable[str] | None = None) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        registry = self.registry
+        keys = sorted(game_keys if game_keys is not None else games.keys())
+        self._active_keys = set(keys)  # every key the active-games gauge has shown
+        self.active_games = Gauge(
+            f"{PREFIX}_active_games", "Games running now, per game (read from the database at each scrape).",
+            ["game"], registry=registry)
+        self.decisions = Counter(
+            f"{PREFIX}_decisions", "Decisions committed, by game and by who decided: human, ai (an AI seat) "
+            "or afk (the AI standing in for an absent player). Decisions per second: rate() of it.",
+            ["game", "kind"], registry=registry)
+        self.games_started = Counter(f"{PREFIX}_games_started", "Games started (lobbies that became games).",
+                                     ["game"], registry=registry)
+        self.games_ended = Counter(
+            f"{PREFIX}_games_ended", "Started games that ended: finished, abandoned (by the host or an admin) or "
+            "all_afk (every human player went AFK).", ["game", "end"], registry=registry)
+        self.interaction_seconds = Histogram(
+            f"{PREFIX}_interaction_response_seconds", "From an interaction's arrival to the end of its first "
+            "response, by kind (/command, component:<prefix>). Discord drops answers after 3 s.",
+            ["kind"], buckets=INTERACTION_BUCKETS, registry=registry)
+        self.interaction_failures = Counter(
+            f"{PREFIX}_interaction_response_failures", "First responses to an interaction that failed (Discord "
+            "answers 404 Unknown interaction when the 3 s limit has passed).", ["kind"], registry=registry)
+        self.rest_requests = Counter(
+            f"{PREFIX}_discord_requests", "HTTP requests to Discord (interaction callbacks included), by method, "
+            "route template and status (error: no answer).", ["method", "route", "status"], registry=registry)
+        self.rate_limits = Counter(
+            f"{PREFIX}_discord_rate_limits", "429 answers from Discord, by scope (user: this bot's per-route "
+            "limit; global; shared: the resource's limit; cloudflare: an IP ban) and route template.",
+            ["scope", "route"], registry=registry)
+        self.database_errors = Counter(
+            f"{PREFIX}_database_errors", "Database operations that failed (not counting lost races and unknown "
+            "ids, which are answers), by operation.", ["operation"], registry=registry)
+        self.timer_ticks = Counter(f"{PREFIX}_timer_ticks", "Timer ticks run (reminders and AFK deadlines).",
+                                   registry=registry)
+        self.timer_games = Counter(f"{PREFIX}_timer_games", "Games a timer tick handled (a reminder or an AFK turn).",
+                                   registry=registry)
+        self.gateway_connected = Gauge(f"{PREFIX}_gateway_connected",
+                                       "1 while every shard of this process is connected to the gateway.",
+                                       registry=registry)
+        # Every label value that is known in advance starts at 0, so rate() sees the first increase.
+        for key in keys:
+            self.active_games.labels(key)
+            self.games_started.labels(key)
+            for kind in DECISION_KINDS:
+                self.decisions.labels(key, kind)
+            for end in GAME_ENDS:
+                self.games_ended.labels(key, end)
+
+    # --- the table service's observer -----------------------------------------------------------
+    def decided(self, game_key: str, kind: str) -> None:
+        self.decisions.labels(game_key, kind).inc()
+
+    def game_started(self, game_key: str) -> None:
+        self.games_started.labels(game_key).inc()
+
+    def game_ended(self, game_key: str, end: str) -> None:
+        self.games_ended.labels(game_key, end).inc()
+
+    def ticked(self, handled: int) -> None:
+        self.timer_ticks.inc()
+        self.timer_games.inc(handled)
+
+    # --- scrape ---------------------------------------------------------------------------------
+    async def refresh(self, db: Database, shards: Shards | None = None) -> None:
+        """Read what lives in the database (the active games of this process's shards) into the gauges."""
+        counts = await asyncio.wait_for(db.active_games_by_key(shards), HEALTH_TIMEOUT)
+        self._active_keys |= set(counts)
+        for key in self._active_keys:  # a key whose games all ended reads 0, not its last count
+            self.active_games.labels(key).set(counts.get(key, 0))
+
+    def exposition(self) -> bytes:
+        return generate_latest(self.registry)
+
+    # --- REST calls (aiohttp tracing) -----------------------------------------------------------
+    def trace_config(self) -> aiohttp.TraceConfig:
+        """For `discord.Client(http_trace=...)`: counts every request on discord.py's HTTP session."""
+        trace = aiohttp.TraceConfig()
+        trace.on_request_end.append(self._request_ended)
+        trace.on_request_exception.append(self._request_failed)
+        return trace
+
+    async def _request_ended(self, _session: aiohttp.ClientSession, _context: Any,
+                             params: aiohttp.TraceRequestEndParams) -> None:
+        route = route_template(str(params.url))
+        status = params.response.status
+        self.rest_requests.labels(params.method, route, str(status)).inc()
+        if status == 429:
+            self.rate_limits.labels(rate_limit_scope(params.response.headers), route).inc()
+
+    async def _request_failed(self, _session: aiohttp.ClientSession, _context: Any,
+                              params: aiohttp.TraceRequestExceptionParams) -> None:
+        self.rest_requests.labels(params.method, route_template(str(params.url)), "error").inc()
+
+    # --- interactions -----------------------------------------------------------------------------
+    def time_interactions(self, bot: TableBot) -> None:
+        """Time each interaction the bot's connection state parses, until its first response.
+
+        discord.py sends interaction responses through the webhook adapter found in the context
+        variable `async_context`; the tasks that handle an interaction are created while it is parsed
+        and copy the context then, so setting a timing adapter around the parse times exactly that
+        interaction. The gateway finds the parser in `parsers`; the test harness calls it by name."""
+        state = bot._connection
+        parse = state.parse_interaction_create
+        kinds = InteractionKinds(bot)
+
+        def timed_parse(data: Any) -> None:
+            adapter = _TimedAdapter(self, kinds.of(data))
+            token = async_context.set(adapter)
+            try:
+                parse(data)
+            finally:
+                async_context.reset(token)
+
+        setattr(state, "parse_interaction_create", timed_parse)  # noqa: B010 (a method, replaced per instance)
+        state.parsers["INTERACTION_CREATE"] = timed_parse
+
+    # --- database ---------------------------------------------------------------------------------
+    def watch_database(self, db: Database) -> None:
+        """Count the failures of every public coroutine of `db` (on this instance only)."""
+        for name, _member in inspect.getmembers(type(db), inspect.iscoroutinefunction):
+            if name.startswith("_") or name in ("open", "close"):
+                continue
+            self.database_errors.labels(name)
+            setattr(db, name, _counted(getattr(db, name), self.database_errors.labels(name).inc))
+
+    # --- gateway ----------------------------------------------------------------------------------
+    def watch_gateway(self, bot: TableBot) -> GatewayStatus:
+        status = GatewayStatus(self.gateway_connected)
+        sharded = isinstance(bot, discord.AutoShardedClient)
+        # discord.py dispatches (shard_)connect when a READY arrives, (shard_)resumed after a RESUME.
+        if sharded:
+            for event in ("on_shard_connect", "on_shard_resumed"):
+                bot.add_listener(status.shard_up, event)
+            bot.add_listener(status.shard_down, "on_shard_disconnect")
+        else:
+            for event in ("on_connect", "on_resumed"):
+                bot.add_listener(status.up, event)
+            bot.add_listener(status.down, "on_disconnect")
+        return status
+
+
+class GatewayStatus:
+    """Which shards of this process are not connected (None stands for an unsharded bot's one link)."""
+
+    def __init__(self, gauge: Gauge) -> None:
+        self.gauge = gauge
+        self.down_shards: set[int | None] = {None}
+        self.gauge.set(0)
+
+    @property
+    def connected(self) -> bool:
+        return not self.down_shards
+
+    def _set(self, shard: int | None, up: bool) -> None:
+        if up:
+            self.down_shards.discard(shard)
+            self.down_shards.discard(None)  # a shard's event also means the bot has connected
+        else:
+            self.down_shards.add(shard)
+        self.gauge.set(1 if self.connected else 0)
+
+    async def up(self) -> None:
+        self._set(None, True)
+
+    async def down(self) -> None:
+        self._set(None, False)
+
+    async def shard_up(self, shard_id: int) -> None:
+        self._set(shard_id, True)
+
+    async def shard_down(self, shard_id: int) -> None:
+        self._set(shard_id, False)
+
+
+class InteractionKinds:
+    """The `kind` label of an interaction: /command name, component:<custom_id prefix>, ... (bounded)."""
+
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+        from bot.cogs import leaderboard
+        from bot.views import PREFIXES
+
+        self.prefixes = {p.rstrip(":") for p in PREFIXES + leaderboard.PREFIXES}
+
+    def of(self, payload: Any) -> str:
+        data = payload.get("data") or {}
+        kind = payload.get("type")
+        if kind == 2:
+            return "/" + self._command(data)
+        if kind == 3:
+            prefix = str(data.get("custom_id", "")).partition(":")[0]
+            return f"component:{prefix if prefix in self.prefixes else 'other'}"
+        return {4: "autocomplete", 5: "modal"}.get(kind, "other")
+
+    def _command(self, data: dict[str, Any]) -> str:
+        names = [str(data.get("name", ""))]
+        options = data.get("options") or []
+        while options and options[0].get("type") in (1, 2):  # subcommand (group)
+            names.append(str(options[0].get("name", "")))
+            options = options[0].get("options") or []
+        known = {c.qualified_name for c in self.bot.tree.walk_commands()}
+        for length in range(len(names), 0, -1):
+            name = " ".join(names[:length])
+            if name in known:
+                return name
+        return "other"
+
+
+class _TimedAdapter(AsyncWebhookAdapter):
+    """discord.py's webhook adapter, timing the first response to one interaction."""
+
+    def __init__(self, metrics: BotMetrics, kind: str) -> None:
+        super().__init__()
+        self._metrics = metrics
+        self._kind = kind
+        self._arrived = time.perf_counter()
+        self._answered = False
+
+    async def create_interaction_response(self, *args: Any, **kwargs: Any) -> Any:
+        first = not self._answered
+        self._answered = True
+        try:
+            result = await super().create_interaction_response(*args, **kwargs)
+        except Exception:
+            if first:
+                self._metrics.interaction_failures.labels(self._kind).inc()
+            raise
+        if first:
+            self._metrics.interaction_seconds.labels(self._kind).observe(time.perf_counter() - self._arrived)
+        return result
+
+
+def _counted(method: Callable[..., Awaitable[T]], count: Callable[[], None]) -> Callable[..., Awaitable[T]]:
+    @functools.wraps(method)
+    async def call(*args: Any, **kwargs: Any) -> T:
+        if _inside_database_call.get():  # an operation called by another counts once, as the outer one
+            return await method(*args, **kwargs)
+        token = _inside_database_call.set(True)
+        try:
+            return await method(*args, **kwargs)
+        except EXPECTED_DATABASE_ERRORS:
+            raise
+        except Exception:
+            count()
+            raise
+        finally:
+            _inside_database_call.reset(token)
+
+    return call
+
+
+def route_template(url: str) -> str:
+    """A request's route with ids and tokens replaced, so the label's values stay few:
+    https://discord.com/api/v10/channels/123/messages/456 -> /channels/{id}/messages/{id}."""
+    parsed = URL(url)
+    if parsed.scheme in ("ws", "wss"):
+        return "gateway"
+    base = URL(discord.http.Route.BASE)
+    if parsed.host != base.host or parsed.port != base.port or not parsed.path.startswith(base.path):
+        return "other"
+    parts = parsed.path[len(base.path):].strip("/").split("/")
+    template: list[str] = []
+    for i, part in enumerate(parts):
+        if part.isdigit():
+            template.append("{id}")
+        elif i >= 2 and parts[i - 2] in ("interactions", "webhooks") and parts[i - 1].isdigit():
+            template.append("{token}")
+        elif _PATH_WORD.match(part):
+            template.append(part)
+        else:
+            template.append("{x}")
+    return "/" + "/".join(template)
+
+
+def rate_limit_scope(headers: Any) -> str:
+    if not headers.get("Via"):  # discord.py's own test: a 429 without Via comes from Cloudflare, not the API
+        return "cloudflare"
+    scope = str(headers.get("X-RateLimit-Scope", "")).lower()
+    if scope in RATE_LIMIT_SCOPES:
+        return scope
+    return "global" if str(headers.get("X-RateLimit-Global", "")).lower() == "true" else "user"
+
+
+# --- the HTTP endpoint ------------------------------------------------------------------------------
+async def health(bot: TableBot) -> tuple[bool, dict[str, Any]]:
+    """Whether this process can serve players: gateway connected, database answering, writer running."""
+    problems: list[str] = []
+    status = bot.gateway_status
+    gateway = "connected" if status.connected and not bot.is_closed() else "disconnected"
+    if gateway != "connected":
+        down = sorted(str(s) for s in status.down_shards if s is not None)
+        problems.append("gateway disconnected" + (f" (shards {', '.join(down)})" if down else ""))
+    database = "ok"
+    try:
+        await asyncio.wait_for(bot.db.ping(), HEALTH_TIMEOUT)
+    except TimeoutError:
+        database = f"no answer within {HEALTH_TIMEOUT:g} s"
+    except Exception as exc:  # the class only: an error's text may quote a URL
+        database = f"error ({type(exc).__name__}: {_first_words(exc)})"
+    if database != "ok":
+        problems.append(f"database: {database}")
+    body: dict[str, Any] = {"status": "ok" if not problems else "unavailable", "gateway": gateway,
+                            "database": database}
+    if problems:
+        body["reasons"] = problems
+    return not problems, body
+
+
+def _first_words(exc: BaseException) -> str:
+    """A short, URL-free description of an error, for the health answer."""
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    text = re.sub(r"\S+://\S+", "[url]", text)
+    return text[:120]
+
+
+class MetricsServer:
+    """GET /metrics and GET /healthz on METRICS_HOST:METRICS_PORT (aiohttp.web, as discord.py uses)."""
+
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+        app = web.Application()
+        app.router.add_get("/metrics", self.metrics)
+        app.router.add_get("/healthz", self.healthz)
+        self._runner = web.AppRunner(app, access_log=None)
+        self.port: int | None = None
+
+    async def start(self, host: str, port: int) -> None:
+        await self._runner.setup()
+        await web.TCPSite(self._runner, host, port).start()
+        self.port = int(self._runner.addresses[0][1])  # the real port when `port` was 0
+        log.info("metrics endpoint listening", extra={"event": "metrics_listening", "host": host, "port": self.port})
+
+    async def stop(self) -> None:
+        await self._runner.cleanup()
+
+    async def metrics(self, _request: web.Request) -> web.Response:
+        metrics = self.bot.metrics
+        try:
+            await metrics.refresh(self.bot.db, self.bot.owned)
+        except Exception as exc:  # the scrape still answers, with the last known values
+            if isinstance(exc, TimeoutError):  # other failures were counted by the wrapped database
+                metrics.database_errors.labels("active_games_by_key").inc()
+            log.warning("metrics: could not read the active games (%s)", type(exc).__name__)
+        body = metrics.exposition()
+        return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
+
+    async def healthz(self, _request: web.Request) -> web.Response:
+        ok, body = await health(self.bot)
+        return web.Response(status=200 if ok else 503, text=json.dumps(body), content_type="application/json")
