@@ -155,12 +155,13 @@ async def test_healthz_is_200_when_connected_and_503_with_the_reason_otherwise(s
     assert status == 200 and content_type.startswith("application/json")
     assert json.loads(text) == {"status": "ok", "gateway": "connected", "database": "ok"}
 
-    h.bot.dispatch("disconnect")
+    h.bot.dispatch("shard_disconnect", 0)  # what discord.py dispatches when shard 0's websocket closes
     await h.settle()
     status, _, text = await get(h, "/healthz")
     assert status == 503
-    assert json.loads(text)["reasons"] == ["gateway disconnected"]
-    h.bot.dispatch("resumed")
+    assert json.loads(text)["reasons"] == ["gateway disconnected (shards 0)"]
+    assert value(await scrape(h), "tablebot_gateway_connected") == 0
+    h.bot.dispatch("shard_resumed", 0)
     await h.settle()
     assert (await get(h, "/healthz"))[0] == 200
 
@@ -181,7 +182,8 @@ async def test_no_endpoint_without_metrics_port(harness: Harness) -> None:
     ("https://discord.com/api/v10/channels/123/messages/456", "/channels/{id}/messages/{id}"),
     ("https://discord.com/api/v10/interactions/123/aW50ZXJhY3Rpb246MTIzOnh5eg/callback?with_response=1",
      "/interactions/{id}/{token}/callback"),
-    ("https://discord.com/api/v10/webhooks/9/abc.DEF-ghi/messages/@original", "/webhooks/{id}/{token}/messages/@original"),
+    ("https://discord.com/api/v10/webhooks/9/abc.DEF-ghi/messages/@original",
+     "/webhooks/{id}/{token}/messages/@original"),
     ("https://discord.com/api/v10/users/@me/channels", "/users/@me/channels"),
     ("https://discord.com/api/v10/channels/1/messages/2/reactions/%F0%9F%91%8D/@me",
      "/channels/{id}/messages/{id}/reactions/{x}/@me"),
@@ -220,10 +222,12 @@ class TinyDiscord:
             return json_answer({"message": "You are being rate limited.", "retry_after": 0.01,
                                 "global": headers.get("X-RateLimit-Global") == "true"}, status=429, headers=headers)
         channel = request.match_info["channel"]
-        message: dict[str, Any] = {"id": "55", "channel_id": channel, "content": "hi", "author": {
-            "id": "1", "username": "Table", "discriminator": "0", "avatar": None}, "timestamp": "2024-01-01T00:00:00+00:00",
-            "edited_timestamp": None, "tts": False, "mention_everyone": False, "mentions": [], "mention_roles": [],
-            "attachments": [], "embeds": [], "pinned": False, "type": 0}
+        author = {"id": "1", "username": "Table", "discriminator": "0", "avatar": None}
+        message: dict[str, Any] = {
+            "id": "55", "channel_id": channel, "content": "hi", "author": author,
+            "timestamp": "2024-01-01T00:00:00+00:00", "edited_timestamp": None, "tts": False,
+            "mention_everyone": False, "mentions": [], "mention_roles": [], "attachments": [], "embeds": [],
+            "pinned": False, "type": 0}
         return json_answer(message)
 
 
