@@ -55,7 +55,7 @@ SEATS = {"eggs-empires": (2, 6), "eight-minute-empire": (2, 4), "reggverse-riddl
 class Figures:
     kills: int = 0
     kills_survived: int = 0  # restarts after which the bot came back and played on
-    kills_during_decisions: int = 0  # kills with at least one interaction in flight
+    kills_mid_interaction: int = 0  # kills with at least one interaction awaiting its answer
     decisions_acknowledged: int = 0
     decisions_lost: int = 0
     games_started: int = 0
@@ -146,7 +146,7 @@ class CrashRun:
             await self.bot.wait()
             self.figures.kills += 1
             if in_flight:
-                self.figures.kills_during_decisions += 1
+                self.figures.kills_mid_interaction += 1
             await self.lb.poke()
             await self.boot()
             self.figures.kills_survived += 1
@@ -186,6 +186,9 @@ class CrashRun:
         self.figures.interactions += 1
         if not await self.lb.send(payload, token):
             self.figures.sent_while_down += 1
+            if self.bot is not None and not self.bot.alive and self.up.is_set():
+                raise RuntimeError(f"the bot exited by itself (code {self.bot.process.returncode}): see its log")
+            await asyncio.sleep(0.1)  # its gateway is reconnecting
             return None
         self._pending[token] = generation
         await self.lb.wait_until(lambda: self.lb.is_answered(token) or self.generation != generation
@@ -383,9 +386,10 @@ class CrashRun:
         try:
             if await self.db.count_games():
                 raise SystemExit("the crash bench needs an empty database (its ids restart at each run)")
-            tables = [asyncio.create_task(self.table(c)) for c in self.channels]
-            await self.killer()
-            await asyncio.gather(*tables)
+            async with asyncio.TaskGroup() as group:  # a failing table stops the run
+                group.create_task(self.killer())
+                for channel in self.channels:
+                    group.create_task(self.table(channel))
             await self.check()
         finally:
             if self.bot is not None:
