@@ -2,14 +2,16 @@
 
 Everything is scraped over real HTTP from the bot's own aiohttp server on an ephemeral port. The
 in-process harness replaces discord.py's `HTTPClient.request`, so no REST call reaches aiohttp there and
-the REST counters cannot move in it: `test_rest_calls_and_rate_limits_are_counted_over_real_http` shows
-the same `http_trace` hook counting discord.py's real requests (and a 429 it retried) against a small
-aiohttp server standing in for Discord.
+the REST counters cannot move in it. Two tests show the `http_trace` hook on real HTTP instead: the
+real bot process against the loopback fake Discord (a whole game, with 429s it retried), and
+discord.py's HTTP client alone against a tiny server (the scopes of a 429).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -22,11 +24,15 @@ from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from bot.metrics import BotMetrics, route_template
+from storage import Database
 from tests.harness import Harness
-from tests.harness.play import play_to_end
+from tests.harness.loopback import Loopback
+from tests.harness.play import choice_components, play_to_end
+from tests.harness.run_bot import BotProcess
 
 GAME_ID = 1
 KEY = "eggs-empires"
+TOKEN_OF_LOOPBACK = "fake-token"
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
@@ -60,14 +66,18 @@ async def served(tmp_path: Path) -> AsyncIterator[Harness]:
     assert not errors, errors
 
 
-async def get(h: Harness, path: str) -> tuple[int, str, str]:
-    assert h.bot is not None and h.bot.metrics_server is not None
-    port = h.bot.metrics_server.port
+async def get(h: Harness | int, path: str) -> tuple[int, str, str]:
+    """GET the bot's endpoint (a harness bot's, or the one on that port)."""
+    if isinstance(h, Harness):
+        assert h.bot is not None and h.bot.metrics_server is not None and h.bot.metrics_server.port
+        port = h.bot.metrics_server.port
+    else:
+        port = h
     async with aiohttp.ClientSession() as session, session.get(f"http://127.0.0.1:{port}{path}") as response:
         return response.status, response.headers.get("Content-Type", ""), await response.text()
 
 
-async def scrape(h: Harness) -> Samples:
+async def scrape(h: Harness | int) -> Samples:
     status, content_type, text = await get(h, "/metrics")
     assert status == 200 and content_type.startswith("text/plain")
     return parse(text)
@@ -255,3 +265,69 @@ async def test_rest_calls_and_rate_limits_are_counted_over_real_http(monkeypatch
     assert value(samples, "tablebot_discord_requests_total", method="POST", route=route, status="200") == 2
     assert value(samples, "tablebot_discord_rate_limits_total", scope="user", route=route) == 1
     assert value(samples, "tablebot_discord_rate_limits_total", scope="global", route=route) == 1
+
+
+# --- the real bot process over real HTTP (the loopback fake Discord) ---------------------------------
+async def listening_port(log: Path, bot: BotProcess, within: float = 60.0) -> int:
+    """The metrics port the bot process chose (METRICS_PORT=0), from its JSON log."""
+    for _ in range(int(within / 0.05)):
+        text = await asyncio.to_thread(log.read_text)
+        for line in text.splitlines():
+            entry = json.loads(line)
+            if entry.get("event") == "metrics_listening":
+                return int(entry["port"])
+        assert bot.alive, text[-3000:]
+        await asyncio.sleep(0.05)
+    raise AssertionError("the bot never said where it listens")
+
+
+async def test_a_real_bot_process_counts_its_real_rest_calls_and_429s(tmp_path: Path) -> None:
+    lb = await Loopback.start()
+    url = f"sqlite+aiosqlite:///{tmp_path / 'bot.sqlite3'}"
+    log = tmp_path / "bot.log"
+    with log.open("wb") as out:
+        bot = await BotProcess.spawn(lb, url, log=out, metrics_port="0", log_format="json", log_level="INFO")
+        db: Database | None = None
+        try:
+            await lb.wait_ready()
+            port = await listening_port(log, bot)
+            assert (await get(port, "/healthz"))[0] == 200
+            alice = lb.user("Alice")
+            await lb.slash(alice, "game new", game=KEY, timer=0)
+            await lb.click(alice, lb.find_button(lb.channel, "Add AI"))
+            lb.fail_next(2, status=429, retry_after=0.05, match="/channels/")  # discord.py waits and retries
+            await lb.click(alice, lb.find_button(lb.channel, "Start"))
+            await lb.quiet()
+            db = await Database.open(url)
+            clicks = 0
+            while (row := await db.get_game(GAME_ID)) is not None and row.status == "active":
+                [component, *_] = choice_components(lb.dms(alice)[-1])
+                if component["type"] == 3:
+                    values = [o["value"] for o in component["options"][:component["min_values"]]]
+                    assert await lb.select(alice, component["custom_id"], values, message=lb.dms(alice)[-1])
+                else:
+                    assert await lb.click(alice, component["custom_id"], message=lb.dms(alice)[-1])
+                clicks += 1
+                assert clicks < 500, "the game should have ended"
+            await lb.quiet()
+            samples = await scrape(port)
+        finally:
+            if db is not None:
+                await db.close()
+            await bot.stop()
+            await lb.close()
+    requests = {dict(labels)["route"]: v for (name, labels), v in samples.items()
+                if name == "tablebot_discord_requests_total" and v}
+    segment = r"/([a-z@][a-z0-9@_-]*|\{id\}|\{token\}|\{x\})"  # no raw id, no token
+    assert all(re.fullmatch(f"({segment})+|gateway|other", route) for route in requests), requests
+    assert total(samples, "tablebot_discord_requests_total", status="429") == 2
+    assert total(samples, "tablebot_discord_rate_limits_total", scope="user") == 2
+    assert total(samples, "tablebot_discord_requests_total", route="/channels/{id}/messages", status="200") > 2
+    callbacks = total(samples, "tablebot_discord_requests_total", route="/interactions/{id}/{token}/callback")
+    interactions = total(samples, "tablebot_interaction_response_seconds_count")
+    assert callbacks == interactions == clicks + 3, "each interaction answered once, over real HTTP"
+    assert value(samples, "tablebot_decisions_total", game=KEY, kind="human") == clicks
+    assert value(samples, "tablebot_games_ended_total", game=KEY, end="finished") == 1
+    assert value(samples, "tablebot_gateway_connected") == 1
+    text = await asyncio.to_thread(log.read_text)
+    assert all(json.loads(line) for line in text.splitlines()) and TOKEN_OF_LOOPBACK not in text
