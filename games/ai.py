@@ -39,11 +39,14 @@ def player(game: Game[Any], level: str, seed: int) -> Player:
 def play_out(game: Game[Any], state: Any, players: list[Player]) -> int:
     """Let `players` (one per seat) play `state` to the end; return the number of decisions made."""
     decisions = 0
+    prompts_of, apply = game.prompts, game.apply  # bound once: this loop runs for every decision
+    choosers = [p.choose for p in players]
     while True:
-        prompts = game.prompts(state)
+        prompts = prompts_of(state)
         if not prompts:
             return decisions
         # Prompts from one call are independent (the contract), so all of them can be answered.
         for prompt in prompts:
-            game.apply(state, prompt.seat, players[prompt.seat].choose(game, state, prompt))
-            decisions += 1
+            seat = prompt.seat
+            apply(state, seat, choosers[seat](game, state, prompt))
+        decisions += len(prompts)

@@ -28,16 +28,21 @@ from games.eggs_empires.rules import (
 Event = dict[str, Any]
 FACE_UP = -1  # scout value of an offer entry that lies face up
 NOBODY, ASK = -1, -2  # results of _auto_slot besides a slot number
+MAX_SEATS = 6
 
 CARD_CHOICES = {card: Choice(str(card), card_name(card)) for card in rules.ADVENTURERS}
 CARD_IDS = {str(card): card for card in rules.ADVENTURERS}
 MULLIGAN_CHOICES = [Choice("keep", "Keep this hand"), Choice("redraw", "Discard it and draw a new hand")]
+MULLIGAN_IDS = frozenset(c.id for c in MULLIGAN_CHOICES)
 KEEP = Choice("keep", "Keep it")
 NO_EGG = Choice("none", "Take no egg")
 PLAY_TEXT = {1: "Choose an Adventurer to play", 2: "Choose two different Adventurers to play"}
 EGG_TEXT = {card: f"Your {card_name(card)} collects: which egg?" for card in rules.ADVENTURERS}
 EGG_INFO = {card: {"card": card} for card in rules.ADVENTURERS}  # shared, read-only
 PRIEST_TEXT = "Priest: discard one of your collected eggs?"
+# Turn-end choice ids read back (see _courier_choices and _priest_choices)
+COURIER_TARGETS = {f"give{seat}": seat for seat in range(MAX_SEATS)}
+DISCARD_VALUES = {f"discard{value}": value for value in set(EGG_VALUES)}
 
 
 @lru_cache(maxsize=1024)
@@ -108,7 +113,7 @@ class EggsAndEmpires(Game[EggsState]):
     key = "eggs-empires"
     title = "Eggs and Empires"
     min_players = 2
-    max_players = 6
+    max_players = MAX_SEATS
     options = (
         Option("tiebreaker", ("tie", "round"), "tie",
                "Tie-Breaker Marker passes left after any turn with a tie (tie) or clockwise after every round"),
@@ -246,24 +251,35 @@ class EggsAndEmpires(Game[EggsState]):
 
     # --- apply -------------------------------------------------------------------------------
     def apply(self, state: EggsState, seat: int, choice: list[str]) -> list[Event]:
+        # Fast paths: a decision in its usual shape (a list of str ids from the seat being asked) is
+        # checked straight against the state, without building prompts. Anything else, legal or not,
+        # takes the full check against the prompt, which also words the error message.
         phase = state.phase
-        if phase == "play" and self._valid_play(state, seat, choice):
-            # fast paths for the most common decisions; anything odd takes the full check below
-            return self._submit_play(state, seat, choice)
-        if phase == "collect" and self._valid_egg(state, seat, choice):
-            kind = "egg"
+        if phase == "play":
+            cards = self._legal_play(state, seat, choice)
+            if cards is not None:
+                return self._submit_play(state, seat, cards)
+            kind = ""
+        elif phase == "collect":
+            kind = "egg" if self._valid_egg(state, seat, choice) else ""
+        elif phase == "turn_end":
+            kind = self._valid_turn_end(state, seat, choice)
+        elif phase == "mulligan":
+            kind = "mulligan" if self._valid_mulligan(state, seat, choice) else ""
         else:
+            kind = ""
+        if not kind:
             prompts = self._prompt_for(state, seat)
-            if not prompts and state.phase != "over":
+            if not prompts and phase != "over":
                 raise IllegalAction("It is not your turn to decide.")
             kind = check_choice(prompts, seat, choice).kind
         if kind == "play":  # legal, though not in the exact shape the fast path expects (e.g. a tuple)
-            return self._submit_play(state, seat, list(choice))
+            return self._submit_play(state, seat, sorted(CARD_IDS[c] for c in choice))
         events: list[Event] = []
         if kind == "mulligan":
             state.mulligan[seat] = choice[0]
             events.append({"type": "decided", "seat": seat})
-            if all(m is not None for m in state.mulligan):
+            if None not in state.mulligan:
                 self._resolve_mulligans(state, events)
         elif kind == "egg":
             card = state.queue[0][1]
@@ -275,7 +291,7 @@ class EggsAndEmpires(Game[EggsState]):
             self._collect(state, events)
         elif kind == "courier":
             if choice[0] != KEEP.id:
-                target = int(choice[0][4:])
+                target = COURIER_TARGETS[choice[0]]
                 egg = next(e for s, c, e in state.collected if s == seat and c == COURIER)
                 state.piles[seat].remove(egg)
                 state.piles[target].append(egg)
@@ -284,7 +300,7 @@ class EggsAndEmpires(Game[EggsState]):
             self._turn_end(state, events)
         elif kind == "priest":
             if choice[0] != KEEP.id:
-                value = int(choice[0][7:])
+                value = DISCARD_VALUES[choice[0]]
                 egg = next(e for e in state.piles[seat] if EGG_VALUES[e] == value)
                 state.piles[seat].remove(egg)
                 state.egg_discard.append(egg)
@@ -293,8 +309,7 @@ class EggsAndEmpires(Game[EggsState]):
             self._turn_end(state, events)
         return events
 
-    def _submit_play(self, state: EggsState, seat: int, choice: list[str]) -> list[Event]:
-        cards = [CARD_IDS[choice[0]]] if len(choice) == 1 else sorted(CARD_IDS[c] for c in choice)
+    def _submit_play(self, state: EggsState, seat: int, cards: list[int]) -> list[Event]:
         submitted = state.submitted
         submitted[seat] = cards
         events: list[Event] = [{"type": "decided", "seat": seat}, {"type": "played", "to": seat, "cards": cards}]
@@ -303,26 +318,37 @@ class EggsAndEmpires(Game[EggsState]):
         return events
 
     @staticmethod
-    def _valid_play(state: EggsState, seat: int, choice: list[str]) -> bool:
-        """True when `choice` is certainly a legal play for `seat` (no error message needed)."""
+    def _legal_play(state: EggsState, seat: int, choice: list[str]) -> list[int] | None:
+        """The (sorted) cards of `choice` when it is certainly a legal play for `seat`, else None."""
+        if type(seat) is not int or type(choice) is not list or not 0 <= seat < state.players:
+            return None
+        if state.submitted[seat] is not None:
+            return None
+        hand = state.hands[seat]
+        if len(choice) == 1:
+            if state.players == 2 or type(choice[0]) is not str:
+                return None
+            card = CARD_IDS.get(choice[0])
+            return [card] if card in hand else None
+        if len(choice) != 2 or state.players != 2 or type(choice[0]) is not str or type(choice[1]) is not str:
+            return None
+        first, second = CARD_IDS.get(choice[0]), CARD_IDS.get(choice[1])
+        if first is None or second is None or first == second or first not in hand or second not in hand:
+            return None
+        return [first, second] if first < second else [second, first]
+
+    @staticmethod
+    def _valid_mulligan(state: EggsState, seat: int, choice: list[str]) -> bool:
         if type(seat) is not int or type(choice) is not list or not 0 <= seat < state.players:
             return False
-        if state.submitted[seat] is not None:
-            return False
-        hand = state.hands[seat]
-        if state.players != 2:
-            if len(choice) != 1 or type(choice[0]) is not str:
-                return False
-            return CARD_IDS.get(choice[0]) in hand
-        if len(choice) != 2 or type(choice[0]) is not str or type(choice[1]) is not str or choice[0] == choice[1]:
-            return False
-        return CARD_IDS.get(choice[0]) in hand and CARD_IDS.get(choice[1]) in hand
+        return (state.mulligan[seat] is None and len(choice) == 1 and type(choice[0]) is str
+                and choice[0] in MULLIGAN_IDS)
 
     @staticmethod
     def _valid_egg(state: EggsState, seat: int, choice: list[str]) -> bool:
         """True when `choice` is certainly one of the ids `_egg_choices` offers the current collector:
         a slot it may take that is the first face-up egg of its value, or a face-down egg."""
-        if type(choice) is not list or len(choice) != 1 or type(choice[0]) is not str:
+        if type(seat) is not int or type(choice) is not list or len(choice) != 1 or type(choice[0]) is not str:
             return False
         if not state.queue or state.queue[0][0] != seat:
             return False
@@ -340,6 +366,23 @@ class EggsAndEmpires(Game[EggsState]):
         if state.queue[0][1] == MAGE and value < 0:
             return False
         return all(s != FACE_UP or EGG_VALUES[e] != value for e, s in offer[:slot])
+
+    @staticmethod
+    def _valid_turn_end(state: EggsState, seat: int, choice: list[str]) -> str:
+        """"courier" or "priest" when `choice` is certainly one of the ids `_turn_end_prompt` offers,
+        else ""."""
+        if type(seat) is not int or type(choice) is not list or len(choice) != 1 or type(choice[0]) is not str:
+            return ""
+        if not state.end_queue or state.end_queue[0][0] != seat:
+            return ""
+        picked = choice[0]
+        if state.end_queue[0][1] == COURIER:
+            target = COURIER_TARGETS.get(picked, seat) if picked != KEEP.id else -1
+            return "courier" if target != seat and target < state.players else ""
+        if picked == KEEP.id:
+            return "priest"
+        value = DISCARD_VALUES.get(picked)
+        return "priest" if value is not None and any(EGG_VALUES[e] == value for e in state.piles[seat]) else ""
 
     def _resolve_mulligans(self, state: EggsState, events: list[Event]) -> None:
         redrew = [seat for seat, m in enumerate(state.mulligan) if m == "redraw"]
@@ -359,15 +402,18 @@ class EggsAndEmpires(Game[EggsState]):
         plays: list[list[int]] = [s or [] for s in state.submitted]
         state.plays = plays
         state.submitted = [None] * state.players
+        hands = state.hands
         for seat, cards in enumerate(plays):
-            hand = state.hands[seat]
+            hand = hands[seat]
             for card in cards:
                 hand.remove(card)
         order, tie = rules.collection_order(plays, state.tiebreaker)
         state.tie = tie
-        state.queue = [[s, c] for s, c in order]
+        queue = [[s, c] for s, c in order]
+        state.queue = queue
         state.collected = []
-        events.append({"type": "reveal", "plays": plays, "order": [[s, c] for s, c in order], "tie": tie,
+        # the event gets its own list (the queue is consumed below) of the same read-only pairs
+        events.append({"type": "reveal", "plays": plays, "order": queue[:], "tie": tie,
                        "tiebreaker": state.tiebreaker})
         state.phase = "collect"
         self._collect(state, events)
@@ -381,7 +427,7 @@ class EggsAndEmpires(Game[EggsState]):
                        "face_down": scout != FACE_UP})
 
     @staticmethod
-    def _auto_slot(state: EggsState, card: int) -> int:
+    def _auto_slot(offer: list[list[int]], card: int) -> int:
         """The offer slot this collector must take, or NOBODY if it can take nothing, or ASK when it
         has a real choice (different eggs, a face-down egg among others, or a Mage that may decline a
         face-down egg). Equivalent to `_egg_choices` but allocation-free: this runs for every collector."""
@@ -389,7 +435,7 @@ class EggsAndEmpires(Game[EggsState]):
         first_value = 0
         face_down = False
         mage = card == MAGE
-        for slot, (egg, scout) in enumerate(state.offer):
+        for slot, (egg, scout) in enumerate(offer):
             if scout != FACE_UP:
                 if first != NOBODY:
                     return ASK
@@ -409,9 +455,10 @@ class EggsAndEmpires(Game[EggsState]):
     def _collect(self, state: EggsState, events: list[Event]) -> None:
         """Run the collection order until a collector's choice matters or it is over."""
         queue = state.queue
-        while queue and state.offer:
+        offer = state.offer
+        while queue and offer:
             seat, card = queue[0]
-            slot = self._auto_slot(state, card)
+            slot = self._auto_slot(offer, card)
             if slot == ASK:
                 return  # this collector decides (prompt "egg")
             if slot != NOBODY:
@@ -419,11 +466,11 @@ class EggsAndEmpires(Game[EggsState]):
             queue.pop(0)  # done, or cannot take anything: the next collector goes
         state.queue = []
         # Couriers and Priests that collected decide next, in player order from the Tie-Breaker holder.
-        deciders = [(s, c) for s, c, _ in state.collected if c in (COURIER, PRIEST)]
-        if deciders:
-            n = state.players
-            deciders.sort(key=lambda e: ((e[0] - state.tiebreaker) % n, e[1]))
-            state.end_queue = [list(e) for e in deciders]
+        deciders = [[s, c] for s, c, _ in state.collected if c in (COURIER, PRIEST)]
+        if len(deciders) > 1:
+            n, tiebreaker = state.players, state.tiebreaker
+            deciders.sort(key=lambda e: ((e[0] - tiebreaker) % n, e[1]))
+        state.end_queue = deciders
         state.phase = "turn_end"
         self._turn_end(state, events)
 
@@ -432,43 +479,51 @@ class EggsAndEmpires(Game[EggsState]):
         if state.end_queue:
             return
         n = state.players
-        collected_by = {(s, c) for s, c, _ in state.collected}
-        for seat, cards in enumerate(state.plays):
+        plays = state.plays
+        for seat, cards in enumerate(plays):
+            discards = state.discards[seat]
             for card in cards:
-                if card in (MERCHANT, BLACKSMITH) and (seat, card) not in collected_by:
-                    state.bonus[seat].append(card)  # placed in the scoring pile
+                # a Merchant or Blacksmith that collected nothing goes to the scoring pile
+                if card in (MERCHANT, BLACKSMITH) and not any(
+                        s == seat and c == card for s, c, _ in state.collected):
+                    state.bonus[seat].append(card)
                     events.append({"type": "bonus", "seat": seat, "card": card})
                 else:
-                    state.discards[seat].append(card)
-        if state.offer:
-            events.append({"type": "unclaimed",
-                           "eggs": [EGG_VALUES[e] for e, s in state.offer if s == FACE_UP],
-                           "face_down": sum(1 for _, s in state.offer if s != FACE_UP)})
-            state.egg_discard.extend(e for e, _ in state.offer)
-            state.offer = []
-        tie_passed = state.tie and state.options["tiebreaker"] == "tie"
+                    discards.append(card)
+        offer = state.offer
+        if offer:
+            face_up = [EGG_VALUES[e] for e, s in offer if s == FACE_UP]
+            events.append({"type": "unclaimed", "eggs": face_up, "face_down": len(offer) - len(face_up)})
+            state.egg_discard += [e for e, _ in offer]
+            offer = state.offer = []
+        tiebreaker = state.tiebreaker
         last_turn = state.turn == rules.TURNS_PER_ROUND
         if not last_turn:
             # Scouts (in player order from the Tie-Breaker holder) put the top egg face down for next turn.
-            scouts = [seat for seat, cards in enumerate(state.plays) if SCOUT in cards]
-            scouts.sort(key=lambda seat: (seat - state.tiebreaker) % n)
+            scouts = [seat for seat, cards in enumerate(plays) if SCOUT in cards]
+            if len(scouts) > 1:
+                scouts.sort(key=lambda seat: (seat - tiebreaker) % n)
+            egg_deck = state.egg_deck
             for seat in scouts:
-                if state.egg_deck:
-                    egg = state.egg_deck.pop()
-                    state.offer.append([egg, seat])
+                if egg_deck:
+                    egg = egg_deck.pop()
+                    offer.append([egg, seat])
                     events.append({"type": "scout", "seat": seat})
                     events.append({"type": "scouted", "to": seat, "value": EGG_VALUES[egg]})
             self._reveal_eggs(state, events)
+            # Draw back up. A hand is kept sorted, so the order of the drawn cards does not matter.
             size = rules.hand_size(n)
-            for seat in range(n):
-                deck, hand = state.decks[seat], state.hands[seat]
-                while len(hand) < size and deck:
-                    hand.append(deck.pop())
-                hand.sort()
+            for seat, hand in enumerate(state.hands):
+                deck = state.decks[seat]
+                missing = size - len(hand)
+                if missing > 0 and deck:
+                    hand += deck[-missing:]
+                    del deck[-missing:]
+                    hand.sort()
         state.plays = [[] for _ in range(n)]
         state.collected = []
-        if tie_passed:
-            state.tiebreaker = (state.tiebreaker + 1) % n
+        if state.tie and state.options["tiebreaker"] == "tie":
+            state.tiebreaker = (tiebreaker + 1) % n
             events.append({"type": "tiebreaker", "seat": state.tiebreaker, "reason": "tie"})
         state.tie = False
         if last_turn:

@@ -23,9 +23,14 @@ BLACKSMITH_PENALTY: int = _DATA["blacksmith_penalty"]
 CONPUB_TOKENS: int = _DATA["conpub_tokens"]
 
 
+_EGG_DECKS: dict[int, list[int]] = {
+    players: [e["id"] for e in _DATA["eggs"] if e["min_players"] <= players] for players in range(1, 7)
+}
+
+
 def egg_deck(players: int) -> list[int]:
     """Ids of the egg cards used with this many players (cards marked 5/6p or 6p are removed)."""
-    return [e["id"] for e in _DATA["eggs"] if e["min_players"] <= players]
+    return list(_EGG_DECKS[players])
 
 
 _EGGS_PER_TURN = {int(k): int(v) for k, v in _DATA["eggs_revealed_per_turn"].items()}
