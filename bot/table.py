@@ -471,13 +471,15 @@ class TableService:
             if seats[seat].afk_count:
                 # Before the commit: the click shows the player is present whether or not it commits.
                 await self.db.update_seat(game_id, seat, afk_count=0)
+                seats[seat].afk_count = 0
             try:
                 events = game.apply(state, seat, list(choice))
             except IllegalAction as exc:
                 raise TableError(str(exc), from_rules=True) from None
             version = await self._commit(row, version, seat, list(choice), state, afk=False, kind="human")
             try:
-                update = await self._advance(game_id, version, state, events, [], acted_seat=seat)
+                update = await self._advance(game_id, version, state, events, [], acted_seat=seat, row=row,
+                                             seats=seats)
             except DatabaseUnavailable:
                 # The decision is committed; the AI turns and notifications follow when the database is back.
                 self._stall(game_id, events, [])
@@ -783,18 +785,22 @@ class TableService:
         return (row.seed * 1_000_003 + version * 101 + seat) & 0xFFFF_FFFF
 
     async def _advance(self, game_id: int, version: int, state: Any, events: list[Event], afk: list[int],
-                       *, acted_seat: int | None) -> TableUpdate:
+                       *, acted_seat: int | None, row: GameRow | None = None, seats: list[SeatRow] | None = None
+                       ) -> TableUpdate:
         """Let AI seats decide until a human must, set the deadline, finish a game that ended.
 
         `events` and `afk` are extended in place as commits succeed (with what an earlier, stalled
-        run left unshown first), so a caller whose run fails knows what is committed but unshown."""
+        run left unshown first), so a caller whose run fails knows what is committed but unshown.
+        A caller that holds the game's lock and has just read its row and seats passes them, so they
+        are not read again (each read decodes the whole state)."""
         stalled = self._stalled.pop(game_id, None)
         if stalled is not None:
             events[:0] = stalled.events
             afk[:0] = stalled.afk
         started = stalled is not None and stalled.started
         try:
-            update = await self._advance_committed(game_id, version, state, events, afk, acted_seat=acted_seat)
+            update = await self._advance_committed(game_id, version, state, events, afk, acted_seat=acted_seat,
+                                                   row=row, seats=seats)
         except DatabaseUnavailable:
             if started:
                 self._stall(game_id, [], [], started=True)
@@ -803,10 +809,11 @@ class TableService:
         return update
 
     async def _advance_committed(self, game_id: int, version: int, state: Any, events: list[Event],
-                                 afk: list[int], *, acted_seat: int | None) -> TableUpdate:
-        row = await self._game(game_id)
+                                 afk: list[int], *, acted_seat: int | None, row: GameRow | None,
+                                 seats: list[SeatRow] | None) -> TableUpdate:
+        row = row or await self._game(game_id)
         game = games.get(row.game_key)
-        seats = await self.db.seats(game_id)
+        seats = seats or await self.db.seats(game_id)
         while True:
             prompts = game.prompts(state)
             robots = [p for p in prompts if seats[p.seat].user_id is None or seats[p.seat].ai_controlled]
@@ -848,7 +855,11 @@ class TableService:
             if fresh or wake is None:
                 wake = self.clock() + timedelta(seconds=row.turn_seconds / 2)
                 await self.db.update_game(game_id, deadline=wake, reminded=False)
-        row = await self._game(game_id)
+                row.deadline, row.reminded = wake, False
+        if outcome is not None:
+            row = await self._game(game_id)  # closed: its status and end time as stored
+        else:
+            row.version = version  # our commits moved it on; nothing else writes it under the lock
         deadline = None
         if wake is not None and row.turn_seconds:
             deadline = wake if row.reminded else wake + timedelta(seconds=row.turn_seconds / 2)
