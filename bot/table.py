@@ -54,6 +54,15 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
+ECHO_LIMIT = 30  # characters of a user's own input quoted back in a refusal
+
+
+def echo(value: Any) -> str:
+    """User input quoted back in a refusal, cut short: a refusal stays one readable sentence."""
+    shown = str(value)
+    return shown if len(shown) <= ECHO_LIMIT else shown[:ECHO_LIMIT - 1] + "…"
+
+
 class TableError(Exception):
     """A request the table refuses; the message is meant for the user who made it.
 
@@ -255,7 +264,7 @@ class TableService:
         try:
             game = games.get(game_key)
         except KeyError:
-            raise TableError(text.UNKNOWN_GAME, key=game_key, known=", ".join(games.keys())) from None
+            raise TableError(text.UNKNOWN_GAME, key=echo(game_key), known=", ".join(games.keys())) from None
         if await self.db.channel_game(channel_id) is not None:
             raise TableError(text.CHANNEL_BUSY)
         try:

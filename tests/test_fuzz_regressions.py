@@ -93,3 +93,15 @@ async def test_a_command_the_code_does_not_know_is_answered(harness: Harness) ->
         message = refusal(await h._feed(payload, token))
         assert expected in message, options
     assert h.bot is not None and await h.bot.table.db.get_game(GAME_ID) is None
+
+
+async def test_a_refusal_quotes_long_input_only_briefly(harness: Harness) -> None:
+    h = harness
+    alice = h.user("Alice")
+    junk = "\U0008eac4" * 500
+    for options in ({"game": junk}, {"game": "eggs-empires", "variants": "scoring=" + "x" * 3000},
+                    {"game": "eggs-empires", "variants": junk + "=1"}):
+        message = refusal(await h.slash(alice, "game new", **options))
+        assert len(message) < 400, (options.keys(), message[:100])
+    assert "no game called" in refusal(await h.slash(alice, "game rules", game=junk))
+    assert h.bot is not None and await h.bot.table.db.get_game(GAME_ID) is None

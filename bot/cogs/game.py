@@ -19,11 +19,13 @@ import games
 from bot import handlers, i18n, present, rules, text
 from bot.i18n import N_, NP_
 from bot.languages import of_server, of_user
-from bot.table import DEFAULT_TURN_SECONDS, TableError
+from bot.table import DEFAULT_TURN_SECONDS, TableError, echo
 from storage import GameRow
 
 if TYPE_CHECKING:
     from bot.client import TableBot
+
+MAX_VARIANT = 40  # characters of one name=value pair
 
 GAME_CHOICES: list[app_commands.Choice[str]] = [app_commands.Choice(name=games.get(k).title, value=k)
                                                 for k in games.keys()][:25]
@@ -51,8 +53,9 @@ def parse_variants(raw: str | None) -> dict[str, str]:
     found: dict[str, str] = {}
     for part in (raw or "").replace(",", " ").split():
         name, sep, value = part.partition("=")
-        if not sep or not name or not value:
-            raise TableError(text.BAD_VARIANT_SYNTAX, part=part)
+        # Names and values are short words; anything longer is not a variant (and is not echoed whole).
+        if not sep or not name or not value or len(part) > MAX_VARIANT:
+            raise TableError(text.BAD_VARIANT_SYNTAX, part=echo(part))
         found[name.strip()] = value.strip()
     return found
 
@@ -216,7 +219,7 @@ class GameCog(commands.Cog):
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction[Any], game: str) -> None:
         if game not in games.keys():
-            await handlers.refuse(interaction, i18n.t(of_user(interaction), text.UNKNOWN_GAME, key=game,
+            await handlers.refuse(interaction, i18n.t(of_user(interaction), text.UNKNOWN_GAME, key=echo(game),
                                                       known=", ".join(games.keys())))
             return
         embed, view = rules.page_message(game, 0, of_user(interaction))
