@@ -29,7 +29,16 @@ import aiohttp
 import discord
 from aiohttp import web
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    PlatformCollector,
+    ProcessCollector,
+    generate_latest,
+)
 from yarl import URL
 
 import games
@@ -61,6 +70,8 @@ class BotMetrics:
     def __init__(self, game_keys: Iterable[str] | None = None) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
         registry = self.registry
+        ProcessCollector(registry=registry)  # process_resident_memory_bytes, process_cpu_seconds_total, fds
+        PlatformCollector(registry=registry)  # python_info
         keys = sorted(game_keys if game_keys is not None else games.keys())
         self._active_keys = set(keys)  # every key the active-games gauge has shown
         self.active_games = Gauge(
@@ -243,6 +254,7 @@ class InteractionKinds:
         from bot.views import PREFIXES
 
         self.prefixes = {p.rstrip(":") for p in PREFIXES + leaderboard.PREFIXES}
+        self._commands: set[str] | None = None  # the tree's commands, once it has them all
 
     def of(self, payload: Any) -> str:
         data = payload.get("data") or {}
@@ -260,7 +272,9 @@ class InteractionKinds:
         while options and options[0].get("type") in (1, 2):  # subcommand (group)
             names.append(str(options[0].get("name", "")))
             options = options[0].get("options") or []
-        known = {c.qualified_name for c in self.bot.tree.walk_commands()}
+        if self._commands is None:
+            self._commands = {c.qualified_name for c in self.bot.tree.walk_commands()}
+        known = self._commands
         for length in range(len(names), 0, -1):
             name = " ".join(names[:length])
             if name in known:
