@@ -8,10 +8,10 @@ loopback fake Discord, one killed and restarted) is further down.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import pytest
 
@@ -21,7 +21,10 @@ from bot.client import TableBot
 from bot.settings import Settings
 from bot.table import Stale, TableService
 from storage import Database, Shards, shard_of
-from tests.storage.conftest import BACKENDS, create_pg_database, drop_pg_database
+from storage.types import utcnow
+from tests.harness.loopback import Loopback
+from tests.harness.run_bot import BotProcess
+from tests.storage.conftest import BACKENDS, PG_URL, create_pg_database, drop_pg_database
 from tests.test_table import KEY, Clock, Recorder
 
 
@@ -278,3 +281,147 @@ async def test_start_up_resumes_only_owned_games_left_mid_way(two: tuple[Databas
     assert await process_zero.resume() == 1
     assert len(await db.actions(games_by_shard[0])) > logs[games_by_shard[0]]
     assert recorder.updates[0].started  # its table message is posted now
+
+
+# --- two real bot processes on one PostgreSQL ------------------------------------------------------
+SHARD_COUNT = 4
+SPLIT = ("0-1", "2-3")  # process 0 runs shards 0 and 1 (and so the DMs), process 1 runs 2 and 3
+needs_postgres = pytest.mark.skipif(not PG_URL, reason="the two-process test needs TEST_POSTGRES_URL")
+
+
+async def spawn(lb: Loopback, url: str, which: int, log: BinaryIO, **settings: str) -> BotProcess:
+    mark = lb.identified
+    process = await BotProcess.spawn(lb, url, log=log, shard_ids=SPLIT[which], shard_count=str(SHARD_COUNT),
+                                     **settings)
+    await lb.wait_ready(Settings(shard_ids=SPLIT[which], shard_count=SHARD_COUNT).shard_ids or (), since=mark,
+                        within=120)
+    return process
+
+
+def guilds_on_every_shard(lb: Loopback) -> dict[int, int]:
+    """guild -> the process owning it; one guild on each of the shards."""
+    while len(lb.fake.guilds) < SHARD_COUNT:
+        lb.fake.add_guild(f"guild {len(lb.fake.guilds)}")
+    shards = {g: shard_of(g, SHARD_COUNT) for g in lb.fake.guilds}
+    assert sorted(shards.values()) == list(range(SHARD_COUNT))
+    return {g: 0 if s < SHARD_COUNT // 2 else 1 for g, s in shards.items()}
+
+
+async def eventually(check: Callable[[], Awaitable[bool]], within: float = 60.0, what: str = "") -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + within
+    while not await check():
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.1)
+
+
+@pytest.fixture
+async def pg_url() -> AsyncIterator[str]:
+    created = await create_pg_database()
+    try:
+        yield created
+    finally:
+        await drop_pg_database(created)
+
+
+@pytest.fixture
+async def lb() -> AsyncIterator[Loopback]:
+    loopback = await Loopback.start()
+    try:
+        yield loopback
+    finally:
+        await loopback.close()
+
+
+@needs_postgres
+@pytest.mark.slow
+async def test_two_processes_run_each_timer_once_across_a_kill(lb: Loopback, pg_url: str, tmp_path: Path) -> None:
+    """Four guilds on four shards, two processes; every player is away, so each game's timers do all
+    the work: a reminder, then the AI for both seats, twice, then the game is abandoned. One process
+    is SIGKILLed while its games' deadlines pass; it fires them once when it is back, and the other
+    process never fires them."""
+    owner = guilds_on_every_shard(lb)
+    channels = {g: lb.fake.add_text_channel(f"timers-{i}", g) for i, g in enumerate(owner)}
+    db = await Database.open(pg_url)
+    processes: list[BotProcess] = []
+    with open(tmp_path / "bots.log", "wb") as log:  # noqa: ASYNC230 - opened once, before anything runs
+        try:
+            processes = [await spawn(lb, pg_url, which, log, timer_interval="0.3") for which in (0, 1)]
+            syncs = [c for c in lb.fake.calls if c.path.endswith("/commands") and c.method == "PUT"]
+            assert len(syncs) == 1 and lb.fake.commands  # only shard 0's process pushed the commands
+            game_of: dict[int, int] = {}
+            for guild, channel in channels.items():
+                alice, bob = lb.user(f"Alice{guild % 97}"), lb.user(f"Bob{guild % 97}")
+                await lb.slash(alice, "game new", channel=channel, game="eggs-empires", timer=60)
+                await lb.slash(bob, "game join", channel=channel)
+                await lb.slash(alice, "game start", channel=channel)
+                row = await db.channel_game(channel)
+                assert row is not None and row.id is not None and row.status == "active"
+                game_of[guild] = row.id
+            await lb.quiet()
+
+            async def due_now(guilds: Iterable[int]) -> None:
+                for guild in guilds:
+                    row = await db.get_game(game_of[guild])
+                    assert row is not None
+                    if row.status == "active":
+                        await db.update_game(row.id or 0, deadline=utcnow() - timedelta(seconds=1),
+                                             reminded=row.reminded)
+
+            def reminders(guild: int) -> int:
+                return sum(1 for c in (channels[guild], *thread_of[guild]) for m in lb.messages_in(c)
+                           if "please decide" in str(m.get("content")))
+
+            async def afk_turns(guild: int) -> int:
+                return sum(1 for a in await db.actions(game_of[guild]) if a.afk) // 2
+
+            thread_of: dict[int, tuple[int, ...]] = {}
+            for guild, game_id in game_of.items():
+                row = await db.get_game(game_id)
+                assert row is not None
+                thread_of[guild] = (row.thread_id,) if row.thread_id else ()
+
+            async def each_has(count: Callable[[int], Awaitable[int]], guilds: Iterable[int], wanted: int,
+                               what: str) -> None:
+                async def done() -> bool:
+                    return all([await count(g) == wanted for g in guilds])
+                await eventually(done, what=what)
+
+            async def reminded(guild: int) -> int:
+                return reminders(guild)
+
+            everyone = list(owner)
+            first, second = [g for g in owner if owner[g] == 0], [g for g in owner if owner[g] == 1]
+            # Turn 1: the reminders, from each guild's own process.
+            await due_now(everyone)
+            await each_has(reminded, everyone, 1, "the first reminders")
+            # Process 1 dies; every deadline passes. Process 0 runs its own games' AI, not process 1's.
+            processes[1].kill()
+            assert await processes[1].wait() == -9
+            await due_now(everyone)
+            await each_has(afk_turns, first, 1, "process 0's AFK turns")
+            await asyncio.sleep(1.5)  # five ticks of process 0
+            assert [await afk_turns(g) for g in second] == [0, 0]
+            processes[1] = await spawn(lb, pg_url, 1, log, timer_interval="0.3")
+            await each_has(afk_turns, second, 1, "process 1's AFK turns after its restart")
+            # Turn 2: reminder, then AI again; both seats are then played by the AI: abandoned.
+            await due_now(everyone)
+            await each_has(reminded, everyone, 2, "the second reminders")
+            await due_now(everyone)
+            await each_has(afk_turns, everyone, 2, "the second AFK turns")
+            await asyncio.sleep(1.0)
+            await lb.quiet()
+            for guild, game_id in game_of.items():
+                row = await db.get_game(game_id)
+                assert row is not None and row.status == "abandoned"
+                assert reminders(guild) == 2, guild  # each reminder posted once
+                log_pairs = [(a.seat, a.afk) for a in await db.actions(game_id)]
+                assert log_pairs == [(0, True), (1, True)] * 2, log_pairs  # each AFK deadline acted on once
+        finally:
+            for process in processes:
+                await process.stop()
+            await db.close()
+    text = (tmp_path / "bots.log").read_text(errors="replace")
+    assert "Traceback" not in text and " ERROR " not in text, text[-3000:]
+    assert lb.unknown == []
