@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import signal
 import sys
 from typing import Any
 
@@ -27,6 +29,12 @@ async def run(settings: Settings) -> int:
 
     assert settings.discord_token is not None
     bot = create_bot(settings)
+    # SIGTERM (systemctl stop, docker stop, a platform's redeploy) closes the bot cleanly: the
+    # writer commits what it was given and the gateway says goodbye. Exit code 0.
+    loop = asyncio.get_running_loop()
+    closing: set[asyncio.Task[None]] = set()
+    with contextlib.suppress(NotImplementedError):  # no signal handlers on some platforms
+        loop.add_signal_handler(signal.SIGTERM, lambda: closing.add(loop.create_task(bot.close())))
     try:
         async with bot:
             # login() runs setup_hook: migrations, table service, buttons, command sync.
