@@ -26,6 +26,7 @@ from tests.harness.fault_play import (
     RECORDED,
     TRY_AGAIN,
     Recorder,
+    Table,
     caught_up,
     check_game,
     open_game,
@@ -60,8 +61,8 @@ async def test_a_click_during_an_outage_is_refused_politely_and_changes_nothing(
     h, outage = outage_harness
     alice, bob = h.user("Alice"), h.user("Bob")
     recorder = Recorder()
-    recorder.install(h)
-    game_id = await open_game(h, "eggs-empires", [alice, bob], 1, h.channel)
+    recorder.install(h.bot)  # type: ignore[arg-type]
+    game_id = await open_game(Table.of(h), "eggs-empires", [alice, bob], 1, h.channel)
     assert h.bot is not None
     db = h.bot.table.db
     before = (await db.get_game(game_id), await db.actions(game_id))
@@ -76,8 +77,8 @@ async def test_a_click_during_an_outage_is_refused_politely_and_changes_nothing(
     # The same button works once the database is back, and the game plays to its end.
     responses = await h.click(alice, choice_components(dm)[0]["custom_id"], message=dm)
     assert not said(responses, TRY_AGAIN)
-    stats = await play(h, game_id, [alice, bob], rng=random.Random(1))
-    check = await check_game(h, game_id, recorder, stats)
+    stats = await play(Table.of(h), game_id, [alice, bob], rng=random.Random(1))
+    check = await check_game(Table.of(h), game_id, recorder, stats)
     assert check.ok(), check.problems
     assert outage.refused > 0
 
@@ -87,8 +88,8 @@ async def test_a_commit_that_fails_leaves_nothing_half_applied(
     h, outage = outage_harness
     alice, bob = h.user("Alice"), h.user("Bob")
     recorder = Recorder()
-    recorder.install(h)
-    game_id = await open_game(h, "eggs-empires", [alice, bob], 1, h.channel)
+    recorder.install(h.bot)  # type: ignore[arg-type]
+    game_id = await open_game(Table.of(h), "eggs-empires", [alice, bob], 1, h.channel)
     assert h.bot is not None
     db = h.bot.table.db
     commit = db.commit_action
@@ -112,9 +113,9 @@ async def test_a_commit_that_fails_leaves_nothing_half_applied(
         if step % 3 == 0:
             failing = 1
 
-    stats = await play(h, game_id, [alice, bob], rng=random.Random(4), between=fail_some_commits)
+    stats = await play(Table.of(h), game_id, [alice, bob], rng=random.Random(4), between=fail_some_commits)
     assert stats.try_again >= 3, stats
-    check = await check_game(h, game_id, recorder, stats)
+    check = await check_game(Table.of(h), game_id, recorder, stats)
     assert check.ok(), check.problems
 
 
@@ -123,8 +124,8 @@ async def test_an_outage_right_after_a_commit_resumes_by_itself(
     h, outage = outage_harness
     alice, bob = h.user("Alice"), h.user("Bob")
     recorder = Recorder()
-    recorder.install(h)
-    game_id = await open_game(h, "eggs-empires", [alice, bob], 1, h.channel)
+    recorder.install(h.bot)  # type: ignore[arg-type]
+    game_id = await open_game(Table.of(h), "eggs-empires", [alice, bob], 1, h.channel)
     assert h.bot is not None
     table = h.bot.table
     db = table.db
@@ -151,23 +152,23 @@ async def test_an_outage_right_after_a_commit_resumes_by_itself(
     assert table.stalled == [game_id]
     await asyncio.sleep(0.3)
     outage.down = False
-    await caught_up(h)  # nobody clicks: the table resumes by itself
+    await caught_up(Table.of(h))  # nobody clicks: the table resumes by itself
     assert table.stalled == []
     assert len(await db.actions(game_id)) > actions_before
     [thread] = h.threads()
     assert any(c.method == "POST" and c.path == f"/channels/{thread}/messages" for c in h.calls_since(mark)), \
         "the turn's log line was posted after the database came back"
     db.commit_action = commit  # type: ignore[method-assign]
-    stats = await play(h, game_id, [alice, bob], rng=random.Random(2))
+    stats = await play(Table.of(h), game_id, [alice, bob], rng=random.Random(2))
     stats.accepted += 1  # Alice's "recorded" decision
-    check = await check_game(h, game_id, recorder, stats)
+    check = await check_game(Table.of(h), game_id, recorder, stats)
     assert check.ok(), check.problems
 
 
 async def test_a_write_lock_held_for_seconds_defers_the_answer_in_time(harness: Harness, tmp_path: Path) -> None:
     h = harness
     alice, bob = h.user("Alice"), h.user("Bob")
-    game_id = await open_game(h, "eggs-empires", [alice, bob], 0, h.channel)
+    game_id = await open_game(Table.of(h), "eggs-empires", [alice, bob], 0, h.channel)
     answered: list[tuple[float, Any]] = []
     webhook_request = h.fake.webhook_request
 
@@ -218,8 +219,8 @@ async def test_postgres_refusing_connections_mid_game(tmp_path: Path) -> None:
     try:
         alice, bob = h.user("Alice"), h.user("Bob")
         recorder = Recorder()
-        recorder.install(h)
-        game_id = await open_game(h, "eight-minute-empire", [alice, bob], 1, h.channel)
+        recorder.install(h.bot)  # type: ignore[arg-type]
+        game_id = await open_game(Table.of(h), "eight-minute-empire", [alice, bob], 1, h.channel)
         assert h.bot is not None
         db = h.bot.table.db
         version = (await db.get_game(game_id)).version  # type: ignore[union-attr]
@@ -240,10 +241,10 @@ async def test_postgres_refusing_connections_mid_game(tmp_path: Path) -> None:
                 await outage.start()
                 asyncio.get_running_loop().call_later(0.5, lambda: asyncio.ensure_future(outage.stop()))
 
-        stats = await play(h, game_id, [alice, bob], rng=rng, between=another_outage)
+        stats = await play(Table.of(h), game_id, [alice, bob], rng=rng, between=another_outage)
         await outage.stop()
-        await caught_up(h)
-        check = await check_game(h, game_id, recorder, stats)
+        await caught_up(Table.of(h))
+        check = await check_game(Table.of(h), game_id, recorder, stats)
         assert check.ok(), check.problems
         h._errors.records.clear()  # the outages were logged, as they should be
     finally:

@@ -266,13 +266,28 @@ class FakeDiscord:
         if channel is None:
             raise discord.NotFound(_FakeResponse(404, "Not Found"),
                                    {"code": 10003, "message": "Unknown Channel"})
-        if channel["type"] == 1 and int(channel["recipients"][0]["id"]) in self.dm_closed:
+        self._refuse_closed_dm(call, channel)
+        body = call.json or {}
+        nonce = body.get("nonce")
+        if nonce is not None and body.get("enforce_nonce"):
+            # Discord: a message the same author sent with this nonce lately is returned, not posted again.
+            for earlier in self.messages.get(channel_id, {}).values():
+                if earlier.get("nonce") == str(nonce):
+                    return earlier
+        message = self._message(channel_id, body, call.files)
+        if nonce is not None:
+            message["nonce"] = str(nonce)
+        return message
+
+    def _refuse_closed_dm(self, call: Call, channel: dict[str, Any]) -> None:
+        """A user who closed their DMs (or blocked the bot) can be neither sent nor edited messages."""
+        if channel.get("type") == 1 and int(channel["recipients"][0]["id"]) in self.dm_closed:
             call.status = 403
             raise discord.Forbidden(_FakeResponse(403, "Forbidden"),
                                     {"code": 50007, "message": "Cannot send messages to this user"})
-        return self._message(channel_id, call.json or {}, call.files)
 
     def _edit(self, call: Call, channel_id: int, message_id: int) -> dict[str, Any]:
+        self._refuse_closed_dm(call, self.channels.get(channel_id, {}))
         message = self.messages.get(channel_id, {}).get(message_id)
         if message is None:
             call.status = 404

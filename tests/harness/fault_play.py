@@ -12,22 +12,47 @@ equal to the last picture of the game, and every decision a player was told was 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from unittest import mock
+
+import discord
+import discord.gateway
+import yarl
 
 import games
 from bot import i18n, present, text
 from bot.table import TableUpdate
 from storage import DatabaseUnavailable
 from storage.replay import replay
-from tests.harness import Harness
+from tests.harness import TASK_PREFIXES, Harness
+from tests.harness.driver import Driver
+from tests.harness.loopback import Loopback
 from tests.harness.play import choice_components, decide_from_message
+
+if TYPE_CHECKING:
+    from bot.client import TableBot
 
 TRY_AGAIN = i18n.t("en", text.TRY_AGAIN_SOON)
 RECORDED = i18n.t("en", text.RECORDED_CATCHING_UP)
 YOU_CHOSE = i18n.t("en", text.YOU_CHOSE, labels="").split(":")[0]
+
+
+@dataclass
+class Table:
+    """The players' side (a Driver: the in-process Harness or the loopback) and the bot they play with."""
+
+    driver: Driver
+    bot: TableBot
+    settle: Callable[[], Awaitable[None]]
+
+    @classmethod
+    def of(cls, h: Harness) -> Table:
+        assert h.bot is not None
+        return cls(h, h.bot, h.settle)
 
 
 @dataclass
@@ -36,9 +61,8 @@ class Recorder:
 
     updates: dict[int, list[TableUpdate]] = field(default_factory=dict)
 
-    def install(self, h: Harness) -> None:
-        assert h.bot is not None
-        notifier = h.bot.table.notifier
+    def install(self, bot: TableBot) -> None:
+        notifier = bot.table.notifier
         publish = notifier.publish
 
         async def recording(update: TableUpdate) -> None:
@@ -62,48 +86,50 @@ def _said(responses: list[dict[str, Any]], words: str) -> bool:
     return any(words in str((r.get("data") or {}).get("content") or "") for r in responses)
 
 
-async def open_game(h: Harness, key: str, humans: list[int], ai: int, channel: int) -> int:
+async def open_game(t: Table, key: str, humans: list[int], ai: int, channel: int) -> int:
     """A lobby in `channel` with these humans (the first hosts) and AI seats, started; its game id."""
+    h = t.driver
     await h.slash(humans[0], "game new", game=key, timer=0, channel=channel)
     for user in humans[1:]:
         await h.click(user, h.find_button(channel, "Join"))
     for _ in range(ai):
         await h.click(humans[0], h.find_button(channel, "Add AI"))
-    assert h.bot is not None
-    row = await h.bot.table.db.channel_game(channel)
+    row = await t.bot.table.db.channel_game(channel)
     assert row is not None and row.id is not None
     await h.click(humans[0], h.find_button(channel, "Start"))
+    await caught_up(t)
     return row.id
 
 
-async def _status(h: Harness, game_id: int) -> str:
-    assert h.bot is not None
+async def _status(t: Table, game_id: int) -> str:
     try:
-        row = await h.bot.table.db.get_game(game_id)
+        row = await t.bot.table.db.get_game(game_id)
     except DatabaseUnavailable:
         return "active"  # cannot tell: keep playing
     assert row is not None
     return row.status
 
 
-async def caught_up(h: Harness) -> None:
+async def caught_up(t: Table) -> None:
     """Wait for the bot's background work: resumed games, retried notifications, interactions."""
-    assert h.bot is not None
     for _ in range(3):
-        await h.bot.table.idle()
-        await h.bot.table.notifier.idle()  # type: ignore[attr-defined]
-        await h.settle()
+        await t.bot.table.idle()
+        await t.bot.table.notifier.idle()  # type: ignore[attr-defined]
+        await t.settle()
 
 
-async def play(h: Harness, game_id: int, users: list[int], *, rng: random.Random, max_steps: int = 3000,
+async def play(t: Table, game_id: int, users: list[int], *, rng: random.Random, max_steps: int = 3000,
                between: Callable[[int], Awaitable[None]] | None = None, closed_dms: set[int] = frozenset(),
-               stats: PlayStats | None = None) -> PlayStats:
+               stats: PlayStats | None = None, rounds: int | None = None) -> PlayStats:
     """Every human decides as soon as offered (from the DM, or "Show my hand" when DMs are closed)
-    until the game is over; `between(step)` runs before each round (to inject faults)."""
+    until the game is over (or for `rounds` rounds); `between(step)` runs before each round (to
+    inject faults)."""
+    h = t.driver
     stats = stats or PlayStats()
     idle_rounds = 0
     for step in range(max_steps):
-        if await _status(h, game_id) != "active":
+        if await _status(t, game_id) != "active" or step == rounds:
+            await caught_up(t)
             return stats
         if between is not None:
             await between(step)
@@ -119,6 +145,7 @@ async def play(h: Harness, game_id: int, users: list[int], *, rng: random.Random
             mark = len(h.fake.responses)
             if not await decide_from_message(h, user, source, index=rng.randrange(10_000)):
                 continue
+            await t.settle()
             answers = h.fake.responses[mark:]
             stats.clicks += 1
             progressed = True
@@ -131,10 +158,10 @@ async def play(h: Harness, game_id: int, users: list[int], *, rng: random.Random
         if not progressed:
             stats.waits += 1
             idle_rounds += 1
-            await caught_up(h)
+            await caught_up(t)
             await asyncio.sleep(0.05)
             if idle_rounds > 200:
-                raise AssertionError(f"game {game_id} stalled: {h.errors[-5:]}")
+                raise AssertionError(f"game {game_id} stalled: {getattr(h, 'errors', [])[-5:]}")
         else:
             idle_rounds = 0
     raise AssertionError(f"game {game_id} did not end in {max_steps} rounds")
@@ -176,21 +203,24 @@ def _count_difference(expected: list[Any], got: list[Any]) -> tuple[int, int]:
     return max(missing, 1 if not extra else 0), extra
 
 
-async def check_game(h: Harness, game_id: int, recorder: Recorder, stats: PlayStats | None = None) -> Check:
-    assert h.bot is not None
-    db = h.bot.table.db
+async def check_game(t: Table, game_id: int, recorder: Recorder, stats: PlayStats | None = None, *,
+                     finished: bool = True) -> Check:
+    """`finished=False`: a game stopped mid-way (everything but its end is checked)."""
+    h = t.driver
+    db = t.bot.table.db
     check = Check()
     row = await db.get_game(game_id)
     assert row is not None
-    if row.status != "finished":
-        check.problems.append(f"game {game_id} is {row.status}, not finished")
+    if row.status != ("finished" if finished else "active"):
+        check.problems.append(f"game {game_id} is {row.status}")
     report = await replay(db, game_id)
     if not report.equal:
         check.problems.append(f"replay: {report}")
     log = await db.actions(game_id)
     seats = await db.seats(game_id)
     results = await db.results(game_id)
-    if [s.seat for s in seats] != list(range(len(seats))) or [r.seat for r in results] != [s.seat for s in seats]:
+    if [s.seat for s in seats] != list(range(len(seats))) or (
+            finished and [r.seat for r in results] != [s.seat for s in seats]):
         check.problems.append("the seats and the results do not match")
     # Events: everything committed was handed to the notifier once, in order.
     expected = _public_events(row.game_key, row.seed, len(seats), row.options, log)
@@ -218,7 +248,7 @@ async def check_game(h: Harness, game_id: int, recorder: Recorder, stats: PlaySt
     if [(e.get("title"), e.get("description")) for e in want] != [(e.get("title"), e.get("description"))
                                                                      for e in got]:
         check.problems.append("the table message does not show the end of the game")
-    if table_message.get("components"):
+    if finished and table_message.get("components"):
         check.problems.append("the finished table still has buttons")
     # Decisions: every one a player was told was taken is in the log.
     if stats is not None:
@@ -228,3 +258,40 @@ async def check_game(h: Harness, game_id: int, recorder: Recorder, stats: PlaySt
         if check.decisions_lost:
             check.problems.append(f"{check.decisions_lost} decisions answered as taken are not in the log")
     return check
+
+
+@contextlib.asynccontextmanager
+async def bot_on_loopback(lb: Loopback, database_url: str, seed: int = 2024) -> AsyncIterator[Table]:
+    """The real bot in this event loop, talking HTTP and websocket to the loopback fake Discord: its
+    REST calls go through discord.py's own HTTPClient.request (rate-limit buckets, retry_after,
+    5xx retries) and webhook adapter, over aiohttp."""
+    from pydantic import SecretStr
+
+    from bot import create_bot
+    from bot.settings import Settings
+    from tests.harness.loopback import TOKEN
+
+    with mock.patch.object(discord.http.Route, "BASE", f"{lb.url}/api/v10"), \
+            mock.patch.object(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY",
+                              yarl.URL(lb.gateway_url)):
+        settings = Settings(discord_token=SecretStr(TOKEN), database_url=database_url, timer_interval=0,
+                            sync_commands=True)
+        bot = create_bot(settings)
+        since = lb.identified
+        running = asyncio.get_running_loop().create_task(bot.start(TOKEN))
+        try:
+            await lb.wait_ready(since=since, within=30)
+            bot.table.seeds = random.Random(seed)
+
+            async def settle() -> None:
+                # The interaction handlers run in this loop: wait for them, then for REST in flight.
+                while pending := [t for t in asyncio.all_tasks()
+                                  if not t.done() and t.get_name().startswith(TASK_PREFIXES)]:
+                    await asyncio.wait(pending, timeout=30)
+                await lb.quiet(idle=0.01)
+
+            yield Table(lb, bot, settle)
+        finally:
+            await bot.close()
+            with contextlib.suppress(Exception):
+                await running

@@ -35,8 +35,9 @@ A RESUME is answered with INVALID_SESSION (discord.py then identifies afresh: cl
 Faults (for REST only, the gateway is never faulted): `fail_next(n, status=429, retry_after=0.2)`
 (with Discord's "Via" header, so discord.py sleeps `retry_after` and retries), `fail_next(n,
 status=503)` (discord.py retries 5xx a few times), `hang_next(n, seconds=30)` (the request
-never answers in time; the client times out). `match="/channels/"` limits a fault to paths that
-contain it. Faulted calls are in `fake.calls` with their status.
+never answers in time; the client times out), `lose_answer_next(n)` (the call is carried out, then
+the connection drops before the answer: a retry must not do it twice). `match="/channels/"` limits
+a fault to paths that contain it. Faulted calls are in `fake.calls` with their status (-1: answer lost).
 """
 
 from __future__ import annotations
@@ -72,6 +73,9 @@ class Fault:
     match: str | None = None
     retry_after: float = 0.2
     seconds: float = 30.0
+    answer_lost: bool = False  # the request is carried out, then the connection drops unanswered
+    is_global: bool = False  # a 429 for the whole bot, not one route
+    method: str | None = None  # only calls of this HTTP method
 
 
 @dataclass
@@ -189,7 +193,14 @@ class Loopback(Driver):
         body, files = await _read_body(request)
         via = "webhook" if path.startswith(("/interactions/", "/webhooks/")) else "http"
         call = Call(request.method, path, body, files, via)
-        fault = self._take_fault(path)
+        fault = self._take_fault(path, request.method)
+        if fault is not None and fault.answer_lost:
+            with contextlib.suppress(discord.HTTPException, AssertionError, KeyError, ValueError):
+                self.fake._handle(call)  # done, as far as Discord is concerned...
+            call.status = -1
+            if request.transport is not None:
+                request.transport.close()  # ...but the client never hears so (as after a timeout)
+            return web.Response(status=500)
         if fault is not None:
             self.fake.calls.append(call)
             call.status = fault.status or 504
@@ -197,8 +208,9 @@ class Loopback(Driver):
                 await asyncio.sleep(fault.seconds)
                 return _json({"code": 0, "message": "timed out"}, status=504)
             if fault.status == 429:
+                scope = {"X-RateLimit-Global": "true"} if fault.is_global else {}
                 return _json({"code": 0, "message": "You are being rate limited.", "retry_after": fault.retry_after,
-                              "global": False}, status=429, headers={"Via": "1.1 google"})
+                              "global": fault.is_global}, status=429, headers={"Via": "1.1 google", **scope})
             return _json({"code": 0, "message": "Server error"}, status=fault.status)
         try:
             result = self.fake._handle(call)
@@ -212,17 +224,24 @@ class Loopback(Driver):
 
     # --- faults --------------------------------------------------------------------------------
     def fail_next(self, count: int = 1, *, status: int = 429, retry_after: float = 0.2,
-                  match: str | None = None) -> None:
-        """Answer the next `count` REST calls (whose path contains `match`) with `status`."""
-        self.faults.append(Fault(status, count, match, retry_after=retry_after))
+                  match: str | None = None, is_global: bool = False) -> None:
+        """Answer the next `count` REST calls (whose path contains `match`) with `status` (a 429 for the
+        whole bot with `is_global`)."""
+        self.faults.append(Fault(status, count, match, retry_after=retry_after, is_global=is_global))
 
     def hang_next(self, count: int = 1, *, seconds: float = 30.0, match: str | None = None) -> None:
         """Let the next `count` REST calls wait `seconds` before a 504 (a client timeout comes first)."""
         self.faults.append(Fault(0, count, match, seconds=seconds))
 
-    def _take_fault(self, path: str) -> Fault | None:
+    def lose_answer_next(self, count: int = 1, *, match: str | None = None, method: str | None = None) -> None:
+        """Carry out the next `count` REST calls (of `method`, if given) but drop the connection before
+        answering: the client sees a failure although the call took effect (a retry must not redo it)."""
+        self.faults.append(Fault(0, count, match, answer_lost=True, method=method))
+
+    def _take_fault(self, path: str, method: str = "") -> Fault | None:
         for fault in self.faults:
-            if fault.remaining > 0 and (fault.match is None or fault.match in path):
+            if fault.remaining > 0 and (fault.match is None or fault.match in path) and (
+                    fault.method is None or fault.method == method):
                 fault.remaining -= 1
                 return fault
         return None

@@ -1,0 +1,119 @@
+"""Discord faults during whole games (short CI version of `python -m bench faults`).
+
+The bot runs in this event loop against the loopback fake Discord over real HTTP, so the faults go
+through discord.py's own HTTPClient.request (its rate-limit buckets, retry_after sleeps, 5xx retries)
+and its webhook adapter (interaction responses): 429s per route and global, 500/502/503, requests
+that time out (a 504 after a wait), answers lost after Discord carried the request out (a retry must
+not post twice), and DMs closed mid-game. Each game must end with every turn's log line posted once,
+every committed event shown once, the table message showing the end, and one "cannot DM you" ping
+per player whose DMs closed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+import games
+from bot import present
+from tests.harness.fault_play import Recorder, bot_on_loopback, caught_up, check_game, open_game, play
+from tests.harness.loopback import Loopback
+from tests.harness.play import choice_components
+
+# CI plays Eggs and Empires to its end, the two longer games for their first rounds only; the
+# benchmark plays them all to the end with many more faults.
+CI_ROUNDS = {"eggs-empires": None, "eight-minute-empire": 16, "reggverse-riddles": 16}
+
+
+@pytest.fixture
+async def loopback() -> AsyncIterator[Loopback]:
+    lb = await Loopback.start()
+    try:
+        yield lb
+    finally:
+        await lb.close()
+
+
+KINDS = ("429", "429-global", "500", "502", "503", "timeout", "lost")
+
+
+def discord_faults(lb: Loopback, rng: random.Random, kind: str) -> None:
+    """A few REST faults of one kind, on whatever the bot calls next."""
+    match kind:
+        case "429":
+            lb.fail_next(rng.randint(1, 2), status=429, retry_after=0.05)
+        case "429-global":
+            lb.fail_next(1, status=429, retry_after=0.05, is_global=True)
+        case "500" | "502" | "503":
+            lb.fail_next(1, status=int(kind))
+        case "timeout":
+            lb.hang_next(1, seconds=0.2)
+        case "lost":
+            lb.lose_answer_next(1, match="/messages")
+
+
+def fault_counts(lb: Loopback) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for call in lb.fake.calls:
+        if call.status in (429, 500, 502, 503, 504, -1):
+            kind = {-1: "answer lost", 504: "timeout"}.get(call.status, str(call.status))
+            counts[kind] = counts.get(kind, 0) + 1
+    return counts
+
+
+@pytest.mark.parametrize("key", games.keys())
+async def test_a_whole_game_through_discord_faults(loopback: Loopback, tmp_path: Path, key: str) -> None:
+    lb = loopback
+    rng = random.Random(key)
+    async with bot_on_loopback(lb, f"sqlite+aiosqlite:///{tmp_path}/bot.sqlite3") as t:
+        alice, bob = lb.user("Alice"), lb.user("Bob")
+        recorder = Recorder()
+        recorder.install(t.bot)
+        game_id = await open_game(t, key, [alice, bob], 1, lb.channel)
+        closed: set[int] = set()
+
+        async def faults(step: int) -> None:
+            if step % 2 == 0 and step < 2 * len(KINDS):
+                discord_faults(lb, rng, KINDS[step // 2])  # each kind once
+            if step == 6:
+                lb.fake.dm_closed.add(bob)  # Bob closes his DMs mid-game: "Show my hand" from now on
+                closed.add(bob)
+
+        rounds = CI_ROUNDS[key]
+        stats = await play(t, game_id, [alice, bob], rng=rng, between=faults, closed_dms=closed, rounds=rounds)
+        lb.faults.clear()
+        check = await check_game(t, game_id, recorder, stats, finished=rounds is None)
+        assert check.ok(), check.problems
+        thread = (await t.bot.table.db.get_game(game_id)).thread_id  # type: ignore[union-attr]
+        assert thread is not None
+        pings = [m for m in lb.messages_in(thread) if f"<@{bob}>" in m["content"] and m.get("components")]
+        assert len(pings) == 1, "a closed DM is said once in the thread, not every turn"
+        counts = fault_counts(lb)
+        assert sum(counts.values()) >= 3, counts
+        assert lb.unknown == []
+
+
+async def test_a_log_post_whose_answer_is_lost_is_not_posted_twice(loopback: Loopback, tmp_path: Path) -> None:
+    lb = loopback
+    async with bot_on_loopback(lb, f"sqlite+aiosqlite:///{tmp_path}/bot.sqlite3") as t:
+        alice, bob = lb.user("Alice"), lb.user("Bob")
+        recorder = Recorder()
+        recorder.install(t.bot)
+        game_id = await open_game(t, "eggs-empires", [alice, bob], 0, lb.channel)
+        [thread] = lb.threads()
+        posted = len(lb.messages_in(thread))
+        for user in (alice, bob):
+            [dm] = lb.dms(user)
+            if user == bob:
+                # Discord posts the turn's log line, but its answer never arrives: the bot tries again.
+                lb.lose_answer_next(1, match=f"/channels/{thread}/messages", method="POST")
+            await lb.click(user, choice_components(dm)[0]["custom_id"], message=dm)
+        await caught_up(t)
+        lost = [c for c in lb.fake.calls if c.status == -1]
+        assert [c.method for c in lost] == ["POST"]
+        assert t.bot.table.notifier.retried >= 1  # type: ignore[attr-defined]
+        lines = [m["content"] for m in lb.messages_in(thread)[posted:]]
+        assert len(lines) == 1 and lines == [present.log_line(recorder.updates[game_id][-1], "en")]
