@@ -69,6 +69,12 @@ class Geometry:
     line_cells: Mapping[str, Mapping[str, tuple[tuple[int, ...], ...]]]  # side -> row/column -> lines
     line_masks: Mapping[str, Mapping[str, tuple[int, ...]]]
     names: Mapping[str, tuple[str, ...]]  # side -> per square its name in that side's frame (a1)
+    # Every side's rows and columns are the map's horizontal or vertical lines (partition 0 or 1), so
+    # counts per line are kept once per partition: `partition[side][row/column]`, per partition the
+    # mask of each line and per square the index of its line.
+    partition: Mapping[str, Mapping[str, int]]
+    partition_masks: tuple[tuple[int, ...], tuple[int, ...]]
+    line_of: tuple[tuple[int, ...], tuple[int, ...]]
 
     def name(self, cell: int) -> str:
         """A short name for a square as seen from the south: column letter and row number (a1)."""
@@ -119,8 +125,16 @@ def geometry(shape: str) -> Geometry:
     line_masks = {side: {kind: tuple(sum(1 << c for c in line) for line in ls) for kind, ls in kinds.items()}
                   for side, kinds in line_cells.items()}
     names = {side: tuple(f"{'abcde'[lx]}{ly + 1}" for lx, ly in local[side]) for side in SIDES}
+    horizontal = tuple(sorted({y for _, y in cells}))
+    vertical = tuple(sorted({x for x, _ in cells}))
+    line_of = (tuple(horizontal.index(y) for _, y in cells), tuple(vertical.index(x) for x, _ in cells))
+    partition_masks = (tuple(sum(1 << c for c, (_, y) in enumerate(cells) if y == ly) for ly in horizontal),
+                       tuple(sum(1 << c for c, (x, _) in enumerate(cells) if x == lx) for lx in vertical))
+    partition = {side: {kind: 0 if set(masks) == set(partition_masks[0]) else 1 for kind, masks in kinds.items()}
+                 for side, kinds in line_masks.items()}
     return Geometry(shape, width, height, cells, neighbours, local, local_size, at_local, lines, halves,
-                    neighbour_mask, half_masks, line_cells, line_masks, names)
+                    neighbour_mask, half_masks, line_cells, line_masks, names, partition, partition_masks,
+                    line_of)
 
 
 def destination(geo: Geometry, side: str, cell: int, move: Sequence[int]) -> int | None:
@@ -141,9 +155,13 @@ TYPES, PAWNS, EGGS = 0, 1, 2
 READS_KINDS = (TYPES, PAWNS, EGGS)
 READS: dict[int, int] = {1: TYPES, 4: TYPES, 6: TYPES, 9: TYPES, 12: TYPES, 8: PAWNS, 15: PAWNS,
                          2: EGGS, 3: EGGS, 5: EGGS, 7: EGGS, 10: EGGS, 13: EGGS, 14: EGGS}
-# Templates whose mask depends on the side it is read from (halves and lines); the others read the
-# same squares from every side, so their masks are remembered once for all sides.
+# Templates whose mask depends on the side it is read from: halves differ from every side; lines
+# only between the two axes (south and north see the same rows and columns, and so do west and east).
+# The other templates read the same squares from every side, so their masks are remembered once for
+# all sides, and masks of line templates once per axis.
 SIDED = frozenset({4, 12, 13, 14, 15})
+LINED = frozenset({12, 13, 14, 15})
+AXIS = {"south": "south", "north": "south", "west": "west", "east": "west"}
 
 
 class BoardIndex:
@@ -152,13 +170,15 @@ class BoardIndex:
 
     The engine keeps one index for a whole game and tells it what changed (`eggs_changed(cell)`,
     `pawns_changed()`); a new index is built only when the map tiles' types change. Masks of rules
-    already read are remembered by rule id (and side, for the templates in SIDED) in memos per kind of
+    already read are remembered by rule id (and side or axis, for the templates in SIDED) in memos per kind of
     thing the template reads, so moving a pawn forgets only the pawn rules and dropping an egg only the
     egg rules."""
 
     __slots__ = (
+        "_arounds",
         "_board",
         "_kinds",
+        "_line_pawns",
         "_memos",
         "_near_eggs",
         "_side_memos",
@@ -166,6 +186,7 @@ class BoardIndex:
         "egg_mask",
         "full",
         "geo",
+        "line_eggs",
         "near_types_differ",
         "near_types_same",
         "no_duplicates",
@@ -188,27 +209,40 @@ class BoardIndex:
         self.no_duplicates = self.full
         self.one_type = 0
         self.at_least = {1: 0, 2: 0, 3: 0, 4: 0}
+        # Eggs per line of each partition (see Geometry.partition), kept up to date square by square.
+        self.line_eggs = tuple([0] * len(masks) for masks in geo.partition_masks)
         self._kinds: list[list[str]] = [[] for _ in range(n_cells)]  # egg types lying on each square
         for c in range(n_cells):
             if board["eggs"][c]:
                 self._index_cell(c)
         self.pawn_count = [0] * n_cells
         self.pawn_mask = 0
+        self._line_pawns: tuple[list[int], ...] | None = None  # computed on first use after a move
         self._index_pawns()
         self._near_eggs: tuple[int, int] | None = None  # computed on first use after a change
+        # mask -> (squares next to one of its squares, squares next to two of them): the same masks
+        # (an egg type's squares, the pawns' squares) come back again and again during a game
+        self._arounds: dict[int, tuple[int, int]] = {}
         # Masks of rules already read on this board, by rule id (rule ids are tile ids, so one id is
         # always the same rule): per READS kind one memo shared by every side and one per side for the
-        # SIDED templates. `_memos` lists each kind's memos (to forget them); `_side_memos[side][t]` is
-        # the memo a rule of template t read from `side` goes to.
+        # SIDED templates (line templates use the memo of their side's axis). `_memos` lists each
+        # kind's memos (to forget them); `_side_memos[side][t]` is the memo a rule of template t read
+        # from `side` goes to.
         shared: list[dict[int, int]] = [{} for _ in READS_KINDS]
         sided: dict[str, list[dict[int, int]]] = {side: [{} for _ in READS_KINDS] for side in SIDES}
         self._memos: tuple[list[dict[int, int]], ...] = tuple(
             [shared[kind], *(sided[side][kind] for side in SIDES)] for kind in READS_KINDS)
         unused: dict[int, int] = {}  # templates 0 and 11 have no memo (11 is read row by row)
+
+        def memo_of(side: str, t: int) -> dict[int, int]:
+            if t not in READS:
+                return unused
+            if t in LINED:
+                return sided[AXIS[side]][READS[t]]
+            return sided[side][READS[t]] if t in SIDED else shared[READS[t]]
+
         self._side_memos: dict[str, tuple[dict[int, int], ...]] = {
-            side: tuple(unused if t not in READS else sided[side][READS[t]] if t in SIDED else shared[READS[t]]
-                        for t in range(max(READS) + 1))
-            for side in SIDES}
+            side: tuple(memo_of(side, t) for t in range(max(READS) + 1)) for side in SIDES}
 
     def _index_cell(self, c: int) -> None:
         """(Re)compute everything derived from the eggs lying on square `c`."""
@@ -228,14 +262,23 @@ class BoardIndex:
                 if v > 1:
                     duplicate = True
         self._kinds[c] = kinds
-        self.totals[c] = total
         self.no_duplicates = self.no_duplicates & keep if duplicate else self.no_duplicates | bit
         self.one_type = self.one_type | bit if len(kinds) == 1 else self.one_type & keep
-        at_least = self.at_least
-        at_least[1] = at_least[1] | bit if total >= 1 else at_least[1] & keep
-        at_least[2] = at_least[2] | bit if total >= 2 else at_least[2] & keep
-        at_least[3] = at_least[3] | bit if total >= 3 else at_least[3] & keep
-        at_least[4] = at_least[4] | bit if total >= 4 else at_least[4] & keep
+        old = self.totals[c]
+        if total != old:
+            self.totals[c] = total
+            line_of = self.geo.line_of
+            self.line_eggs[0][line_of[0][c]] += total - old
+            self.line_eggs[1][line_of[1][c]] += total - old
+            # at_least[n]: the squares holding n eggs or more (n = 1..4); only the n between the old
+            # and the new total change
+            at_least = self.at_least
+            if total > old:
+                for n in range(old + 1, min(total, 4) + 1):
+                    at_least[n] |= bit
+            else:
+                for n in range(total + 1, min(old, 4) + 1):
+                    at_least[n] &= keep
 
     def _index_pawns(self) -> None:
         pawn_count = [0] * len(self.totals)
@@ -245,6 +288,34 @@ class BoardIndex:
             pawn_mask |= 1 << p
         self.pawn_count = pawn_count
         self.pawn_mask = pawn_mask
+        self._line_pawns = None
+
+    def pawns_per_line(self) -> tuple[list[int], ...]:
+        """Pawns per line of each partition (see Geometry.partition)."""
+        if self._line_pawns is None:
+            line_of = self.geo.line_of
+            per_line = tuple([0] * len(masks) for masks in self.geo.partition_masks)
+            for p in self._board["pawns"]:
+                per_line[0][line_of[0][p]] += 1
+                per_line[1][line_of[1][p]] += 1
+            self._line_pawns = per_line
+        return self._line_pawns
+
+    def around(self, mask: int) -> tuple[int, int]:
+        """(the squares next to a square of `mask`, the squares next to two of them), remembered."""
+        found = self._arounds.get(mask)
+        if found is None:
+            near = self.geo.neighbour_mask
+            seen = twice = 0
+            m = mask
+            while m:
+                low = m & -m
+                next_to = near[low.bit_length() - 1]
+                twice |= seen & next_to
+                seen |= next_to
+                m ^= low
+            found = self._arounds[mask] = (seen, twice)
+        return found
 
     def eggs_changed(self, cell: int) -> None:
         """The eggs lying on `cell` changed (in place, in the same board)."""
@@ -268,17 +339,11 @@ class BoardIndex:
         from its squares' neighbour masks, and a square is crowded if it is next to a square holding
         a duplicate or twice next to one type."""
         if self._near_eggs is None:
-            near = self.geo.neighbour_mask
-            crowded = _spread(self.geo, self.full & ~self.no_duplicates)
+            arounds = self._arounds
+            crowded = self.around(self.full & ~self.no_duplicates)[0]
             one = two = 0  # squares next to at least one / at least two egg types
             for m in self.egg_mask.values():
-                seen = twice = 0
-                while m:
-                    low = m & -m
-                    around = near[low.bit_length() - 1]
-                    twice |= seen & around
-                    seen |= around
-                    m ^= low
+                seen, twice = arounds.get(m) or self.around(m)
                 crowded |= twice
                 two |= one & seen
                 one |= seen
@@ -334,7 +399,7 @@ class BoardIndex:
             # A row holds unique rules only: the new rule goes next to the row if it repeats none of
             # its rules, or on top of the one it repeats (if two repeated it, nowhere).
             repeated = []
-            for r in row:  # row_masks(), inline: this is the hottest loop of a game
+            for r in row:  # the hottest loop of a game: the memo is read inline
                 rt = r["t"]
                 if rt == t and same_rule(rule, r):
                     repeated.append(len(masks))
@@ -384,26 +449,30 @@ class BoardIndex:
                         break
         return found
 
-    def row_masks(self, row: Sequence[Rule], side: str, egg: str) -> list[int]:
-        """The mask of each rule of `egg`'s current row, read from `side`."""
+    def pointing_at(self, eggs: Iterable[str], side: str, cell: int) -> list[str]:
+        """The eggs of `eggs` whose rows, read from `side`, point at `cell`: every rule of a non-empty
+        row holds there (masks are read only up to the first rule that does not)."""
+        rows = self._board["rows"]
         memos = self._side_memos[side]
-        masks = []
-        for r in row:
-            t = r["t"]
-            if t == 11:
-                masks.append(rule_mask(r, self._board, side, egg, None, self))
+        found = []
+        for egg in eggs:
+            row = rows[egg]
+            if not row:
                 continue
-            rule_id = r.get("id")
-            memo = memos[t]
-            found = memo.get(rule_id)  # type: ignore[arg-type]
-            if found is None:
-                found = _base_mask(r, self, side)
-                if t in _NEGATED and r["neg"]:
-                    found ^= self.full
-                if rule_id is not None:
-                    memo[rule_id] = found
-            masks.append(found)
-        return masks
+            for r in row:
+                t = r["t"]
+                m: int | None
+                if t == 11:
+                    m = rule_mask(r, self._board, side, egg, None, self)
+                else:
+                    m = memos[t].get(r.get("id"))
+                    if m is None:
+                        m = self.mask(r, side)
+                if not m >> cell & 1:
+                    break
+            else:
+                found.append(egg)
+        return found
 
 
 @lru_cache(maxsize=4096)
@@ -447,11 +516,13 @@ def _in_line(geo: Geometry, side: str, line: str, mask: int) -> int:
     return out
 
 
-def _line_sum(geo: Geometry, side: str, line: str, per_cell: Sequence[int], at_least: int) -> int:
-    """The squares whose row/column holds at least `at_least` in total of `per_cell`."""
+def _line_sum(geo: Geometry, side: str, line: str, per_line: Sequence[Sequence[int]], at_least: int) -> int:
+    """The squares whose row/column (read from `side`) holds at least `at_least` of something counted
+    per line of each partition in `per_line` (BoardIndex.line_eggs or pawns_per_line())."""
+    partition = geo.partition[side][line]
     out = 0
-    for lm, cells in zip(geo.line_masks[side][line], geo.line_cells[side][line], strict=True):
-        if sum(map(per_cell.__getitem__, cells)) >= at_least:
+    for lm, count in zip(geo.partition_masks[partition], per_line[partition], strict=True):
+        if count >= at_least:
             out |= lm
     return out
 
@@ -475,9 +546,9 @@ def _base_mask(rule: Rule, ix: BoardIndex, side: str) -> int:
     if t == 6:
         return _spread(geo, ix.type_mask.get(rule["tile"], 0))
     if t == 7:
-        return _spread(geo, ix.egg_mask.get(rule["egg"], 0))
+        return ix.around(ix.egg_mask.get(rule["egg"], 0))[0]
     if t == 8:
-        return _spread(geo, ix.pawn_mask)
+        return ix.around(ix.pawn_mask)[0]
     if t == 9:  # all neighbour tiles of different types / of the same type
         return ix.near_types_same if rule["neg"] else ix.near_types_differ
     if t == 10:  # no egg type twice around me / at least one egg around, all of one type
@@ -490,13 +561,13 @@ def _base_mask(rule: Rule, ix: BoardIndex, side: str) -> int:
     if t == 14:  # at most n / at least n eggs in my line
         n = rule["n"]
         if rule["neg"]:
-            return _line_sum(geo, side, rule["line"], ix.totals, n)
-        return ix.full ^ _line_sum(geo, side, rule["line"], ix.totals, n + 1)
+            return _line_sum(geo, side, rule["line"], ix.line_eggs, n)
+        return ix.full ^ _line_sum(geo, side, rule["line"], ix.line_eggs, n + 1)
     if t == 15:  # at least n / at most n pawns in my line
         n = rule["n"]
         if rule["neg"]:
-            return ix.full ^ _line_sum(geo, side, rule["line"], ix.pawn_count, n + 1)
-        return _line_sum(geo, side, rule["line"], ix.pawn_count, n)
+            return ix.full ^ _line_sum(geo, side, rule["line"], ix.pawns_per_line(), n + 1)
+        return _line_sum(geo, side, rule["line"], ix.pawns_per_line(), n)
     raise ValueError(f"unknown rule template {t!r}")
 
 

@@ -163,11 +163,12 @@ class ReggverseRiddles(Game[State]):
     def _destinations(self, state: State, seat: int, tile_id: int) -> list[int]:
         geo = geometry(state.board["shape"])
         pawns = state.board["pawns"]
-        here = pawns[seat]
         side = side_of(seat)
+        x, y = geo.local[side][pawns[seat]]
+        at = geo.at_local[side].get  # rules.destination, inline
         found: list[int] = []
-        for move in state.tiles[tile_id]["moves"]:
-            cell = rules.destination(geo, side, here, move)
+        for dx, dy in state.tiles[tile_id]["moves"]:
+            cell = at((x + dx, y + dy))
             if cell is not None and cell not in pawns and cell not in found:
                 found.append(cell)
         return found
@@ -240,7 +241,7 @@ class ReggverseRiddles(Game[State]):
         seat = state.current
         labels = state.choice_labels()
         if kind == "play":  # the most frequent prompts first, without the general set-up below
-            return [Prompt(seat=seat, kind=kind, choices=list(map(labels.tile_choice, self._playable(state, seat))),
+            return [Prompt(seat=seat, kind=kind, choices=labels.tile_choices(self._playable(state, seat)),
                            text="Which tile do you play?", info={"step": kind, "tile": step.get("tile")})]
         if kind == "move":
             return [self._move_prompt(state, seat, self._destinations(state, seat, step["tile"]))]
@@ -269,7 +270,7 @@ class ReggverseRiddles(Game[State]):
         elif kind == "rule":
             rule = state.tiles[step["tile"]]["rule"]
             choices = labels.spot_choices(self._placements(state, seat, rule))
-            text = f"Where does the rule \"{labels.rule_text(rule)}\" go?"
+            text = labels.rule_question(rule)
         elif kind == "rule_egg":
             rule = state.tiles[step["tile"]]["rule"]
             choices = egg_choices(self._rule_eggs(state, seat, rule))
@@ -507,7 +508,7 @@ class ReggverseRiddles(Game[State]):
             state.cache = [Prompt(
                 seat=seat, kind="rule", pick=1,
                 choices=labels.spot_choices(placements),
-                text=f"Where does the rule \"{labels.rule_text(rule)}\" go?",
+                text=labels.rule_question(rule),
                 info={"step": "rule", "tile": tile_id})]
         else:
             state.step["kind"] = "rule_egg"
@@ -544,7 +545,7 @@ class ReggverseRiddles(Game[State]):
 
     def _finish_tile(self, state: State, seat: int, events: list[Event]) -> None:
         state.plays_left -= 1
-        if self._in_play(state) and state.plays_left > 0 and self._playable(state, seat):
+        if state.plays_left > 0 and self._in_play(state) and self._playable(state, seat):
             state.step = {"kind": "play"}
             return
         self._end_turn(state, seat, events)
@@ -560,10 +561,11 @@ class ReggverseRiddles(Game[State]):
             seat = (seat + 1) % state.players
             state.current = seat
             state.turn += 1
-            for lock, holder in list(state.locks.items()):
-                if holder == seat:  # a lock lasts until its player's next turn
-                    del state.locks[lock]
-                    events.append({"type": "lock_ended", "lock": lock, "seat": seat})
+            if state.locks:
+                for lock, holder in list(state.locks.items()):
+                    if holder == seat:  # a lock lasts until its player's next turn
+                        del state.locks[lock]
+                        events.append({"type": "lock_ended", "lock": lock, "seat": seat})
             state.plays_left = 1
             if self._playable(state, seat):
                 state.step = {"kind": "play"}
@@ -573,18 +575,10 @@ class ReggverseRiddles(Game[State]):
     def _collect(self, state: State, seat: int, events: list[Event]) -> None:
         here = state.board["pawns"][seat]
         on_tile = state.board["eggs"][here]
-        side = side_of(seat)
-        ix = state.board_index()
-        rows = state.board["rows"]
-        found = []
-        for e in self._in_play(state):
-            row = rows[e]
-            if row and not on_tile.get(e):
-                for m in ix.row_masks(row, side, e):
-                    if not m >> here & 1:
-                        break
-                else:
-                    found.append(e)
+        eggs = self._in_play(state)
+        if on_tile:  # types lying on the square are not collected
+            eggs = [e for e in eggs if not on_tile.get(e)]
+        found = state.board_index().pointing_at(eggs, side_of(seat), here)
         for egg in found:
             state.collected[seat][egg] = state.collected[seat].get(egg, 0) + 1
             self._from_pile(state, egg, events)

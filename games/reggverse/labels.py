@@ -24,8 +24,8 @@ _FROM_MINE = Choice("mine", "From your collected eggs")
 
 
 class Labels:
-    __slots__ = ("_board", "_cells", "_choices", "_dirty", "_drop_ids", "_froms", "_mine", "_names", "_order", "_piles",
-                 "_sides", "_spots", "_texts", "_tiles", "_whats")
+    __slots__ = ("_board", "_cells", "_changes", "_choices", "_contents", "_froms", "_mine", "_names", "_order",
+                 "_piles", "_questions", "_read", "_sides", "_spots", "_texts", "_tiles", "_wheres")
 
     def __init__(self, state: State) -> None:
         # The state's board and tiles (the engine changes them in place and never replaces
@@ -33,31 +33,34 @@ class Labels:
         self._board = state.board
         self._tiles = state.tiles
         self._names = geometry(state.board["shape"]).names
+        # per side and square the middle of a drop label: " egg from tile b3 " (then what lies there)
+        self._wheres = {side: [f" egg from tile {name} " for name in names] for side, names in self._names.items()}
         self._texts: dict[int, str] = {}
-        self._choices: dict[int, Choice] = {}
+        self._questions: dict[int, str] = {}
+        self._choices: list[Choice | None] = [None] * len(state.tiles)  # per tile id
         self._spots: dict[tuple[str, str], Choice] = {}
         self._order = {e: i for i, e in enumerate(state.eggs)}
         self._piles = {e: Choice(f"pile:{e}", f"{e} egg from its pile") for e in state.eggs}
         self._mine = {e: Choice(f"mine:{e}", f"{e} egg from your collected eggs") for e in state.eggs}
         cells = len(state.board["types"])
-        self._whats: list[str | None] = [None] * cells
+        # Per square, what lies there (its type and eggs) and the (choice id, egg) of each egg there
+        # in the game's egg order: the same for every side, so worked out once per change (None: not
+        # yet).
+        self._contents: list[tuple[str, list[tuple[str, str]]] | None] = [None] * cells
         self._cells: list[dict[str, Choice]] = [{} for _ in range(cells)]
         self._froms: list[dict[str, Choice]] = [{} for _ in range(cells)]  # "take from this square", per side
-        # Per square, (choice id, egg) of each egg lying there in the game's egg order: the same for
-        # every side, so worked out once per change (None: not yet).
-        self._drop_ids: list[list[tuple[str, str]] | None] = [None] * cells
-        # per side: (drop choices per square, squares changed since)
-        self._sides: dict[str, tuple[list[list[Choice]], set[int]]] = {}
-        self._dirty: list[set[int]] = []  # the sides' sets of changed squares
+        # The squares whose eggs changed, in order (repeats allowed); per side its drop choices per
+        # square and how much of that list it has read, i.e. which squares it must rebuild.
+        self._changes: list[int] = []
+        self._sides: dict[str, list[list[Choice]]] = {}
+        self._read: dict[str, int] = {}
 
     # --- invalidation ---------------------------------------------------------------------------
     def cell_changed(self, cell: int) -> None:
-        self._whats[cell] = None
+        self._contents[cell] = None
         self._cells[cell].clear()
         self._froms[cell].clear()
-        self._drop_ids[cell] = None
-        for dirty in self._dirty:
-            dirty.add(cell)
+        self._changes.append(cell)
 
     def cells_changed(self) -> None:
         for cell in range(len(self._cells)):
@@ -72,6 +75,16 @@ class Labels:
         if text is None:
             text = self._texts[rule_id] = rule_text(rule)
         return text
+
+    def rule_question(self, rule: Rule) -> str:
+        """The question of the one-step rule prompt."""
+        rule_id = rule.get("id")
+        question = None if rule_id is None else self._questions.get(rule_id)
+        if question is None:
+            question = f"Where does the rule \"{self.rule_text(rule)}\" go?"
+            if rule_id is not None:
+                self._questions[rule_id] = question
+        return question
 
     def spot_label(self, egg: str, spot: str) -> str:
         if spot == "next":
@@ -104,29 +117,36 @@ class Labels:
         return f"Tile {tile_id}: {self.rule_text(tile['rule'])}"[:100]
 
     def tile_choice(self, tile_id: int) -> Choice:
-        choice = self._choices.get(tile_id)
+        choice = self._choices[tile_id]
         if choice is None:
             choice = self._choices[tile_id] = Choice(f"t{tile_id}", self.tile_label(tile_id))
         return choice
 
+    def tile_choices(self, tile_ids: list[int]) -> list[Choice]:
+        """`tile_choice` of each tile, in that order."""
+        known = self._choices
+        return [known[t] or self.tile_choice(t) for t in tile_ids]
+
     # --- squares --------------------------------------------------------------------------------
-    def _what(self, cell: int) -> str:
-        """What lies at a square, the same from every side: its type and the eggs on it."""
-        what = self._whats[cell]
-        if what is None:
-            board = self._board
-            eggs = board["eggs"][cell]
-            if eggs:
-                content = ", ".join(f"{v} {k}" for k, v in eggs.items())
-                what = f"{board['types'][cell]} ({content})"
-            else:
-                what = board["types"][cell]
-            self._whats[cell] = what
-        return what
+    def _content(self, cell: int) -> tuple[str, list[tuple[str, str]]]:
+        """What lies at a square, the same from every side: its type and the eggs on it ("tree (1
+        red)"), and the drop choice id and egg of each egg there, in the game's egg order."""
+        board = self._board
+        eggs = board["eggs"][cell]
+        if not eggs:
+            content: tuple[str, list[tuple[str, str]]] = (board["types"][cell], [])
+        else:
+            what = f"{board['types'][cell]} ({', '.join(f'{v} {k}' for k, v in eggs.items())})"
+            present = [e for e, v in eggs.items() if v > 0]
+            if len(present) > 1:
+                present.sort(key=self._order.__getitem__)
+            content = (what, [(f"c{cell}:{e}", e) for e in present])
+        self._contents[cell] = content
+        return content
 
     def cell_label(self, side: str, cell: int) -> str:
         """A square's name from `side`, its type and the eggs on it ("b3 tree (1 red)")."""
-        return f"{self._names[side][cell]} {self._what(cell)}"
+        return f"{self._names[side][cell]} {(self._contents[cell] or self._content(cell))[0]}"
 
     def cell_choice(self, side: str, cell: int) -> Choice:
         """The choice "c<square>" labelled with `cell_label`."""
@@ -161,46 +181,26 @@ class Labels:
         return list(map(self._mine.__getitem__, eggs))
 
     def _cell_drops(self, side: str, cell: int) -> list[Choice]:
-        ids = self._drop_ids[cell]
-        if ids is None:
-            ids = self._drop_ids[cell] = self._new_drop_ids(cell)
+        what, ids = self._contents[cell] or self._content(cell)
         if not ids:
             return []
-        what = self._whats[cell] or self._what(cell)
-        where = f" egg from tile {self._names[side][cell]} {what}"
-        choices = []
-        for choice_id, e in ids:
-            choices.append(Choice(choice_id, e + where))
-        return choices
-
-    def _new_drop_ids(self, cell: int) -> list[tuple[str, str]]:
-        present = []
-        for e, v in self._board["eggs"][cell].items():
-            if v > 0:
-                present.append(e)
-        if len(present) > 1:
-            present.sort(key=self._order.__getitem__)
-        ids = []
-        for e in present:
-            ids.append((f"c{cell}:{e}", e))
-        return ids
+        where = self._wheres[side][cell] + what
+        return [Choice(choice_id, e + where) for choice_id, e in ids]
 
     def square_drops(self, side: str, here: int) -> list[Choice]:
         """The drop choices "c<square>:<egg>" of every square but `here`, squares in order and each
         square's eggs in the game's egg order, labelled from `side`. Per side the choices of each
         square are kept; only the squares changed since the side last asked are rebuilt."""
-        known = self._sides.get(side)
-        if known is None:
-            segments = [self._cell_drops(side, c) for c in range(len(self._whats))]
-            dirty: set[int] = set()
-            self._sides[side] = (segments, dirty)
-            self._dirty.append(dirty)
+        segments = self._sides.get(side)
+        changes = self._changes
+        if segments is None:
+            segments = self._sides[side] = [self._cell_drops(side, c) for c in range(len(self._contents))]
         else:
-            segments, dirty = known
-            if dirty:
-                for c in dirty:
+            read = self._read[side]
+            if read < len(changes):
+                for c in set(changes[read:]):  # each changed square once
                     segments[c] = self._cell_drops(side, c)
-                dirty.clear()
+        self._read[side] = len(changes)
         found = list(chain.from_iterable(segments[:here]))
         found += chain.from_iterable(islice(segments, here + 1, None))
         return found
