@@ -359,7 +359,10 @@ async def run(count: int, *, database_url: str | None, think: float, seed: int, 
 
     overrides: dict[str, Any] = {"database_url": database_url} if database_url else {}
     h = await Harness.start(directory / "load.sqlite3", seed=seed, **overrides)
-    logging.getLogger("bot").setLevel(logging.WARNING)
+    # Per-decision INFO lines would cost more than the decisions; put the level back after (tests share it).
+    bot_logger = logging.getLogger("bot")
+    old_level = bot_logger.level
+    bot_logger.setLevel(logging.WARNING)
     rng = random.Random(seed)
     load = LoadRun(h, think, rng)
     try:
@@ -402,6 +405,7 @@ async def run(count: int, *, database_url: str | None, think: float, seed: int, 
         errors = h.errors
     finally:
         await h.close()
+        bot_logger.setLevel(old_level)
     turns = sum(load.turns.values())
     floor = sum(load.turns[t.game_id] * t.floor for t in load.tables) / max(1, turns)
     decisions = human_decisions + ai_decisions
