@@ -593,7 +593,7 @@ class TableService:
             unseen = any((game_id, p.seat) not in self._shown for p in prompts if seats[p.seat].user_id is not None)
             if not robots and not over and not unseen and row.table_message_id is not None:
                 return None
-            update = await self._advance(game_id, version, state, [], [], acted_seat=None)
+            update = await self._advance(game_id, version, state, [], [], acted_seat=None, moved=False)
             if update.outcome is None:
                 # Only those who must decide get their DM again; the others' comes with their next prompt.
                 for notice in update.dms:
@@ -794,14 +794,15 @@ class TableService:
         return (row.seed * 1_000_003 + version * 101 + seat) & 0xFFFF_FFFF
 
     async def _advance(self, game_id: int, version: int, state: Any, events: list[Event], afk: list[int],
-                       *, acted_seat: int | None, row: GameRow | None = None, seats: list[SeatRow] | None = None
-                       ) -> TableUpdate:
+                       *, acted_seat: int | None, row: GameRow | None = None, seats: list[SeatRow] | None = None,
+                       moved: bool = True) -> TableUpdate:
         """Let AI seats decide until a human must, set the deadline, finish a game that ended.
 
         `events` and `afk` are extended in place as commits succeed (with what an earlier, stalled
         run left unshown first), so a caller whose run fails knows what is committed but unshown.
         A caller that holds the game's lock and has just read its row and seats passes them, so they
-        are not read again (each read decodes the whole state)."""
+        are not read again (each read decodes the whole state). `moved=False` (start-up resumption):
+        no decision precedes this call, so the turn keeps its deadline unless an AI seat decides here."""
         stalled = self._stalled.pop(game_id, None)
         if stalled is not None:
             events[:0] = stalled.events
@@ -809,7 +810,7 @@ class TableService:
         started = stalled is not None and stalled.started
         try:
             update = await self._advance_committed(game_id, version, state, events, afk, acted_seat=acted_seat,
-                                                   row=row, seats=seats)
+                                                   row=row, seats=seats, moved=moved)
         except DatabaseUnavailable:
             if started:
                 self._stall(game_id, [], [], started=True)
@@ -819,7 +820,7 @@ class TableService:
 
     async def _advance_committed(self, game_id: int, version: int, state: Any, events: list[Event],
                                  afk: list[int], *, acted_seat: int | None, row: GameRow | None,
-                                 seats: list[SeatRow] | None) -> TableUpdate:
+                                 seats: list[SeatRow] | None, moved: bool) -> TableUpdate:
         row = row or await self._game(game_id)
         game = games.get(row.game_key)
         seats = seats or await self.db.seats(game_id)
@@ -835,6 +836,7 @@ class TableService:
                 kind = "ai" if seats[prompt.seat].user_id is None else "afk"
                 version = await self._commit(row, version, prompt.seat, choice, state, afk=False, kind=kind)
                 events += decided
+                moved = True
         outcome = game.outcome(state)
         # Which humans must see something new privately: a prompt they have not been shown yet.
         notices: dict[int, SeatNotice] = {}
@@ -860,7 +862,9 @@ class TableService:
             wake = None
         elif row.turn_seconds:
             # A fresh deadline when some human got a new prompt; the others keep the turn's deadline.
-            fresh = any(n.prompt is not None and not n.seat.ai_controlled for n in dms)
+            # A prompt only re-sent (after a restart) is not new: its deadline, maybe past, stands,
+            # so that the timer fires it once, and does not remind again.
+            fresh = moved and any(n.prompt is not None and not n.seat.ai_controlled for n in dms)
             if fresh or wake is None:
                 wake = self.clock() + timedelta(seconds=row.turn_seconds / 2)
                 await self.db.update_game(game_id, deadline=wake, reminded=False)

@@ -11,12 +11,15 @@ import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from datetime import timedelta
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import pytest
 
 import bot.__main__ as entry
 import games as engines
+from bench import crash as crash_bench
+from bench.crash import count_errors
+from bench.shards import TWO, ShardedRun, guilds_on_every_shard, spawn
 from bot.client import TableBot
 from bot.settings import Settings
 from bot.table import Stale, TableService
@@ -25,7 +28,7 @@ from storage.types import utcnow
 from tests.harness.loopback import Loopback
 from tests.harness.run_bot import BotProcess
 from tests.storage.conftest import BACKENDS, PG_URL, create_pg_database, drop_pg_database
-from tests.test_table import KEY, Clock, Recorder
+from tests.test_table import KEY, Clock, Recorder, lobby_of
 
 
 def guild_on(shard: int, count: int, n: int = 1) -> int:
@@ -284,27 +287,31 @@ async def test_start_up_resumes_only_owned_games_left_mid_way(two: tuple[Databas
 
 
 # --- two real bot processes on one PostgreSQL ------------------------------------------------------
-SHARD_COUNT = 4
-SPLIT = ("0-1", "2-3")  # process 0 runs shards 0 and 1 (and so the DMs), process 1 runs 2 and 3
-needs_postgres = pytest.mark.skipif(not PG_URL, reason="the two-process test needs TEST_POSTGRES_URL")
+async def test_start_up_resumption_keeps_each_turns_deadline(two: tuple[Database, Database]) -> None:
+    """A restart re-sends the waiting players' DMs but does not move their deadline: a reminder
+    already posted is not posted again, and a deadline that passed meanwhile fires at the next tick."""
+    db = two[0]
+    clock = Clock()
+    before = TableService(db, Recorder(), clock=clock)
+    game_id = await lobby_of(before, 2, turn_seconds=60)
+    await before.start(game_id, 100)
+    clock.now += timedelta(seconds=31)
+    assert await before.tick() == 1  # the reminder
+    reminded = await db.get_game(game_id)
+    assert reminded is not None and reminded.reminded
+    clock.now += timedelta(seconds=60)  # the process is down while the deadline passes
+    recorder = Recorder()
+    after = TableService(two[1], recorder, clock=clock)
+    assert await after.resume() == 1  # both players get their DM again
+    assert {n.seat.seat for n in recorder.updates[0].dms} == {0, 1}
+    row = await db.get_game(game_id)
+    assert row is not None and (row.deadline, row.reminded) == (reminded.deadline, True)
+    assert await after.tick() == 1
+    assert recorder.reminders == []  # not reminded twice
+    assert [(a.seat, a.afk) for a in await db.actions(game_id)] == [(0, True), (1, True)]
 
 
-async def spawn(lb: Loopback, url: str, which: int, log: BinaryIO, **settings: str) -> BotProcess:
-    mark = lb.identified
-    process = await BotProcess.spawn(lb, url, log=log, shard_ids=SPLIT[which], shard_count=str(SHARD_COUNT),
-                                     **settings)
-    await lb.wait_ready(Settings(shard_ids=SPLIT[which], shard_count=SHARD_COUNT).shard_ids or (), since=mark,
-                        within=120)
-    return process
-
-
-def guilds_on_every_shard(lb: Loopback) -> dict[int, int]:
-    """guild -> the process owning it; one guild on each of the shards."""
-    while len(lb.fake.guilds) < SHARD_COUNT:
-        lb.fake.add_guild(f"guild {len(lb.fake.guilds)}")
-    shards = {g: shard_of(g, SHARD_COUNT) for g in lb.fake.guilds}
-    assert sorted(shards.values()) == list(range(SHARD_COUNT))
-    return {g: 0 if s < SHARD_COUNT // 2 else 1 for g, s in shards.items()}
+needs_postgres = pytest.mark.skipif(not PG_URL, reason="the two-process tests need TEST_POSTGRES_URL")
 
 
 async def eventually(check: Callable[[], Awaitable[bool]], within: float = 60.0, what: str = "") -> None:
@@ -341,19 +348,19 @@ async def test_two_processes_run_each_timer_once_across_a_kill(lb: Loopback, pg_
     the work: a reminder, then the AI for both seats, twice, then the game is abandoned. One process
     is SIGKILLed while its games' deadlines pass; it fires them once when it is back, and the other
     process never fires them."""
-    owner = guilds_on_every_shard(lb)
+    owner = {g: 0 if shard < 2 else 1 for shard, g in enumerate(guilds_on_every_shard(lb))}
     channels = {g: lb.fake.add_text_channel(f"timers-{i}", g) for i, g in enumerate(owner)}
     db = await Database.open(pg_url)
     processes: list[BotProcess] = []
     with open(tmp_path / "bots.log", "wb") as log:  # noqa: ASYNC230 - opened once, before anything runs
         try:
-            processes = [await spawn(lb, pg_url, which, log, timer_interval="0.3") for which in (0, 1)]
+            processes = [await spawn(lb, pg_url, shards, log, timer_interval="0.3") for shards in TWO]
             syncs = [c for c in lb.fake.calls if c.path.endswith("/commands") and c.method == "PUT"]
             assert len(syncs) == 1 and lb.fake.commands  # only shard 0's process pushed the commands
             game_of: dict[int, int] = {}
             for guild, channel in channels.items():
                 alice, bob = lb.user(f"Alice{guild % 97}"), lb.user(f"Bob{guild % 97}")
-                await lb.slash(alice, "game new", channel=channel, game="eggs-empires", timer=60)
+                await lb.slash(alice, "game new", channel=channel, game="eggs-empires", timer=600)
                 await lb.slash(bob, "game join", channel=channel)
                 await lb.slash(alice, "game start", channel=channel)
                 row = await db.channel_game(channel)
@@ -361,6 +368,7 @@ async def test_two_processes_run_each_timer_once_across_a_kill(lb: Loopback, pg_
                 game_of[guild] = row.id
             await lb.quiet()
 
+            # The test moves each deadline into the past itself (a 600 s timer never runs out alone).
             async def due_now(guilds: Iterable[int]) -> None:
                 for guild in guilds:
                     row = await db.get_game(game_of[guild])
@@ -403,7 +411,7 @@ async def test_two_processes_run_each_timer_once_across_a_kill(lb: Loopback, pg_
             await each_has(afk_turns, first, 1, "process 0's AFK turns")
             await asyncio.sleep(1.5)  # five ticks of process 0
             assert [await afk_turns(g) for g in second] == [0, 0]
-            processes[1] = await spawn(lb, pg_url, 1, log, timer_interval="0.3")
+            processes[1] = await spawn(lb, pg_url, TWO[1], log, timer_interval="0.3")
             await each_has(afk_turns, second, 1, "process 1's AFK turns after its restart")
             # Turn 2: reminder, then AI again; both seats are then played by the AI: abandoned.
             await due_now(everyone)
@@ -419,9 +427,39 @@ async def test_two_processes_run_each_timer_once_across_a_kill(lb: Loopback, pg_
                 log_pairs = [(a.seat, a.afk) for a in await db.actions(game_id)]
                 assert log_pairs == [(0, True), (1, True)] * 2, log_pairs  # each AFK deadline acted on once
         finally:
-            for process in processes:
-                await process.stop()
+            codes = [await process.stop() for process in processes]
             await db.close()
+    assert codes == [0, 0]  # SIGTERM closes each process cleanly
     text = (tmp_path / "bots.log").read_text(errors="replace")
     assert "Traceback" not in text and " ERROR " not in text, text[-3000:]
+    assert lb.unknown == []
+
+
+@needs_postgres
+@pytest.mark.slow
+async def test_two_processes_play_through_kills_of_either(lb: Loopback, pg_url: str, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Games in guilds of both processes, players clicking their DMs (shard 0's process answers
+    those for every guild); each process is SIGKILLed once mid-game and restarted. Every game
+    finishes, no acknowledged decision is lost, and no decision is applied twice.
+
+    Two-player Eggs and Empires only, to keep it short."""
+    monkeypatch.setattr(crash_bench, "SEATS", {"eggs-empires": (2, 2)})
+    with open(tmp_path / "bots.log", "wb") as log:  # noqa: ASYNC230 - opened once, before anything runs
+        run = ShardedRun(lb, pg_url, split=TWO, kills=2, tables=2, seed=11, log=log, max_gap=1.5)
+        try:
+            figures = await run.run()
+            run.db = await Database.open(pg_url)
+            doubled = await run.doubled()
+            await run.db.close()
+        finally:
+            await run.stop()
+    assert figures.problems == []
+    assert figures.kills == figures.kills_survived == 2
+    assert figures.decisions_lost == 0 and doubled == []
+    assert figures.decisions_acknowledged > 10
+    assert figures.games_started >= 2 and figures.games_finished == figures.games_started
+    assert figures.unanswered == 0
+    assert figures.old_buttons_clicked > 0 and figures.old_buttons_dead == 0
+    assert count_errors(tmp_path / "bots.log") == 0, (tmp_path / "bots.log").read_text()[-3000:]
     assert lb.unknown == []
