@@ -123,9 +123,21 @@ async def back(interaction: discord.Interaction[Any], game_id: int) -> None:
 
 
 # --- lobby -------------------------------------------------------------------------------------
+async def _elsewhere(interaction: discord.Interaction[Any], game_id: int) -> bool:
+    """A lobby control used outside the lobby's channel (a forged id from another channel or server)
+    is refused: joining a lobby must not work from a server its players are not in."""
+    row = await service(interaction).db.get_game(game_id)
+    if row is not None and row.channel_id != interaction.channel_id:
+        await malformed(interaction)
+        return True
+    return False
+
+
 async def lobby_action(interaction: discord.Interaction[Any], game_id: int, action: str) -> None:
     table = service(interaction)
     user = interaction.user
+    if await _elsewhere(interaction, game_id):
+        return
     lang = await of_server(interaction)  # the lobby is a channel message
     cancelled = present.closed_lobby(i18n.t(lang, text.CANCELLED))
     try:
@@ -153,6 +165,8 @@ async def lobby_action(interaction: discord.Interaction[Any], game_id: int, acti
 
 async def lobby_option(interaction: discord.Interaction[Any], game_id: int, option: str, value: str) -> None:
     table = service(interaction)
+    if await _elsewhere(interaction, game_id):
+        return
     try:
         await table.set_option(game_id, interaction.user.id, option, value)
     except TableError as exc:

@@ -105,3 +105,25 @@ async def test_a_refusal_quotes_long_input_only_briefly(harness: Harness) -> Non
         assert len(message) < 400, (options.keys(), message[:100])
     assert "no game called" in refusal(await h.slash(alice, "game rules", game=junk))
     assert h.bot is not None and await h.bot.table.db.get_game(GAME_ID) is None
+
+
+async def test_lobby_controls_work_only_in_the_lobbys_channel(harness: Harness) -> None:
+    # A lobby button forged onto a message elsewhere (another channel, another server) joins nothing.
+    h = harness
+    host, stranger = h.user("Host"), h.user("Stranger")
+    await h.slash(host, "game new", game="eggs-empires")
+    lobby = h.messages_in(h.channel)[-1]
+    _guild, [elsewhere] = await h.add_guild(1)
+    moved = copy.deepcopy(lobby)
+    moved["channel_id"] = str(elsewhere)
+    join = h.find_button(h.channel, "Join")
+    assert "not valid" in refusal(await h.click(stranger, join, message=moved, channel=elsewhere))
+    select = next(c for c in h.components(lobby) if c.get("custom_id") == f"lo:{GAME_ID}:scoring")
+    payload, token = h.click_payload(host, select["custom_id"], message=moved, channel=elsewhere, values=["conpub"])
+    assert "not valid" in refusal(await h._feed(payload, token))
+    assert h.bot is not None
+    assert [s.user_id for s in await h.bot.table.db.seats(GAME_ID)] == [host]
+    row = await h.bot.table.db.get_game(GAME_ID)
+    assert row is not None and row.options["scoring"] == "standard"
+    await h.click(stranger, join)  # from the lobby's own channel it still works
+    assert [s.user_id for s in await h.bot.table.db.seats(GAME_ID)] == [host, stranger]
