@@ -177,7 +177,11 @@ class BotMetrics:
         kinds = InteractionKinds(bot)
 
         def timed_parse(data: Any) -> None:
-            adapter = _TimedAdapter(self, kinds.of(data))
+            try:
+                kind = kinds.of(data)
+            except Exception:  # a damaged payload is discord.py's to refuse; timing must not lose it
+                kind = "other"
+            adapter = _TimedAdapter(self, kind)
             token = async_context.set(adapter)
             try:
                 parse(data)

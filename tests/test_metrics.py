@@ -23,7 +23,7 @@ from aiohttp import web
 from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from bot.metrics import BotMetrics, route_template
+from bot.metrics import BotMetrics, InteractionKinds, route_template
 from storage import Database
 from tests.harness import Harness
 from tests.harness.loopback import Loopback
@@ -331,3 +331,17 @@ async def test_a_real_bot_process_counts_its_real_rest_calls_and_429s(tmp_path: 
     assert value(samples, "tablebot_gateway_connected") == 1
     text = await asyncio.to_thread(log.read_text)
     assert all(json.loads(line) for line in text.splitlines()) and TOKEN_OF_LOOPBACK not in text
+
+
+
+async def test_an_interaction_whose_kind_cannot_be_told_is_still_handled_and_timed(
+        served: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    def unreadable(_kinds: Any, _payload: Any) -> str:
+        raise KeyError("data")
+
+    monkeypatch.setattr(InteractionKinds, "of", unreadable)
+    h = served
+    alice = h.user("Alice")
+    assert await h.slash(alice, "game new", game=KEY, timer=0), "the command was answered"
+    samples = await scrape(h)
+    assert value(samples, "tablebot_interaction_response_seconds_count", kind="other") == 1
