@@ -164,11 +164,25 @@ LINED = frozenset({12, 13, 14, 15})
 AXIS = {"south": "south", "north": "south", "west": "west", "east": "west"}
 
 
+def _memo_key(side: str, t: int) -> tuple[int, str] | None:
+    """The memo a rule of template `t` read from `side` goes to: (READS kind, "" for every side, or
+    the side's axis, or the side); None for the templates without a memo (0 and 11)."""
+    if t not in READS:
+        return None
+    if t in LINED:
+        return READS[t], AXIS[side]
+    return READS[t], side if t in SIDED else ""
+
+
+_MEMO_KEYS = {side: tuple(_memo_key(side, t) for t in range(max(READS) + 1)) for side in SIDES}
+_MEMOS = sorted({key for keys in _MEMO_KEYS.values() for key in keys if key is not None})
+
+
 class BoardIndex:
     """Bit masks derived from a board's squares (types, eggs, pawns), built once and shared by every
     rule evaluated on that board. Rule rows are not part of it.
 
-    The engine keeps one index for a whole game and tells it what changed (`eggs_changed(cell)`,
+    The engine keeps one index for a whole game and tells it what changed (`eggs_changed(cell, egg, by)`,
     `pawns_changed()`); a new index is built only when the map tiles' types change. Masks of rules
     already read are remembered by rule id (and side or axis, for the templates in SIDED) in memos per kind of
     thing the template reads, so moving a pawn forgets only the pawn rules and dropping an egg only the
@@ -177,7 +191,6 @@ class BoardIndex:
     __slots__ = (
         "_arounds",
         "_board",
-        "_kinds",
         "_line_pawns",
         "_memos",
         "_near_eggs",
@@ -186,6 +199,7 @@ class BoardIndex:
         "egg_mask",
         "full",
         "geo",
+        "kinds",
         "line_eggs",
         "near_types_differ",
         "near_types_same",
@@ -211,7 +225,7 @@ class BoardIndex:
         self.at_least = {1: 0, 2: 0, 3: 0, 4: 0}
         # Eggs per line of each partition (see Geometry.partition), kept up to date square by square.
         self.line_eggs = tuple([0] * len(masks) for masks in geo.partition_masks)
-        self._kinds: list[list[str]] = [[] for _ in range(n_cells)]  # egg types lying on each square
+        self.kinds: list[list[str]] = [[] for _ in range(n_cells)]  # egg types lying on each square
         for c in range(n_cells):
             if board["eggs"][c]:
                 self._index_cell(c)
@@ -224,61 +238,33 @@ class BoardIndex:
         # (an egg type's squares, the pawns' squares) come back again and again during a game
         self._arounds: dict[int, tuple[int, int]] = {}
         # Masks of rules already read on this board, by rule id (rule ids are tile ids, so one id is
-        # always the same rule): per READS kind one memo shared by every side and one per side for the
-        # SIDED templates (line templates use the memo of their side's axis). `_memos` lists each
-        # kind's memos (to forget them); `_side_memos[side][t]` is the memo a rule of template t read
-        # from `side` goes to.
-        shared: list[dict[int, int]] = [{} for _ in READS_KINDS]
-        sided: dict[str, list[dict[int, int]]] = {side: [{} for _ in READS_KINDS] for side in SIDES}
+        # always the same rule), in the memos of _MEMOS. `_memos` lists each READS kind's memos (to
+        # forget them); `_side_memos[side][t]` is the memo a rule of template t read from `side` goes to.
+        memos: dict[tuple[int, str], dict[int, int]] = {key: {} for key in _MEMOS}
         self._memos: tuple[list[dict[int, int]], ...] = tuple(
-            [shared[kind], *(sided[side][kind] for side in SIDES)] for kind in READS_KINDS)
+            [memo for (read, _), memo in memos.items() if read == kind] for kind in READS_KINDS)
         unused: dict[int, int] = {}  # templates 0 and 11 have no memo (11 is read row by row)
-
-        def memo_of(side: str, t: int) -> dict[int, int]:
-            if t not in READS:
-                return unused
-            if t in LINED:
-                return sided[AXIS[side]][READS[t]]
-            return sided[side][READS[t]] if t in SIDED else shared[READS[t]]
-
         self._side_memos: dict[str, tuple[dict[int, int], ...]] = {
-            side: tuple(memo_of(side, t) for t in range(max(READS) + 1)) for side in SIDES}
+            side: tuple(unused if key is None else memos[key] for key in keys) for side, keys in _MEMO_KEYS.items()}
 
     def _index_cell(self, c: int) -> None:
-        """(Re)compute everything derived from the eggs lying on square `c`."""
+        """Index the eggs lying on square `c`, when the index is built (nothing of `c` indexed yet)."""
         bit = 1 << c
-        keep = ~bit
-        egg_mask = self.egg_mask
-        for k in self._kinds[c]:
-            egg_mask[k] &= keep
-        total = 0
-        kinds = []
-        duplicate = False
-        for k, v in self._board["eggs"][c].items():
-            if v > 0:
-                egg_mask[k] = egg_mask.get(k, 0) | bit
-                total += v
-                kinds.append(k)
-                if v > 1:
-                    duplicate = True
-        self._kinds[c] = kinds
-        self.no_duplicates = self.no_duplicates & keep if duplicate else self.no_duplicates | bit
-        self.one_type = self.one_type | bit if len(kinds) == 1 else self.one_type & keep
-        old = self.totals[c]
-        if total != old:
-            self.totals[c] = total
-            line_of = self.geo.line_of
-            self.line_eggs[0][line_of[0][c]] += total - old
-            self.line_eggs[1][line_of[1][c]] += total - old
-            # at_least[n]: the squares holding n eggs or more (n = 1..4); only the n between the old
-            # and the new total change
-            at_least = self.at_least
-            if total > old:
-                for n in range(old + 1, min(total, 4) + 1):
-                    at_least[n] |= bit
-            else:
-                for n in range(total + 1, min(old, 4) + 1):
-                    at_least[n] &= keep
+        eggs = self._board["eggs"][c]
+        kinds = [k for k, v in eggs.items() if v > 0]
+        for k in kinds:
+            self.egg_mask[k] = self.egg_mask.get(k, 0) | bit
+        self.kinds[c] = kinds
+        if any(eggs[k] > 1 for k in kinds):
+            self.no_duplicates &= ~bit
+        if len(kinds) == 1:
+            self.one_type |= bit
+        total = self.totals[c] = sum(eggs[k] for k in kinds)
+        line_of = self.geo.line_of
+        self.line_eggs[0][line_of[0][c]] += total
+        self.line_eggs[1][line_of[1][c]] += total
+        for n in range(1, min(total, 4) + 1):  # at_least[n]: the squares holding n eggs or more
+            self.at_least[n] |= bit
 
     def _index_pawns(self) -> None:
         pawn_count = [0] * len(self.totals)
@@ -317,9 +303,38 @@ class BoardIndex:
             found = self._arounds[mask] = (seen, twice)
         return found
 
-    def eggs_changed(self, cell: int) -> None:
-        """The eggs lying on `cell` changed (in place, in the same board)."""
-        self._index_cell(cell)
+    def eggs_changed(self, cell: int, egg: str, by: int) -> None:
+        """One egg of type `egg` was put on `cell` (`by` 1) or taken from it (`by` -1), in place in
+        the same board. Only what that can change is updated, which is much cheaper than indexing
+        the square again."""
+        count = self._board["eggs"][cell].get(egg, 0)
+        before = count - by
+        bit = 1 << cell
+        if (before > 0) != (count > 0):  # the type appears on the square or leaves it
+            kinds = self.kinds[cell]
+            if count > 0:
+                kinds.append(egg)
+                self.egg_mask[egg] = self.egg_mask.get(egg, 0) | bit
+            else:
+                kinds.remove(egg)
+                self.egg_mask[egg] &= ~bit
+            self.one_type = self.one_type | bit if len(kinds) == 1 else self.one_type & ~bit
+        if (before > 1) != (count > 1):  # a duplicate appears or goes
+            eggs = self._board["eggs"][cell]
+            if any(eggs[k] > 1 for k in self.kinds[cell]):
+                self.no_duplicates &= ~bit
+            else:
+                self.no_duplicates |= bit
+        old = self.totals[cell]
+        total = self.totals[cell] = old + by
+        line_of = self.geo.line_of
+        self.line_eggs[0][line_of[0][cell]] += by
+        self.line_eggs[1][line_of[1][cell]] += by
+        if by > 0:  # at_least[n]: the squares holding n eggs or more (n = 1..4)
+            if total <= 4:
+                self.at_least[total] |= bit
+        elif old <= 4:
+            self.at_least[old] &= ~bit
         for memo in self._memos[EGGS]:
             memo.clear()
         self._near_eggs = None
@@ -403,18 +418,13 @@ class BoardIndex:
                 rt = r["t"]
                 if rt == t and same_rule(rule, r):
                     repeated.append(len(masks))
+                m: int | None
                 if rt == 11:
-                    masks.append(rule_mask(r, board, side, egg, None, self))
-                    continue
-                rule_id = r.get("id")
-                memo = memos[rt]
-                m = memo.get(rule_id)
-                if m is None:
-                    m = _base_mask(r, self, side)
-                    if rt in _NEGATED and r["neg"]:
-                        m ^= full
-                    if rule_id is not None:
-                        memo[rule_id] = m
+                    m = rule_mask(r, board, side, egg, None, self)
+                else:
+                    m = memos[rt].get(r.get("id"))
+                    if m is None:
+                        m = self.mask(r, side)
                 masks.append(m)
             # What the row points at with all its rules, and without each one.
             n = len(masks)
@@ -449,15 +459,16 @@ class BoardIndex:
                         break
         return found
 
-    def pointing_at(self, eggs: Iterable[str], side: str, cell: int) -> list[str]:
+    def pointing_at(self, eggs: Iterable[str], side: str, cell: int, lying: Mapping[str, int]) -> list[str]:
         """The eggs of `eggs` whose rows, read from `side`, point at `cell`: every rule of a non-empty
-        row holds there (masks are read only up to the first rule that does not)."""
+        row holds there (masks are read only up to the first rule that does not). Eggs of the types
+        in `lying` (a square's eggs: type -> count) are left out."""
         rows = self._board["rows"]
         memos = self._side_memos[side]
         found = []
         for egg in eggs:
             row = rows[egg]
-            if not row:
+            if not row or lying.get(egg):
                 continue
             for r in row:
                 t = r["t"]

@@ -180,8 +180,7 @@ class ReggverseRiddles(Game[State]):
             sources.append("pile")
         if any(v > 0 for v in state.collected[seat].values()):
             sources.append("mine")
-        sources += [f"c{c}" for c, eggs in enumerate(state.board["eggs"])
-                    if c != here and any(v > 0 for v in eggs.values())]
+        sources += [f"c{c}" for c, kinds in enumerate(state.board_index().kinds) if kinds and c != here]
         return sources
 
     def _source_eggs(self, state: State, seat: int, source: str) -> list[str]:
@@ -357,7 +356,7 @@ class ReggverseRiddles(Game[State]):
 
     # --- apply ---------------------------------------------------------------------------------
     def apply(self, state: State, seat: int, choice: list[str]) -> list[Event]:
-        prompts = self.prompts(state)
+        prompts = state.cache or self.prompts(state)  # usually left ready by the previous decision
         prompt = prompts[0] if len(prompts) == 1 else None
         # The usual answer (one id, of the one prompt, by its seat) is checked here directly; anything
         # else goes through check_choice, which also words the refusal.
@@ -469,13 +468,13 @@ class ReggverseRiddles(Game[State]):
             cell_eggs[egg] -= 1
             if not cell_eggs[egg]:
                 del cell_eggs[egg]
-            state.eggs_changed(cell)
+            state.eggs_changed(cell, egg, -1)
 
     @staticmethod
     def _put(state: State, cell: int, egg: str) -> None:
         cell_eggs = state.board["eggs"][cell]
         cell_eggs[egg] = cell_eggs.get(egg, 0) + 1
-        state.eggs_changed(cell)
+        state.eggs_changed(cell, egg, 1)
 
     def _from_pile(self, state: State, egg: str, events: list[Event]) -> None:
         state.piles[egg] -= 1
@@ -574,11 +573,8 @@ class ReggverseRiddles(Game[State]):
 
     def _collect(self, state: State, seat: int, events: list[Event]) -> None:
         here = state.board["pawns"][seat]
-        on_tile = state.board["eggs"][here]
-        eggs = self._in_play(state)
-        if on_tile:  # types lying on the square are not collected
-            eggs = [e for e in eggs if not on_tile.get(e)]
-        found = state.board_index().pointing_at(eggs, side_of(seat), here)
+        # types lying on the square are not collected
+        found = state.board_index().pointing_at(self._in_play(state), side_of(seat), here, state.board["eggs"][here])
         for egg in found:
             state.collected[seat][egg] = state.collected[seat].get(egg, 0) + 1
             self._from_pile(state, egg, events)

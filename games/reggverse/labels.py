@@ -95,11 +95,7 @@ class Labels:
     def spot_choices(self, placements: list[tuple[str, str]]) -> list[Choice]:
         """`spot_choice` of each (egg, spot)."""
         known = self._spots
-        choices = []
-        for key in placements:
-            choice = known.get(key)
-            choices.append(self.spot_choice(*key) if choice is None else choice)
-        return choices
+        return [known.get(key) or self.spot_choice(*key) for key in placements]
 
     def spot_choice(self, egg: str, spot: str) -> Choice:
         """The choice "<egg>:<spot>" of the one-step rule prompt."""

@@ -55,10 +55,10 @@ class State:
         self.index = None
         self.labels = None
 
-    def eggs_changed(self, cell: int) -> None:
-        """The engine changed the eggs lying on `cell`."""
+    def eggs_changed(self, cell: int, egg: str, by: int) -> None:
+        """The engine put one egg of type `egg` on `cell` (`by` 1) or took one from it (`by` -1)."""
         if self.index is not None:
-            self.index.eggs_changed(cell)
+            self.index.eggs_changed(cell, egg, by)
         if self.labels is not None:
             self.labels.cell_changed(cell)
 
