@@ -303,17 +303,19 @@ class CrashRun:
                 best = (*key, message)
         return best[2] if best else None
 
-    async def play(self, game_id: int, humans: list[int]) -> None:
+    async def play(self, game_id: int, humans: list[int]) -> bool:
+        """Play to the end; False if the game stalled (reported in problems)."""
         assert self.db is not None
         dead: set[tuple[int, str]] = set()
         loop = asyncio.get_running_loop()
         idle_since = loop.time()
         asked = 0.0  # when the players last asked for their hands
+        generation = self.generation
         for _ in range(20_000):
             row = await self.db.get_game(game_id)
             assert row is not None
             if row.status != "active":
-                return
+                return True
             progressed = False
             for user in humans:
                 message = self.live_message(user, game_id, dead)
@@ -325,14 +327,18 @@ class CrashRun:
                     progressed = True
                 elif outcome in ("stale", "other"):
                     dead.add((int(message["id"]), _fingerprint(message)))
-            if progressed:
-                idle_since = loop.time()
+            if progressed or generation != self.generation:
+                # Idle time counts while one bot process runs: a slow restart is no stall.
+                idle_since, generation = loop.time(), self.generation
                 continue
             await self.up.wait()
             await asyncio.sleep(0.2)
-            if loop.time() - idle_since > STALLED:
-                self.figures.problems.append(f"game {game_id} stalled: nobody could move for {STALLED:.0f} s")
-                return
+            if loop.time() - idle_since > STALLED and generation == self.generation:
+                waiting = await self.prompted(game_id, humans)
+                self.figures.problems.append(
+                    f"game {game_id} stalled: nobody could move for {STALLED:.0f} s; prompted humans {waiting}, "
+                    f"with a live message: {[u for u in waiting if self.live_message(u, game_id, dead)]}")
+                return False
             if loop.time() - max(idle_since, asked) > IDLE_BEFORE_HAND:
                 # Nobody could move: a crash left someone's DM behind. They ask for their hand.
                 for user in await self.prompted(game_id, humans):
@@ -372,9 +378,11 @@ class CrashRun:
             self.figures.games_started += 1
             for user in humans:
                 self.players[user] = game_id
-            await self.play(game_id, humans)
+            finished = await self.play(game_id, humans)
             for user in humans:
                 del self.players[user]
+            if not finished:
+                return  # the channel stays taken by the stuck game: this table stops
 
     # --- the run ---------------------------------------------------------------------------------
     async def run(self) -> Figures:
@@ -453,12 +461,15 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-gap", type=float, default=3.0, help="longest wait between restart and kill (s)")
     parser.add_argument("--database-url", default=None, help="an EMPTY database (default: a fresh SQLite file)")
+    parser.add_argument("--workdir", default=None, help="keep the bot's log (and the SQLite file) here")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="crash-") as tmp:
+        workdir = Path(args.workdir or tmp)
+        workdir.mkdir(parents=True, exist_ok=True)
         figures = asyncio.run(crash(args.kills, tables=args.tables, seed=args.seed,
-                                    database_url=args.database_url, workdir=Path(tmp), max_gap=args.max_gap))
+                                    database_url=args.database_url, workdir=workdir, max_gap=args.max_gap))
         if figures.bot_errors:
-            print(Path(tmp, "bot.log").read_text(encoding="utf-8", errors="replace")[-4000:], file=sys.stderr)
+            print(Path(workdir, "bot.log").read_text(encoding="utf-8", errors="replace")[-4000:], file=sys.stderr)
     shown = {k: v for k, v in asdict(figures).items() if k != "problems"}
     for name, value in shown.items():
         print(f"{name:>24}: {value}")
