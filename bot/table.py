@@ -247,6 +247,7 @@ class TableService:
         self._last_acted: dict[int, dict[int, int]] = {}  # game id -> seat -> version its action made
         self._shown: dict[tuple[int, int], str] = {}  # (game, seat) -> key of the prompt last shown
         self._stalled: dict[int, _Stalled] = {}  # games whose follow-up waits for the database
+        self.stalls = 0  # times a game had to wait for the database after a commit (benchmarks, tests)
         self._resumers: dict[int, asyncio.Task[None]] = {}
 
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -701,6 +702,8 @@ class TableService:
     # --- catching up after the database was unavailable ---------------------------------------
     def _stall(self, game_id: int, events: list[Event], afk: list[int], *, started: bool = False) -> None:
         """Keep committed but unshown work of a game and resume it in the background."""
+        if game_id not in self._stalled:
+            self.stalls += 1
         stalled = self._stalled.setdefault(game_id, _Stalled())
         stalled.events += events
         stalled.afk += afk

@@ -39,11 +39,11 @@ class _Switch:
 
 
 class _Cursor(sqlite3.Cursor):
-    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
+    def execute(self, sql: str, parameters: Any = (), /) -> Any:
         self.connection.switch.check(sql)  # type: ignore[attr-defined]
         return super().execute(sql, parameters)
 
-    def executemany(self, sql: str, parameters: Any, /) -> sqlite3.Cursor:
+    def executemany(self, sql: str, parameters: Any, /) -> Any:
         self.connection.switch.check(sql)  # type: ignore[attr-defined]
         return super().executemany(sql, parameters)
 
@@ -51,7 +51,7 @@ class _Cursor(sqlite3.Cursor):
 class _Connection(sqlite3.Connection):
     switch: _Switch
 
-    def cursor(self, factory: Any = _Cursor) -> Any:  # type: ignore[override]
+    def cursor(self, factory: Any = _Cursor) -> Any:
         return super().cursor(factory)
 
     def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:

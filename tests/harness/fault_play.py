@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Container
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from unittest import mock
@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 TRY_AGAIN = i18n.t("en", text.TRY_AGAIN_SOON)
 RECORDED = i18n.t("en", text.RECORDED_CATCHING_UP)
 YOU_CHOSE = i18n.t("en", text.YOU_CHOSE, labels="").split(":")[0]
+TRY_AGAIN_PAUSE = 0.1  # seconds a scripted player waits after "try again in a moment"
 
 
 @dataclass
@@ -119,7 +120,7 @@ async def caught_up(t: Table) -> None:
 
 
 async def play(t: Table, game_id: int, users: list[int], *, rng: random.Random, max_steps: int = 3000,
-               between: Callable[[int], Awaitable[None]] | None = None, closed_dms: set[int] = frozenset(),
+               between: Callable[[int], Awaitable[None]] | None = None, closed_dms: Container[int] = frozenset(),
                stats: PlayStats | None = None, rounds: int | None = None) -> PlayStats:
     """Every human decides as soon as offered (from the DM, or "Show my hand" when DMs are closed)
     until the game is over (or for `rounds` rounds); `between(step)` runs before each round (to
@@ -151,6 +152,7 @@ async def play(t: Table, game_id: int, users: list[int], *, rng: random.Random, 
             progressed = True
             if _said(answers, TRY_AGAIN):
                 stats.try_again += 1
+                await asyncio.sleep(TRY_AGAIN_PAUSE)  # "in a moment", as a player would
             elif _said(answers, RECORDED) or _said(answers, YOU_CHOSE):
                 stats.accepted += 1
             elif not answers:

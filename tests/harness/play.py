@@ -8,13 +8,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tests.harness import Harness
+from tests.harness.driver import Driver
 
 
 def choice_components(message: dict[str, Any]) -> list[dict[str, Any]]:
     return [c for c in Harness.components(message) if str(c.get("custom_id", "")).startswith(("g:", "gs:"))]
 
 
-async def decide_from_message(h: Harness, user: int, message: dict[str, Any], index: int = 0) -> bool:
+async def decide_from_message(h: Driver, user: int, message: dict[str, Any], index: int = 0) -> bool:
     """Pick an offered choice (`index`, wrapping) or the first `pick` options of a select; False if none."""
     components = choice_components(message)
     if not components:
