@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import os
 import random
 import tempfile
@@ -268,6 +269,7 @@ def main(argv: list[str]) -> int:
                         help="a PostgreSQL server database to also fault (default: TEST_POSTGRES_URL)")
     parser.add_argument("--no-save", action="store_true")
     args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.ERROR)  # the faults' warnings (retries, refusals) are expected here
     keys = list(games.keys())
     totals = Totals()
     started = time.perf_counter()

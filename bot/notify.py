@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -50,6 +51,17 @@ def nonce(*parts: object) -> int:
     """A message nonce that is the same every time the same post is attempted (fits Discord's 64 bits)."""
     digest = hashlib.blake2b(repr(parts).encode(), digest_size=8).digest()
     return int.from_bytes(digest) >> 1
+
+
+async def _unless_refused(request: Awaitable[object]) -> None:
+    """Send one notification; one Discord refuses for good (a missing permission, a deleted channel) is
+    logged and counted as done, so that the others (the next player's DM) still go out."""
+    try:
+        await request
+    except Exception as error:
+        if transient(error):
+            raise
+        log.exception("a notification was refused; the game goes on without it")
 
 
 @dataclass
@@ -160,28 +172,28 @@ class DiscordNotifier:
             delay = min(delay * 2, RETRY_MAX_DELAY)
 
     async def _pay_one_step(self, owed: _Owed) -> None:
-        """One request's worth of what is owed, marked paid only once it went through."""
+        """One request's worth of what is owed, marked paid once it went through (or failed for good)."""
         update = owed.latest
         game = update.game
         lang = await self._server_language(game)
         if owed.open_table:
-            await self._open_table(update, lang)
+            await _unless_refused(self._open_table(update, lang))
             owed.open_table = False
             owed.edit_table = False  # the table was just posted from the newest update
         elif owed.edit_table:
-            await self._edit_table(update, lang)
+            await _unless_refused(self._edit_table(update, lang))
             owed.edit_table = False
         elif owed.lines:
             version, line = owed.lines[0]
-            await self._public_channel(game).send(line, nonce=nonce(game.id, version, line),
-                                                  allowed_mentions=discord.AllowedMentions.none())
+            await _unless_refused(self._public_channel(game).send(
+                line, nonce=nonce(game.id, version, line), allowed_mentions=discord.AllowedMentions.none()))
             owed.lines.pop(0)
         elif owed.dms:
             seats = sorted(owed.dms)
             # The newest view of each seat (a later update may have left this seat out of its DMs).
             notices = [update.notices.get(s) or owed.dms[s] for s in seats]
-            results = await asyncio.gather(*(self._send_private(game, n, update, lang) for n in notices),
-                                           return_exceptions=True)
+            results = await asyncio.gather(*(_unless_refused(self._send_private(game, n, update, lang))
+                                             for n in notices), return_exceptions=True)
             failure: BaseException | None = None
             for seat, result in zip(seats, results, strict=True):
                 if isinstance(result, BaseException):

@@ -22,6 +22,7 @@ NO_WAIT = "storage_no_wait"
 # Execution option (sync SQLite engine only): a read that needs no BEGIN of its own.
 READ_ONLY = "storage_read_only"
 SQLITE_BUSY_TIMEOUT_MS = 15_000
+PG_CONNECT_TIMEOUT = 5.0  # seconds
 
 
 def resolve_url(url: str | None = None) -> URL:
@@ -54,7 +55,10 @@ def create_engine(url: URL) -> AsyncEngine:
         engine = create_async_engine(url, pool_size=8, max_overflow=8)
         _tune_sqlite(engine.sync_engine)
         return engine
-    return create_async_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
+    # A server that does not answer (a network partition, a failover) is reported within seconds, so a
+    # player is told to try again soon rather than kept waiting for asyncpg's default minute.
+    return create_async_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True,
+                               connect_args={"timeout": PG_CONNECT_TIMEOUT})
 
 
 def create_sync_sqlite_engine(url: URL) -> Engine:
