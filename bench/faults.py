@@ -87,6 +87,7 @@ async def discord_part(totals: Totals, keys: list[str], per_key: int, rng: rando
                         if step == close_at:
                             lb.fake.dm_closed.add(bob)
                             closed.add(bob)
+                            totals.faults["discord DMs closed mid-game"] += 1
 
                     stats = await play(t, game_id, [alice, bob], rng=rng, between=faults, closed_dms=closed,
                                        max_steps=20_000)
@@ -267,10 +268,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=9)
     parser.add_argument("--postgres", default=os.environ.get("TEST_POSTGRES_URL"),
                         help="a PostgreSQL server database to also fault (default: TEST_POSTGRES_URL)")
+    parser.add_argument("--only", choices=["discord", "database"], help="run one part only")
+    parser.add_argument("--game", choices=list(games.keys()), help="play this game only")
     parser.add_argument("--no-save", action="store_true")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.ERROR)  # the faults' warnings (retries, refusals) are expected here
-    keys = list(games.keys())
+    keys = [args.game] if args.game else list(games.keys())
     totals = Totals()
     started = time.perf_counter()
 
@@ -279,13 +282,16 @@ def main(argv: list[str]) -> int:
             await part(totals, keys, args.games, random.Random(args.seed), Path(work), *extra)
 
     async def both() -> None:
-        await run(discord_part)
-        await run(database_part, args.postgres)
+        if args.only != "database":
+            await run(discord_part)
+        if args.only != "discord":
+            await run(database_part, args.postgres)
 
     asyncio.run(both())
     figures = _print(totals, time.perf_counter() - started)
     if not args.no_save:
         shown = ["--games", str(args.games), "--seed", str(args.seed)]
+        shown += [f"--{name}={value}" for name, value in (("only", args.only), ("game", args.game)) if value]
         if args.postgres:
             shown += ["--postgres", "URL"]
         results.save("faults", results.command("faults", shown), figures, targets=TARGETS,
