@@ -145,6 +145,8 @@ class DiscordNotifier:
             while not owed.empty():
                 await self._pay_one_step(owed)
             del self._owed[game_id]
+            if owed.latest.game.status != "active":
+                self._forget(game_id)  # the game is over: nothing more will be sent for it
             return True
         except Exception as error:
             if not transient(error):
@@ -161,6 +163,14 @@ class DiscordNotifier:
         finally:
             self._paying.discard(game_id)
 
+    def _forget(self, game_id: int) -> None:
+        self._threads.pop(game_id, None)
+        self._tables.pop(game_id, None)
+        for key in [k for k in self._dm_ids if k[0] == game_id]:
+            del self._dm_ids[key]
+        self._dm_closed = {k for k in self._dm_closed if k[0] != game_id}
+        self._ping_owed = {k for k in self._ping_owed if k[0] != game_id}
+
     async def _pay_later(self, game_id: int) -> None:
         delay = RETRY_FIRST_DELAY
         while game_id in self._owed:
@@ -168,8 +178,9 @@ class DiscordNotifier:
             if game_id in self._paying:
                 continue
             if await self._pay(game_id):
-                return
+                break
             delay = min(delay * 2, RETRY_MAX_DELAY)
+        self._retries.pop(game_id, None)
 
     async def _pay_one_step(self, owed: _Owed) -> None:
         """One request's worth of what is owed, marked paid once it went through (or failed for good)."""

@@ -728,6 +728,7 @@ class TableService:
             except Exception:  # not the database: do not spin on a broken game
                 log.exception("resuming game %s failed", game_id)
                 self._stalled.pop(game_id, None)
+        self._resumers.pop(game_id, None)
 
     async def catch_up(self, game_id: int) -> None:
         """Run what a stalled game still owes: AI turns, finishing, its deadline, the notifications."""
