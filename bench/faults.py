@@ -203,8 +203,9 @@ async def _database_backend(totals: Totals, keys: list[str], per_key: int, rng: 
                     totals.add_check(check, stats)
             totals.figures[f"{backend}: games that waited for the database and resumed by themselves"] += (
                 h.bot.table.stalls)
-            totals.figures[f"{backend}: statements refused during outages"] += io_outage.refused
-            if pg is not None:
+            if pg is None:
+                totals.figures["sqlite: statements refused during outages"] += io_outage.refused
+            else:
                 totals.figures["postgres: backends terminated"] += pg.terminated
             h._errors.records.clear()
         finally:
