@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 import games
 from games.__main__ import simulate
 from games.ai import RandomPlayer, play_out
+from games.build import running_compiled
 from games.core import Choice, Prompt
 
 KEY = "eggs-empires"
@@ -89,13 +90,16 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--winrate-games", type=int, default=400)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    results: dict[str, Any] = {"throughput": [throughput(n, args.games, args.repeats) for n in (2, 4, 6)]}
+    results: dict[str, Any] = {"throughput": [throughput(n, args.games, args.repeats) for n in (2, 4, 6)],
+                               "compiled": running_compiled()}
     results["floor"] = contract_floor_ratio(200, args.repeats)
     if args.winrate_games:
         results["heuristic"] = heuristic_win_rate(args.winrate_games)
     if args.json:
         print(json.dumps(results))
         return 0
+    compiled = ", ".join(results["compiled"]) or "none: the interpreted engine (python -m games.build compiles it)"
+    print(f"eggs-empires compiled modules: {compiled}")
     for row in results["throughput"]:
         print(f"eggs-empires {row['players']}p random: median {row['median_games_per_second']:.0f} games per CPU "
               f"second (runs of {row['games']}: {', '.join(f'{r:.0f}' for r in row['runs'])}; wall clock "

@@ -19,6 +19,7 @@ from typing import Any
 
 import games
 from games.ai import play_out
+from games.build import running_compiled
 from games.core import Game, IllegalAction, Player, Prompt
 from games.text import format_event
 
@@ -92,6 +93,7 @@ def simulate(
         "games_per_second": round(count / cpu, 1) if cpu else None,
         "wall_games_per_second": round(count / elapsed, 1) if elapsed else None,
         "decisions_per_game": round(decisions / count, 1),
+        "compiled": running_compiled(),  # engine modules running compiled (python -m games.build), if any
         "mean_score": [round(statistics.fmean(s), 2) for s in scores],
         "stdev_score": [round(statistics.pstdev(s), 2) for s in scores],
         "win_rate": [round(w / count, 4) for w in wins],
@@ -209,6 +211,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{game.title}, {args.players} players, {args.games} games, AI {','.join(report['ai'])}")
             print(f"  {report['games_per_second']} games per CPU second ({report['cpu_seconds']} s CPU, "
                   f"{report['seconds']} s wall, {report['decisions_per_game']} decisions per game)")
+            print(f"  compiled modules: {', '.join(report['compiled']) or 'none (interpreted)'}")
             print(f"  mean score per seat: {report['mean_score']}")
             print(f"  win rate per seat:   {report['win_rate']}")
         return 0

@@ -145,8 +145,8 @@ class Rng:
             return
         words = struct.unpack(f"<{swaps}I", self._random.getrandbits(32 * swaps).to_bytes(4 * swaps, "little"))
         self.words += swaps
-        for k, i in enumerate(range(swaps, 0, -1)):
-            j = words[k] % (i + 1)
+        for i, word in zip(range(swaps, 0, -1), words, strict=True):
+            j = word % (i + 1)
             items[i], items[j] = items[j], items[i]
 
     def choice(self, items: Sequence[Any]) -> Any:

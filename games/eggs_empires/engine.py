@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
-from games.core import Choice, Game, IllegalAction, Option, Player, Prompt, Rng, check_choice
+from games.core import NO_INFO, Choice, Game, IllegalAction, Option, Player, Prompt, Rng, check_choice
 from games.eggs_empires import rules
 from games.eggs_empires.rules import (
     BLACKSMITH,
@@ -26,23 +26,26 @@ from games.eggs_empires.rules import (
 )
 
 Event = dict[str, Any]
-FACE_UP = -1  # scout value of an offer entry that lies face up
-NOBODY, ASK = -1, -2  # results of _auto_slot besides a slot number
-MAX_SEATS = 6
+# Module constants are Final: compiled (python -m games.build) they are C constants, not dict lookups.
+FACE_UP: Final = -1  # scout value of an offer entry that lies face up
+NOBODY: Final = -1  # results of _auto_slot besides a slot number
+ASK: Final = -2
+MAX_SEATS: Final = 6
 
-CARD_CHOICES = {card: Choice(str(card), card_name(card)) for card in rules.ADVENTURERS}
-CARD_IDS = {str(card): card for card in rules.ADVENTURERS}
-MULLIGAN_CHOICES = [Choice("keep", "Keep this hand"), Choice("redraw", "Discard it and draw a new hand")]
-MULLIGAN_IDS = frozenset(c.id for c in MULLIGAN_CHOICES)
-KEEP = Choice("keep", "Keep it")
-NO_EGG = Choice("none", "Take no egg")
-PLAY_TEXT = {1: "Choose an Adventurer to play", 2: "Choose two different Adventurers to play"}
-EGG_TEXT = {card: f"Your {card_name(card)} collects: which egg?" for card in rules.ADVENTURERS}
-EGG_INFO = {card: {"card": card} for card in rules.ADVENTURERS}  # shared, read-only
-PRIEST_TEXT = "Priest: discard one of your collected eggs?"
+CARD_CHOICES: Final = {card: Choice(str(card), card_name(card)) for card in rules.ADVENTURERS}
+CARD_IDS: Final = {str(card): card for card in rules.ADVENTURERS}
+MULLIGAN_CHOICES: Final = [Choice("keep", "Keep this hand"), Choice("redraw", "Discard it and draw a new hand")]
+MULLIGAN_IDS: Final = frozenset(c.id for c in MULLIGAN_CHOICES)
+KEEP: Final = Choice("keep", "Keep it")
+NO_EGG: Final = Choice("none", "Take no egg")
+PLAY_TEXT: Final = {1: "Choose an Adventurer to play", 2: "Choose two different Adventurers to play"}
+EGG_TEXT: Final = {card: f"Your {card_name(card)} collects: which egg?" for card in rules.ADVENTURERS}
+EGG_INFO: Final = {card: {"card": card} for card in rules.ADVENTURERS}  # shared, read-only
+PRIEST_TEXT: Final = "Priest: discard one of your collected eggs?"
 # Turn-end choice ids read back (see _courier_choices and _priest_choices)
-COURIER_TARGETS = {f"give{seat}": seat for seat in range(MAX_SEATS)}
-DISCARD_VALUES = {f"discard{value}": value for value in set(EGG_VALUES)}
+COURIER_TARGETS: Final = {f"give{seat}": seat for seat in range(MAX_SEATS)}
+DISCARD_VALUES: Final = {f"discard{value}": value for value in set(EGG_VALUES)}
+DISCARD_CHOICES: Final = {value: Choice(f"discard{value}", f"Discard a {value:+d} egg") for value in set(EGG_VALUES)}
 
 
 @lru_cache(maxsize=1024)
@@ -66,7 +69,7 @@ def _courier_choices(players: int, seat: int) -> list[Choice]:
 
 @lru_cache(maxsize=4096)
 def _priest_choices(values: tuple[int, ...]) -> list[Choice]:
-    return [KEEP] + [Choice(f"discard{v}", f"Discard a {v:+d} egg") for v in values]
+    return [KEEP] + [DISCARD_CHOICES[v] for v in values]
 
 
 @lru_cache(maxsize=4096)
@@ -114,7 +117,7 @@ class EggsAndEmpires(Game[EggsState]):
     title = "Eggs and Empires"
     min_players = 2
     max_players = MAX_SEATS
-    options = (
+    options: tuple[Option, ...] = (
         Option("tiebreaker", ("tie", "round"), "tie",
                "Tie-Breaker Marker passes left after any turn with a tie (tie) or clockwise after every round"),
         Option("scoring", ("standard", "conpub"), "standard",
@@ -182,7 +185,8 @@ class EggsAndEmpires(Game[EggsState]):
             pick = 2 if state.players == 2 else 1
             text = PLAY_TEXT[pick]
             hands = state.hands
-            return [Prompt(seat, "play", _card_choices(tuple(hands[seat])), pick, True, text)
+            # NO_INFO passed explicitly: cheaper than the field's default factory
+            return [Prompt(seat, "play", _card_choices(tuple(hands[seat])), pick, True, text, NO_INFO)
                     for seat, submitted in enumerate(state.submitted) if submitted is None]
         if phase == "mulligan":
             return [self._mulligan_prompt(state, seat) for seat in range(state.players)
@@ -207,11 +211,11 @@ class EggsAndEmpires(Game[EggsState]):
     def _play_prompt(self, state: EggsState, seat: int) -> Prompt:
         pick = rules.cards_per_seat(state.players)
         return Prompt(seat, "play", _card_choices(tuple(state.hands[seat])), pick, True,
-                      PLAY_TEXT[pick])
+                      PLAY_TEXT[pick], NO_INFO)
 
     def _mulligan_prompt(self, state: EggsState, seat: int) -> Prompt:
         return Prompt(seat, "mulligan", MULLIGAN_CHOICES, 1, True,
-                      f"Round {state.round}: keep your starting hand or draw a new one (once per round)?")
+                      f"Round {state.round}: keep your starting hand or draw a new one (once per round)?", NO_INFO)
 
     def _egg_choices(self, state: EggsState, seat: int, card: int) -> tuple[list[Choice], bool]:
         """The distinct eggs this collector may take (face-up eggs of equal value are one choice),
@@ -247,7 +251,7 @@ class EggsAndEmpires(Game[EggsState]):
             return Prompt(seat, "courier", _courier_choices(state.players, seat), 1, False,
                           f"Courier: give the {value:+d} egg to another player?", {"egg": value})
         values = tuple(sorted({EGG_VALUES[e] for e in state.piles[seat]}))
-        return Prompt(seat, "priest", _priest_choices(values), 1, False, PRIEST_TEXT)
+        return Prompt(seat, "priest", _priest_choices(values), 1, False, PRIEST_TEXT, NO_INFO)
 
     # --- apply -------------------------------------------------------------------------------
     def apply(self, state: EggsState, seat: int, choice: list[str]) -> list[Event]:

@@ -9,21 +9,31 @@ from __future__ import annotations
 
 import json
 from importlib import resources
-from typing import Any
+from typing import Any, Final
 
 _DATA: dict[str, Any] = json.loads(resources.files(__package__).joinpath("data.json").read_text("utf-8"))
 
-BARD, SCOUT, SHEPHERD, COURIER, MERCHANT, PRIEST, MAGE, BLACKSMITH, DARK_PRIESTESS, HERO = range(1, 11)
-ADVENTURERS: dict[int, str] = {int(k): v for k, v in _DATA["adventurers"].items()}
-EGG_VALUES: list[int] = [e["value"] for e in _DATA["eggs"]]
-ROUNDS: int = _DATA["rounds"]
-TURNS_PER_ROUND: int = _DATA["turns_per_round"]
-MERCHANT_BONUS: int = _DATA["merchant_bonus"]
-BLACKSMITH_PENALTY: int = _DATA["blacksmith_penalty"]
-CONPUB_TOKENS: int = _DATA["conpub_tokens"]
+# Constants are Final: compiled with mypyc (python -m games.build) they become C constants, not dict lookups.
+BARD: Final = 1
+SCOUT: Final = 2
+SHEPHERD: Final = 3
+COURIER: Final = 4
+MERCHANT: Final = 5
+PRIEST: Final = 6
+MAGE: Final = 7
+BLACKSMITH: Final = 8
+DARK_PRIESTESS: Final = 9
+HERO: Final = 10
+ADVENTURERS: Final[dict[int, str]] = {int(k): v for k, v in _DATA["adventurers"].items()}
+EGG_VALUES: Final[list[int]] = [e["value"] for e in _DATA["eggs"]]
+ROUNDS: Final[int] = _DATA["rounds"]
+TURNS_PER_ROUND: Final[int] = _DATA["turns_per_round"]
+MERCHANT_BONUS: Final[int] = _DATA["merchant_bonus"]
+BLACKSMITH_PENALTY: Final[int] = _DATA["blacksmith_penalty"]
+CONPUB_TOKENS: Final[int] = _DATA["conpub_tokens"]
 
 
-_EGG_DECKS: dict[int, list[int]] = {
+_EGG_DECKS: Final[dict[int, list[int]]] = {
     players: [e["id"] for e in _DATA["eggs"] if e["min_players"] <= players] for players in range(1, 7)
 }
 
@@ -33,7 +43,7 @@ def egg_deck(players: int) -> list[int]:
     return list(_EGG_DECKS[players])
 
 
-_EGGS_PER_TURN = {int(k): int(v) for k, v in _DATA["eggs_revealed_per_turn"].items()}
+_EGGS_PER_TURN: Final[dict[int, int]] = {int(k): int(v) for k, v in _DATA["eggs_revealed_per_turn"].items()}
 
 
 def eggs_per_turn(players: int) -> int:
