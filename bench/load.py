@@ -128,7 +128,8 @@ class LoadRun:
         self.changed: dict[int, asyncio.Event] = {}  # DM channel -> "its message changed"
         self.answered: dict[str, asyncio.Future[float]] = {}  # token -> when its first callback came
         self.arrivals: dict[str, float] = {}
-        self.latencies: list[float] = []
+        self.latencies: list[float] = []  # arrival -> first callback (a deferral counts)
+        self.answers: list[float] = []  # arrival -> the answer itself (the first message or edit)
         self.clicks = 0
         self.refused: set[str] = set()  # clicks answered with an ephemeral refusal (stale, already decided)
         self.unanswered = 0
@@ -162,10 +163,13 @@ class LoadRun:
             if waiter is not None and not waiter.done():
                 waiter.set_result(now)
             body = call.json or {}
+            if int(body.get("type", 0)) in (4, 7):  # a message or an edit, not a deferral
+                self._answered(token, now)
             if int(body.get("type", 0)) == 4 and int((body.get("data") or {}).get("flags") or 0) & EPHEMERAL:
                 self.refused.add(token)
             channel = fake.interaction_sources.get(token, {}).get("channel_id")
         elif parts[0] == "webhooks" and len(parts) > 2:
+            self._answered(parts[2], now)  # the edit or followup after a deferral
             if call.method == "POST" and int((call.json or {}).get("flags") or 0) & EPHEMERAL:
                 self.refused.add(parts[2])  # a refusal sent after a deferral
             channel = fake.interaction_sources.get(parts[2], {}).get("channel_id")
@@ -185,6 +189,11 @@ class LoadRun:
                     posted.pop(max(posted))
         fake.calls.clear()
         fake.responses.clear()
+
+    def _answered(self, token: str, now: float) -> None:
+        arrival = self.arrivals.pop(token, None)
+        if arrival is not None:
+            self.answers.append(now - arrival)
 
     # --- opening the games -------------------------------------------------------------------
     async def open_game(self, key: str, variants: str, humans: int, ais: int, channel: int) -> Table:
@@ -242,7 +251,7 @@ class LoadRun:
         waiter: asyncio.Future[float] = asyncio.get_running_loop().create_future()
         self.answered[token] = waiter
         self.clicks += 1
-        arrival = time.perf_counter()
+        self.arrivals[token] = arrival = time.perf_counter()
         self.h.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
         try:
             answered = await asyncio.wait_for(waiter, timeout=30)
@@ -388,6 +397,8 @@ async def run(count: int, *, database_url: str | None, think: float, seed: int, 
         rss_before = rss_kb()
         for (key, variants, humans, ais), channel in zip(planned[measured:], channels[measured:], strict=False):
             await load.open_game(key, variants, humans, ais, channel)
+            if len(load.tables) % 100 == 0:
+                print(f"{len(load.tables)} games open after {time.perf_counter() - opening:.0f} s", file=sys.stderr)
         opened = time.perf_counter() - opening
         rss_growth = rss_kb() - rss_before
         load.watch_finishes()
@@ -410,6 +421,7 @@ async def run(count: int, *, database_url: str | None, think: float, seed: int, 
     floor = sum(load.turns[t.game_id] * t.floor for t in load.tables) / max(1, turns)
     decisions = human_decisions + ai_decisions
     ms = [latency * 1000 for latency in load.latencies]
+    answer_ms = [latency * 1000 for latency in load.answers]
     kinds = Counter(f"{t.key}{' (' + t.variants + ')' if t.variants else ''}" for t in load.tables)
     return {
         "games": len(load.tables), "finished": sum(t.finished for t in load.tables),
@@ -427,6 +439,8 @@ async def run(count: int, *, database_url: str | None, think: float, seed: int, 
         "latency_p50_ms": round(percentile(ms, 0.50), 1), "latency_p99_ms": round(percentile(ms, 0.99), 1),
         "latency_max_ms": round(max(ms, default=0.0), 1),
         "latency_mean_ms": round(statistics.fmean(ms), 1) if ms else 0.0,
+        "answer_p50_ms": round(percentile(answer_ms, 0.50), 1), "answer_p99_ms": round(percentile(answer_ms, 0.99), 1),
+        "answer_max_ms": round(max(answer_ms, default=0.0), 1),
         "resolved_turns": turns, "rest_per_turn": round(sum(load.bot_calls.values()) / max(1, turns), 2),
         "floor_per_turn": round(floor, 2),
         "rest_by_kind_per_turn": {k: round(v / max(1, turns), 2) for k, v in sorted(load.bot_calls.items())},
@@ -449,6 +463,8 @@ def report(figures: dict[str, Any]) -> str:
         f"  arrival -> first response over {f['clicks']} clicks: p50 {f['latency_p50_ms']} ms, "
         f"p99 {f['latency_p99_ms']} ms, max {f['latency_max_ms']} ms  [target p99 < 100 ms]; "
         f"{f['refused_clicks']} refused as stale, {f['unanswered']} unanswered",
+        f"  arrival -> the answer itself (after a deferral: its edit): p50 {f['answer_p50_ms']} ms, "
+        f"p99 {f['answer_p99_ms']} ms, max {f['answer_max_ms']} ms",
         f"  REST calls sent by the bot per resolved turn: {f['rest_per_turn']} (floor {f['floor_per_turn']}) "
         f"over {f['resolved_turns']} turns",
     ]

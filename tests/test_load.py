@@ -27,6 +27,9 @@ def check_figures(figures: dict[str, object], games: int) -> None:
     p50, p99, top = figures["latency_p50_ms"], figures["latency_p99_ms"], figures["latency_max_ms"]
     assert isinstance(p50, float) and isinstance(p99, float) and isinstance(top, float)
     assert 0 < p50 <= p99 <= top
+    # The answer itself comes with the first callback or after it (a deferral, then its edit).
+    assert isinstance(figures["answer_p50_ms"], float) and figures["answer_p50_ms"] >= p50
+    assert isinstance(figures["answer_max_ms"], float) and figures["answer_max_ms"] >= top
     assert isinstance(figures["rest_per_turn"], float) and figures["rest_per_turn"] > 0
     assert isinstance(figures["floor_per_turn"], float) and figures["floor_per_turn"] >= 3  # 2 + at least 1 human
     assert isinstance(figures["memory_per_game_kb"], float) and figures["memory_per_game_kb"] > 0
