@@ -23,7 +23,35 @@ log = logging.getLogger(__name__)
 OUT_OF_DATE = (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch, app_commands.TransformerError)
 
 
+def _options(data: Any) -> list[dict[str, Any]]:
+    """The value options of a command payload (inside its subcommand and group, if any)."""
+    found: list[dict[str, Any]] = []
+    for option in (data or {}).get("options") or []:
+        if option.get("type") in (1, 2):  # a subcommand or a group: its own options
+            found += _options(option)
+        else:
+            found.append(option)
+    return found
+
+
 class TableTree(app_commands.CommandTree[Any]):
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """An option whose type is not the one the code declares comes from an out-of-date registration
+        (discord.py would pass the value through unconverted): answer it before the command runs."""
+        command = interaction.command
+        if not isinstance(command, app_commands.Command):
+            return True
+        declared = {p.display_name: p.type.value for p in command.parameters}
+        for option in _options(interaction.data):
+            expected = declared.get(str(option.get("name")))
+            if expected is not None and option.get("type") != expected:
+                log.warning("option %r of /%s arrived as type %r", option.get("name"), command.qualified_name,
+                            option.get("type"))
+                await interaction.response.send_message(i18n.t(of_user(interaction), text.COMMAND_OUT_OF_DATE),
+                                                        ephemeral=True)
+                return False
+        return True
+
     async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError, /) -> None:
         if isinstance(error, OUT_OF_DATE):
             log.warning("a command the code cannot run: %s", error)
