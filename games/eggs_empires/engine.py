@@ -197,7 +197,7 @@ class EggsAndEmpires(Game[EggsState]):
             return [self._turn_end_prompt(state)]
         return []
 
-    def _prompt_for(self, state: EggsState, seat: int) -> list[Prompt]:
+    def _prompt_for(self, state: EggsState, seat: Any) -> list[Prompt]:
         """The prompt of one seat (as a list for check_choice) without building everybody's."""
         phase = state.phase
         if type(seat) is not int or not 0 <= seat < state.players:
@@ -254,7 +254,9 @@ class EggsAndEmpires(Game[EggsState]):
         return Prompt(seat, "priest", _priest_choices(values), 1, False, PRIEST_TEXT, NO_INFO)
 
     # --- apply -------------------------------------------------------------------------------
-    def apply(self, state: EggsState, seat: int, choice: list[str]) -> list[Event]:
+    def apply(self, state: EggsState, seat: Any, choice: Any) -> list[Event]:
+        # seat and choice are typed Any: they come from outside unchecked, and a build compiled with mypyc
+        # would otherwise raise TypeError on a wrong type instead of IllegalAction.
         # Fast paths: a decision in its usual shape (a list of str ids from the seat being asked) is
         # checked straight against the state, without building prompts. Anything else, legal or not,
         # takes the full check against the prompt, which also words the error message.
@@ -322,7 +324,7 @@ class EggsAndEmpires(Game[EggsState]):
         return events
 
     @staticmethod
-    def _legal_play(state: EggsState, seat: int, choice: list[str]) -> list[int] | None:
+    def _legal_play(state: EggsState, seat: Any, choice: Any) -> list[int] | None:
         """The (sorted) cards of `choice` when it is certainly a legal play for `seat`, else None."""
         if type(seat) is not int or type(choice) is not list or not 0 <= seat < state.players:
             return None
@@ -342,14 +344,14 @@ class EggsAndEmpires(Game[EggsState]):
         return [first, second] if first < second else [second, first]
 
     @staticmethod
-    def _valid_mulligan(state: EggsState, seat: int, choice: list[str]) -> bool:
+    def _valid_mulligan(state: EggsState, seat: Any, choice: Any) -> bool:
         if type(seat) is not int or type(choice) is not list or not 0 <= seat < state.players:
             return False
         return (state.mulligan[seat] is None and len(choice) == 1 and type(choice[0]) is str
                 and choice[0] in MULLIGAN_IDS)
 
     @staticmethod
-    def _valid_egg(state: EggsState, seat: int, choice: list[str]) -> bool:
+    def _valid_egg(state: EggsState, seat: Any, choice: Any) -> bool:
         """True when `choice` is certainly one of the ids `_egg_choices` offers the current collector:
         a slot it may take that is the first face-up egg of its value, or a face-down egg."""
         if type(seat) is not int or type(choice) is not list or len(choice) != 1 or type(choice[0]) is not str:
@@ -372,7 +374,7 @@ class EggsAndEmpires(Game[EggsState]):
         return all(s != FACE_UP or EGG_VALUES[e] != value for e, s in offer[:slot])
 
     @staticmethod
-    def _valid_turn_end(state: EggsState, seat: int, choice: list[str]) -> str:
+    def _valid_turn_end(state: EggsState, seat: Any, choice: Any) -> str:
         """"courier" or "priest" when `choice` is certainly one of the ids `_turn_end_prompt` offers,
         else ""."""
         if type(seat) is not int or type(choice) is not list or len(choice) != 1 or type(choice[0]) is not str:
