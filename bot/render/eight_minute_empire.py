@@ -17,10 +17,11 @@ import re
 from functools import cache
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from bot import i18n
 from bot.i18n import N_, NN_, NP_
+from bot.render.fonts import FontType, font
 from bot.render.generic import EMBED_DESCRIPTION_LIMIT, Renderer, TableContext, clip
 from games.core import Choice, Prompt
 from games.eight_minute_empire.cards import CITY, DESTROY, MOVE, PLACE, ROW_COSTS, Card, all_cards
@@ -50,12 +51,6 @@ TOKEN_SHORT = {
     "Stable": "St",
     "Citadel": "Ci",
 }
-FontType = ImageFont.FreeTypeFont | ImageFont.ImageFont
-
-
-@cache
-def font(size: int) -> FontType:
-    return ImageFont.load_default(size=size)
 
 
 def _text_colour(rgb: tuple[int, int, int]) -> tuple[int, int, int]:

@@ -15,10 +15,11 @@ from functools import cache
 from itertools import permutations, product
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from bot import i18n
 from bot.i18n import N_, NP_
+from bot.render.fonts import font
 from bot.render.generic import EMBED_DESCRIPTION_LIMIT, Renderer, TableContext, clip
 from games.core import Choice, Prompt
 from games.reggverse.board import geometry, matching_tiles
@@ -30,7 +31,6 @@ from games.reggverse.data import TILE_TYPES as TILE_TYPE_KEYS
 from games.reggverse.material import objective_text
 from games.reggverse.text import event_text, summary
 
-FontType = ImageFont.FreeTypeFont | ImageFont.ImageFont
 RGB = tuple[int, int, int]
 
 WIDTH = 1000
@@ -50,11 +50,6 @@ EGG_RGB: dict[str, RGB] = {
 PAWN_RGB: list[RGB] = [(20, 20, 20), (255, 255, 255), (120, 60, 20), (90, 90, 200),
                        (200, 30, 120), (0, 120, 120), (160, 120, 0), (90, 90, 90)]
 SIDE_NAMES = {"south": N_("South"), "north": N_("North"), "west": N_("West"), "east": N_("East")}
-
-
-@cache
-def font(size: int) -> FontType:
-    return ImageFont.load_default(size=size)
 
 
 def _on(rgb: RGB) -> RGB:

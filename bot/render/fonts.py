@@ -1,0 +1,76 @@
+"""The pictures' font, with the text it has rendered kept for the next picture.
+
+Most words on a picture (tile and region names, numbers, seat labels, headings) are the same from one
+picture to the next, and rendering their glyphs was the biggest cost of drawing one (about 25 ms of a
+Reggverse board's 37). Pillow's `ImageDraw.text` asks the font for each line's bitmap with
+`getmask2(...)`, a pure function of its arguments; this font answers a repeated request with the
+bitmap it made before, so the pictures are the same pixel for pixel. Bitmaps are only read by the
+drawing that follows (Pillow copies them onto the picture), so one may serve several pictures, also
+from several worker threads at once.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from functools import cache
+from io import BytesIO
+from typing import Any
+
+from PIL import Image, ImageFont
+
+FontType = ImageFont.FreeTypeFont | ImageFont.ImageFont
+KEPT_MASKS = 1024  # per font size: a few hundred distinct words per game, a few KB each
+
+
+class KeptMasksFont(ImageFont.FreeTypeFont):
+    """A FreeType font whose rendered text bitmaps are kept (least recently used dropped first)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._masks: OrderedDict[tuple[Any, ...], tuple[Image.core.ImagingCore, tuple[int, int]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def getmask2(
+        self,
+        text: str | bytes,
+        mode: str = "",
+        direction: str | None = None,
+        features: list[str] | None = None,
+        language: str | None = None,
+        stroke_width: float = 0,
+        anchor: str | None = None,
+        ink: int = 0,
+        start: tuple[float, float] | None = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> tuple[Image.core.ImagingCore, tuple[int, int]]:
+        def render() -> tuple[Image.core.ImagingCore, tuple[int, int]]:
+            return super(KeptMasksFont, self).getmask2(text, mode, direction, features, language, stroke_width,
+                                                        anchor, ink, start, *args, **kwargs)
+
+        if mode == "RGBA":  # coloured glyphs: the caller writes into the bitmap it gets, so it is never shared
+            return render()
+        key = (text, mode, direction, tuple(features or ()), language, stroke_width, anchor, ink, start, args,
+               tuple(sorted(kwargs.items())))
+        with self._lock:
+            found = self._masks.get(key)
+            if found is not None:
+                self._masks.move_to_end(key)
+                return found
+        made = render()
+        with self._lock:
+            self._masks[key] = made
+            while len(self._masks) > KEPT_MASKS:
+                self._masks.popitem(last=False)
+        return made
+
+
+@cache
+def font(size: int) -> FontType:
+    """Pillow's default font (Aileron) at `size` pixels, keeping the text it renders."""
+    default = ImageFont.load_default(size=size)
+    if not isinstance(default, ImageFont.FreeTypeFont):  # Pillow built without FreeType: a bitmap font
+        return default
+    return KeptMasksFont(BytesIO(default.font_bytes), default.size, default.index, default.encoding,
+                         default.layout_engine)

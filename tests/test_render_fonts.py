@@ -1,0 +1,38 @@
+"""The pictures' font keeps rendered text: the pixels must be exactly those of Pillow's own font."""
+
+from __future__ import annotations
+
+import hashlib
+
+from PIL import Image, ImageDraw, ImageFont
+
+from bot.render import fonts
+
+
+def _drawn(font: fonts.FontType, repeat: int) -> str:
+    image = Image.new("RGB", (400, 200), (250, 240, 220))
+    draw = ImageDraw.Draw(image)
+    for _ in range(repeat):  # the second round is served from the kept bitmaps
+        for i, (text, anchor, x) in enumerate([("Tile 12", None, 10.0), ("Tile 12", None, 10.5),
+                                               ("3", "mm", 200.37), ("Nord-Est", "ra", 390.0),
+                                               ("Tile 12", "mm", 120.25)]):
+            draw.text((x, 20 + 30 * i + 0.5 * i), text, fill=(20 + 40 * i, 30, 90), font=font, anchor=anchor)
+    return hashlib.sha256(image.tobytes()).hexdigest()
+
+
+def test_kept_text_draws_the_same_pixels_as_pillows_font() -> None:
+    kept = fonts.font(17)
+    assert isinstance(kept, fonts.KeptMasksFont)
+    plain = ImageFont.load_default(size=17)
+    assert _drawn(kept, 2) == _drawn(plain, 2)
+
+
+def test_a_repeated_text_is_rendered_once_and_the_kept_bitmaps_are_bounded() -> None:
+    kept = fonts.font(23)
+    assert isinstance(kept, fonts.KeptMasksFont)
+    first = kept.getmask2("Seat 1", "L", start=(0.25, 0.0))
+    assert kept.getmask2("Seat 1", "L", start=(0.25, 0.0)) is first
+    assert kept.getmask2("Seat 1", "L", start=(0.5, 0.0)) is not first  # another sub-pixel start
+    for n in range(fonts.KEPT_MASKS + 10):
+        kept.getmask2(str(n), "L")
+    assert len(kept._masks) == fonts.KEPT_MASKS
