@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench locales clean
+.PHONY: run test lint bench build locales clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,11 @@ test: lint
 
 bench: $(STAMP)
 	$(PY) -m bench
+
+# Optional: compile the Eggs and Empires engine with mypyc (about 2x faster simulations); the .py files
+# stay the fallback and `python -m games.build --clean` removes the compiled modules again.
+build: $(STAMP)
+	$(PY) -m games.build
 
 # Re-extract the message template from the code and merge it into the Italian and French catalogs.
 locales: $(STAMP)
