@@ -418,13 +418,18 @@ class BoardIndex:
                 rt = r["t"]
                 if rt == t and same_rule(rule, r):
                     repeated.append(len(masks))
-                m: int | None
                 if rt == 11:
-                    m = rule_mask(r, board, side, egg, None, self)
-                else:
-                    m = memos[rt].get(r.get("id"))
-                    if m is None:
-                        m = self.mask(r, side)
+                    masks.append(rule_mask(r, board, side, egg, None, self))
+                    continue
+                rule_id = r.get("id")
+                memo = memos[rt]
+                m = memo.get(rule_id)
+                if m is None:  # self.mask(r, side), inline
+                    m = _base_mask(r, self, side)
+                    if rt in _NEGATED and r["neg"]:
+                        m ^= full
+                    if rule_id is not None:
+                        memo[rule_id] = m
                 masks.append(m)
             # What the row points at with all its rules, and without each one.
             n = len(masks)
@@ -472,13 +477,19 @@ class BoardIndex:
                 continue
             for r in row:
                 t = r["t"]
-                m: int | None
                 if t == 11:
                     m = rule_mask(r, self._board, side, egg, None, self)
                 else:
-                    m = memos[t].get(r.get("id"))
-                    if m is None:
-                        m = self.mask(r, side)
+                    rule_id = r.get("id")
+                    memo = memos[t]
+                    known = memo.get(rule_id)
+                    if known is None:  # self.mask(r, side), inline
+                        known = _base_mask(r, self, side)
+                        if t in _NEGATED and r["neg"]:
+                            known ^= self.full
+                        if rule_id is not None:
+                            memo[rule_id] = known
+                    m = known
                 if not m >> cell & 1:
                     break
             else:
