@@ -102,8 +102,18 @@ class GameCog(commands.Cog):
                 host_id=interaction.user.id, host_name=handlers.display_name(interaction.user),
                 options=parse_variants(variants), turn_seconds=timer, host_locale=handlers.locale_of(interaction))
         except TableError as exc:
+            lost = await self.table.db.channel_game(interaction.channel_id or 0) if exc.message == text.CHANNEL_BUSY \
+                else None
+            if lost is not None and lost.status == "lobby" and lost.lobby_message_id is None:
+                # The lobby exists but its message was never posted (the bot stopped before answering the
+                # command that opened it): show that lobby now, or nobody could join it or change it.
+                await self._post_lobby(interaction, lost)
+                return
             await handlers.refuse_error(interaction, exc)
             return
+        await self._post_lobby(interaction, row)
+
+    async def _post_lobby(self, interaction: discord.Interaction[Any], row: GameRow) -> None:
         game_row, seats = await self.table.lobby(row.id)
         lobby = present.lobby(game_row, seats, await of_server(interaction))
         callback = await interaction.response.send_message(**lobby.send_kwargs())
