@@ -28,6 +28,7 @@ def start_worker(url: str, seed: int, slots: int, mode: str, seconds: float = 0)
     return subprocess.Popen(
         [sys.executable, "-m", "tests.storage.worker", url, str(seed), str(slots), mode, str(seconds)],
         cwd=ROOT,
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -84,6 +85,14 @@ async def test_two_processes_racing_on_postgresql(db_url: str, pg_only: None) ->
             await db.set_seats(row.id, [{"seat": s, "user_id": s + 1, "name": "p"} for s in range(game.max_players)])
             await db.start_game(row.id, game.to_json(game.new(game.max_players, slot, {})), None)
     workers = [start_worker(db_url, seed, slots, "race", seconds=2.5) for seed in (1, 2)]
+    for worker in workers:  # both have started and found the games: only then does the race begin
+        assert worker.stdout is not None and worker.stdin is not None
+        ready = worker.stdout.readline()
+        assert ready == "ready\n", ready + (worker.stderr.read() if worker.stderr else "")
+    for worker in workers:
+        assert worker.stdin is not None
+        worker.stdin.write("go\n")
+        worker.stdin.flush()
     outputs = [w.communicate(timeout=90) for w in workers]
     for worker, (_, err) in zip(workers, outputs, strict=True):
         assert worker.returncode == 0, err

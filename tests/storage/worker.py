@@ -6,7 +6,9 @@ MODE "crash": keeps SLOTS games going (slot i is channel i; a finished game is r
 and prints "ack GAME_ID VERSION" after each commit returns, until killed.
 MODE "race": for SECONDS, every slot's game gets a random legal decision from this process, based
 on the version it read; prints "ack GAME_ID VERSION" for each commit it won and "lost GAME_ID" for
-each VersionConflict. Two such processes race on the same games.
+each VersionConflict. Two such processes race on the same games: each prints "ready" once it has
+found them and starts only when a line arrives on its stdin, so both race over the same seconds however
+long each took to start.
 """
 
 from __future__ import annotations
@@ -94,12 +96,14 @@ async def main(url: str, seed: int, slots: int, mode: str, seconds: float) -> No
         if mode == "crash":
             await asyncio.gather(*(crash_slot(db, s, random.Random(rng.random())) for s in range(slots)))
         else:
-            until = time.monotonic() + seconds
             ids = []
             for slot in range(slots):
                 row = await db.channel_game(slot)
                 assert row is not None and row.id is not None, "the test creates the games to race on"
                 ids.append(row.id)
+            print("ready", flush=True)
+            await asyncio.to_thread(sys.stdin.readline)  # the starting gun
+            until = time.monotonic() + seconds
             await asyncio.gather(*(race_slot(db, i, random.Random(rng.random()), until) for i in ids))
     finally:
         await db.close()
