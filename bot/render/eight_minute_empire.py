@@ -77,7 +77,9 @@ def render_map(view: dict[str, Any]) -> bytes:
     """The map of a public view as PNG bytes."""
     image = render_image(view)
     out = io.BytesIO()
-    image.save(out, format="PNG", compress_level=3)
+    # Encoding is most of a map's cost, mostly Pillow's per-row filter choice; zlib level 1 instead
+    # of 3 saves a further ~10% of it for a ~10% larger file (same pixels).
+    image.save(out, format="PNG", compress_level=1)
     return out.getvalue()
 
 
