@@ -20,7 +20,9 @@ from typing import Any
 from PIL import Image, ImageFont
 
 FontType = ImageFont.FreeTypeFont | ImageFont.ImageFont
-KEPT_MASKS = 1024  # per font size: a few hundred distinct words per game, a few KB each
+# Per font size. A kept bitmap averages ~2.5 KB (one line of text), so at most ~1.3 MB per size and ~15 MB
+# for the dozen sizes the pictures use; one game's words (names, tiles, rules, headings) are a few hundred.
+KEPT_MASKS = 512
 
 
 class KeptMasksFont(ImageFont.FreeTypeFont):
