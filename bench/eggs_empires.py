@@ -114,5 +114,13 @@ def main(argv: list[str]) -> int:
               f"of {h['games']} games (chance 25%)")
     from bench import results as saved
 
-    saved.save("eggs_empires", saved.command("eggs_empires", argv), results, title="Eggs and Empires engine")
+    # The targets, as flat figures the report can check: 4 players on one core, and the heuristic.
+    figures: dict[str, Any] = {f"games_per_cpu_second_{row['players']}p": row["median_games_per_second"]
+                               for row in results["throughput"]}
+    targets = {"games_per_cpu_second_4p": ">= 1000"}
+    if "heuristic" in results:
+        figures["heuristic_win_rate_percent"] = round(100 * results["heuristic"]["heuristic_win_rate"], 1)
+        targets["heuristic_win_rate_percent"] = ">= 45"
+    saved.save("eggs_empires", saved.command("eggs_empires", argv), {**figures, **results},
+               title="Eggs and Empires engine", targets=targets)
     return 0
