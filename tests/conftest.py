@@ -1,4 +1,4 @@
-"""Shared fixtures: a harness running the real bot on a fresh SQLite file."""
+"""Shared fixtures: a harness running the real bot on a fresh SQLite file, and the loopback fake Discord."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.harness import Harness
+from tests.harness.loopback import Loopback
 
 
 @pytest.fixture
@@ -19,3 +20,13 @@ async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
         errors = h.errors
         await h.close()
     assert not errors, errors
+
+
+@pytest.fixture
+async def loopback() -> AsyncIterator[Loopback]:
+    """The fake Discord over real HTTP on 127.0.0.1, for a bot in this process or in a subprocess."""
+    lb = await Loopback.start()
+    try:
+        yield lb
+    finally:
+        await lb.close()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -51,15 +50,6 @@ def test_the_image_holds_every_package_the_bot_imports() -> None:
     assert 'add_get("/healthz"' in (ROOT / "bot" / "metrics.py").read_text()
     ignored = (ROOT / ".dockerignore").read_text().split()
     assert {".env", ".git", "data", "tests"} <= set(ignored)
-
-
-@pytest.fixture
-async def loopback() -> AsyncIterator[Loopback]:
-    lb = await Loopback.start()
-    try:
-        yield lb
-    finally:
-        await lb.close()
 
 
 @pytest.mark.slow

@@ -12,7 +12,6 @@ per player whose DMs closed.
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -26,15 +25,6 @@ from tests.harness.play import choice_components
 # CI plays Eggs and Empires to its end, the two longer games for their first rounds only; the
 # benchmark plays them all to the end with many more faults.
 CI_ROUNDS = {"eggs-empires": None, "eight-minute-empire": 16, "reggverse-riddles": 16}
-
-
-@pytest.fixture
-async def loopback() -> AsyncIterator[Loopback]:
-    lb = await Loopback.start()
-    try:
-        yield lb
-    finally:
-        await lb.close()
 
 
 KINDS = ("429", "429-global", "500", "502", "503", "timeout", "lost")

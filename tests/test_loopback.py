@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -13,15 +13,6 @@ import pytest
 
 from tests.harness.loopback import TOKEN, Loopback
 from tests.harness.run_bot import BotProcess
-
-
-@pytest.fixture
-async def loopback() -> AsyncIterator[Loopback]:
-    lb = await Loopback.start()
-    try:
-        yield lb
-    finally:
-        await lb.close()
 
 
 async def _frame(ws: aiohttp.ClientWebSocketResponse) -> dict[str, Any]:

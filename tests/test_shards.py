@@ -333,12 +333,8 @@ async def pg_url() -> AsyncIterator[str]:
 
 
 @pytest.fixture
-async def lb() -> AsyncIterator[Loopback]:
-    loopback = await Loopback.start()
-    try:
-        yield loopback
-    finally:
-        await loopback.close()
+def lb(loopback: Loopback) -> Loopback:
+    return loopback
 
 
 @needs_postgres
