@@ -40,6 +40,15 @@ def said(responses: list[dict[str, Any]], words: str) -> bool:
     return any(words in str((r.get("data") or {}).get("content") or "") for r in responses)
 
 
+async def two_humans_and_an_ai(h: Harness, key: str) -> tuple[int, int, Recorder, int]:
+    """Alice and Bob at a started game of `key` with one AI seat, its notifications recorded."""
+    alice, bob = h.user("Alice"), h.user("Bob")
+    recorder = Recorder()
+    recorder.install(h.bot)  # type: ignore[arg-type]
+    game_id = await open_game(Table.of(h), key, [alice, bob], 1, h.channel)
+    return alice, bob, recorder, game_id
+
+
 @pytest.fixture
 async def outage_harness(tmp_path: Path) -> AsyncIterator[tuple[Harness, SQLiteOutage]]:
     with SQLiteOutage() as outage:
@@ -59,10 +68,7 @@ async def first_prompt(h: Harness, user: int) -> dict[str, Any]:
 async def test_a_click_during_an_outage_is_refused_politely_and_changes_nothing(
         outage_harness: tuple[Harness, SQLiteOutage]) -> None:
     h, outage = outage_harness
-    alice, bob = h.user("Alice"), h.user("Bob")
-    recorder = Recorder()
-    recorder.install(h.bot)  # type: ignore[arg-type]
-    game_id = await open_game(Table.of(h), "eggs-empires", [alice, bob], 1, h.channel)
+    alice, bob, recorder, game_id = await two_humans_and_an_ai(h, "eggs-empires")
     assert h.bot is not None
     db = h.bot.table.db
     before = (await db.get_game(game_id), await db.actions(game_id))
@@ -86,10 +92,7 @@ async def test_a_click_during_an_outage_is_refused_politely_and_changes_nothing(
 async def test_a_commit_that_fails_leaves_nothing_half_applied(
         outage_harness: tuple[Harness, SQLiteOutage]) -> None:
     h, outage = outage_harness
-    alice, bob = h.user("Alice"), h.user("Bob")
-    recorder = Recorder()
-    recorder.install(h.bot)  # type: ignore[arg-type]
-    game_id = await open_game(Table.of(h), "eggs-empires", [alice, bob], 1, h.channel)
+    alice, bob, recorder, game_id = await two_humans_and_an_ai(h, "eggs-empires")
     assert h.bot is not None
     db = h.bot.table.db
     commit = db.commit_action
@@ -122,10 +125,7 @@ async def test_a_commit_that_fails_leaves_nothing_half_applied(
 async def test_an_outage_right_after_a_commit_resumes_by_itself(
         outage_harness: tuple[Harness, SQLiteOutage]) -> None:
     h, outage = outage_harness
-    alice, bob = h.user("Alice"), h.user("Bob")
-    recorder = Recorder()
-    recorder.install(h.bot)  # type: ignore[arg-type]
-    game_id = await open_game(Table.of(h), "eggs-empires", [alice, bob], 1, h.channel)
+    alice, bob, recorder, game_id = await two_humans_and_an_ai(h, "eggs-empires")
     assert h.bot is not None
     table = h.bot.table
     db = table.db
@@ -217,10 +217,7 @@ async def test_postgres_refusing_connections_mid_game(tmp_path: Path) -> None:
     outage = PostgresOutage(url)
     h = await Harness.start(tmp_path / "unused.sqlite3", database_url=url)
     try:
-        alice, bob = h.user("Alice"), h.user("Bob")
-        recorder = Recorder()
-        recorder.install(h.bot)  # type: ignore[arg-type]
-        game_id = await open_game(Table.of(h), "eight-minute-empire", [alice, bob], 1, h.channel)
+        alice, bob, recorder, game_id = await two_humans_and_an_ai(h, "eight-minute-empire")
         assert h.bot is not None
         db = h.bot.table.db
         version = (await db.get_game(game_id)).version  # type: ignore[union-attr]
