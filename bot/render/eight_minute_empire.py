@@ -11,7 +11,6 @@ and elixirs (public), plus the seat's own bid and figures in its DM.
 
 from __future__ import annotations
 
-import io
 import math
 import re
 from functools import cache
@@ -23,6 +22,7 @@ from bot import i18n
 from bot.i18n import N_, NN_, NP_
 from bot.render.fonts import FontType, font
 from bot.render.generic import EMBED_DESCRIPTION_LIMIT, Renderer, TableContext, clip
+from bot.render.palette import encode_png, fixed_palette
 from games.core import Choice, Prompt
 from games.eight_minute_empire.cards import CITY, DESTROY, MOVE, PLACE, ROW_COSTS, Card, all_cards
 from games.eight_minute_empire.cards import part_text as engine_part_text
@@ -43,6 +43,11 @@ GOLD = (236, 178, 20)
 REGION_FILL = (248, 244, 230)
 PLAYER_COLOURS = [(214, 40, 57), (30, 100, 200), (30, 150, 70), (140, 70, 170)]
 NEUTRAL = (110, 110, 110)
+CONTINENT_INK = (30, 50, 80)
+CITADEL = (90, 60, 30)
+TOKEN_FILL = (255, 240, 150)
+LEGEND = (245, 242, 232)
+WHITE = (255, 255, 255)
 TOKEN_SHORT = {
     "Magic Spring": "MS",
     "Cottage": "Co",
@@ -54,7 +59,7 @@ TOKEN_SHORT = {
 
 
 def _text_colour(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
-    return INK if sum(rgb) > 450 else (255, 255, 255)
+    return INK if sum(rgb) > 450 else WHITE
 
 
 def _tint(rgb: tuple[int, int, int], amount: float) -> tuple[int, int, int]:
@@ -75,12 +80,23 @@ def _dotted(
 
 def render_map(view: dict[str, Any]) -> bytes:
     """The map of a public view as PNG bytes."""
-    image = render_image(view)
-    out = io.BytesIO()
-    # Encoding is most of a map's cost, mostly Pillow's per-row filter choice; zlib level 1 instead
-    # of 3 saves a further ~10% of it for a ~10% larger file (same pixels).
-    image.save(out, format="PNG", compress_level=1)
-    return out.getvalue()
+    return encode(render_image(view))
+
+
+@cache
+def _palette() -> Image.Image:
+    tints = [_tint(c, 0.78) for c in PLAYER_COLOURS] + [_tint(NEUTRAL, 0.75)]
+    named = [SEA, BOARD_SEA, BOARD_EDGE, LAND, LAND_EDGE, LAND_LINK, WATER_LINK, INK, GOLD, REGION_FILL, NEUTRAL,
+             CONTINENT_INK, CITADEL, TOKEN_FILL, LEGEND, WHITE, *PLAYER_COLOURS, *tints]
+    on = [(INK, REGION_FILL), *((INK, t) for t in tints), (BOARD_EDGE, BOARD_SEA), (CONTINENT_INK, BOARD_SEA),
+          (INK, LEGEND), (INK, TOKEN_FILL), (WHITE, CITADEL), *((WHITE, c) for c in PLAYER_COLOURS), (INK, GOLD),
+          (LAND_LINK, LAND), (WATER_LINK, BOARD_SEA), (INK, NEUTRAL)]
+    return fixed_palette(named, on)
+
+
+def encode(image: Image.Image) -> bytes:
+    """The map as a palette PNG (see `bot.render.palette`: ~7 ms instead of 38 for an RGB PNG)."""
+    return encode_png(image, _palette())
 
 
 class Geometry:
@@ -141,7 +157,7 @@ def render_image(view: dict[str, Any]) -> Image.Image:
             (sum(xs) / len(xs), name_y),
             continent["name"],
             font=font(int(unit * 0.036) + 4),
-            fill=(30, 50, 80),
+            fill=CONTINENT_INK,
             anchor="md",
             stroke_width=3,
             stroke_fill=BOARD_SEA,
@@ -226,16 +242,16 @@ def _token(
     draw: ImageDraw.ImageDraw, text: str, citadel: bool, x: float, y: float, r: float, count_font: FontType
 ) -> None:
     if citadel:
-        draw.regular_polygon((x, y, r * 1.15), 4, rotation=45, fill=(90, 60, 30), outline=INK)
-        draw.text((x, y), text, font=count_font, fill=(255, 255, 255), anchor="mm")
+        draw.regular_polygon((x, y, r * 1.15), 4, rotation=45, fill=CITADEL, outline=INK)
+        draw.text((x, y), text, font=count_font, fill=WHITE, anchor="mm")
     else:
-        draw.ellipse((x - r, y - r, x + r, y + r), fill=(255, 240, 150), outline=INK, width=1)
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=TOKEN_FILL, outline=INK, width=1)
         draw.text((x, y), text, font=count_font, fill=INK, anchor="mm")
 
 
 def _legend(draw: ImageDraw.ImageDraw, view: dict[str, Any], height: int) -> None:
     top = height - LEGEND_H + 6
-    draw.rectangle((0, top - 6, WIDTH, height), fill=(245, 242, 232))
+    draw.rectangle((0, top - 6, WIDTH, height), fill=LEGEND)
     f = font(17)
     x = MARGIN
     entries = [(i18n.pt(N_("P{number}"), number=s + 1), PLAYER_COLOURS[s]) for s in range(view["players"])]
