@@ -60,6 +60,9 @@ class Settings(BaseSettings):
     # SHARD_COUNT): this process runs only those shards, and only their guilds' timers.
     shard_ids: Annotated[list[int] | None, NoDecode, BeforeValidator(parse_shard_ids)] = None
     shard_count: Annotated[int | None, BeforeValidator(_blank_is_none)] = None
+    # Processes that draw the pictures (maps, boards) away from the bot's event loop; 0 draws them in
+    # a thread of the bot's own process (tests, or a machine with one core).
+    render_workers: Annotated[int, Field(ge=0, le=16)] = 1
 
     @model_validator(mode="after")
     def _shards_fit(self) -> Self:

@@ -95,7 +95,8 @@ class Harness(Driver):
 
     def settings(self) -> Settings:
         fields: dict[str, Any] = {"discord_token": SecretStr("fake-token"), "timer_interval": 0,
-                                  "database_url": f"sqlite+aiosqlite:///{self.database}", "sync_commands": True}
+                                  "database_url": f"sqlite+aiosqlite:///{self.database}", "sync_commands": True,
+                                  "render_workers": 0}  # pictures drawn in-process: the leak watch sees each
         return Settings(**{**fields, **self.overrides})
 
     async def _boot(self) -> None:
