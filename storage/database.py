@@ -22,6 +22,7 @@ from sqlalchemy import (
     Text,
     bindparam,
     delete,
+    event,
     func,
     insert,
     select,
@@ -153,6 +154,26 @@ class Database:
         await self.engine.dispose()
         if self._sync_reader is not None:
             self._sync_reader.dispose()
+
+    def on_statement(self, seen: Callable[[str], None]) -> Callable[[], None]:
+        """Tell `seen` the text of every SQL statement this Database sends, on every connection (the
+        pools, the SQLite reader, the group writer; an executemany counts once); returns the function
+        that stops it. For benchmarks and tests that count what a decision costs."""
+
+        def before(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+            seen(statement)
+
+        engines = [self.engine.sync_engine, *([self._sync_reader] if self._sync_reader is not None else [])]
+        for engine in engines:
+            event.listen(engine, "before_cursor_execute", before)
+        self.writer.on_statement(seen)
+
+        def stop() -> None:
+            for engine in engines:
+                event.remove(engine, "before_cursor_execute", before)
+            self.writer.on_statement(None)
+
+        return stop
 
     async def __aenter__(self) -> Database:
         return self

@@ -54,6 +54,8 @@ class SQLiteBatchConnection:
         self._path = path
         self._conn: sqlite3.Connection | None = None
         self._waiting = False
+        # Told the text of every statement this connection runs (Database.on_statement: benchmarks, tests).
+        self.on_statement: Callable[[str], None] | None = None
 
     def _connection(self) -> sqlite3.Connection:
         if self._conn is None:
@@ -83,6 +85,7 @@ class SQLiteBatchConnection:
         if wait != self._waiting:
             conn.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS if wait else 0}")
             self._waiting = wait
+        seen = self.on_statement
         try:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as error:
@@ -91,9 +94,8 @@ class SQLiteBatchConnection:
             raise
         try:
             marks = ", ".join("?" * len(game_ids))
-            rows = conn.execute(
-                f"SELECT id, version, status, deadline, reminded FROM games WHERE id IN ({marks})", list(game_ids)
-            ).fetchall()
+            select = f"SELECT id, version, status, deadline, reminded FROM games WHERE id IN ({marks})"
+            rows = conn.execute(select, list(game_ids)).fetchall()
             actions, games = decide(rows)
             if actions:
                 conn.executemany(_INSERT_ACTION, actions)
@@ -101,6 +103,10 @@ class SQLiteBatchConnection:
                 if updated != len(games):
                     raise RuntimeError(f"versioned update touched {updated} of {len(games)} games")
             conn.execute("COMMIT")
+            if seen is not None:
+                for statement in ("BEGIN IMMEDIATE", select, *((_INSERT_ACTION, _UPDATE_GAME) if actions else ()),
+                                  "COMMIT"):
+                    seen(statement)
         except BaseException as error:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")

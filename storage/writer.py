@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -131,6 +132,11 @@ class GroupWriter:
             assert engine.url.database
             self._sqlite = SQLiteBatchConnection(engine.url.database)
             self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="storage-writer")
+
+    def on_statement(self, seen: Callable[[str], None] | None) -> None:
+        """Tell `seen` every statement of the SQLite batches (PostgreSQL's go through the engine's events)."""
+        if self._sqlite is not None:
+            self._sqlite.on_statement = seen
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run(), name="storage-group-writer")

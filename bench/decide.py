@@ -1,0 +1,234 @@
+"""What one decision costs the table service and storage, with no Discord in the way.
+
+    python -m bench decide [--games N] [--batch N] [--seed N] [--no-save]
+
+Drives `bot.table.TableService` directly (a notifier that only records the updates) on a fresh SQLite
+file through whole games of all three games at several seat counts, every game with its turn timer
+on (as a lobby opens by default). Human seats answer every prompt with the random AI's choice, one
+decision at a time; AI seats decide inside the table service as they do in the bot. For each table
+it prints, over the human decisions (`TableService.decide`, including the AI turns and the game end
+each one sets off):
+  - CPU ms per decision: process CPU time (every thread), the median over batches of `--batch`
+    decisions (so one slow batch, a garbage collection, does not move it);
+  - SQL statements per decision (a SQLAlchemy `before_cursor_execute` event on every engine, plus the
+    group writer's own statements; an executemany counts once), and how many of them are reads;
+  - the split of that CPU time: the read path (Database reads: get_game, seats, load_state,
+    actions...), the commit path (commit_action, update_game, update_seat, finish_game...) and the rest
+    (the engines, the AI, the table service itself).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+# Database methods by path. A call inside another (mark_broken -> update_game) counts for the outer one.
+READS = ("get_game", "seats", "load_state", "actions", "channel_game", "thread_game", "user_games", "results",
+         "ratings")
+COMMITS = ("commit_action", "update_game", "update_seat", "set_seats", "start_game", "finish_game", "mark_broken")
+# (game key, humans, AI seats): all three games, small and large tables.
+TABLES = (
+    ("eggs-empires", 2, 0),
+    ("eggs-empires", 3, 1),
+    ("eggs-empires", 4, 2),
+    ("eight-minute-empire", 2, 0),
+    ("eight-minute-empire", 3, 1),
+    ("reggverse-riddles", 2, 1),
+    ("reggverse-riddles", 4, 2),
+)
+MAX_STEPS = 20_000  # human decisions in one game before the benchmark gives up on it
+
+
+@dataclass
+class Meter:
+    """CPU time and statements by path, while a decision runs."""
+
+    path: str = "other"
+    depth: int = 0
+    cpu: dict[str, float] = field(default_factory=lambda: {"read": 0.0, "commit": 0.0})
+    statements: Counter[str] = field(default_factory=Counter)  # by path
+    reads: int = 0  # SELECTs outside the group writer's transaction
+
+    def seen(self, statement: str) -> None:
+        self.statements[self.path] += 1
+        if self.path == "read" or (self.path != "commit" and statement.lstrip()[:6].upper() == "SELECT"):
+            self.reads += 1
+
+    def wrap(self, owner: Any, name: str, path: str) -> None:
+        original: Callable[..., Awaitable[Any]] = getattr(owner, name)
+
+        async def timed(*args: Any, **kwargs: Any) -> Any:
+            if self.depth:
+                return await original(*args, **kwargs)
+            self.depth += 1
+            self.path = path
+            began = time.process_time()
+            try:
+                return await original(*args, **kwargs)
+            finally:
+                self.cpu[path] += time.process_time() - began
+                self.path = "other"
+                self.depth -= 1
+
+        setattr(owner, name, timed)
+
+
+@dataclass
+class Sample:
+    """One human decision."""
+
+    cpu: float
+    statements: int
+    reads: int
+    read_cpu: float
+    commit_cpu: float
+
+
+class Recorder:
+    """The notifier: keeps nothing but a count (the transport is not what is measured here)."""
+
+    def __init__(self) -> None:
+        self.published = 0
+
+    async def publish(self, update: Any) -> None:
+        self.published += 1
+
+    async def remind(self, game: Any, seats: Any, deadline: Any) -> None:
+        return None
+
+
+async def play_table(directory: Path, key: str, humans: int, ais: int, games_count: int, seed: int
+                     ) -> tuple[list[Sample], int]:
+    """Play `games_count` games of one table; the samples of every human decision, and refusals."""
+    import games
+    from bot.table import TableError, TableService
+    from games.ai import RandomPlayer
+    from storage import Database
+
+    game = games.get(key)
+    db = await Database.open(f"sqlite+aiosqlite:///{directory / f'{key}-{humans}-{ais}.sqlite3'}")
+    meter = Meter()
+    for name in READS:
+        meter.wrap(db, name, "read")
+    for name in COMMITS:
+        meter.wrap(db, name, "commit")
+    stop = db.on_statement(meter.seen)
+    table = TableService(db, Recorder(), seeds=random.Random(seed))
+    rng = random.Random(seed)
+    samples: list[Sample] = []
+    refused = 0
+    try:
+        for index in range(games_count):
+            host = 1000 * (index + 1)
+            row = await table.create_lobby(guild_id=1, channel_id=10 + index, game_key=key, host_id=host,
+                                           host_name="P0")
+            assert row.id is not None
+            for i in range(1, humans):
+                await table.join(row.id, host + i, f"P{i}")
+            for _ in range(ais):
+                await table.add_ai(row.id, host, level="random")
+            update = await table.start(row.id, host)
+            users = {s.seat: s.user_id for s in update.seats if s.user_id is not None}
+            for _step in range(MAX_STEPS):
+                if update.outcome is not None:
+                    break
+                waiting = [p for p in update.prompts if p.seat in users]
+                assert waiting, f"{key}: no outcome and no human to decide"
+                prompt = rng.choice(waiting)
+                choice = RandomPlayer(rng.getrandbits(32)).choose(game, None, prompt)
+                meter.cpu = {"read": 0.0, "commit": 0.0}
+                meter.statements.clear()
+                meter.reads = 0
+                began = time.process_time()
+                try:
+                    decided = await table.decide(row.id, users[prompt.seat], prompt.seat, update.version, choice)
+                except TableError:
+                    refused += 1
+                    continue
+                cpu = time.process_time() - began
+                samples.append(Sample(cpu, sum(meter.statements.values()), meter.reads, meter.cpu["read"],
+                                      meter.cpu["commit"]))
+                update = decided.update
+            else:
+                raise RuntimeError(f"{key}: a game did not end within {MAX_STEPS} human decisions")
+    finally:
+        stop()
+        await table.close()
+        await db.close()
+    return samples, refused
+
+
+def summary(samples: list[Sample], batch: int) -> dict[str, float]:
+    """Medians over batches of consecutive decisions (CPU), means (statements)."""
+    batches = [samples[i:i + batch] for i in range(0, len(samples), batch)]
+    if len(batches) > 1 and len(batches[-1]) < batch // 2:
+        batches.pop()  # a short last batch is mostly one game's end
+
+    def median_ms(value: Callable[[Sample], float]) -> float:
+        return statistics.median(1000 * sum(value(s) for s in b) / len(b) for b in batches)
+
+    count = len(samples)
+    return {
+        "decisions": count,
+        "cpu_ms": round(median_ms(lambda s: s.cpu), 3),
+        "read_ms": round(median_ms(lambda s: s.read_cpu), 3),
+        "commit_ms": round(median_ms(lambda s: s.commit_cpu), 3),
+        "other_ms": round(median_ms(lambda s: s.cpu - s.read_cpu - s.commit_cpu), 3),
+        "statements": round(sum(s.statements for s in samples) / count, 2),
+        "reads": round(sum(s.reads for s in samples) / count, 2),
+    }
+
+
+def measure(games_count: int, batch: int, seed: int, tables: tuple[tuple[str, int, int], ...] = TABLES
+            ) -> tuple[dict[str, dict[str, float]], dict[str, float]]:
+    """Figures per table and over all of them."""
+    per_table: dict[str, dict[str, float]] = {}
+    everything: list[Sample] = []
+    with tempfile.TemporaryDirectory() as directory:
+        for key, humans, ais in tables:
+            samples, refused = asyncio.run(play_table(Path(directory), key, humans, ais, games_count, seed))
+            figures = summary(samples, batch)
+            figures["refused"] = refused
+            per_table[f"{key} {humans}h+{ais}ai"] = figures
+            everything += samples
+    return per_table, summary(everything, batch)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench decide", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=3, help="games per table (default 3)")
+    parser.add_argument("--batch", type=int, default=50, help="decisions per batch for the CPU median")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-save", action="store_true", help="do not write bench/results/decide.json")
+    args = parser.parse_args(argv)
+    root = Path(__file__).resolve().parents[1]
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    per_table, overall = measure(args.games, args.batch, args.seed)
+    print(f"TableService.decide on SQLite, {args.games} games per table, human decisions only "
+          f"(CPU ms: median over batches of {args.batch})")
+    header = f"  {'table':32s} {'decisions':>9s} {'CPU ms':>7s} {'read':>6s} {'commit':>7s} {'other':>6s} " \
+             f"{'SQL/dec':>8s} {'reads':>6s}"
+    print(header)
+    for name, f in [*per_table.items(), ("all", overall)]:
+        print(f"  {name:32s} {f['decisions']:9.0f} {f['cpu_ms']:7.3f} {f['read_ms']:6.3f} {f['commit_ms']:7.3f} "
+              f"{f['other_ms']:6.3f} {f['statements']:8.2f} {f['reads']:6.2f}")
+    if not args.no_save:
+        from bench import results
+
+        results.save("decide", results.command("decide", argv), {"all": overall, "tables": per_table},
+                     title="Storage and table-service cost per decision",
+                     notes="CPU ms per human decision (median over batches), SQL statements and reads per "
+                           "decision; the read/commit split is CPU inside Database reads and writes.")
+    return 0

@@ -1,0 +1,21 @@
+"""The short version of `python -m bench decide`: what one decision costs in SQL.
+
+Plays one small game of each kind through the table service and bounds the SQL statements per human
+decision, and the reads among them: a read that crept back onto the decision path fails it.
+"""
+
+from __future__ import annotations
+
+from bench import decide
+
+# One game per kind, the smallest tables with and without an AI seat.
+SMALL = (("eggs-empires", 2, 0), ("eight-minute-empire", 2, 1), ("reggverse-riddles", 2, 1))
+
+
+def test_a_decision_costs_a_bounded_number_of_statements_and_reads() -> None:
+    per_table, overall = decide.measure(games_count=1, batch=20, seed=3, tables=SMALL)
+    assert overall["decisions"] > 100
+    for name, figures in per_table.items():
+        assert figures["refused"] == 0, name  # the random AI's choices are legal: every click counts
+        assert figures["statements"] <= 14, (name, figures)
+        assert figures["reads"] <= 4.2, (name, figures)
