@@ -1,28 +1,39 @@
 """Many games at once through the real bot: decisions per second, response latency, REST cost, memory.
 
     python -m bench load [--games 1000] [--database-url URL] [--think 3.0] [--seed 1] [--memory-games 100]
+                         [--duration S] [--mode loopback|inprocess] [--open-concurrency 32]
 
-Runs the real bot and discord.py in one process with only the network replaced (tests/harness), in
-several guilds (at most 100 tables per guild), one channel per game. The games mix all three games
-with and without their variants, 2-6 seats (2-4 for Eight-Minute Empire), some of them AI. Every
-human seat is a task that watches its DM and, after a think time drawn uniformly from 0 to 2x
-`--think` seconds, clicks one of the buttons (or fills the select) it shows, at random: all players
-of all games click concurrently and interleaved, and a click may be stale (answered "no longer
-available"), as a slow human's would be.
+Two modes. `loopback` (the default): the real `python -m bot` runs in its own process
+(tests/harness/run_bot.py) against the loopback fake Discord (tests/harness/loopback.py: real HTTP
+and a real gateway websocket on 127.0.0.1), and the players and the fake run in this process, so
+the bot's own CPU time can be told apart. `inprocess`: the bot, discord.py, the fake and the players
+share one process (tests/harness: only the network replaced); use it to profile the bot with py-spy
+or cProfile, and for the traced-memory figure.
 
-Figures (play phase only; opening the lobbies is set-up):
-- decisions per second: decisions committed (human clicks and AI seats; the action log) / wall time,
-  also per CPU second of this process (which also runs the fake Discord and the players);
-- latency: from the gateway event handed to discord.py (`parse_interaction_create`) to the first
-  interaction callback the fake receives, p50 / p99 / max over every click;
-- REST calls the bot sent on its own per resolved turn (a log post), against the floor
-  (one table edit + one log post + one DM edit per human, weighted by each game's turns);
-- memory per active game: Python memory traced (tracemalloc) with `--memory-games` games open and
-  every human prompted, minus the same before they were opened, divided by their number. The fake
-  Discord's own records (messages, calls, responses, channels, users) are set aside (pickled into one
-  buffer whose size is subtracted) while measuring, so only the bot, discord.py and storage count.
-  The other games are opened with tracing off. SQLite's C-level page cache is not traced (bounded,
-  not per game); on PostgreSQL the server's memory is in another process.
+The games are spread over several guilds (at most 100 tables per guild), one channel per game, and
+mix all three games with and without their variants, 2-6 seats (2-4 for Eight-Minute Empire), some
+of them AI. The lobbies are opened `--open-concurrency` at a time (`/game new`, Join clicks, Add AI,
+Start). Then every human seat is a task that watches its DM and, after a think time drawn uniformly
+from 0 to 2x `--think` seconds, clicks one of the buttons (or fills the select) the DM shows *at
+that moment*, at random: all players of all games click concurrently and interleaved.
+
+Figures (play phase only; opening the lobbies is reported apart):
+- decisions per second: decisions committed (human clicks and AI seats; read from the action log) /
+  wall time; per CPU second of the bot process (loopback) or of the one process (inprocess);
+- latency: from the INTERACTION_CREATE handed to the bot (the gateway frame sent, or
+  `parse_interaction_create` in process) to the first interaction callback the fake receives, p50 /
+  p99 / max over every click; and to the answer itself (after a deferral: its edit);
+- every click's outcome: accepted, refused (by reason: the refusal's message id in bot/text.py),
+  unanswered within 30 s;
+- REST calls the bot sent on its own per resolved turn (a log post), against the floor (one table
+  edit + one log post + one DM edit per human, weighted by each game's turns);
+- memory per active game: loopback: the bot process's RSS after opening the games minus before, over
+  their number; `--memory-games N` (either mode): Python memory traced (tracemalloc) in process with
+  N games open, minus the same before they were opened, over N, with the fake Discord's own records
+  set aside. SQLite's C-level page cache is not traced (bounded, not per game); on PostgreSQL the
+  server's memory is in another process.
+- loopback also reports this process's CPU and its event-loop lag (p99): when the bench itself is
+  saturated its latencies include its own delay.
 """
 
 from __future__ import annotations
@@ -33,6 +44,7 @@ import contextlib
 import gc
 import logging
 import math
+import os
 import pickle
 import random
 import resource
@@ -42,13 +54,19 @@ import tempfile
 import time
 import tracemalloc
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncEngine
+
     from tests.harness import Harness
+    from tests.harness.driver import Driver
+    from tests.harness.fake_discord import Call
+    from tests.harness.loopback import Loopback
+    from tests.harness.run_bot import BotProcess
 
 # (game key, variants as /game new takes them, fewest seats, most seats)
 MIX: tuple[tuple[str, str, int, int], ...] = (
@@ -60,12 +78,16 @@ MIX: tuple[tuple[str, str, int, int], ...] = (
     ("reggverse-riddles", "", 2, 6),
     ("reggverse-riddles", "action_tiles=true objectives=true", 2, 6),
 )
+MODES = ("loopback", "inprocess")
 TABLES_PER_GUILD = 100
 EPHEMERAL = 64
 TARGETS = {"decisions_per_second": ">= 500", "latency_p99_ms": "< 100", "memory_per_game_kb": "<= 100"}
 FAKE_RECORDS = ("messages", "ephemeral_messages", "calls", "responses", "interaction_sources",
                 "interaction_messages", "channels", "users")
 STALL_SECONDS = 120.0  # no decision anywhere for this long: the run failed
+ANSWER_WITHIN = 30.0  # a click with no answer after this long counts as unanswered
+LOBBY_WITHIN = 120.0  # a lobby interaction with no answer after this long fails the run
+FINISHED_POLL = 1.0  # seconds between two looks at which games have ended
 
 
 @dataclass
@@ -80,12 +102,21 @@ class Table:
     game_id: int = 0
     thread: int = 0
     finished: bool = False
-    dm_channels: dict[int, int] = field(default_factory=dict)  # user -> DM channel
 
     @property
     def floor(self) -> int:
         """REST calls a resolved turn cannot do without: table edit, log post, one DM edit per human."""
         return 2 + len(self.humans)
+
+
+@dataclass
+class Pending:
+    """An interaction handed to the bot, waiting for its answer."""
+
+    kind: str  # "click", or the lobby step ("game new", "Join", "Add AI", "Start")
+    arrival: float
+    answer: asyncio.Future[str | None]  # None when accepted, else the refusal's reason
+    first: float | None = None  # when the first callback (a deferral counts) came
 
 
 def plan(count: int, rng: random.Random, only: str | None = None, max_seats: int = 6
@@ -101,7 +132,7 @@ def plan(count: int, rng: random.Random, only: str | None = None, max_seats: int
     return tables
 
 
-def percentile(values: list[float], fraction: float) -> float:
+def percentile(values: Sequence[float], fraction: float) -> float:
     """Nearest-rank percentile (0 for no values)."""
     if not values:
         return 0.0
@@ -109,78 +140,165 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(fraction * len(ordered)) - 1))]
 
 
-def _choice_components(message: dict[str, Any]) -> list[dict[str, Any]]:
-    from tests.harness.play import choice_components
+def _refusal_prefixes() -> list[tuple[str, str]]:
+    """(English text up to its first placeholder, message id name) of every sentence in bot/text.py,
+    longest first, so a refusal is named by the sentence it starts with."""
+    from bot import text
 
-    return choice_components(message)
+    found = []
+    for name in dir(text):
+        value = getattr(text, name)
+        for sentence in (value,) if isinstance(value, str) else value if isinstance(value, tuple) else ():
+            if name.isupper() and isinstance(sentence, str) and sentence.split("{", 1)[0]:
+                found.append((sentence.split("{", 1)[0], name))
+    return sorted(found, key=lambda pair: -len(pair[0]))
+
+
+def refusal_reason(content: str, prefixes: list[tuple[str, str]] | None = None) -> str:
+    """A refusal's message id (`STALE`, `ALREADY_DECIDED`, ...); a rules refusal keeps the engine's reason
+    (`REFUSED_BY_RULES: ...`), an unknown text is shown as it is."""
+    for prefix, name in prefixes if prefixes is not None else _refusal_prefixes():
+        if content.startswith(prefix):
+            rest = content[len(prefix):].strip()
+            return f"{name}: {rest[:60]}" if name == "REFUSED_BY_RULES" else name
+    return f"other: {content[:80]}"
+
+
+def choice_components(message: dict[str, Any]) -> list[dict[str, Any]]:
+    from tests.harness.play import choice_components as components
+
+    return components(message)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process `pid` so far (from /proc; this process's threads included)."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+        fields = stat.read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_kb(pid: int | str = "self") -> int:
+    """Resident memory of process `pid` now, in KB."""
+    with open(f"/proc/{pid}/statm", encoding="ascii") as statm:
+        return int(statm.read().split()[1]) * resource.getpagesize() // 1024
+
+
+class Ledger:
+    """What the bot committed, read straight from its database (the bench's own connection)."""
+
+    def __init__(self, url: str) -> None:
+        from sqlalchemy.ext.asyncio import create_async_engine
+
+        self.engine: AsyncEngine = create_async_engine(url)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    async def decisions(self, game_ids: Sequence[int]) -> tuple[int, int]:
+        """Actions in the log of these games: by humans, by AI (AI seats and AFK stand-ins)."""
+        from sqlalchemy import bindparam, text
+
+        if not game_ids:
+            return 0, 0
+        query = text("SELECT count(*), coalesce(sum(CASE WHEN s.user_id IS NULL OR a.afk THEN 1 ELSE 0 END), 0) "
+                     "FROM actions a JOIN seats s ON s.game_id = a.game_id AND s.seat = a.seat "
+                     "WHERE a.game_id IN :ids").bindparams(bindparam("ids", expanding=True))
+        async with self.engine.connect() as connection:
+            total, robot = (await connection.execute(query, {"ids": list(game_ids)})).one()
+        return int(total) - int(robot), int(robot)
+
+    async def ended(self, game_ids: Sequence[int]) -> set[int]:
+        """Those of these games that are no longer active."""
+        from sqlalchemy import bindparam, text
+
+        if not game_ids:
+            return set()
+        query = text("SELECT id FROM games WHERE status <> 'active' AND id IN :ids"
+                     ).bindparams(bindparam("ids", expanding=True))
+        async with self.engine.connect() as connection:
+            return {int(row[0]) for row in await connection.execute(query, {"ids": list(game_ids)})}
 
 
 class LoadRun:
-    """Drives the games of one run and records what happened."""
+    """Drives the games of one run through a driver (in-process Harness or Loopback) and records what
+    happened, by watching every REST call the fake Discord serves."""
 
-    def __init__(self, h: Harness, think: float, rng: random.Random) -> None:
-        self.h = h
+    def __init__(self, driver: Driver, think: float, rng: random.Random) -> None:
+        self.driver = driver
         self.think = think
         self.rng = rng
+        self.prefixes = _refusal_prefixes()
         self.tables: list[Table] = []
-        self.by_game: dict[int, Table] = {}
+        self.by_channel: dict[int, Table] = {}
         self.by_thread: dict[int, Table] = {}
-        self.changed: dict[int, asyncio.Event] = {}  # DM channel -> "its message changed"
-        self.answered: dict[str, asyncio.Future[float]] = {}  # token -> when its first callback came
-        self.arrivals: dict[str, float] = {}
-        self.latencies: list[float] = []  # arrival -> first callback (a deferral counts)
+        self.dm_of: dict[int, int] = {}  # user -> DM channel
+        self.user_of_dm: dict[int, int] = {}
+        self.changed: dict[int, asyncio.Event] = {}  # user -> "their DM changed"
+        self.pending: dict[str, Pending] = {}  # token -> the interaction waiting for its answer
+        self.latencies: list[float] = []  # arrival -> first callback (a deferral counts), clicks only
         self.answers: list[float] = []  # arrival -> the answer itself (the first message or edit)
+        self.lobby_latencies: dict[str, list[float]] = {}  # lobby step -> arrival -> its answer
         self.clicks = 0
-        self.refused: set[str] = set()  # clicks answered with an ephemeral refusal (stale, already decided)
-        self.unanswered = 0
+        self.outcomes: Counter[str] = Counter()  # "accepted", "refused", "unanswered", "undelivered"
+        self.refusals: Counter[str] = Counter()  # reason -> clicks refused for it
         self.bot_calls: Counter[str] = Counter()
         self.turns: Counter[int] = Counter()  # game id -> resolved turns (log posts)
         self.last_progress = time.perf_counter()
         self.recording = False
         self.closing = False  # the window is over: players stop clicking
-        self._original_handle: Callable[[Any], Any] = h.fake._handle
-        h.fake._handle = self._observe  # type: ignore[method-assign]
+        self.keep_records = True  # the in-process driver's own helpers read fake.calls / fake.responses
+        fake = driver.fake
+        self._original_handle = fake._handle
+        fake._handle = self._observe  # type: ignore[method-assign]
+
+    # --- the transport (one per mode) -------------------------------------------------------
+    async def deliver(self, payload: dict[str, Any], token: str) -> bool:
+        raise NotImplementedError
 
     # --- watching the fake Discord -----------------------------------------------------------
-    def _observe(self, call: Any) -> Any:
-        """Every REST call the fake serves: note responses, wake the player whose DM changed, and
+    def _observe(self, call: Call) -> Any:
+        """Every REST call the fake serves: note answers, wake the player whose DM changed, and
         (while recording) count the call and drop the fake's copy so a long run does not pile up."""
-        try:
-            return self._original_handle(call)
-        finally:
-            self._after(call)
+        result = self._original_handle(call)
+        self._after(call, result)
+        return result
 
-    def _after(self, call: Any) -> None:
+    def _after(self, call: Call, result: Any) -> None:
         from tests.harness.play import classify
 
-        fake = self.h.fake
+        fake = self.driver.fake
         parts = call.path.strip("/").split("/")
-        now = time.perf_counter()
+        body = call.json or {}
         channel: int | None = None
-        if parts[0] == "interactions":
-            token = parts[2]
-            waiter = self.answered.pop(token, None)
-            if waiter is not None and not waiter.done():
-                waiter.set_result(now)
-            body = call.json or {}
-            if int(body.get("type", 0)) in (4, 7):  # a message or an edit, not a deferral
-                self._answered(token, now)
-            if int(body.get("type", 0)) == 4 and int((body.get("data") or {}).get("flags") or 0) & EPHEMERAL:
-                self.refused.add(token)
-            channel = fake.interaction_sources.get(token, {}).get("channel_id")
-        elif parts[0] == "webhooks" and len(parts) > 2:
-            self._answered(parts[2], now)  # the edit or followup after a deferral
-            if call.method == "POST" and int((call.json or {}).get("flags") or 0) & EPHEMERAL:
-                self.refused.add(parts[2])  # a refusal sent after a deferral
+        if parts[0] == "interactions":  # /interactions/{id}/{token}/callback
+            kind = int(body.get("type", 0))
+            data = body.get("data") or {}
+            self._answered(parts[2], final=kind in (4, 7), content=data.get("content"),
+                           ephemeral=bool(int(data.get("flags") or 0) & EPHEMERAL))
             channel = fake.interaction_sources.get(parts[2], {}).get("channel_id")
+        elif parts[0] == "webhooks" and len(parts) > 2:  # a followup or an edit after a deferral
+            refusal = call.method == "POST" and bool(int(body.get("flags") or 0) & EPHEMERAL)
+            self._answered(parts[2], final=True, content=body.get("content"), ephemeral=refusal)
+            channel = fake.interaction_sources.get(parts[2], {}).get("channel_id")
+        elif parts[:3] == ["users", "@me", "channels"] and isinstance(result, dict):
+            user, dm = int(body["recipient_id"]), int(result["id"])
+            self.dm_of[user], self.user_of_dm[dm] = dm, user
         elif parts[0] == "channels" and len(parts) >= 3:
             channel = int(parts[1])
-        if channel is not None and channel in self.changed:
-            self.changed[channel].set()
+            if parts[2] == "threads" and call.method == "POST" and channel in self.by_channel:
+                table = self.by_channel[channel]
+                table.thread = int(result["id"])
+                self.by_thread[table.thread] = table
+        watcher = self.user_of_dm.get(channel) if channel is not None else None
+        if watcher is not None and watcher in self.changed:
+            self.changed[watcher].set()
         if not self.recording:
+            if not self.keep_records:
+                fake.calls.clear()
+                fake.responses.clear()
             return
         if call.via == "http":
-            self.bot_calls[classify(self.h, call.method, call.path)] += 1
+            self.bot_calls[classify(self.driver, call.method, call.path)] += 1  # type: ignore[arg-type]
             if channel is not None and call.method == "POST" and channel in self.by_thread:
                 table = self.by_thread[channel]
                 self.turns[table.game_id] += 1
@@ -190,18 +308,51 @@ class LoadRun:
         fake.calls.clear()
         fake.responses.clear()
 
-    def _answered(self, token: str, now: float) -> None:
-        arrival = self.arrivals.pop(token, None)
-        if arrival is not None:
-            self.answers.append(now - arrival)
+    def _answered(self, token: str, *, final: bool, content: str | None, ephemeral: bool) -> None:
+        pending = self.pending.get(token)
+        if pending is None:
+            return
+        now = time.perf_counter()
+        if pending.first is None:
+            pending.first = now
+            if pending.kind == "click":
+                self.latencies.append(now - pending.arrival)
+        if not final:
+            return
+        del self.pending[token]
+        if pending.kind == "click":
+            self.answers.append(now - pending.arrival)
+        else:
+            self.lobby_latencies.setdefault(pending.kind, []).append(now - pending.arrival)
+        if not pending.answer.done():
+            pending.answer.set_result(refusal_reason(content or "", self.prefixes) if ephemeral else None)
+
+    async def interact(self, kind: str, payload: dict[str, Any], token: str, within: float) -> str | None:
+        """Hand an interaction to the bot and wait for its answer: None (accepted) or the refusal's reason.
+        Raises TimeoutError when it is not answered `within` seconds."""
+        answer: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
+        self.pending[token] = Pending(kind, time.perf_counter(), answer)
+        if not await self.deliver(payload, token):
+            del self.pending[token]
+            raise ConnectionError("no bot connection took the interaction")
+        try:
+            return await asyncio.wait_for(asyncio.shield(answer), within)
+        except TimeoutError:
+            self.pending.pop(token, None)
+            raise
 
     # --- opening the games -------------------------------------------------------------------
-    async def open_game(self, key: str, variants: str, humans: int, ais: int, channel: int) -> Table:
-        h = self.h
-        users = [h.user(f"P{len(self.tables)}-{i}") for i in range(humans)]
+    async def open_game(self, index: int, key: str, variants: str, humans: int, ais: int, channel: int) -> Table:
+        """/game new, Join clicks, Add AI, Start: one interaction after the other, as the host and players would."""
+        driver = self.driver
+        users = [driver.user(f"P{index}-{i}") for i in range(humans)]
         table = Table(key, variants, users, ais, channel)
+        self.by_channel[channel] = table
+        for user in users:
+            self.changed[user] = asyncio.Event()
         extra: dict[str, Any] = {"variants": variants} if variants else {}
-        await h.slash(users[0], "game new", channel=channel, game=key, timer=0, **extra)
+        payload, token = driver.slash_payload(users[0], "game new", channel=channel, game=key, timer=0, **extra)
+        await self._lobby_step(table, "game new", payload, token)
         for user in users[1:]:
             await self._lobby_click(table, user, "Join")
         for _ in range(ais):
@@ -209,139 +360,197 @@ class LoadRun:
         custom_id, _message = self._lobby_button(table, "Start")
         table.game_id = int(custom_id.split(":")[1])
         await self._lobby_click(table, users[0], "Start")
-        assert self.h.bot is not None
-        row = await self.h.bot.table.db.get_game(table.game_id)
-        assert row is not None and row.status == "active", f"game {table.game_id} did not start: {h.errors}"
-        table.thread = row.thread_id or channel
-        for user in users:
-            dm = h.dm_channel(user)
-            assert dm is not None, "every human gets a DM"
-            table.dm_channels[user] = dm
-            self.changed[dm] = asyncio.Event()
         self.tables.append(table)
-        self.by_game[table.game_id] = table
-        self.by_thread[table.thread] = table
         return table
 
+    async def _lobby_step(self, table: Table, kind: str, payload: dict[str, Any], token: str) -> None:
+        refused = await self.interact(kind, payload, token, LOBBY_WITHIN)
+        if refused is not None:
+            raise AssertionError(f"{kind} refused in the lobby of a {table.key} game: {refused}")
+
     def _lobby_button(self, table: Table, label: str) -> tuple[str, dict[str, Any]]:
-        for message in reversed(self.h.messages_in(table.channel)):
-            for component in self.h.components(message):
+        for message in reversed(self.driver.messages_in(table.channel)):
+            for component in self.driver.components(message):
                 if component.get("label") == label:
                     return str(component["custom_id"]), message
         raise AssertionError(f"no {label!r} button in the lobby of a {table.key} game")
 
     async def _lobby_click(self, table: Table, user: int, label: str) -> None:
         custom_id, message = self._lobby_button(table, label)
-        responses = await self.h.click(user, custom_id, message=message, channel=table.channel)
-        assert responses, f"{label} was not answered"
+        payload, token = self.driver.click_payload(user, custom_id, message=message, channel=table.channel)
+        await self._lobby_step(table, label, payload, token)
+
+    async def open_all(self, planned: Sequence[tuple[str, str, int, int]], channels: Sequence[int], *,
+                       concurrency: int, first_index: int = 0, progress: bool = False) -> float:
+        """Open these games, `concurrency` lobbies at a time; the wall time it took."""
+        gate = asyncio.Semaphore(concurrency)
+        started = time.perf_counter()
+        opened = 0
+
+        async def one(index: int, game: tuple[str, str, int, int], channel: int) -> None:
+            nonlocal opened
+            async with gate:
+                await self.open_game(index, *game, channel)
+            opened += 1
+            if progress and opened % 100 == 0:
+                print(f"{opened} games open after {time.perf_counter() - started:.0f} s", file=sys.stderr)
+
+        async with asyncio.TaskGroup() as group:
+            for index, (game, channel) in enumerate(zip(planned, channels, strict=False)):
+                group.create_task(one(first_index + index, game, channel))
+        return time.perf_counter() - started
+
+    def forget(self) -> None:
+        """Drop the games opened so far from the run (the warm-up game)."""
+        for table in self.tables:
+            table.finished = True
+            for user in table.humans:
+                self.changed.pop(user, None)
+        self.tables.clear()
+        self.by_thread.clear()
+        self.by_channel.clear()
+        self.lobby_latencies.clear()
 
     # --- playing -----------------------------------------------------------------------------
-    def _dm_message(self, table: Table, user: int) -> dict[str, Any] | None:
-        messages = self.h.fake.messages.get(table.dm_channels[user], {})
-        return messages[max(messages)] if messages else None
+    def _offer(self, user: int) -> tuple[dict[str, Any] | None, list[dict[str, Any]], str]:
+        """The user's DM message as it is now, its choices, and their custom ids as one version string."""
+        dm = self.dm_of.get(user)
+        messages = self.driver.fake.messages.get(dm, {}) if dm is not None else {}
+        message = messages[max(messages)] if messages else None
+        choices = choice_components(message) if message is not None else []
+        return message, choices, ":".join(str(c["custom_id"]) for c in choices)
 
-    async def _click(self, user: int, channel: int, message: dict[str, Any]) -> None:
-        """Click a choice on `message` (a random button, or a random pick on its select)."""
-        assert self.h.bot is not None
-        component = self.rng.choice(_choice_components(message))
+    async def _click(self, user: int, message: dict[str, Any], choices: list[dict[str, Any]]) -> None:
+        """Click one of `choices` on `message` (a random button, or a random pick on its select)."""
+        component = self.rng.choice(choices)
         data: dict[str, Any] = {"custom_id": component["custom_id"], "component_type": component["type"]}
         if component["type"] == 3:
             data["values"] = self.rng.sample([o["value"] for o in component["options"]], component["min_values"])
-        payload, token = self.h._payload(user, 3, data, channel, message)
-        waiter: asyncio.Future[float] = asyncio.get_running_loop().create_future()
-        self.answered[token] = waiter
+        payload, token = self.driver._payload(user, 3, data, self.dm_of[user], message)
         self.clicks += 1
-        self.arrivals[token] = arrival = time.perf_counter()
-        self.h.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
         try:
-            answered = await asyncio.wait_for(waiter, timeout=30)
+            refused = await self.interact("click", payload, token, ANSWER_WITHIN)
         except TimeoutError:
-            self.unanswered += 1
-            self.answered.pop(token, None)
+            self.outcomes["unanswered"] += 1
             return
-        self.latencies.append(answered - arrival)
-        self.last_progress = answered
+        except ConnectionError:
+            self.outcomes["undelivered"] += 1
+            return
+        self.last_progress = time.perf_counter()
+        if refused is None:
+            self.outcomes["accepted"] += 1
+        else:
+            self.outcomes["refused"] += 1
+            self.refusals[refused] += 1
 
     async def player(self, table: Table, user: int) -> None:
-        """One human: waits for a prompt in their DM, thinks, clicks; until the game is over (or the
-        run's window closes: a click already fed is still waited for)."""
-        channel = table.dm_channels[user]
-        changed = self.changed[channel]
-        answered_version: str | None = None
+        """One human: waits for a prompt in their DM, thinks, looks again and clicks what the DM shows
+        then; until the game is over (or the run's window closes: a click already sent is still waited for)."""
+        changed = self.changed[user]
+        answered: str | None = None  # the version of the choices last clicked
         while not table.finished and not self.closing:
             changed.clear()
-            message = self._dm_message(table, user)
-            choices = _choice_components(message) if message is not None else []
-            version = ":".join(str(c["custom_id"]) for c in choices)
-            if not choices or version == answered_version:
+            _message, choices, version = self._offer(user)
+            if not choices or version == answered:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(changed.wait(), timeout=5)
                 continue
             await asyncio.sleep(self.rng.uniform(0, 2 * self.think))
             if table.finished or self.closing:
                 return
-            assert message is not None
-            answered_version = version
-            await self._click(user, channel, message)
+            # The fake edits messages in place: what was read before thinking may be gone. A person
+            # clicks what the screen shows now, so read it again (a click can still cross an edit in flight).
+            message, choices, version = self._offer(user)
+            if message is None or not choices or version == answered:
+                continue
+            answered = version
+            await self._click(user, message, choices)
 
-    def watch_finishes(self) -> None:
-        """Mark a game over when the bot publishes its last update (observing, changing nothing)."""
-        assert self.h.bot is not None
-        notifier = self.h.bot.table.notifier
-        publish = notifier.publish
+    async def watch_ends(self, ledger: Ledger) -> None:
+        """Mark games over as the database says they ended, waking their players."""
+        while True:
+            running = [t.game_id for t in self.tables if not t.finished]
+            for game_id in await ledger.ended(running):
+                table = next(t for t in self.tables if t.game_id == game_id)
+                table.finished = True
+                for user in table.humans:
+                    self.changed[user].set()
+            await asyncio.sleep(FINISHED_POLL)
 
-        async def observed(update: Any) -> None:
-            await publish(update)
-            if update.game.status != "active":
-                table = self.by_game.get(update.game.id)
-                if table is not None and not table.finished:
-                    table.finished = True
-                    for dm in table.dm_channels.values():
-                        self.changed[dm].set()
-
-        notifier.publish = observed  # type: ignore[method-assign]
-
-    async def play(self, duration: float | None) -> float:
+    async def play(self, duration: float | None, ledger: Ledger) -> float:
         """Every human of every game plays at once, until every game ended or `duration` seconds
         passed; returns the wall time from the first click to the last answer."""
         self.recording = True
         tasks = [asyncio.create_task(self.player(t, u), name=f"player-{t.game_id}-{u}")
                  for t in self.tables for u in t.humans]
+        watcher = asyncio.create_task(self.watch_ends(ledger))
         self.last_progress = started = time.perf_counter()
-        while not all(t.finished for t in self.tables):
-            await asyncio.sleep(0.2)
-            if duration is not None and time.perf_counter() - started >= duration:
-                break
-            if time.perf_counter() - self.last_progress > STALL_SECONDS:
-                waiting = [t.game_id for t in self.tables if not t.finished][:10]
-                for task in tasks:
-                    task.cancel()
-                raise AssertionError(f"no progress for {STALL_SECONDS:.0f} s; unfinished games {waiting}, "
-                                     f"errors {self.h.errors[:5]}")
-        self.closing = True
-        for dm in self.changed.values():
-            dm.set()
-        await asyncio.gather(*tasks)
-        elapsed = time.perf_counter() - started
-        await self.h.settle()
-        self.recording = False
-        return elapsed
+        try:
+            while not all(t.finished for t in self.tables):
+                await asyncio.sleep(0.2)
+                if duration is not None and time.perf_counter() - started >= duration:
+                    break
+                if watcher.done():
+                    watcher.result()  # the database could not be read: say why
+                if time.perf_counter() - self.last_progress > STALL_SECONDS:
+                    waiting = [t.game_id for t in self.tables if not t.finished][:10]
+                    raise AssertionError(f"no progress for {STALL_SECONDS:.0f} s; unfinished games {waiting}")
+            self.closing = True
+            for event in self.changed.values():
+                event.set()
+            await asyncio.gather(*tasks)
+            return time.perf_counter() - started
+        finally:
+            for task in [*tasks, watcher]:
+                task.cancel()
+            await asyncio.gather(*tasks, watcher, return_exceptions=True)
 
-    async def decisions(self) -> tuple[int, int]:
-        """Committed decisions so far in the run's games (the action log): human, AI."""
+    def figures(self) -> dict[str, Any]:
+        """What was recorded during play, as report fields."""
+        turns = sum(self.turns.values())
+        floor = sum(self.turns[t.game_id] * t.floor for t in self.tables) / max(1, turns)
+        ms = [latency * 1000 for latency in self.latencies]
+        answer_ms = [latency * 1000 for latency in self.answers]
+        kinds = Counter(f"{t.key}{' (' + t.variants + ')' if t.variants else ''}" for t in self.tables)
+        return {
+            "games": len(self.tables), "finished": sum(t.finished for t in self.tables),
+            "games_by_kind": dict(sorted(kinds.items())),
+            "human_seats": sum(len(t.humans) for t in self.tables), "ai_seats": sum(t.ais for t in self.tables),
+            "clicks": self.clicks, "accepted_clicks": self.outcomes["accepted"],
+            "refused_clicks": self.outcomes["refused"], "unanswered": self.outcomes["unanswered"],
+            "undelivered": self.outcomes["undelivered"],
+            "refusals_by_reason": dict(self.refusals.most_common()),
+            "latency_p50_ms": round(percentile(ms, 0.50), 1), "latency_p99_ms": round(percentile(ms, 0.99), 1),
+            "latency_max_ms": round(max(ms, default=0.0), 1),
+            "latency_mean_ms": round(statistics.fmean(ms), 1) if ms else 0.0,
+            "answer_p50_ms": round(percentile(answer_ms, 0.50), 1),
+            "answer_p99_ms": round(percentile(answer_ms, 0.99), 1),
+            "answer_max_ms": round(max(answer_ms, default=0.0), 1),
+            "resolved_turns": turns, "rest_per_turn": round(sum(self.bot_calls.values()) / max(1, turns), 2),
+            "floor_per_turn": round(floor, 2),
+            "rest_by_kind_per_turn": {k: round(v / max(1, turns), 2) for k, v in sorted(self.bot_calls.items())},
+        }
+
+    def lobby_figures(self) -> dict[str, Any]:
+        """Arrival -> answer of each lobby step while opening: p50 / p99 / max in ms."""
+        return {kind: {"count": len(values), "p50_ms": round(percentile(values, 0.5) * 1000, 1),
+                       "p99_ms": round(percentile(values, 0.99) * 1000, 1),
+                       "max_ms": round(max(values) * 1000, 1)}
+                for kind, values in sorted(self.lobby_latencies.items())}
+
+
+class InProcessRun(LoadRun):
+    """The bot in this process: an interaction is handed to discord.py's connection state directly."""
+
+    def __init__(self, h: Harness, think: float, rng: random.Random) -> None:
+        super().__init__(h, think, rng)
+        self.h = h
+
+    async def deliver(self, payload: dict[str, Any], token: str) -> bool:
         assert self.h.bot is not None
-        db = self.h.bot.table.db
-        human = robot = 0
-        for table in self.tables:
-            robots = {s.seat for s in await db.seats(table.game_id) if s.user_id is None}
-            for action in await db.actions(table.game_id):
-                if action.seat in robots or action.afk:
-                    robot += 1
-                else:
-                    human += 1
-        return human, robot
+        self.h.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+        return True
 
-    # --- memory ------------------------------------------------------------------------------
     def traced_without_fake(self) -> int:
         """Traced Python memory with the fake Discord's records set aside (pickled; buffer subtracted)."""
         fake = self.h.fake
@@ -355,124 +564,280 @@ class LoadRun:
         return traced
 
 
-def rss_kb() -> int:
-    """This process's resident memory now, in KB."""
-    with open("/proc/self/statm", encoding="ascii") as statm:
-        return int(statm.read().split()[1]) * resource.getpagesize() // 1024
+class LoopbackRun(LoadRun):
+    """The bot in its own process: an interaction is a gateway frame on its websocket."""
+
+    def __init__(self, lb: Loopback, think: float, rng: random.Random) -> None:
+        super().__init__(lb, think, rng)
+        self.lb = lb
+        self.keep_records = False
+
+    async def deliver(self, payload: dict[str, Any], token: str) -> bool:
+        return await self.lb.send(payload, token)
 
 
-async def run(count: int, *, database_url: str | None, think: float, seed: int, memory_games: int,
-              directory: Path, only: str | None = None, duration: float | None = None, max_seats: int = 6
-              ) -> dict[str, Any]:
+async def _channels(count: int, add_guild: Any) -> list[int]:
+    """`count` text channels, at most TABLES_PER_GUILD per guild."""
+    channels: list[int] = []
+    while len(channels) < count:
+        channels += await add_guild(min(TABLES_PER_GUILD, count - len(channels)))
+    return channels
+
+
+async def _warm_up(load: LoadRun, add_guild: Any, concurrency: int) -> None:
+    """One game of each kind first, outside the figures: imports, fonts and caches warm up as in a running bot."""
+    keys = sorted({key for key, _v, _lo, _hi in MIX})
+    await load.open_all([(key, "", 2, 0) for key in keys], await _channels(len(keys), add_guild),
+                        concurrency=concurrency, first_index=-len(keys) - 1)
+    load.forget()
+
+
+async def traced_memory(count: int, *, database_url: str | None, seed: int, directory: Path,
+                        only: str | None = None, max_seats: int = 6) -> float:
+    """KB of Python memory traced per game with `count` games open in process (the bot, discord.py, storage)."""
     from tests.harness import Harness
 
     overrides: dict[str, Any] = {"database_url": database_url} if database_url else {}
-    h = await Harness.start(directory / "load.sqlite3", seed=seed, **overrides)
+    h = await Harness.start(directory / "memory.sqlite3", seed=seed, **overrides)
+    try:
+        load = InProcessRun(h, 0.0, random.Random(seed))
+        await _warm_up(load, _harness_guild(h), 4)
+        channels = await _channels(count, _harness_guild(h))
+        planned = plan(count, random.Random(seed), only, max_seats)
+        await h.settle()
+        tracemalloc.start()
+        try:
+            before = load.traced_without_fake()
+            await load.open_all(planned, channels, concurrency=8)
+            await h.settle()
+            after = load.traced_without_fake()
+        finally:
+            tracemalloc.stop()
+        if h.errors:
+            raise AssertionError(f"errors while measuring memory: {h.errors[:3]}")
+    finally:
+        await h.close()
+    return (after - before) / max(1, count) / 1024
+
+
+def _given(channels: list[int]) -> Any:
+    """An `add_guild` that hands out channels made earlier (the loopback's guilds exist before the bot connects)."""
+    async def add(count: int) -> list[int]:
+        taken, channels[:] = channels[:count], channels[count:]
+        return taken
+
+    return add
+
+
+def _harness_guild(h: Harness) -> Any:
+    async def add(channels: int) -> list[int]:
+        _guild, ids = await h.add_guild(channels)
+        return ids
+
+    return add
+
+
+async def run(count: int, *, database_url: str | None, think: float, seed: int, memory_games: int,
+              directory: Path, only: str | None = None, duration: float | None = None, max_seats: int = 6,
+              mode: str = "loopback", open_concurrency: int = 32, warm_up: bool = True) -> dict[str, Any]:
+    """One load run; its figures. `warm_up`: one game of each kind is opened first, outside the figures."""
+    url = database_url or f"sqlite+aiosqlite:///{directory / 'load.sqlite3'}"
+    runner = _run_loopback if mode == "loopback" else _run_inprocess
+    figures: dict[str, Any] = {"mode": mode,
+                               "database": "postgresql" if url.startswith("postgresql") else "sqlite"}
+    figures.update(await runner(count, url=url, think=think, seed=seed, directory=directory, only=only,
+                                duration=duration, max_seats=max_seats, open_concurrency=open_concurrency,
+                                warm_up=warm_up))
+    measured = min(memory_games, count)
+    figures["memory_games"] = measured
+    figures["memory_per_game_kb"] = round(await traced_memory(
+        measured, database_url=database_url and f"{database_url}", seed=seed, directory=directory, only=only,
+        max_seats=max_seats), 1) if measured and database_url is None else None
+    return figures
+
+
+async def _play_and_count(load: LoadRun, ledger: Ledger, duration: float | None) -> dict[str, Any]:
+    ids = [t.game_id for t in load.tables]
+    human_before, robot_before = await ledger.decisions(ids)
+    wall = await load.play(duration, ledger)
+    human_after, robot_after = await ledger.decisions(ids)
+    human, robot = human_after - human_before, robot_after - robot_before
+    return {"wall_seconds": round(wall, 2), "decisions": human + robot, "human_decisions": human,
+            "ai_decisions": robot, "decisions_per_second": round((human + robot) / wall, 1),
+            "human_decisions_per_second": round(human / wall, 1)}
+
+
+async def _run_inprocess(count: int, *, url: str, think: float, seed: int, directory: Path, only: str | None,
+                         duration: float | None, max_seats: int, open_concurrency: int, warm_up: bool
+                         ) -> dict[str, Any]:
+    from tests.harness import Harness
+
+    h = await Harness.start(directory / "load.sqlite3", seed=seed, database_url=url)
     # Per-decision INFO lines would cost more than the decisions; put the level back after (tests share it).
     bot_logger = logging.getLogger("bot")
     old_level = bot_logger.level
     bot_logger.setLevel(logging.WARNING)
     rng = random.Random(seed)
-    load = LoadRun(h, think, rng)
+    load = InProcessRun(h, think, rng)
+    ledger = Ledger(url)
     try:
-        channels: list[int] = []
-        while len(channels) < count + 1:
-            _guild, ids = await h.add_guild(min(TABLES_PER_GUILD, count + 1 - len(channels)))
-            channels += ids
-        # One game first, outside the figures: imports, fonts and caches warm up as in a running bot.
-        warm = await load.open_game("eggs-empires", "", 2, 0, channels.pop())
-        load.tables.clear()
-        load.by_game.clear()
-        load.by_thread.clear()
-        warm.finished = True
-        planned = plan(count, rng, only, max_seats)
-        measured = min(memory_games, count)
-        tracemalloc.start()
-        before = load.traced_without_fake()
-        opening = time.perf_counter()
-        for (key, variants, humans, ais), channel in zip(planned[:measured], channels, strict=False):
-            await load.open_game(key, variants, humans, ais, channel)
-        after = load.traced_without_fake()
-        tracemalloc.stop()
-        rss_before = rss_kb()
-        for (key, variants, humans, ais), channel in zip(planned[measured:], channels[measured:], strict=False):
-            await load.open_game(key, variants, humans, ais, channel)
-            if len(load.tables) % 100 == 0:
-                print(f"{len(load.tables)} games open after {time.perf_counter() - opening:.0f} s", file=sys.stderr)
-        opened = time.perf_counter() - opening
-        rss_growth = rss_kb() - rss_before
-        load.watch_finishes()
-        human_before, robot_before = await load.decisions()
+        if warm_up:
+            await _warm_up(load, _harness_guild(h), open_concurrency)
+        channels = await _channels(count, _harness_guild(h))
+        opened = await load.open_all(plan(count, rng, only, max_seats), channels, concurrency=open_concurrency,
+                                     progress=True)
+        await h.settle()
         cpu = time.process_time()
-        wall = await load.play(duration)
+        figures = await _play_and_count(load, ledger, duration)
         cpu = time.process_time() - cpu
-        human_after, robot_after = await load.decisions()
-        human_decisions, ai_decisions = human_after - human_before, robot_after - robot_before
-        assert h.bot is not None
-        if duration is None:
-            for table in load.tables:
-                row = await h.bot.table.db.get_game(table.game_id)
-                assert row is not None and row.status == "finished", f"game {table.game_id} is {row and row.status}"
+        await h.settle()
         errors = h.errors
     finally:
+        await ledger.close()
         await h.close()
         bot_logger.setLevel(old_level)
-    turns = sum(load.turns.values())
-    floor = sum(load.turns[t.game_id] * t.floor for t in load.tables) / max(1, turns)
-    decisions = human_decisions + ai_decisions
-    ms = [latency * 1000 for latency in load.latencies]
-    answer_ms = [latency * 1000 for latency in load.answers]
-    kinds = Counter(f"{t.key}{' (' + t.variants + ')' if t.variants else ''}" for t in load.tables)
-    return {
-        "games": len(load.tables), "finished": sum(t.finished for t in load.tables),
-        "database": "postgresql" if database_url and database_url.startswith("postgresql") else "sqlite",
-        "games_by_kind": dict(sorted(kinds.items())),
-        "human_seats": sum(len(t.humans) for t in load.tables), "ai_seats": sum(t.ais for t in load.tables),
-        "think_seconds": f"uniform 0-{2 * think:g}",
-        "window_seconds": duration, "opening_seconds": round(opened, 1),
-        "wall_seconds": round(wall, 2), "cpu_seconds": round(cpu, 2),
-        "decisions": decisions, "human_decisions": human_decisions, "ai_decisions": ai_decisions,
-        "decisions_per_second": round(decisions / wall, 1),
-        "human_decisions_per_second": round(human_decisions / wall, 1),
-        "decisions_per_cpu_second": round(decisions / max(cpu, 1e-9), 1),
-        "clicks": load.clicks, "refused_clicks": len(load.refused), "unanswered": load.unanswered,
-        "latency_p50_ms": round(percentile(ms, 0.50), 1), "latency_p99_ms": round(percentile(ms, 0.99), 1),
-        "latency_max_ms": round(max(ms, default=0.0), 1),
-        "latency_mean_ms": round(statistics.fmean(ms), 1) if ms else 0.0,
-        "answer_p50_ms": round(percentile(answer_ms, 0.50), 1), "answer_p99_ms": round(percentile(answer_ms, 0.99), 1),
-        "answer_max_ms": round(max(answer_ms, default=0.0), 1),
-        "resolved_turns": turns, "rest_per_turn": round(sum(load.bot_calls.values()) / max(1, turns), 2),
-        "floor_per_turn": round(floor, 2),
-        "rest_by_kind_per_turn": {k: round(v / max(1, turns), 2) for k, v in sorted(load.bot_calls.items())},
-        "memory_games": measured, "memory_per_game_kb": round((after - before) / max(1, measured) / 1024, 1),
-        "rss_growth_per_game_kb": round(rss_growth / max(1, count - measured), 1) if count > measured else None,
-        "errors": len(errors), "first_errors": errors[:3],
-    }
+    figures.update(load.figures())
+    figures.update({
+        "think_seconds": f"uniform 0-{2 * think:g}", "window_seconds": duration,
+        "opening_seconds": round(opened, 1), "lobby_steps": load.lobby_figures(),
+        "cpu_seconds": round(cpu, 2), "cpu_ms_per_decision": round(1000 * cpu / max(1, figures["decisions"]), 2),
+        "decisions_per_cpu_second": round(figures["decisions"] / max(cpu, 1e-9), 1),
+        "errors": len(errors), "first_errors": errors[:3]})
+    return figures
+
+
+class LoopLag:
+    """How late this process's event loop wakes up: a busy bench delays what it measures."""
+
+    def __init__(self, period: float = 0.05) -> None:
+        self.period = period
+        self.lags: list[float] = []
+
+    async def run(self) -> None:
+        while True:
+            before = time.perf_counter()
+            await asyncio.sleep(self.period)
+            self.lags.append(time.perf_counter() - before - self.period)
+
+
+async def _run_loopback(count: int, *, url: str, think: float, seed: int, directory: Path, only: str | None,
+                        duration: float | None, max_seats: int, open_concurrency: int, warm_up: bool) -> dict[str, Any]:
+    from bench.crash import count_errors
+    from tests.harness.loopback import Loopback
+    from tests.harness.run_bot import BotProcess
+
+    lb = await Loopback.start(answer_timeout=LOBBY_WITHIN)
+    fake = lb.fake
+    rng = random.Random(seed)
+    load = LoopbackRun(lb, think, rng)
+
+    async def add_guild(channels: int) -> list[int]:
+        guild = fake.add_guild(f"guild-{len(fake.guilds)}")
+        return [fake.add_text_channel(f"table-{i}", guild) for i in range(channels)]
+
+    # Every guild exists before the bot connects: the gateway sends them all at IDENTIFY.
+    warm_channels = await _channels(3, add_guild)
+    channels = await _channels(count, add_guild)
+    log_path = directory / "bot.log"
+    bot: BotProcess | None = None
+    ledger = Ledger(url)
+    lag = LoopLag()
+    lag_task = asyncio.create_task(lag.run())
+    log: IO[bytes]
+    try:
+        with open(log_path, "wb") as log:  # noqa: ASYNC230 - opened once, before anything runs
+            bot = await BotProcess.spawn(lb, url, log=log)
+            await lb.wait_ready(within=120)
+            if not await lb.wait_until(lambda: bool(fake.commands), 60):
+                raise AssertionError("the bot never synced its commands")
+            if warm_up:
+                await _warm_up(load, _given(warm_channels), open_concurrency)
+            await lb.quiet(within=120)
+            rss_before, bot_cpu, own_cpu = rss_kb(bot.pid), cpu_seconds(bot.pid), time.process_time()
+            opened = await load.open_all(plan(count, rng, only, max_seats), channels, concurrency=open_concurrency,
+                                         progress=True)
+            opening_bot_cpu = cpu_seconds(bot.pid) - bot_cpu
+            opening_own_cpu = time.process_time() - own_cpu
+            await lb.quiet(within=120)  # the threads, tables and first DMs are out
+            rss_growth = rss_kb(bot.pid) - rss_before
+            lag.lags.clear()
+            bot_cpu, own_cpu = cpu_seconds(bot.pid), time.process_time()
+            figures = await _play_and_count(load, ledger, duration)
+            bot_cpu, own_cpu = cpu_seconds(bot.pid) - bot_cpu, time.process_time() - own_cpu
+            lags = [x * 1000 for x in lag.lags]
+            await bot.stop()
+    finally:
+        lag_task.cancel()
+        if bot is not None and bot.alive:
+            bot.kill()
+            await bot.wait()
+        await ledger.close()
+        await lb.close()
+    errors = [line for line in log_path.read_text(encoding="utf-8", errors="replace").splitlines()
+              if " ERROR " in line or "Traceback" in line]
+    figures.update(load.figures())
+    decisions = max(1, figures["decisions"])
+    figures.update({
+        "think_seconds": f"uniform 0-{2 * think:g}", "window_seconds": duration,
+        "opening_seconds": round(opened, 1), "open_concurrency": open_concurrency,
+        "opening_bot_cpu_seconds": round(opening_bot_cpu, 2),
+        "opening_bot_cpu_ms_per_game": round(1000 * opening_bot_cpu / max(1, count), 1),
+        "opening_bench_cpu_seconds": round(opening_own_cpu, 2), "lobby_steps": load.lobby_figures(),
+        "cpu_seconds": round(bot_cpu, 2), "cpu_ms_per_decision": round(1000 * bot_cpu / decisions, 2),
+        "decisions_per_cpu_second": round(figures["decisions"] / max(bot_cpu, 1e-9), 1),
+        "bench_cpu_seconds": round(own_cpu, 2),
+        "bench_loop_lag_p99_ms": round(percentile(lags, 0.99), 1),
+        "bench_loop_lag_max_ms": round(max(lags, default=0), 1),
+        "rss_per_game_kb": round(rss_growth / max(1, count), 1),
+        "unknown_rest_calls": len(lb.unknown),
+        "errors": count_errors(log_path), "first_errors": errors[:3]})
+    return figures
 
 
 def report(figures: dict[str, Any]) -> str:
     f = figures
+    inprocess = f["mode"] == "inprocess"
+    whose = "the one process (bot, fake Discord and players)" if inprocess else "the bot process"
     lines = [
-        f"{f['games']} games at once on {f['database']} ({f['human_seats']} human seats, {f['ai_seats']} AI; "
-        f"think time {f['think_seconds']} s; opening them took {f['opening_seconds']} s; "
+        f"{f['games']} games at once on {f['database']}, bot {'in this process' if inprocess else 'in its own process'}"
+        f" ({f['human_seats']} human seats, {f['ai_seats']} AI; think time {f['think_seconds']} s; "
         + (f"{f['finished']} finished" if f["window_seconds"] is None
            else f"played for a {f['window_seconds']:g} s window, {f['finished']} finished in it") + ")",
-        f"  decisions: {f['decisions']} ({f['human_decisions']} human, {f['ai_decisions']} AI) in "
-        f"{f['wall_seconds']} s: {f['decisions_per_second']}/s ({f['human_decisions_per_second']}/s human), "
-        f"{f['decisions_per_cpu_second']} per CPU second of this process  [target >= 500/s]",
-        f"  arrival -> first response over {f['clicks']} clicks: p50 {f['latency_p50_ms']} ms, "
-        f"p99 {f['latency_p99_ms']} ms, max {f['latency_max_ms']} ms  [target p99 < 100 ms]; "
-        f"{f['refused_clicks']} refused as stale, {f['unanswered']} unanswered",
-        f"  arrival -> the answer itself (after a deferral: its edit): p50 {f['answer_p50_ms']} ms, "
-        f"p99 {f['answer_p99_ms']} ms, max {f['answer_max_ms']} ms",
-        f"  REST calls sent by the bot per resolved turn: {f['rest_per_turn']} (floor {f['floor_per_turn']}) "
-        f"over {f['resolved_turns']} turns",
+        f"  opening the lobbies: {f['opening_seconds']} s"
+        + (f" ({f['open_concurrency']} at a time; bot CPU {f['opening_bot_cpu_seconds']} s, "
+           f"{f['opening_bot_cpu_ms_per_game']} ms per game; bench CPU {f['opening_bench_cpu_seconds']} s)"
+           if not inprocess else ""),
     ]
+    lines += [f"    {kind:10s} x{s['count']:<6d} answered p50 {s['p50_ms']} ms, p99 {s['p99_ms']} ms, "
+              f"max {s['max_ms']} ms" for kind, s in f["lobby_steps"].items()]
+    lines += [
+        f"  decisions: {f['decisions']} ({f['human_decisions']} human, {f['ai_decisions']} AI) in "
+        f"{f['wall_seconds']} s: {f['decisions_per_second']}/s ({f['human_decisions_per_second']}/s human)  "
+        f"[target >= 500/s]",
+        f"  CPU of {whose}: {f['cpu_seconds']} s, {f['cpu_ms_per_decision']} ms per decision, "
+        f"{f['decisions_per_cpu_second']} decisions per CPU second",
+    ]
+    if not inprocess:
+        lines.append(f"  bench process (players + fake Discord): CPU {f['bench_cpu_seconds']} s, event-loop lag "
+                     f"p99 {f['bench_loop_lag_p99_ms']} ms, max {f['bench_loop_lag_max_ms']} ms")
+    lines += [
+        f"  INTERACTION_CREATE -> first callback over {f['clicks']} clicks: p50 {f['latency_p50_ms']} ms, "
+        f"p99 {f['latency_p99_ms']} ms, max {f['latency_max_ms']} ms  [target p99 < 100 ms]",
+        f"  INTERACTION_CREATE -> the answer itself (after a deferral: its edit): p50 {f['answer_p50_ms']} ms, "
+        f"p99 {f['answer_p99_ms']} ms, max {f['answer_max_ms']} ms",
+        f"  clicks: {f['accepted_clicks']} accepted, {f['refused_clicks']} refused, {f['unanswered']} unanswered "
+        f"within {ANSWER_WITHIN:g} s, {f['undelivered']} undelivered",
+    ]
+    lines += [f"    refused {count:6d}  {reason}" for reason, count in f["refusals_by_reason"].items()]
+    lines.append(f"  REST calls sent by the bot per resolved turn: {f['rest_per_turn']} (floor {f['floor_per_turn']}) "
+                 f"over {f['resolved_turns']} turns")
     lines += [f"    {kind:28s} {per:6.2f} per turn" for kind, per in f["rest_by_kind_per_turn"].items()]
-    rss = f["rss_growth_per_game_kb"]
-    lines.append(f"  memory per active game: {f['memory_per_game_kb']} KB traced over {f['memory_games']} games "
-                 f"[target <= 100 KB]" + (f"; RSS growth {rss} KB per game over the others "
-                                          f"(includes the fake Discord)" if rss is not None else ""))
+    memory = []
+    if f.get("rss_per_game_kb") is not None:
+        memory.append(f"bot process RSS growth {f['rss_per_game_kb']} KB per game over {f['games']} games (loopback)")
+    if f.get("memory_per_game_kb") is not None:
+        memory.append(f"{f['memory_per_game_kb']} KB traced per game over {f['memory_games']} games (in process)")
+    lines.append("  memory per active game: " + ("; ".join(memory) or "not measured") + "  [target <= 100 KB]")
     lines.append(f"  errors logged: {f['errors']}" + (f" {f['first_errors']}" if f["errors"] else ""))
     return "\n".join(lines)
 
@@ -482,10 +847,15 @@ def main(argv: list[str]) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--database-url", default=None,
-                        help="postgresql+asyncpg://... (an empty database); SQLite in a temporary file otherwise")
+                        help="postgresql+asyncpg://... (an EMPTY database: the fake's ids restart at each run); "
+                             "SQLite in a temporary file otherwise")
+    parser.add_argument("--mode", choices=MODES, default="loopback",
+                        help="loopback: the bot in its own process (default); inprocess: one process, for profiling")
     parser.add_argument("--think", type=float, default=3.0, help="mean think time in seconds (uniform 0..2x)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--memory-games", type=int, default=100, help="games opened with memory tracing on")
+    parser.add_argument("--memory-games", type=int, default=100,
+                        help="games opened in process with memory tracing on (SQLite only; 0: skip)")
+    parser.add_argument("--open-concurrency", type=int, default=32, help="lobbies opened at a time")
     parser.add_argument("--duration", type=float, default=None,
                         help="stop clicking after this many seconds of play (default: play every game to its end)")
     parser.add_argument("--only", default=None, help="one game key instead of the mix (for profiling)")
@@ -497,14 +867,15 @@ def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory() as directory:
         figures = asyncio.run(run(args.games, database_url=args.database_url, think=args.think, seed=args.seed,
                                   memory_games=args.memory_games, directory=Path(directory), only=args.only,
-                                  duration=args.duration))
+                                  duration=args.duration, mode=args.mode, open_concurrency=args.open_concurrency))
     print(report(figures))
     if not args.no_save:
         from bench import results
 
-        command = "python -m bench load " + " ".join(a if "://" not in a else "<postgresql url>" for a in argv)
         name = f"load-{figures['database']}"
-        results.save(name, command.strip(), figures, title=f"Load: {args.games} concurrent games "
-                     f"({figures['database']})", targets=TARGETS if figures["database"] == "sqlite" else {},
+        where = "in its own process" if args.mode == "loopback" else "in process"
+        results.save(name, results.command("load", argv), figures,
+                     title=f"Load: {args.games} concurrent games ({figures['database']}, bot {where})",
+                     targets=TARGETS if figures["database"] == "sqlite" else {},
                      notes=__doc__.split("Figures", 1)[1].strip() if __doc__ else "")
     return 0 if figures["errors"] == 0 and figures["unanswered"] == 0 else 1

@@ -1,19 +1,25 @@
-"""The short CI version of `python -m bench load`, and the generator of bench/REPORT.md.
+"""The short CI version of `python -m bench load` (both modes), and the generator of bench/REPORT.md.
 
 A full game of Eight-Minute Empire or Reggverse Riddles through the harness costs 10-20 s of CPU (a
-picture is drawn for most decisions), so here those play concurrently for a short window while Eggs
-and Empires games (no pictures) play to their end; `python -m bench load` plays every kind to the end.
+picture is drawn for most decisions), so here those play concurrently for a short window in process
+while Eggs and Empires games (no pictures) play to their end with the bot in its own process;
+`python -m bench load` plays every kind to the end.
 """
 
 from __future__ import annotations
 
+import copy
 import json
+import os
 import random
+import time
 from pathlib import Path
 
 import pytest
 
 from bench import load, report, results
+from bot import text
+from tests.harness import Harness
 
 pytestmark = pytest.mark.xdist_group("load")
 
@@ -21,7 +27,7 @@ pytestmark = pytest.mark.xdist_group("load")
 def check_figures(figures: dict[str, object], games: int) -> None:
     assert figures["games"] == games
     assert figures["errors"] == 0, figures["first_errors"]
-    assert figures["unanswered"] == 0, "every click is answered"
+    assert figures["unanswered"] == 0 and figures["undelivered"] == 0, "every click is answered"
     assert isinstance(figures["human_decisions"], int) and figures["human_decisions"] > 0
     assert isinstance(figures["decisions_per_second"], float) and figures["decisions_per_second"] > 0
     p50, p99, top = figures["latency_p50_ms"], figures["latency_p99_ms"], figures["latency_max_ms"]
@@ -32,28 +38,78 @@ def check_figures(figures: dict[str, object], games: int) -> None:
     assert isinstance(figures["answer_max_ms"], float) and figures["answer_max_ms"] >= top
     assert isinstance(figures["rest_per_turn"], float) and figures["rest_per_turn"] > 0
     assert isinstance(figures["floor_per_turn"], float) and figures["floor_per_turn"] >= 3  # 2 + at least 1 human
-    assert isinstance(figures["memory_per_game_kb"], float) and figures["memory_per_game_kb"] > 0
+    assert isinstance(figures["cpu_ms_per_decision"], float) and figures["cpu_ms_per_decision"] > 0
+    # Every click is accepted (one committed human decision) or refused for a reason that is counted.
+    refusals = figures["refusals_by_reason"]
+    assert isinstance(refusals, dict) and sum(refusals.values()) == figures["refused_clicks"]
+    accepted, refused = figures["accepted_clicks"], figures["refused_clicks"]
+    assert isinstance(accepted, int) and isinstance(refused, int)
+    assert figures["clicks"] == accepted + refused and accepted == figures["human_decisions"]
+    steps = figures["lobby_steps"]
+    assert isinstance(steps, dict) and steps["game new"]["count"] == steps["Start"]["count"] == games
 
 
-async def test_eggs_and_empires_games_play_to_their_end_concurrently(tmp_path: Path) -> None:
-    figures = await load.run(3, database_url=None, think=0.01, seed=5, memory_games=1, directory=tmp_path,
-                             only="eggs-empires", max_seats=3)
+async def test_bot_in_its_own_process_plays_eggs_and_empires_to_the_end(tmp_path: Path) -> None:
+    figures = await load.run(3, database_url=None, think=0.01, seed=5, memory_games=0, directory=tmp_path,
+                             only="eggs-empires", max_seats=3, mode="loopback", warm_up=False)
     check_figures(figures, 3)
+    assert figures["mode"] == "loopback" and figures["memory_per_game_kb"] is None
     assert figures["finished"] == 3, "every game reached its end"
     assert figures["games_by_kind"] == {"eggs-empires": 1, "eggs-empires (scoring=conpub)": 1,
                                         "eggs-empires (tiebreaker=round)": 1}
-    # Every human decision was a click the bot accepted; refused clicks are the only other kind.
-    assert figures["clicks"] == figures["human_decisions"] + figures["refused_clicks"]
+    # The bot's own CPU time, read from /proc: its process did the work, not this one.
+    assert isinstance(figures["cpu_seconds"], float) and figures["cpu_seconds"] > 0
+    assert isinstance(figures["rss_per_game_kb"], float) and figures["unknown_rest_calls"] == 0
+    assert isinstance(figures["opening_bot_cpu_ms_per_game"], float) and figures["opening_bot_cpu_ms_per_game"] > 0
 
 
-async def test_every_kind_of_game_plays_at_once_for_a_window(tmp_path: Path) -> None:
+async def test_every_kind_of_game_plays_at_once_in_process_for_a_window(tmp_path: Path) -> None:
     count = len(load.MIX)
     figures = await load.run(count, database_url=None, think=0.01, seed=6, memory_games=1, directory=tmp_path,
-                             max_seats=3, duration=3.0)
+                             max_seats=3, duration=3.0, mode="inprocess")
     check_figures(figures, count)
     kinds = figures["games_by_kind"]
     assert isinstance(kinds, dict) and len(kinds) == count, "each game and variant of the mix is there"
-    assert figures["clicks"] == figures["human_decisions"] + figures["refused_clicks"]
+    assert isinstance(figures["memory_per_game_kb"], float) and figures["memory_per_game_kb"] > 0
+
+
+async def test_a_stale_click_is_counted_with_its_reason(harness: Harness) -> None:
+    h = harness
+    run = load.InProcessRun(h, 0.0, random.Random(1))
+    _guild, channels = await h.add_guild(1)
+    table = await run.open_game(0, "eggs-empires", "", 2, 0, channels[0])
+    await h.settle()
+    user = table.humans[0]
+    message, choices, _version = run._offer(user)
+    assert message is not None and choices
+    old = copy.deepcopy(message)
+    await run._click(user, message, choices)
+    await h.settle()
+    assert run.outcomes == {"accepted": 1}
+    # The same button again, from a copy of the message as it was: the decision was already taken.
+    await run._click(user, old, load.choice_components(old))
+    await h.settle()
+    assert run.outcomes == {"accepted": 1, "refused": 1}
+    [(reason, count)] = run.refusals.items()
+    assert count == 1 and reason in ("STALE", "ALREADY_DECIDED", "NOTHING_TO_DECIDE"), reason
+
+
+def test_refusals_are_named_by_their_sentence() -> None:
+    assert load.refusal_reason(text.STALE) == "STALE"
+    assert load.refusal_reason(text.ALREADY_DECIDED) == "ALREADY_DECIDED"
+    assert load.refusal_reason(text.NOT_YOUR_SEAT) == "NOT_YOUR_SEAT"
+    rules = text.REFUSED_BY_RULES.format(reason="you have no such card")
+    assert load.refusal_reason(rules) == "REFUSED_BY_RULES: you have no such card"
+    assert load.refusal_reason("Quelque chose") == "other: Quelque chose"
+
+
+def test_cpu_and_memory_are_read_from_proc() -> None:
+    before = load.cpu_seconds(os.getpid())
+    deadline = time.process_time() + 0.3
+    while time.process_time() < deadline:
+        pass
+    assert 0.2 <= load.cpu_seconds(os.getpid()) - before <= 1.0
+    assert load.rss_kb(os.getpid()) == load.rss_kb() > 1000
 
 
 def test_plan_mixes_every_game_with_seats_in_range() -> None:
