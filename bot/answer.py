@@ -1,8 +1,13 @@
-"""Answering an interaction in time when the work behind it may be slow (a database that stalls).
+"""Answering an interaction exactly once, and in time, when the work behind it may be slow.
 
-Discord drops an interaction that gets no answer within 3 seconds. `in_time` defers it by itself
-when the answer is not ready after `DEFER_AFTER` seconds, so a click made while the database waits
-on a lock is still answered (late, as an edit of the deferred response) instead of failing.
+Discord drops an interaction that gets no answer within 3 seconds. An `InTime` guard defers it by
+itself when the answer is not ready after `DEFER_AFTER` seconds (a database that stalls, a busy game
+lock), so the click or command is still answered, late, instead of failing. Slash commands get their
+guard from the command tree before they run (`guard`); component handlers open one with `in_time`.
+
+Every answer goes through `send`, `edit` or `defer` here: they first wait for a defer that may be on
+its way, then use the interaction's response if it is still open, or else the follow-up that a
+deferred interaction expects. Handlers therefore never need to know whether the guard fired.
 """
 
 from __future__ import annotations
@@ -15,13 +20,19 @@ from typing import Any
 import discord
 
 DEFER_AFTER = 2.0  # seconds: leaves a second of Discord's three for the defer itself to arrive
+GUARD_KEY = "bot.answer.in_time"  # where the interaction's guard is kept (Interaction.extras)
+PUBLIC = "public_answer"  # a slash command's extras key: its answer is seen by the channel, not only the user
 
 
 class InTime:
-    """Defers the interaction after `after` seconds unless `ready()` was awaited first."""
+    """Defers the interaction after `after` seconds unless `ready()` was awaited first.
 
-    def __init__(self, interaction: discord.Interaction[Any], after: float) -> None:
+    `ephemeral`: for a slash command, whether its eventual answer is private (Discord fixes that at
+    the defer). A component's defer changes nothing visible: its answer edits or follows up."""
+
+    def __init__(self, interaction: discord.Interaction[Any], after: float, *, ephemeral: bool = False) -> None:
         self.interaction = interaction
+        self.ephemeral = ephemeral
         self._deferring = False
         self._task = asyncio.get_running_loop().create_task(self._defer_later(after))
         self._task.set_name(f"bot-defer-{interaction.id}")
@@ -30,7 +41,7 @@ class InTime:
         await asyncio.sleep(after)
         if not self.interaction.response.is_done():
             self._deferring = True
-            await self.interaction.response.defer()
+            await self.interaction.response.defer(ephemeral=self.ephemeral)
 
     async def ready(self) -> None:
         """Call before answering: stops the timer, or waits for a defer already on its way, so that
@@ -41,10 +52,55 @@ class InTime:
             await self._task
 
 
+def guard(interaction: discord.Interaction[Any], *, ephemeral: bool = False, after: float | None = None) -> InTime:
+    """Start the interaction's guard (once: a second call returns the first guard)."""
+    existing = interaction.extras.get(GUARD_KEY)
+    if isinstance(existing, InTime):
+        return existing
+    started = InTime(interaction, DEFER_AFTER if after is None else after, ephemeral=ephemeral)
+    interaction.extras[GUARD_KEY] = started
+    return started
+
+
 @contextlib.asynccontextmanager
 async def in_time(interaction: discord.Interaction[Any], after: float | None = None) -> AsyncIterator[InTime]:
-    guard = InTime(interaction, DEFER_AFTER if after is None else after)
+    started = guard(interaction, after=after)
     try:
-        yield guard
+        yield started
     finally:
-        await guard.ready()
+        await started.ready()
+
+
+async def ready(interaction: discord.Interaction[Any]) -> None:
+    """Wait for the interaction's guard, if it has one, so that `is_done()` can be trusted."""
+    started = interaction.extras.get(GUARD_KEY)
+    if isinstance(started, InTime):
+        await started.ready()
+
+
+async def send(interaction: discord.Interaction[Any], content: str | None = None, **kwargs: Any) -> int | None:
+    """Answer with a new message (`ephemeral=True` for a private one); its id when Discord gives it."""
+    await ready(interaction)
+    if content is not None:
+        kwargs["content"] = content
+    if interaction.response.is_done():
+        message = await interaction.followup.send(wait=True, **kwargs)
+        return message.id
+    callback = await interaction.response.send_message(**kwargs)
+    return callback.message_id
+
+
+async def edit(interaction: discord.Interaction[Any], **kwargs: Any) -> None:
+    """Answer a component by editing the message it is on (or the deferred response)."""
+    await ready(interaction)
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**kwargs)
+    else:
+        await interaction.response.edit_message(**kwargs)
+
+
+async def defer(interaction: discord.Interaction[Any], *, thinking: bool = False) -> None:
+    """Defer now (work that is known to be long), unless the guard already did."""
+    await ready(interaction)
+    if not interaction.response.is_done():
+        await interaction.response.defer(thinking=thinking)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import i18n, present, rules, text
+from bot import answer, i18n, present, rules, text
 from bot.answer import in_time
 from bot.languages import of_server, of_user
 from bot.table import Decided, TableError, TableService
@@ -33,10 +33,7 @@ def display_name(user: discord.abc.User) -> str:
 
 
 async def refuse(interaction: discord.Interaction[Any], message: str) -> None:
-    if interaction.response.is_done():
-        await interaction.followup.send(message, ephemeral=True)
-    else:
-        await interaction.response.send_message(message, ephemeral=True)
+    await answer.send(interaction, message, ephemeral=True)
 
 
 async def refuse_error(interaction: discord.Interaction[Any], error: TableError) -> None:
@@ -61,17 +58,15 @@ async def decide(interaction: discord.Interaction[Any], game_id: int, seat: int,
         await interaction.response.defer()
 
     lang = of_user(interaction)  # the DM (or ephemeral) being answered speaks its player's language
-    async with in_time(interaction) as answer:  # the database may be slow: defer rather than time out
+    async with in_time(interaction):  # the database may be slow: defer rather than time out
 
         async def acknowledge(decided: Decided) -> None:
-            await answer.ready()
             await _acknowledge(interaction, decided, lang)
 
         try:
             await table.decide(game_id, interaction.user.id, seat, seq, choice, ack=acknowledge,
                                locale=locale_of(interaction))
         except TableError as exc:
-            await answer.ready()
             await refuse_error(interaction, exc)
 
 
@@ -83,43 +78,36 @@ async def _acknowledge(interaction: discord.Interaction[Any], decided: Decided, 
                                    decided.update, lang)
     message = await present.seat_message(game, notice, decided.update, lang=lang,
                                          content=i18n.t(lang, text.YOU_CHOSE, labels=labels)).render()
-    if interaction.response.is_done():
-        await interaction.edit_original_response(**message.edit_kwargs())
-    else:
-        await interaction.response.edit_message(**message.edit_kwargs())
+    await answer.edit(interaction, **message.edit_kwargs())
 
 
 async def show_hand(interaction: discord.Interaction[Any], game_id: int) -> None:
     table = service(interaction)
-    async with in_time(interaction) as answer:
+    async with in_time(interaction):
         try:
             notice = await table.private_view(game_id, interaction.user.id, locale_of(interaction))
             game, seats = await table.lobby(game_id)
         except TableError as exc:
-            await answer.ready()
             await refuse_error(interaction, exc)
             return
         message = await present.seat_message(game, notice, None, seats=seats, lang=of_user(interaction)).render()
-        await answer.ready()
-    if interaction.response.is_done():
-        await interaction.followup.send(ephemeral=True, **message.send_kwargs())
-    else:
-        await interaction.response.send_message(ephemeral=True, **message.send_kwargs())
+        await answer.send(interaction, ephemeral=True, **message.send_kwargs())
 
 
 async def back(interaction: discord.Interaction[Any], game_id: int) -> None:
     table = service(interaction)
-    try:
-        await table.back(game_id, interaction.user.id)
-        notice = await table.private_view(game_id, interaction.user.id, locale_of(interaction))
-        game, seats = await table.lobby(game_id)
-    except TableError as exc:
-        await refuse_error(interaction, exc)
-        return
-    lang = of_user(interaction)
-    message = await present.seat_message(game, notice, None, seats=seats, lang=lang,
-                                         content=i18n.t(lang, text.WELCOME_BACK)).render()
-    await interaction.response.edit_message(**message.edit_kwargs())
+    async with in_time(interaction):
+        try:
+            await table.back(game_id, interaction.user.id)
+            notice = await table.private_view(game_id, interaction.user.id, locale_of(interaction))
+            game, seats = await table.lobby(game_id)
+        except TableError as exc:
+            await refuse_error(interaction, exc)
+            return
+        lang = of_user(interaction)
+        message = await present.seat_message(game, notice, None, seats=seats, lang=lang,
+                                             content=i18n.t(lang, text.WELCOME_BACK)).render()
+        await answer.edit(interaction, **message.edit_kwargs())
 
 
 # --- lobby -------------------------------------------------------------------------------------
@@ -134,6 +122,11 @@ async def _elsewhere(interaction: discord.Interaction[Any], game_id: int) -> boo
 
 
 async def lobby_action(interaction: discord.Interaction[Any], game_id: int, action: str) -> None:
+    async with in_time(interaction):  # each action reads and writes the database: it may stall
+        await _lobby_action(interaction, game_id, action)
+
+
+async def _lobby_action(interaction: discord.Interaction[Any], game_id: int, action: str) -> None:
     table = service(interaction)
     user = interaction.user
     if await _elsewhere(interaction, game_id):
@@ -145,13 +138,13 @@ async def lobby_action(interaction: discord.Interaction[Any], game_id: int, acti
             await table.join(game_id, user.id, display_name(user), locale_of(interaction))
         elif action == "leave":
             if await table.leave(game_id, user.id):
-                await interaction.response.edit_message(**cancelled.edit_kwargs())
+                await answer.edit(interaction, **cancelled.edit_kwargs())
                 return
         elif action == "ai":
             await table.add_ai(game_id, user.id, lang=lang)
         elif action == "cancel":
             await table.cancel(game_id, user.id)
-            await interaction.response.edit_message(**cancelled.edit_kwargs())
+            await answer.edit(interaction, **cancelled.edit_kwargs())
             return
         elif action == "start":
             await start(interaction, game_id)
@@ -160,23 +153,25 @@ async def lobby_action(interaction: discord.Interaction[Any], game_id: int, acti
         await refuse_error(interaction, exc)
         return
     game, seats = await table.lobby(game_id)
-    await interaction.response.edit_message(**present.lobby(game, seats, lang).edit_kwargs())
+    await answer.edit(interaction, **present.lobby(game, seats, lang).edit_kwargs())
 
 
 async def lobby_option(interaction: discord.Interaction[Any], game_id: int, option: str, value: str) -> None:
     table = service(interaction)
-    if await _elsewhere(interaction, game_id):
-        return
-    try:
-        await table.set_option(game_id, interaction.user.id, option, value)
-    except TableError as exc:
-        await refuse_error(interaction, exc)
-        return
-    except ValueError as exc:  # a forged non-number timer value
-        await refuse_error(interaction, TableError(str(exc), from_rules=True))
-        return
-    game, seats = await table.lobby(game_id)
-    await interaction.response.edit_message(**present.lobby(game, seats, await of_server(interaction)).edit_kwargs())
+    async with in_time(interaction):
+        if await _elsewhere(interaction, game_id):
+            return
+        try:
+            await table.set_option(game_id, interaction.user.id, option, value)
+        except TableError as exc:
+            await refuse_error(interaction, exc)
+            return
+        except ValueError as exc:  # a forged non-number timer value
+            await refuse_error(interaction, TableError(str(exc), from_rules=True))
+            return
+        game, seats = await table.lobby(game_id)
+        lobby = present.lobby(game, seats, await of_server(interaction))
+        await answer.edit(interaction, **lobby.edit_kwargs())
 
 
 async def start(interaction: discord.Interaction[Any], game_id: int, *, from_button: bool = True) -> None:
@@ -187,10 +182,7 @@ async def start(interaction: discord.Interaction[Any], game_id: int, *, from_but
         await refuse(interaction, i18n.t(of_user(interaction), text.HOST_ONLY))
         return
     # Starting sends a thread, a table and one DM per player: answer Discord first.
-    if from_button:
-        await interaction.response.defer()
-    else:
-        await interaction.response.defer(thinking=True)
+    await answer.defer(interaction, thinking=not from_button)
     try:
         await table.start(game_id, interaction.user.id)
     except TableError as exc:
@@ -220,4 +212,4 @@ async def rules_page(interaction: discord.Interaction[Any], game_key: str, page:
         await malformed(interaction)
         return
     embed, view = rules.page_message(game_key, page, of_user(interaction))
-    await interaction.response.edit_message(embed=embed, view=view)
+    await answer.edit(interaction, embed=embed, view=view)

@@ -98,6 +98,7 @@ class DiscordNotifier:
         self._retries: dict[int, asyncio.Task[None]] = {}
         # Ids of messages sent, kept here too: the database may have been down when they came back.
         self._threads: dict[int, int] = {}  # game -> thread
+        self._thread_tried: set[int] = set()  # games whose thread creation failed without an answer
         self._tables: dict[int, int] = {}  # game -> table message
         self._dm_ids: dict[tuple[int, int], tuple[int, int]] = {}  # (game, seat) -> (DM channel, message)
         self._dm_closed: set[tuple[int, int]] = set()  # seats whose DM failed with 50007 (this process saw it)
@@ -240,19 +241,40 @@ class DiscordNotifier:
     async def _create_thread(self, game: GameRow, lang: str) -> int | None:
         from games import get
 
+        assert game.id is not None
         channel = self.bot.get_channel(game.channel_id)
         if not isinstance(channel, discord.TextChannel):
             return None  # a DM or an uncached channel: play in the channel itself
         name = i18n.t(lang, text.THREAD_NAME, title=get(game.game_key).title, game_id=game.id)
+        # Discord takes no nonce for a new thread. The thread may exist already: made by an earlier
+        # attempt whose answer was lost, or just before a restart (the gateway then lists it, so it is
+        # in the cache). Its name carries the game id, so it is ours.
+        made = await self._thread_made(channel, name, asked=game.id in self._thread_tried)
+        if made is not None:
+            self._thread_tried.discard(game.id)
+            return made
+        self._thread_tried.add(game.id)
         try:
             thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread,
                                                  auto_archive_duration=1440)
         except discord.HTTPException as error:
             if transient(error):
                 raise
+            self._thread_tried.discard(game.id)
             log.info("cannot open a thread in %s; the game plays in the channel", game.channel_id)
             return None
+        self._thread_tried.discard(game.id)
         return thread.id
+
+    async def _thread_made(self, channel: discord.TextChannel, name: str, *, asked: bool) -> int | None:
+        """Our thread of that name under `channel`: from the cache, or (after a failed attempt, whose
+        thread the gateway may not have announced yet) from Discord's list of active threads."""
+        me = self.bot.user.id if self.bot.user is not None else None
+        threads = list(channel.threads)
+        if asked:
+            threads += await channel.guild.active_threads()
+        return next((t.id for t in threads
+                     if t.parent_id == channel.id and t.name == name and t.owner_id == me), None)
 
     async def _edit_table(self, update: TableUpdate, lang: str) -> None:
         game = update.game

@@ -1,4 +1,4 @@
-"""The command tree: a slash command discord.py cannot run still gets an answer.
+"""The command tree: every slash command is answered, in time, even one discord.py cannot run.
 
 Commands Discord knows but this code does not (an old sync: unknown command, different options,
 option values that do not convert) reach `on_error` before any command runs: the user hears that
@@ -14,7 +14,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import i18n, text
+from bot import answer, i18n, text
 from bot.languages import of_user
 
 log = logging.getLogger(__name__)
@@ -50,6 +50,10 @@ class TableTree(app_commands.CommandTree[Any]):
                 await interaction.response.send_message(i18n.t(of_user(interaction), text.COMMAND_OUT_OF_DATE),
                                                         ephemeral=True)
                 return False
+        # From here the command runs: if its work stalls (the database), Discord still hears in time.
+        # (Autocomplete passes here too, and cannot be deferred.)
+        if interaction.type is discord.InteractionType.application_command:
+            answer.guard(interaction, ephemeral=not command.extras.get(answer.PUBLIC, False))
         return True
 
     async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError, /) -> None:
@@ -61,9 +65,6 @@ class TableTree(app_commands.CommandTree[Any]):
             message = text.SOMETHING_WRONG
         reply = i18n.t(of_user(interaction), message)
         try:
-            if interaction.response.is_done():
-                await interaction.followup.send(reply, ephemeral=True)
-            else:
-                await interaction.response.send_message(reply, ephemeral=True)
+            await answer.send(interaction, reply, ephemeral=True)
         except discord.HTTPException:
             log.warning("could not answer a failed command")

@@ -165,10 +165,8 @@ async def test_an_outage_right_after_a_commit_resumes_by_itself(
     assert check.ok(), check.problems
 
 
-async def test_a_write_lock_held_for_seconds_defers_the_answer_in_time(harness: Harness, tmp_path: Path) -> None:
-    h = harness
-    alice, bob = h.user("Alice"), h.user("Bob")
-    game_id = await open_game(Table.of(h), "eggs-empires", [alice, bob], 0, h.channel)
+def answers_timed(h: Harness) -> list[tuple[float, Any]]:
+    """Every interaction callback the bot sends from now on, with when it was sent."""
     answered: list[tuple[float, Any]] = []
     webhook_request = h.fake.webhook_request
 
@@ -177,6 +175,14 @@ async def test_a_write_lock_held_for_seconds_defers_the_answer_in_time(harness: 
         return await webhook_request(route, session, **kwargs)
 
     h.fake.webhook_request = timed  # type: ignore[method-assign]
+    return answered
+
+
+async def test_a_write_lock_held_for_seconds_defers_the_answer_in_time(harness: Harness, tmp_path: Path) -> None:
+    h = harness
+    alice, bob = h.user("Alice"), h.user("Bob")
+    game_id = await open_game(Table.of(h), "eggs-empires", [alice, bob], 0, h.channel)
+    answered = answers_timed(h)
     lock = SQLiteLock(str(tmp_path / "bot.sqlite3"))
     released = await lock.taken_for(3.5)
     start = time.monotonic()
@@ -189,6 +195,36 @@ async def test_a_write_lock_held_for_seconds_defers_the_answer_in_time(harness: 
     assert "You chose" in (h.dms(alice)[0]["content"] or "")
     assert h.bot is not None
     assert len(await h.bot.table.db.actions(game_id)) == 1
+
+
+@pytest.mark.parametrize("how", ["button", "command"])
+async def test_a_lobby_join_during_a_held_write_lock_is_answered_in_time(harness: Harness, tmp_path: Path,
+                                                                         how: str) -> None:
+    """Joining writes a seat: while another connection holds the write lock for 3.5 s, Discord must still
+    hear within 3 s (a deferral), and the join is carried out once the lock is released."""
+    h = harness
+    alice, bob = h.user("Alice"), h.user("Bob")
+    await h.slash(alice, "game new", game="eggs-empires", timer=0)
+    answered = answers_timed(h)
+    released = await SQLiteLock(str(tmp_path / "bot.sqlite3")).taken_for(3.5)
+    start = time.monotonic()
+    if how == "button":
+        await h.click(bob, h.find_button(h.channel, "Join"))
+    else:
+        await h.slash(bob, "game join")
+    await released
+    await h.settle()
+    first_at, first = answered[0]
+    assert first_at - start < 3.0, "Discord got an answer within its 3 seconds"
+    if how == "button":
+        assert first["type"] == 6, "a deferred update of the lobby message"
+    else:
+        assert first["type"] == 5 and first["data"]["flags"] == 64, "a private 'thinking' deferral"
+    row = await h.bot.table.db.channel_game(h.channel)  # type: ignore[union-attr]
+    assert row is not None
+    assert [s.user_id for s in await h.bot.table.db.seats(row.id)] == [alice, bob]  # type: ignore[union-attr]
+    lobby = h.messages_in(h.channel)[-1]
+    assert "Bob" in str(lobby["embeds"]), "the lobby shows the new player once the lock is gone"
 
 
 async def test_turn_timers_continue_after_an_outage(outage_harness: tuple[Harness, SQLiteOutage]) -> None:

@@ -107,3 +107,20 @@ async def test_a_log_post_whose_answer_is_lost_is_not_posted_twice(loopback: Loo
         assert t.bot.table.notifier.retried >= 1  # type: ignore[attr-defined]
         lines = [m["content"] for m in lb.messages_in(thread)[posted:]]
         assert len(lines) == 1 and lines == [present.log_line(recorder.updates[game_id][-1], "en")]
+
+
+async def test_a_thread_whose_answer_is_lost_is_not_opened_twice(loopback: Loopback, tmp_path: Path) -> None:
+    lb = loopback
+    async with bot_on_loopback(lb, f"sqlite+aiosqlite:///{tmp_path}/bot.sqlite3") as t:
+        alice, bob = lb.user("Alice"), lb.user("Bob")
+        # Discord opens the game's thread, but its answer never arrives: the bot tries again, and must
+        # find that thread rather than open a second one (Discord takes no nonce for threads).
+        lb.lose_answer_next(1, match=f"/channels/{lb.channel}/threads", method="POST")
+        game_id = await open_game(t, "eggs-empires", [alice, bob], 0, lb.channel)
+        lost = [c for c in lb.fake.calls if c.status == -1]
+        assert [c.path.rsplit("/", 1)[-1] for c in lost] == ["threads"]
+        [thread] = lb.threads()
+        row = await t.bot.table.db.get_game(game_id)
+        assert row is not None and row.thread_id == thread
+        assert any(m.get("embeds") for m in lb.messages_in(thread)), "the table is posted in that thread"
+        assert t.bot.table.notifier.retried >= 1  # type: ignore[attr-defined]

@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
-from bot import handlers, i18n, present, rules, text
+from bot import answer, handlers, i18n, present, rules, text
 from bot.i18n import N_, NP_
 from bot.languages import of_server, of_user
 from bot.table import DEFAULT_TURN_SECONDS, TableError, echo
@@ -88,7 +88,8 @@ class GameCog(commands.Cog):
             await handlers.refuse(interaction, i18n.t(of_user(interaction), text.NO_GAME_HERE))
         return row
 
-    @game.command(name=NP_("command", "new"), description=N_("Open a lobby for a game in this channel"))
+    @game.command(name=NP_("command", "new"), description=N_("Open a lobby for a game in this channel"),
+                  extras={answer.PUBLIC: True})
     @app_commands.rename(game=NP_("command", "game"), variants=NP_("command", "variants"),
                          timer=NP_("command", "timer"))
     @app_commands.describe(game=N_("Which game"), variants=N_("Variants as name=value (see the lobby)"),
@@ -116,9 +117,9 @@ class GameCog(commands.Cog):
     async def _post_lobby(self, interaction: discord.Interaction[Any], row: GameRow) -> None:
         game_row, seats = await self.table.lobby(row.id)
         lobby = present.lobby(game_row, seats, await of_server(interaction))
-        callback = await interaction.response.send_message(**lobby.send_kwargs())
-        if callback.message_id is not None:
-            await self.table.db.update_game(row.id, lobby_message_id=callback.message_id)
+        message_id = await answer.send(interaction, **lobby.send_kwargs())
+        if message_id is not None:
+            await self.table.db.update_game(row.id, lobby_message_id=message_id)
 
     @new.autocomplete("variants")
     async def variants_autocomplete(self, interaction: discord.Interaction[Any], current: str
@@ -158,7 +159,7 @@ class GameCog(commands.Cog):
         except TableError as exc:
             await handlers.refuse_error(interaction, exc)
             return
-        await interaction.response.send_message(i18n.t(of_user(interaction), text.JOINED), ephemeral=True)
+        await answer.send(interaction, i18n.t(of_user(interaction), text.JOINED), ephemeral=True)
         await self._refresh_lobby(row)
 
     @game.command(name=NP_("command", "leave"), description=N_("Leave the lobby in this channel"))
@@ -171,10 +172,10 @@ class GameCog(commands.Cog):
         except TableError as exc:
             await handlers.refuse_error(interaction, exc)
             return
-        await interaction.response.send_message(i18n.t(of_user(interaction), text.LEFT), ephemeral=True)
+        await answer.send(interaction, i18n.t(of_user(interaction), text.LEFT), ephemeral=True)
         await self._refresh_lobby(row)
 
-    @game.command(name=NP_("command", "start"), description=N_("Start the game (host)"))
+    @game.command(name=NP_("command", "start"), description=N_("Start the game (host)"), extras={answer.PUBLIC: True})
     async def start(self, interaction: discord.Interaction[Any]) -> None:
         row = await self._require_here(interaction)
         if row is None:
@@ -196,8 +197,7 @@ class GameCog(commands.Cog):
         except TableError as exc:
             await handlers.refuse_error(interaction, exc)
             return
-        await interaction.response.send_message(i18n.t(of_user(interaction), text.KICKED, name=name),
-                                                ephemeral=True)
+        await answer.send(interaction, i18n.t(of_user(interaction), text.KICKED, name=name), ephemeral=True)
         await self._refresh_lobby(row)
 
     @game.command(name=NP_("command", "hand"), description=N_("Show your private view and choices (only you see it)"))
@@ -216,12 +216,12 @@ class GameCog(commands.Cog):
         lang = of_user(interaction)
         mine = await self.table.db.user_games(interaction.user.id)
         if not mine:
-            await interaction.response.send_message(i18n.t(lang, text.STATUS_NONE), ephemeral=True)
+            await answer.send(interaction, i18n.t(lang, text.STATUS_NONE), ephemeral=True)
             return
         lines = [i18n.t(lang, text.STATUS_LINE, game_id=g.id, title=games.get(g.game_key).title,
                         status=i18n.t(lang, text.STATUS_NAMES.get(g.status, g.status)),
                         channel=g.thread_id or g.channel_id) for g in mine]
-        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+        await answer.send(interaction, "\n".join(lines), ephemeral=True)
 
     @game.command(name=NP_("command", "rules"), description=N_("The rules summary and variants of a game"))
     @app_commands.rename(game=NP_("command", "game"))
@@ -233,10 +233,11 @@ class GameCog(commands.Cog):
                                                       known=", ".join(games.keys())))
             return
         embed, view = rules.page_message(game, 0, of_user(interaction))
-        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+        await answer.send(interaction, embed=embed, view=view, ephemeral=True)
 
     @game.command(name=NP_("command", "abandon"),
-                  description=N_("Abandon the lobby or game here (host or Manage Server)"))
+                  description=N_("Abandon the lobby or game here (host or Manage Server)"),
+                  extras={answer.PUBLIC: True})
     async def abandon(self, interaction: discord.Interaction[Any]) -> None:
         row = await self._require_here(interaction)
         if row is None:
@@ -247,7 +248,7 @@ class GameCog(commands.Cog):
         except TableError as exc:
             await handlers.refuse_error(interaction, exc)
             return
-        await interaction.response.send_message(i18n.t(await of_server(interaction), text.ABANDONED))
+        await answer.send(interaction, i18n.t(await of_server(interaction), text.ABANDONED))
         if row.status == "lobby":
             await self._refresh_lobby(row)
 
@@ -270,7 +271,7 @@ class GameCog(commands.Cog):
             return
         await self.bot.languages.set_server(interaction.guild_id, language)
         name = str(Locale.parse(language).get_display_name(lang))
-        await interaction.response.send_message(i18n.t(lang, text.LANGUAGE_SET, language=name), ephemeral=True)
+        await answer.send(interaction, i18n.t(lang, text.LANGUAGE_SET, language=name), ephemeral=True)
 
 
 async def setup(bot: TableBot) -> None:

@@ -23,6 +23,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
+from bot import answer as answering
 from bot import handlers, i18n, text
 from bot import text_stats as ts
 from bot.cogs.game import GAME_CHOICES
@@ -141,9 +142,10 @@ class LeaderboardPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r
             await handlers.malformed(interaction)
             return
         game_key, scope, page = parsed
-        answer = await board_message(database(interaction), board_scope(interaction.guild_id, scope), scope,
-                                     game_key, interaction.user.id, page, of_user(interaction))
-        await interaction.response.edit_message(**answer.send_kwargs())
+        async with answering.in_time(interaction):  # a page is read from the database: it may stall
+            answer = await board_message(database(interaction), board_scope(interaction.guild_id, scope), scope,
+                                         game_key, interaction.user.id, page, of_user(interaction))
+            await answering.edit(interaction, **answer.send_kwargs())
 
 
 def board_scope(guild_id: int | None, scope: str) -> int:
@@ -315,7 +317,7 @@ class LeaderboardCog(commands.Cog):
         code = "g" if scope == "global" else "s"
         answer = await board_message(self.bot.db, board_scope(interaction.guild_id, code), code, game,
                                      interaction.user.id, 0, lang)
-        await interaction.response.send_message(**answer.send_kwargs(), ephemeral=True)
+        await answering.send(interaction, **answer.send_kwargs(), ephemeral=True)
 
     @app_commands.command(name=ts.CMD_STATS, description=ts.CMD_STATS_HELP)
     @app_commands.rename(user=ts.OPT_USER)
@@ -324,7 +326,7 @@ class LeaderboardCog(commands.Cog):
         target = user or interaction.user
         answer = await stats_message(self.bot.db, interaction.guild_id, target.id, handlers.display_name(target),
                                      of_user(interaction), self_view=target.id == interaction.user.id)
-        await interaction.response.send_message(**answer.send_kwargs(), ephemeral=True)
+        await answering.send(interaction, **answer.send_kwargs(), ephemeral=True)
 
     @app_commands.command(name=ts.CMD_HISTORY, description=ts.CMD_HISTORY_HELP)
     @app_commands.rename(user=ts.OPT_USER)
@@ -333,7 +335,7 @@ class LeaderboardCog(commands.Cog):
         target = user or interaction.user
         answer = await history_message(self.bot.db, interaction.guild_id, target.id, handlers.display_name(target),
                                        of_user(interaction), self_view=target.id == interaction.user.id)
-        await interaction.response.send_message(**answer.send_kwargs(), ephemeral=True)
+        await answering.send(interaction, **answer.send_kwargs(), ephemeral=True)
 
 
 async def setup(bot: TableBot) -> None:

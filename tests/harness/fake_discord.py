@@ -115,9 +115,15 @@ class FakeDiscord:
                 "stickers": [], "roles": [{"id": str(guild_id), "name": "@everyone", "permissions": MEMBER_PERMISSIONS,
                                            "position": 0, "color": 0, "hoist": False, "managed": False,
                                            "mentionable": False, "flags": 0}],
-                "channels": channels, "threads": [], "members": [], "voice_states": [], "presences": [],
+                "channels": channels, "threads": self.active_threads(guild_id), "members": [], "voice_states": [],
+                "presences": [],
                 "member_count": 10, "large": False, "unavailable": False,
                 "joined_at": datetime.now(UTC).isoformat()}
+
+    def active_threads(self, guild_id: int) -> list[dict[str, Any]]:
+        """The guild's threads that are not archived (GUILD_CREATE and GET /guilds/{id}/threads/active)."""
+        return [c for c in self.channels.values() if c["type"] in (11, 12) and int(c["guild_id"]) == guild_id
+                and not c["thread_metadata"]["archived"]]
 
     def interaction_payload(self, user_id: int, kind: int, data: dict[str, Any], channel_id: int,
                             message: dict[str, Any] | None, *, admin: bool = False) -> tuple[dict[str, Any], str]:
@@ -217,6 +223,8 @@ class FakeDiscord:
                 return self._edit(call, int(channel_id), int(message_id))
             case ["channels", channel_id, "threads"] if method == "POST":
                 return self._thread(call, int(channel_id))
+            case ["guilds", guild_id, "threads", "active"] if method == "GET":
+                return {"threads": self.active_threads(int(guild_id)), "members": []}
             case ["interactions", interaction_id, token, "callback"]:
                 return self._callback(call, int(interaction_id), token)
             case ["webhooks", _, token] if method == "POST":
