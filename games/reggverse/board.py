@@ -380,12 +380,13 @@ class BoardIndex:
             memo[rule_id] = found
         return found
 
-    def placements(self, eggs: Sequence[str], rule: Rule, side: str, first: bool = False) -> list[tuple[str, str]]:
+    def placements(self, eggs: Sequence[str], rule: Rule, side: str,
+                   first: bool = False) -> list[tuple[str, int | None]]:
         """Where `rule` may go, read from `side`, among the rows of `eggs` (the eggs in play): a list
-        of (egg, "next") and (egg, "on<id of the rule it covers>"), eggs in the given order, "next"
-        first. A placement must leave the row pointing at some square but not at every one (the
-        none/all test), and a row holds at most 3 rules, all different. With `first`, at most one
-        placement per egg.
+        of (egg, None) for "next to the row" and (egg, id of the rule it covers) for "on top of it",
+        eggs in the given order, "next" first. A placement must leave the row pointing at some
+        square but not at every one (the none/all test), and a row holds at most 3 rules, all
+        different. With `first`, at most one placement per egg.
 
         Masks come from the memo: a rule's mask does not depend on where in its row it sits, and
         template-11 rules read the other rows as they are now (a placement changes only the row it
@@ -395,29 +396,32 @@ class BoardIndex:
         full = self.full
         t = rule["t"]
         plain = t != 11
-        new_plain = self.mask(rule, side) if plain else 0
-        found: list[tuple[str, str]] = []
+        new = self.mask(rule, side) if plain else 0
+        found: list[tuple[str, int | None]] = []
         # Every placement needs the row to point at some square, so at one where the new rule holds.
-        if plain and not new_plain:
+        if plain and not new:
             return found
         memos = self._side_memos[side]
         for egg in eggs:
             row = rows[egg]
-            new = new_plain if plain else rule_mask(rule, board, side, egg, None, self)
-            if not new:
-                continue
+            if not plain:
+                new = rule_mask(rule, board, side, egg, None, self)
+                if not new:
+                    continue
             if not row:
-                if 0 < new < full:
-                    found.append((egg, "next"))
+                if new != full:  # new > 0 here
+                    found.append((egg, None))
                 continue
             masks: list[int] = []
             # A row holds unique rules only: the new rule goes next to the row if it repeats none of
             # its rules, or on top of the one it repeats (if two repeated it, nowhere).
-            repeated = []
+            repeated = -1
             for r in row:  # the hottest loop of a game: the memo is read inline
                 rt = r["t"]
                 if rt == t and same_rule(rule, r):
-                    repeated.append(len(masks))
+                    if repeated >= 0:
+                        break
+                    repeated = len(masks)
                 if rt == 11:
                     masks.append(rule_mask(r, board, side, egg, None, self))
                     continue
@@ -431,37 +435,42 @@ class BoardIndex:
                     if rule_id is not None:
                         memo[rule_id] = m
                 masks.append(m)
-            # What the row points at with all its rules, and without each one.
-            n = len(masks)
-            if n == 1:
-                together = masks[0]
-                others: Sequence[int] = (full,)
-            elif n == 2:
-                m0, m1 = masks
-                together = m0 & m1
-                others = (m1, m0)
-            elif n == 3:
-                m0, m1, m2 = masks
-                together = m0 & m1 & m2
-                others = (m1 & m2, m0 & m2, m0 & m1)
-            else:  # not in a game (at most 3 rules), but a hand-made row may be longer
-                together = reduce(and_, masks, full)
-                others = [reduce(and_, masks[:i] + masks[i + 1:], full) for i in range(n)]
-            if not repeated:
+            else:
+                # What the row points at with all its rules, and without each one (`others`).
+                n = len(masks)
+                if n == 1:
+                    # on top of the only rule: the row becomes the new rule alone
+                    if repeated < 0 and 0 < new & masks[0] < full:
+                        found.append((egg, None))
+                        if first:
+                            continue
+                    if new != full:
+                        found.append((egg, row[0]["id"]))
+                    continue
+                if n == 2:
+                    m0, m1 = masks
+                    together = m0 & m1
+                    others: Sequence[int] = (m1, m0)
+                elif n == 3:
+                    m0, m1, m2 = masks
+                    together = m0 & m1 & m2
+                    others = (m1 & m2, m0 & m2, m0 & m1)
+                else:  # not in a game (at most 3 rules), but a hand-made row may be longer
+                    together = reduce(and_, masks, full)
+                    others = [reduce(and_, masks[:i] + masks[i + 1:], full) for i in range(n)]
+                if repeated >= 0:
+                    if 0 < new & others[repeated] < full:
+                        found.append((egg, row[repeated]["id"]))
+                    continue
                 if n < 3 and 0 < new & together < full:
-                    found.append((egg, "next"))
+                    found.append((egg, None))
                     if first:
                         continue
-                spots: Iterable[int] = range(n)
-            elif len(repeated) == 1:
-                spots = repeated
-            else:
-                continue
-            for i in spots:
-                if 0 < new & others[i] < full:
-                    found.append((egg, f"on{row[i]['id']}"))
-                    if first:
-                        break
+                for i in range(n):
+                    if 0 < new & others[i] < full:
+                        found.append((egg, row[i]["id"]))
+                        if first:
+                            break
         return found
 
     def pointing_at(self, eggs: Iterable[str], side: str, cell: int, lying: Mapping[str, int]) -> list[str]:

@@ -196,15 +196,16 @@ class ReggverseRiddles(Game[State]):
         """Legal placements of `rule` in `egg`'s row: "next" and/or "on<tile id>" (with `first`, stop
         at the first one found)."""
         found = self._placements(state, seat, rule, [egg], first)
-        return [spot for _, spot in found]
+        return ["next" if covered is None else f"on{covered}" for _, covered in found]
 
     def _rule_eggs(self, state: State, seat: int, rule: dict[str, Any]) -> list[str]:
         return [e for e in self._in_play(state) if self._spots(state, seat, e, rule, first=True)]
 
     def _placements(self, state: State, seat: int, rule: dict[str, Any], eggs: list[str] | None = None,
-                    first: bool = False) -> list[tuple[str, str]]:
-        """Every legal placement of `rule` as (egg, "next" | "on<tile id>"), eggs in play in order
-        (or only those of `eggs` in play; with `first`, at most one per egg)."""
+                    first: bool = False) -> list[tuple[str, int | None]]:
+        """Every legal placement of `rule` as (egg, None) next to its rules or (egg, id of the rule it
+        covers), eggs in play in order (or only those of `eggs` in play; with `first`, at most one per
+        egg)."""
         live = self._in_play(state) if eggs is None else [e for e in eggs if state.piles[e] > 0]
         return state.board_index().placements(live, rule, side_of(seat), first)
 

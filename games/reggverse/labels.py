@@ -23,6 +23,54 @@ _FROM_PILE = Choice("pile", "From its pile")
 _FROM_MINE = Choice("mine", "From your collected eggs")
 
 
+class _Square:
+    """What lies at a square at one moment, the same from every side: its type and eggs (a copy, so
+    labels made later still say what was there) and the drop choice id and egg of each egg there, in
+    the game's egg order. The text ("tree (1 red, 2 blue)") is made when a label first needs it:
+    simulations and the random AI never read labels, people read a few."""
+
+    __slots__ = ("_eggs", "_text", "_type", "drops")
+
+    def __init__(self, tile_type: str, eggs: tuple[tuple[str, int], ...], drops: list[tuple[str, str]]) -> None:
+        self._type = tile_type
+        self._eggs = eggs
+        self._text: str | None = None
+        self.drops = drops
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            eggs = self._eggs
+            self._text = f"{self._type} ({', '.join(f'{v} {k}' for k, v in eggs)})" if eggs else self._type
+        return self._text
+
+
+class _SquareChoice(Choice):
+    """A choice naming a square, labelled `prefix` + what lies there (`_Square.text`), the label made
+    when read. Ids are made here from square numbers and egg names, so they are always valid."""
+
+    __slots__ = ("_prefix", "_square")
+
+    def __init__(self, choice_id: str, prefix: str, square: _Square) -> None:
+        self.id = choice_id  # no Choice.__init__: these ids are valid by construction, and this is the hot path
+        self._prefix = prefix
+        self._square = square
+
+    @property
+    def label(self) -> str:  # type: ignore[override]  # read-only, as every Choice is by convention
+        return self._prefix + self._square.text
+
+
+class _SourceChoice(_SquareChoice):
+    """"Take the egg from this square": the same label, capitalised as a sentence."""
+
+    __slots__ = ()
+
+    @property
+    def label(self) -> str:  # type: ignore[override]  # read-only, as every Choice is by convention
+        return (self._prefix + self._square.text).capitalize()
+
+
 class Labels:
     __slots__ = ("_board", "_cells", "_changes", "_choices", "_contents", "_froms", "_mine", "_names", "_order",
                  "_piles", "_questions", "_read", "_sides", "_spots", "_texts", "_tiles", "_wheres")
@@ -38,15 +86,15 @@ class Labels:
         self._texts: dict[int, str] = {}
         self._questions: dict[int, str] = {}
         self._choices: list[Choice | None] = [None] * len(state.tiles)  # per tile id
-        self._spots: dict[tuple[str, str], Choice] = {}
+        # per egg, per id of the rule a placement covers (None: next to the rules)
+        self._spots: dict[str, dict[int | None, Choice]] = {e: {} for e in state.eggs}
         self._order = {e: i for i, e in enumerate(state.eggs)}
         self._piles = {e: Choice(f"pile:{e}", f"{e} egg from its pile") for e in state.eggs}
         self._mine = {e: Choice(f"mine:{e}", f"{e} egg from your collected eggs") for e in state.eggs}
         cells = len(state.board["types"])
-        # Per square, what lies there (its type and eggs) and the (choice id, egg) of each egg there
-        # in the game's egg order: the same for every side, so worked out once per change (None: not
-        # yet).
-        self._contents: list[tuple[str, list[tuple[str, str]]] | None] = [None] * cells
+        # Per square what lies there, the same for every side, so worked out once per change (None:
+        # not yet).
+        self._contents: list[_Square | None] = [None] * cells
         self._cells: list[dict[str, Choice]] = [{} for _ in range(cells)]
         self._froms: list[dict[str, Choice]] = [{} for _ in range(cells)]  # "take from this square", per side
         # The squares whose eggs changed, in order (repeats allowed); per side its drop choices per
@@ -92,18 +140,20 @@ class Labels:
         old = next(r for r in self._board["rows"][egg] if r["id"] == int(spot[2:]))
         return f"{egg}: on top of \"{self.rule_text(old)}\""[:100]
 
-    def spot_choices(self, placements: list[tuple[str, str]]) -> list[Choice]:
-        """`spot_choice` of each (egg, spot)."""
+    def spot_choices(self, placements: list[tuple[str, int | None]]) -> list[Choice]:
+        """The choices "<egg>:next" and "<egg>:on<id>" of the one-step rule prompt, for placements
+        as `BoardIndex.placements` lists them: (egg, None) next to its rules, (egg, id) on top of a
+        rule. Kept per egg and covered rule for the whole game (one id is always the same rule)."""
         known = self._spots
-        return [known.get(key) or self.spot_choice(*key) for key in placements]
-
-    def spot_choice(self, egg: str, spot: str) -> Choice:
-        """The choice "<egg>:<spot>" of the one-step rule prompt."""
-        key = (egg, spot)
-        choice = self._spots.get(key)
-        if choice is None:
-            choice = self._spots[key] = Choice(f"{egg}:{spot}", self.spot_label(egg, spot))
-        return choice
+        found = []
+        for egg, covered in placements:
+            per_egg = known[egg]
+            choice = per_egg.get(covered)
+            if choice is None:
+                spot = "next" if covered is None else f"on{covered}"
+                choice = per_egg[covered] = Choice(f"{egg}:{spot}", self.spot_label(egg, spot))
+            found.append(choice)
+        return found
 
     # --- tiles ----------------------------------------------------------------------------------
     def tile_label(self, tile_id: int) -> str:
@@ -124,32 +174,27 @@ class Labels:
         return [known[t] or self.tile_choice(t) for t in tile_ids]
 
     # --- squares --------------------------------------------------------------------------------
-    def _content(self, cell: int) -> tuple[str, list[tuple[str, str]]]:
-        """What lies at a square, the same from every side: its type and the eggs on it ("tree (1
-        red)"), and the drop choice id and egg of each egg there, in the game's egg order."""
+    def _content(self, cell: int) -> _Square:
         board = self._board
         eggs = board["eggs"][cell]
-        if not eggs:
-            content: tuple[str, list[tuple[str, str]]] = (board["types"][cell], [])
-        else:
-            what = f"{board['types'][cell]} ({', '.join(f'{v} {k}' for k, v in eggs.items())})"
-            present = [e for e, v in eggs.items() if v > 0]
-            if len(present) > 1:
-                present.sort(key=self._order.__getitem__)
-            content = (what, [(f"c{cell}:{e}", e) for e in present])
-        self._contents[cell] = content
+        present = [e for e, v in eggs.items() if v > 0]
+        if len(present) > 1:
+            present.sort(key=self._order.__getitem__)
+        content = self._contents[cell] = _Square(board["types"][cell], tuple(eggs.items()),
+                                                 [(f"c{cell}:{e}", e) for e in present])
         return content
 
     def cell_label(self, side: str, cell: int) -> str:
         """A square's name from `side`, its type and the eggs on it ("b3 tree (1 red)")."""
-        return f"{self._names[side][cell]} {(self._contents[cell] or self._content(cell))[0]}"
+        return f"{self._names[side][cell]} {(self._contents[cell] or self._content(cell)).text}"
 
     def cell_choice(self, side: str, cell: int) -> Choice:
         """The choice "c<square>" labelled with `cell_label`."""
         known = self._cells[cell]
         choice = known.get(side)
         if choice is None:
-            choice = known[side] = Choice(f"c{cell}", self.cell_label(side, cell))
+            square = self._contents[cell] or self._content(cell)
+            choice = known[side] = _SquareChoice(f"c{cell}", self._names[side][cell] + " ", square)
         return choice
 
     # --- the egg drop ---------------------------------------------------------------------------
@@ -164,8 +209,8 @@ class Labels:
         known = self._froms[cell]
         choice = known.get(side)
         if choice is None:
-            label = f"from tile {self.cell_label(side, cell)}".capitalize()
-            choice = known[side] = Choice(source, label)
+            square = self._contents[cell] or self._content(cell)
+            choice = known[side] = _SourceChoice(source, f"from tile {self._names[side][cell]} ", square)
         return choice
 
     def pile_drops(self, eggs: list[str]) -> list[Choice]:
@@ -177,11 +222,11 @@ class Labels:
         return list(map(self._mine.__getitem__, eggs))
 
     def _cell_drops(self, side: str, cell: int) -> list[Choice]:
-        what, ids = self._contents[cell] or self._content(cell)
-        if not ids:
+        square = self._contents[cell] or self._content(cell)
+        if not square.drops:
             return []
-        where = self._wheres[side][cell] + what
-        return [Choice(choice_id, e + where) for choice_id, e in ids]
+        where = self._wheres[side][cell]
+        return [_SquareChoice(choice_id, e + where, square) for choice_id, e in square.drops]
 
     def square_drops(self, side: str, here: int) -> list[Choice]:
         """The drop choices "c<square>:<egg>" of every square but `here`, squares in order and each
