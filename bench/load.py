@@ -170,11 +170,35 @@ def choice_components(message: dict[str, Any]) -> list[dict[str, Any]]:
     return components(message)
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of process `pid` so far (from /proc; this process's threads included)."""
-    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
-        fields = stat.read().rpartition(")")[2].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def _stat(pid: int | str) -> list[str]:
+    """The fields of /proc/PID/stat after the command name (state is [0], ppid [1], utime [11])."""
+    with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
+        return stat.read().rpartition(")")[2].split()
+
+
+def cpu_seconds(pid: int, *, children: bool = False) -> float:
+    """User + system CPU time of process `pid` so far (all its threads), from /proc. With `children`, its
+    descendants' too (the bot's picture workers): live ones, and the ones it has waited for."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    fields = _stat(pid)
+    if not children:
+        return (int(fields[11]) + int(fields[12])) / ticks
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError, IndexError):
+                parents[int(entry)] = int(_stat(entry)[1])
+    tree, grew = {pid}, True
+    while grew:
+        found = {child for child, parent in parents.items() if parent in tree}
+        grew = not found <= tree
+        tree |= found
+    total = 0
+    for member in tree:
+        with contextlib.suppress(OSError, IndexError):
+            fields = _stat(member)
+            total += sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
+    return total / ticks
 
 
 def rss_kb(pid: int | str = "self") -> int:
@@ -706,6 +730,17 @@ async def _run_inprocess(count: int, *, url: str, think: float, seed: int, direc
     return figures
 
 
+def _errors(log: bytes) -> list[str]:
+    """The ERROR lines of a bot log (each with its traceback's last line)."""
+    lines = log.decode("utf-8", errors="replace").splitlines()
+    found = []
+    for number, line in enumerate(lines):
+        if " ERROR " in line:
+            after = [x for x in lines[number + 1:number + 40] if x and not x.startswith((" ", "Traceback"))][:1]
+            found.append(line + (f" / {after[0]}" if after and " ERROR " not in after[0] else ""))
+    return found
+
+
 class LoopLag:
     """How late this process's event loop wakes up: a busy bench delays what it measures."""
 
@@ -722,7 +757,6 @@ class LoopLag:
 
 async def _run_loopback(count: int, *, url: str, think: float, seed: int, directory: Path, only: str | None,
                         duration: float | None, max_seats: int, open_concurrency: int, warm_up: bool) -> dict[str, Any]:
-    from bench.crash import count_errors
     from tests.harness.loopback import Loopback
     from tests.harness.run_bot import BotProcess
 
@@ -753,18 +787,26 @@ async def _run_loopback(count: int, *, url: str, think: float, seed: int, direct
             if warm_up:
                 await _warm_up(load, _given(warm_channels), open_concurrency)
             await lb.quiet(within=120)
-            rss_before, bot_cpu, own_cpu = rss_kb(bot.pid), cpu_seconds(bot.pid), time.process_time()
+            rss_before, own_cpu = rss_kb(bot.pid), time.process_time()
+            bot_cpu = cpu_seconds(bot.pid, children=True)
             opened = await load.open_all(plan(count, rng, only, max_seats), channels, concurrency=open_concurrency,
                                          progress=True)
-            opening_bot_cpu = cpu_seconds(bot.pid) - bot_cpu
+            opening_bot_cpu = cpu_seconds(bot.pid, children=True) - bot_cpu
             opening_own_cpu = time.process_time() - own_cpu
             await lb.quiet(within=120)  # the threads, tables and first DMs are out
             rss_growth = rss_kb(bot.pid) - rss_before
             lag.lags.clear()
-            bot_cpu, own_cpu = cpu_seconds(bot.pid), time.process_time()
+            bot_cpu, main_cpu = cpu_seconds(bot.pid, children=True), cpu_seconds(bot.pid)
+            own_cpu = time.process_time()
             figures = await _play_and_count(load, ledger, duration)
-            bot_cpu, own_cpu = cpu_seconds(bot.pid) - bot_cpu, time.process_time() - own_cpu
+            own_cpu = time.process_time() - own_cpu
+            bot_cpu = cpu_seconds(bot.pid, children=True) - bot_cpu
+            main_cpu = cpu_seconds(bot.pid) - main_cpu
             lags = [x * 1000 for x in lag.lags]
+            with contextlib.suppress(TimeoutError):  # what the last decisions set off is sent before the bot stops
+                await lb.quiet(idle=0.5, within=120)
+            log.flush()
+            measured_log = log_path.stat().st_size
             await bot.stop()
     finally:
         lag_task.cancel()
@@ -773,8 +815,8 @@ async def _run_loopback(count: int, *, url: str, think: float, seed: int, direct
             await bot.wait()
         await ledger.close()
         await lb.close()
-    errors = [line for line in log_path.read_text(encoding="utf-8", errors="replace").splitlines()
-              if " ERROR " in line or "Traceback" in line]
+    logged = log_path.read_bytes()
+    errors = _errors(logged[:measured_log])
     figures.update(load.figures())
     decisions = max(1, figures["decisions"])
     figures.update({
@@ -784,20 +826,21 @@ async def _run_loopback(count: int, *, url: str, think: float, seed: int, direct
         "opening_bot_cpu_ms_per_game": round(1000 * opening_bot_cpu / max(1, count), 1),
         "opening_bench_cpu_seconds": round(opening_own_cpu, 2), "lobby_steps": load.lobby_figures(),
         "cpu_seconds": round(bot_cpu, 2), "cpu_ms_per_decision": round(1000 * bot_cpu / decisions, 2),
+        "bot_main_process_cpu_seconds": round(main_cpu, 2),
         "decisions_per_cpu_second": round(figures["decisions"] / max(bot_cpu, 1e-9), 1),
         "bench_cpu_seconds": round(own_cpu, 2),
         "bench_loop_lag_p99_ms": round(percentile(lags, 0.99), 1),
         "bench_loop_lag_max_ms": round(max(lags, default=0), 1),
         "rss_per_game_kb": round(rss_growth / max(1, count), 1),
         "unknown_rest_calls": len(lb.unknown),
-        "errors": count_errors(log_path), "first_errors": errors[:3]})
+        "errors": len(errors), "first_errors": errors[:3], "errors_at_shutdown": len(_errors(logged[measured_log:]))})
     return figures
 
 
 def report(figures: dict[str, Any]) -> str:
     f = figures
     inprocess = f["mode"] == "inprocess"
-    whose = "the one process (bot, fake Discord and players)" if inprocess else "the bot process"
+    whose = "the one process (bot, fake Discord and players)" if inprocess else "the bot (its process and children)"
     lines = [
         f"{f['games']} games at once on {f['database']}, bot {'in this process' if inprocess else 'in its own process'}"
         f" ({f['human_seats']} human seats, {f['ai_seats']} AI; think time {f['think_seconds']} s; "
@@ -815,7 +858,8 @@ def report(figures: dict[str, Any]) -> str:
         f"{f['wall_seconds']} s: {f['decisions_per_second']}/s ({f['human_decisions_per_second']}/s human)  "
         f"[target >= 500/s]",
         f"  CPU of {whose}: {f['cpu_seconds']} s, {f['cpu_ms_per_decision']} ms per decision, "
-        f"{f['decisions_per_cpu_second']} decisions per CPU second",
+        f"{f['decisions_per_cpu_second']} decisions per CPU second"
+        + ("" if inprocess else f" (main process alone: {f['bot_main_process_cpu_seconds']} s)"),
     ]
     if not inprocess:
         lines.append(f"  bench process (players + fake Discord): CPU {f['bench_cpu_seconds']} s, event-loop lag "
@@ -838,7 +882,8 @@ def report(figures: dict[str, Any]) -> str:
     if f.get("memory_per_game_kb") is not None:
         memory.append(f"{f['memory_per_game_kb']} KB traced per game over {f['memory_games']} games (in process)")
     lines.append("  memory per active game: " + ("; ".join(memory) or "not measured") + "  [target <= 100 KB]")
-    lines.append(f"  errors logged: {f['errors']}" + (f" {f['first_errors']}" if f["errors"] else ""))
+    lines.append(f"  errors logged: {f['errors']}" + (f" {f['first_errors']}" if f["errors"] else "")
+                 + (f"; {f['errors_at_shutdown']} more while the bot stopped" if f.get("errors_at_shutdown") else ""))
     return "\n".join(lines)
 
 

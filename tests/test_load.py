@@ -12,6 +12,8 @@ import copy
 import json
 import os
 import random
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -110,6 +112,29 @@ def test_cpu_and_memory_are_read_from_proc() -> None:
         pass
     assert 0.2 <= load.cpu_seconds(os.getpid()) - before <= 1.0
     assert load.rss_kb(os.getpid()) == load.rss_kb() > 1000
+
+
+def test_errors_are_read_from_the_bot_log_with_their_cause() -> None:
+    log = (b"2026-11-26 03:12:09,115 ERROR bot.notify: a notification was refused\n"
+           b"Traceback (most recent call last):\n  File \"x.py\", line 1, in f\n"
+           b"RuntimeError: Session is closed\n2026-11-26 03:12:10,000 WARNING bot: slow\n")
+    assert load._errors(log) == ["2026-11-26 03:12:09,115 ERROR bot.notify: a notification was refused"
+                                 " / RuntimeError: Session is closed"]
+    assert load._errors(b"2026 WARNING bot: slow\n") == []
+
+
+def test_cpu_of_a_process_tree_counts_its_children() -> None:
+    """The bot's picture workers are its children: their CPU is the bot's too."""
+    burn = "import time\nend = time.process_time() + 0.4\nwhile time.process_time() < end: pass\ntime.sleep(30)"
+    with subprocess.Popen([sys.executable, "-c", burn]) as child:
+        try:
+            deadline = time.monotonic() + 20
+            while load.cpu_seconds(child.pid) < 0.35 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            mine = load.cpu_seconds(os.getpid())
+            assert load.cpu_seconds(os.getpid(), children=True) - mine >= 0.35
+        finally:
+            child.kill()
 
 
 def test_plan_mixes_every_game_with_seats_in_range() -> None:
