@@ -731,13 +731,17 @@ async def _run_inprocess(count: int, *, url: str, think: float, seed: int, direc
 
 
 def _errors(log: bytes) -> list[str]:
-    """The ERROR lines of a bot log (each with its traceback's last line)."""
+    """The ERROR lines of a bot log, each with the last line of its traceback (the exception itself);
+    a traceback is on the following lines, or folded into the line with escaped newlines."""
     lines = log.decode("utf-8", errors="replace").splitlines()
     found = []
     for number, line in enumerate(lines):
-        if " ERROR " in line:
-            after = [x for x in lines[number + 1:number + 40] if x and not x.startswith((" ", "Traceback"))][:1]
-            found.append(line + (f" / {after[0]}" if after and " ERROR " not in after[0] else ""))
+        if " ERROR " not in line:
+            continue
+        head, *folded = line.split("\\n")
+        following = [x for x in lines[number + 1:number + 60] if x and not x.startswith((" ", "Traceback"))][:1]
+        cause = folded[-1] if folded else following[0] if following and " ERROR " not in following[0] else ""
+        found.append(head + (f" / {cause.strip()}" if cause else ""))
     return found
 
 
@@ -905,13 +909,16 @@ def main(argv: list[str]) -> int:
                         help="stop clicking after this many seconds of play (default: play every game to its end)")
     parser.add_argument("--only", default=None, help="one game key instead of the mix (for profiling)")
     parser.add_argument("--no-save", action="store_true", help="print only; leave bench/results alone")
+    parser.add_argument("--workdir", default=None, help="keep the bot's log and the SQLite files here")
     args = parser.parse_args(argv)
     root = Path(__file__).resolve().parents[1]
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
-    with tempfile.TemporaryDirectory() as directory:
+    with tempfile.TemporaryDirectory(prefix="load-") as temporary:
+        directory = Path(args.workdir or temporary)
+        directory.mkdir(parents=True, exist_ok=True)
         figures = asyncio.run(run(args.games, database_url=args.database_url, think=args.think, seed=args.seed,
-                                  memory_games=args.memory_games, directory=Path(directory), only=args.only,
+                                  memory_games=args.memory_games, directory=directory, only=args.only,
                                   duration=args.duration, mode=args.mode, open_concurrency=args.open_concurrency))
     print(report(figures))
     if not args.no_save:

@@ -121,6 +121,8 @@ def test_errors_are_read_from_the_bot_log_with_their_cause() -> None:
     assert load._errors(log) == ["2026-11-26 03:12:09,115 ERROR bot.notify: a notification was refused"
                                  " / RuntimeError: Session is closed"]
     assert load._errors(b"2026 WARNING bot: slow\n") == []
+    folded = b"03:17:59 ERROR bot.tree: command failed\\nTraceback (most recent call last):\\nOperationalError: x\n"
+    assert load._errors(folded) == ["03:17:59 ERROR bot.tree: command failed / OperationalError: x"]
 
 
 def test_cpu_of_a_process_tree_counts_its_children() -> None:
