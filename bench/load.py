@@ -1,7 +1,7 @@
 """Many games at once through the real bot: decisions per second, response latency, REST cost, memory.
 
     python -m bench load [--games 1000] [--database-url URL] [--think 3.0] [--seed 1] [--memory-games 100]
-                         [--duration S] [--mode loopback|inprocess] [--open-concurrency 32]
+                         [--duration S] [--mode loopback|inprocess] [--open-concurrency 16]
 
 Two modes. `loopback` (the default): the real `python -m bot` runs in its own process
 (tests/harness/run_bot.py) against the loopback fake Discord (tests/harness/loopback.py: real HTTP
@@ -54,7 +54,7 @@ import tempfile
 import time
 import tracemalloc
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -88,6 +88,10 @@ STALL_SECONDS = 120.0  # no decision anywhere for this long: the run failed
 ANSWER_WITHIN = 30.0  # a click with no answer after this long counts as unanswered
 LOBBY_WITHIN = 120.0  # a lobby interaction with no answer after this long fails the run
 FINISHED_POLL = 1.0  # seconds between two looks at which games have ended
+# Refusals that changed nothing and ask to try again (the database was busy): a person clicks again.
+TRY_AGAIN = ("TRY_AGAIN_SOON", "SOMETHING_WRONG")
+RETRY_AFTER = 1.0  # seconds before trying again
+LOBBY_ATTEMPTS = 5
 
 
 @dataclass
@@ -262,6 +266,7 @@ class LoadRun:
         self.latencies: list[float] = []  # arrival -> first callback (a deferral counts), clicks only
         self.answers: list[float] = []  # arrival -> the answer itself (the first message or edit)
         self.lobby_latencies: dict[str, list[float]] = {}  # lobby step -> arrival -> its answer
+        self.lobby_retries: Counter[str] = Counter()  # "step: reason" -> lobby interactions tried again
         self.clicks = 0
         self.outcomes: Counter[str] = Counter()  # "accepted", "refused", "unanswered", "undelivered"
         self.refusals: Counter[str] = Counter()  # reason -> clicks refused for it
@@ -375,8 +380,8 @@ class LoadRun:
         for user in users:
             self.changed[user] = asyncio.Event()
         extra: dict[str, Any] = {"variants": variants} if variants else {}
-        payload, token = driver.slash_payload(users[0], "game new", channel=channel, game=key, timer=0, **extra)
-        await self._lobby_step(table, "game new", payload, token)
+        await self._lobby_step(table, "game new", lambda: driver.slash_payload(
+            users[0], "game new", channel=channel, game=key, timer=0, **extra))
         for user in users[1:]:
             await self._lobby_click(table, user, "Join")
         for _ in range(ais):
@@ -387,10 +392,20 @@ class LoadRun:
         self.tables.append(table)
         return table
 
-    async def _lobby_step(self, table: Table, kind: str, payload: dict[str, Any], token: str) -> None:
-        refused = await self.interact(kind, payload, token, LOBBY_WITHIN)
-        if refused is not None:
-            raise AssertionError(f"{kind} refused in the lobby of a {table.key} game: {refused}")
+    async def _lobby_step(self, table: Table, kind: str, interaction: Callable[[], tuple[dict[str, Any], str]]
+                          ) -> None:
+        """One lobby interaction (made afresh by `interaction()` for each try, as Discord gives each click its
+        own); tried again a moment later when the bot says it changed nothing and to try again."""
+        for _attempt in range(LOBBY_ATTEMPTS):
+            payload, token = interaction()
+            refused = await self.interact(kind, payload, token, LOBBY_WITHIN)
+            if refused is None:
+                return
+            if refused not in TRY_AGAIN:
+                raise AssertionError(f"{kind} refused in the lobby of a {table.key} game: {refused}")
+            self.lobby_retries[f"{kind}: {refused}"] += 1
+            await asyncio.sleep(RETRY_AFTER)
+        raise AssertionError(f"{kind} refused {LOBBY_ATTEMPTS} times in the lobby of a {table.key} game")
 
     def _lobby_button(self, table: Table, label: str) -> tuple[str, dict[str, Any]]:
         for message in reversed(self.driver.messages_in(table.channel)):
@@ -400,9 +415,11 @@ class LoadRun:
         raise AssertionError(f"no {label!r} button in the lobby of a {table.key} game")
 
     async def _lobby_click(self, table: Table, user: int, label: str) -> None:
-        custom_id, message = self._lobby_button(table, label)
-        payload, token = self.driver.click_payload(user, custom_id, message=message, channel=table.channel)
-        await self._lobby_step(table, label, payload, token)
+        def click() -> tuple[dict[str, Any], str]:
+            custom_id, message = self._lobby_button(table, label)
+            return self.driver.click_payload(user, custom_id, message=message, channel=table.channel)
+
+        await self._lobby_step(table, label, click)
 
     async def open_all(self, planned: Sequence[tuple[str, str, int, int]], channels: Sequence[int], *,
                        concurrency: int, first_index: int = 0, progress: bool = False) -> float:
@@ -434,6 +451,7 @@ class LoadRun:
         self.by_thread.clear()
         self.by_channel.clear()
         self.lobby_latencies.clear()
+        self.lobby_retries.clear()
 
     # --- playing -----------------------------------------------------------------------------
     def _offer(self, user: int) -> tuple[dict[str, Any] | None, list[dict[str, Any]], str]:
@@ -444,8 +462,9 @@ class LoadRun:
         choices = choice_components(message) if message is not None else []
         return message, choices, ":".join(str(c["custom_id"]) for c in choices)
 
-    async def _click(self, user: int, message: dict[str, Any], choices: list[dict[str, Any]]) -> None:
-        """Click one of `choices` on `message` (a random button, or a random pick on its select)."""
+    async def _click(self, user: int, message: dict[str, Any], choices: list[dict[str, Any]]) -> str | None:
+        """Click one of `choices` on `message` (a random button, or a random pick on its select); the
+        refusal's reason, if it was refused."""
         component = self.rng.choice(choices)
         data: dict[str, Any] = {"custom_id": component["custom_id"], "component_type": component["type"]}
         if component["type"] == 3:
@@ -456,16 +475,17 @@ class LoadRun:
             refused = await self.interact("click", payload, token, ANSWER_WITHIN)
         except TimeoutError:
             self.outcomes["unanswered"] += 1
-            return
+            return None
         except ConnectionError:
             self.outcomes["undelivered"] += 1
-            return
+            return None
         self.last_progress = time.perf_counter()
         if refused is None:
             self.outcomes["accepted"] += 1
         else:
             self.outcomes["refused"] += 1
             self.refusals[refused] += 1
+        return refused
 
     async def player(self, table: Table, user: int) -> None:
         """One human: waits for a prompt in their DM, thinks, looks again and clicks what the DM shows
@@ -488,7 +508,8 @@ class LoadRun:
             if message is None or not choices or version == answered:
                 continue
             answered = version
-            await self._click(user, message, choices)
+            if await self._click(user, message, choices) in TRY_AGAIN:
+                answered = None  # nothing changed: the same buttons are clicked again after a moment
 
     async def watch_ends(self, ledger: Ledger) -> None:
         """Mark games over as the database says they ended, waking their players."""
@@ -553,10 +574,11 @@ class LoadRun:
             "resolved_turns": turns, "rest_per_turn": round(sum(self.bot_calls.values()) / max(1, turns), 2),
             "floor_per_turn": round(floor, 2),
             "rest_by_kind_per_turn": {k: round(v / max(1, turns), 2) for k, v in sorted(self.bot_calls.items())},
+            "lobby_steps": self.lobby_figures(), "lobby_retries": dict(self.lobby_retries.most_common()),
         }
 
     def lobby_figures(self) -> dict[str, Any]:
-        """Arrival -> answer of each lobby step while opening: p50 / p99 / max in ms."""
+        """Arrival -> answer of each lobby step while opening: p50 / p99 / max in ms (each try counts)."""
         return {kind: {"count": len(values), "p50_ms": round(percentile(values, 0.5) * 1000, 1),
                        "p99_ms": round(percentile(values, 0.99) * 1000, 1),
                        "max_ms": round(max(values) * 1000, 1)}
@@ -663,7 +685,7 @@ def _harness_guild(h: Harness) -> Any:
 
 async def run(count: int, *, database_url: str | None, think: float, seed: int, memory_games: int,
               directory: Path, only: str | None = None, duration: float | None = None, max_seats: int = 6,
-              mode: str = "loopback", open_concurrency: int = 32, warm_up: bool = True) -> dict[str, Any]:
+              mode: str = "loopback", open_concurrency: int = 16, warm_up: bool = True) -> dict[str, Any]:
     """One load run; its figures. `warm_up`: one game of each kind is opened first, outside the figures."""
     url = database_url or f"sqlite+aiosqlite:///{directory / 'load.sqlite3'}"
     runner = _run_loopback if mode == "loopback" else _run_inprocess
@@ -723,7 +745,7 @@ async def _run_inprocess(count: int, *, url: str, think: float, seed: int, direc
     figures.update(load.figures())
     figures.update({
         "think_seconds": f"uniform 0-{2 * think:g}", "window_seconds": duration,
-        "opening_seconds": round(opened, 1), "lobby_steps": load.lobby_figures(),
+        "opening_seconds": round(opened, 1),
         "cpu_seconds": round(cpu, 2), "cpu_ms_per_decision": round(1000 * cpu / max(1, figures["decisions"]), 2),
         "decisions_per_cpu_second": round(figures["decisions"] / max(cpu, 1e-9), 1),
         "errors": len(errors), "first_errors": errors[:3]})
@@ -828,7 +850,7 @@ async def _run_loopback(count: int, *, url: str, think: float, seed: int, direct
         "opening_seconds": round(opened, 1), "open_concurrency": open_concurrency,
         "opening_bot_cpu_seconds": round(opening_bot_cpu, 2),
         "opening_bot_cpu_ms_per_game": round(1000 * opening_bot_cpu / max(1, count), 1),
-        "opening_bench_cpu_seconds": round(opening_own_cpu, 2), "lobby_steps": load.lobby_figures(),
+        "opening_bench_cpu_seconds": round(opening_own_cpu, 2),
         "cpu_seconds": round(bot_cpu, 2), "cpu_ms_per_decision": round(1000 * bot_cpu / decisions, 2),
         "bot_main_process_cpu_seconds": round(main_cpu, 2),
         "decisions_per_cpu_second": round(figures["decisions"] / max(bot_cpu, 1e-9), 1),
@@ -857,6 +879,7 @@ def report(figures: dict[str, Any]) -> str:
     ]
     lines += [f"    {kind:10s} x{s['count']:<6d} answered p50 {s['p50_ms']} ms, p99 {s['p99_ms']} ms, "
               f"max {s['max_ms']} ms" for kind, s in f["lobby_steps"].items()]
+    lines += [f"    tried again {count} times: {why}" for why, count in f["lobby_retries"].items()]
     lines += [
         f"  decisions: {f['decisions']} ({f['human_decisions']} human, {f['ai_decisions']} AI) in "
         f"{f['wall_seconds']} s: {f['decisions_per_second']}/s ({f['human_decisions_per_second']}/s human)  "
@@ -904,7 +927,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--memory-games", type=int, default=100,
                         help="games opened in process with memory tracing on (SQLite only; 0: skip)")
-    parser.add_argument("--open-concurrency", type=int, default=32, help="lobbies opened at a time")
+    parser.add_argument("--open-concurrency", type=int, default=16, help="lobbies opened at a time")
     parser.add_argument("--duration", type=float, default=None,
                         help="stop clicking after this many seconds of play (default: play every game to its end)")
     parser.add_argument("--only", default=None, help="one game key instead of the mix (for profiling)")

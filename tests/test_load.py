@@ -96,6 +96,35 @@ async def test_a_stale_click_is_counted_with_its_reason(harness: Harness) -> Non
     assert count == 1 and reason in ("STALE", "ALREADY_DECIDED", "NOTHING_TO_DECIDE"), reason
 
 
+class _BusyDatabase(load.InProcessRun):
+    """The bot answers "try again in a moment" to the first `busy` interactions, then accepts."""
+
+    def __init__(self, h: Harness, busy: int) -> None:
+        super().__init__(h, 0.0, random.Random(1))
+        self.busy = busy
+        self.tokens: list[str] = []
+
+    async def interact(self, kind: str, payload: dict[str, object], token: str, within: float) -> str | None:
+        self.tokens.append(token)
+        self.busy -= 1
+        return "TRY_AGAIN_SOON" if self.busy >= 0 else None
+
+
+async def test_a_lobby_step_the_bot_asks_to_retry_is_sent_again_as_a_new_interaction(
+        harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(load, "RETRY_AFTER", 0.0)
+    run = _BusyDatabase(harness, busy=2)
+    table = load.Table("eggs-empires", "", [harness.user("Host")], 0, harness.channel)
+    await run._lobby_step(table, "game new", lambda: harness.slash_payload(table.humans[0], "game new",
+                                                                           game="eggs-empires"))
+    assert len(set(run.tokens)) == 3, "two refusals, then the third try is accepted; each try its own interaction"
+    assert run.lobby_retries == {"game new: TRY_AGAIN_SOON": 2}
+    run.busy = load.LOBBY_ATTEMPTS
+    with pytest.raises(AssertionError, match="refused 5 times"):
+        await run._lobby_step(table, "game new", lambda: harness.slash_payload(table.humans[0], "game new",
+                                                                               game="eggs-empires"))
+
+
 def test_refusals_are_named_by_their_sentence() -> None:
     assert load.refusal_reason(text.STALE) == "STALE"
     assert load.refusal_reason(text.ALREADY_DECIDED) == "ALREADY_DECIDED"
