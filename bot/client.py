@@ -15,6 +15,7 @@ from bot.cogs.timers import TimerCog
 from bot.languages import Languages, of_user
 from bot.metrics import BotMetrics, MetricsServer
 from bot.notify import DiscordNotifier
+from bot.render.pool import PICTURES
 from bot.settings import Settings
 from bot.table import TableService
 from bot.translator import CatalogTranslator
@@ -72,6 +73,7 @@ class TableBot(commands.AutoShardedBot):
         return self.settings.sync_commands and (self.owned is None or self.owned.owns(None))
 
     async def setup_hook(self) -> None:
+        PICTURES.start(self.settings.render_workers)  # the workers warm up while the bot connects
         self.db = await Database.open(self.settings.database_url)  # runs the migrations
         self.metrics.watch_database(self.db)
         self.metrics.time_interactions(self)
@@ -127,3 +129,4 @@ class TableBot(commands.AutoShardedBot):
         db = getattr(self, "db", None)
         if db is not None:
             await db.close()
+        await PICTURES.stop()

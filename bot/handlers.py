@@ -77,7 +77,7 @@ async def _acknowledge(interaction: discord.Interaction[Any], decided: Decided, 
     labels = present.chosen_labels(game, notice, decided.prompt, decided.choice, decided.labels,
                                    decided.update, lang)
     message = await present.seat_message(game, notice, decided.update, lang=lang,
-                                         content=i18n.t(lang, text.YOU_CHOSE, labels=labels)).render()
+                                         content=i18n.t(lang, text.YOU_CHOSE, labels=labels)).render(urgent=True)
     await answer.edit(interaction, **message.edit_kwargs())
 
 
@@ -90,7 +90,8 @@ async def show_hand(interaction: discord.Interaction[Any], game_id: int) -> None
         except TableError as exc:
             await refuse_error(interaction, exc)
             return
-        message = await present.seat_message(game, notice, None, seats=seats, lang=of_user(interaction)).render()
+        message = await present.seat_message(game, notice, None, seats=seats,
+                                             lang=of_user(interaction)).render(urgent=True)
         await answer.send(interaction, ephemeral=True, **message.send_kwargs())
 
 
@@ -106,7 +107,7 @@ async def back(interaction: discord.Interaction[Any], game_id: int) -> None:
             return
         lang = of_user(interaction)
         message = await present.seat_message(game, notice, None, seats=seats, lang=lang,
-                                             content=i18n.t(lang, text.WELCOME_BACK)).render()
+                                             content=i18n.t(lang, text.WELCOME_BACK)).render(urgent=True)
         await answer.edit(interaction, **message.edit_kwargs())
 
 

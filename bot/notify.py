@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -26,6 +26,7 @@ import discord
 
 from bot import i18n, present, text
 from bot.render.generic import relative_time
+from bot.render.pool import Superseded
 from bot.table import SeatNotice, TableUpdate
 from storage import DatabaseUnavailable, GameRow, SeatRow
 
@@ -188,13 +189,17 @@ class DiscordNotifier:
         update = owed.latest
         game = update.game
         lang = await self._server_language(game)
+        # An update published while a request is on its way (another decision of the game) owes its own:
+        # what was owed is marked paid only if nothing newer came meanwhile.
         if owed.open_table:
             await _unless_refused(self._open_table(update, lang))
             owed.open_table = False
-            owed.edit_table = False  # the table was just posted from the newest update
+            if owed.latest is update:
+                owed.edit_table = False  # the table was just posted from the newest update
         elif owed.edit_table:
-            await _unless_refused(self._edit_table(update, lang))
-            owed.edit_table = False
+            await _unless_refused(self._edit_table(update, lang, lambda: owed.latest is update))
+            if owed.latest is update:
+                owed.edit_table = False
         elif owed.lines:
             version, line = owed.lines[0]
             await _unless_refused(self._public_channel(game).send(
@@ -202,16 +207,21 @@ class DiscordNotifier:
             owed.lines.pop(0)
         elif owed.dms:
             seats = sorted(owed.dms)
+            owing = dict(owed.dms)
             # The newest view of each seat (a later update may have left this seat out of its DMs).
             notices = [update.notices.get(s) or owed.dms[s] for s in seats]
-            results = await asyncio.gather(*(_unless_refused(self._send_private(game, n, update, lang))
-                                             for n in notices), return_exceptions=True)
+
+            def wanted(seat: int) -> Callable[[], bool]:
+                return lambda: owed.dms.get(seat) is owing[seat]
+
+            results = await asyncio.gather(*(_unless_refused(self._send_private(game, n, update, lang, wanted(s)))
+                                             for s, n in zip(seats, notices, strict=True)), return_exceptions=True)
             failure: BaseException | None = None
             for seat, result in zip(seats, results, strict=True):
                 if isinstance(result, BaseException):
                     failure = failure or result
-                else:
-                    owed.dms.pop(seat, None)
+                elif owed.dms.get(seat) is owing[seat]:
+                    del owed.dms[seat]
             if failure is not None:
                 raise failure
 
@@ -276,17 +286,23 @@ class DiscordNotifier:
         return next((t.id for t in threads
                      if t.parent_id == channel.id and t.name == name and t.owner_id == me), None)
 
-    async def _edit_table(self, update: TableUpdate, lang: str) -> None:
+    async def _edit_table(self, update: TableUpdate, lang: str, still_wanted: Callable[[], bool]) -> None:
         game = update.game
         assert game.id is not None
         table_message_id = self._tables.get(game.id) or game.table_message_id
         if table_message_id is None:
             return
-        message = await present.table(update, lang).render()
+        try:
+            message = await present.table(update, lang).render(still_wanted=still_wanted)
+        except Superseded:
+            return  # a newer table is owed and goes next: this one is neither drawn nor sent
+        if not still_wanted():
+            return  # it became outdated while drawn: the newer one goes next, no sooner for sending this
         partial = self._public_channel(game).get_partial_message(table_message_id)
         await partial.edit(**message.edit_kwargs())
 
-    async def _send_private(self, game: GameRow, notice: SeatNotice, update: TableUpdate, server_lang: str) -> None:
+    async def _send_private(self, game: GameRow, notice: SeatNotice, update: TableUpdate, server_lang: str,
+                            still_wanted: Callable[[], bool]) -> None:
         assert game.id is not None
         seat = notice.seat
         if seat.user_id is None:
@@ -296,7 +312,13 @@ class DiscordNotifier:
             await self._dm_closed_said(game, notice, server_lang)
             return
         # The DM speaks the player's language (their Discord locale, remembered on the seat).
-        message = await present.seat_message(game, notice, update, lang=i18n.language(seat.locale)).render()
+        try:
+            message = await present.seat_message(game, notice, update, lang=i18n.language(seat.locale)).render(
+                still_wanted=still_wanted)
+        except Superseded:
+            return  # a newer view of this seat is owed and goes next
+        if not still_wanted():
+            return
         channel_id, message_id = self._dm_ids.get(key) or (seat.dm_channel_id, seat.dm_message_id)
         try:
             if channel_id is not None and message_id is not None:

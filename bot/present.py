@@ -1,12 +1,11 @@
 """What a lobby, a table or a seat's private message looks like: embeds, components and files.
 
 Everything here is pure (no REST calls); the notifier and the handlers send what it builds.
-Pictures are drawn later, off the event loop, by `await message.render()` (a map takes 40-60 ms).
+Pictures are drawn later, off the event loop, by `await message.render()` (bot.render.pool).
 """
 
 from __future__ import annotations
 
-import asyncio
 import io
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,6 +17,7 @@ import games
 from bot import i18n, rules, text
 from bot.render import renderer_for
 from bot.render.generic import COLOUR, TableContext, clip
+from bot.render.pool import PICTURES, PictureJob
 from bot.table import SeatNotice, TableUpdate
 from bot.views import (
     BackButton,
@@ -43,26 +43,28 @@ class Outgoing:
     embeds: list[discord.Embed] = field(default_factory=list)
     view: discord.ui.View | None = None
     image: bytes | None = None
-    # A picture still to be drawn; `render()` draws it in a worker thread. `pictured` remembers that
-    # this message has a picture slot, so an edit with no picture clears an outdated one.
-    draw: Callable[[], bytes | None] | None = None
+    # A picture still to be drawn; `render()` draws it off the event loop (bot.render.pool). `pictured`
+    # remembers that this message has a picture slot, so an edit with no picture clears an outdated one.
+    picture: PictureJob | None = None
     pictured: bool = False
 
-    async def render(self) -> Outgoing:
-        if self.draw is not None:
-            self._show(await asyncio.to_thread(self.draw))
+    async def render(self, *, still_wanted: Callable[[], bool] | None = None, urgent: bool = False) -> Outgoing:
+        """Draw the picture. `urgent`: the answer to a player's click (drawn before notifications);
+        raises `Superseded` if `still_wanted()` says the message is outdated before its picture is drawn."""
+        if self.picture is not None:
+            self._show(await PICTURES.draw(self.picture, still_wanted=still_wanted, urgent=urgent))
         return self
 
     def _show(self, image: bytes | None) -> None:
-        self.draw = None
+        self.picture = None
         self.pictured = True
         self.image = image
         if image is not None and self.embeds:
             self.embeds[0].set_image(url="attachment://table.png")
 
     def files(self) -> list[discord.File]:
-        if self.draw is not None:  # a caller that did not render first still shows the picture
-            self._show(self.draw())
+        if self.picture is not None:  # a caller that did not render first still shows the picture
+            self._show(self.picture.run())
         return [discord.File(io.BytesIO(self.image), filename="table.png")] if self.image else []
 
     def send_kwargs(self) -> dict[str, Any]:
@@ -157,8 +159,7 @@ def table(update: TableUpdate, lang: str = i18n.DEFAULT) -> Outgoing:
     if game.status == "active":
         view = discord.ui.View(timeout=None)
         view.add_item(HandButton(game.id, label=i18n.t(lang, text.BUTTON_SHOW_HAND)))
-    public_view = update.public_view
-    return Outgoing(embeds=embeds, view=view, draw=lambda: renderer.image(public_view, lang))
+    return Outgoing(embeds=embeds, view=view, picture=PictureJob(renderer, "image", (update.public_view, lang)))
 
 
 def results_embed(update: TableUpdate, lang: str = i18n.DEFAULT) -> discord.Embed:
@@ -223,9 +224,8 @@ def seat_message(game: GameRow, notice: SeatNotice, update: TableUpdate | None =
     prompt = notice.prompt
     view = choice_view(game.id, notice.seat.seat, notice.version, prompt, notice.seat.ai_controlled,
                        (lambda choice: renderer.choice_label(prompt, choice, ctx)) if prompt else None, lang)
-    seat_view = notice.view
     return Outgoing(content="\n".join(lines) or None, embeds=[embed], view=view,
-                    draw=lambda: renderer.seat_image(seat_view, prompt, lang))
+                    picture=PictureJob(renderer, "seat_image", (notice.view, prompt, lang)))
 
 
 def chosen_labels(game: GameRow, notice: SeatNotice, prompt: Prompt | None, choice: list[str], fallback: list[str],

@@ -1,0 +1,221 @@
+"""Where pictures are drawn: worker processes (RENDER_WORKERS), or a thread of the bot's process (0).
+
+Drawing a map holds Python's GIL for 10-20 ms; in a thread of the bot that time is taken from the event
+loop (every reply waits). Worker processes draw in parallel with the loop instead. They are started
+with `forkserver` (a clean interpreter that has imported the renderers, forked per worker; never a fork
+of the running bot) and warmed up before use: until they are, and whenever one has crashed (the pool is
+then replaced), pictures are drawn in a thread as before, so no message goes without its picture.
+
+A job names the renderer by game key, so a worker draws with its own copy of the same renderer, from the
+same view: the picture is the same bytes either way. The text of a message never waits on anything but
+its own picture, and a picture that is no longer wanted when its turn to be drawn comes (the message it
+was for has a newer version owed: `still_wanted` says so) is not drawn at all (`Superseded`). Replies to
+a player's click go before notifications waiting for a worker.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+PARENT_CHECK_SECONDS = 0.5
+RENDERER_MODULES = ["bot.render.eight_minute_empire", "bot.render.reggverse"]  # imported once by the forkserver
+
+
+class Superseded(Exception):
+    """The picture was not drawn: a newer version of its message is owed, which brings its own."""
+
+
+@dataclass(frozen=True)
+class PictureJob:
+    """One picture: `renderer.<method>(*args)` (`image` or `seat_image`, view and language)."""
+
+    renderer: Any  # a bot.render Renderer (or a wrapper of one, in tests)
+    method: str
+    args: tuple[Any, ...]
+
+    def run(self) -> bytes | None:
+        drawn: bytes | None = getattr(self.renderer, self.method)(*self.args)
+        return drawn
+
+
+def draw_in_worker(game_key: str, method: str, args: tuple[Any, ...]) -> bytes | None:
+    """A job, in a worker process: the same renderer, found by its game's key."""
+    from bot.render import renderer_for
+
+    drawn: bytes | None = getattr(renderer_for(game_key), method)(*args)
+    return drawn
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+        with open(f"/proc/{pid}/stat", "rb") as stat:  # a killed bot not yet reaped is a zombie
+            return stat.read().rpartition(b")")[2].split()[0] != b"Z"
+    except ProcessLookupError:
+        return False
+    except OSError:  # no /proc: the signal check alone
+        return True
+
+
+def _follow(bot_pid: int) -> None:
+    """In a worker: leave when the bot is gone. A bot killed with SIGKILL never says so, and a worker
+    (which holds the forkserver's pipes) would otherwise keep itself and the forkserver alive."""
+
+    def watch() -> None:
+        while _alive(bot_pid):
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="picture-worker-watch", daemon=True).start()
+
+
+def _warm() -> bool:
+    """Load the renderers (and their fonts) in a new worker before it is given real pictures."""
+    from bot.render import renderer_for
+    from bot.render.fonts import font
+
+    for key in ("eight-minute-empire", "reggverse-riddles"):
+        renderer_for(key)
+    font(16)
+    return True
+
+
+@dataclass
+class Counts:
+    requested: int = 0
+    in_workers: int = 0  # drawn (or found among the recent pictures) by a worker process
+    in_process: int = 0  # drawn in a thread of the bot's process
+    superseded: int = 0  # not drawn: a newer version of the message was owed by then
+    worker_failures: int = 0  # a worker crashed or the pool broke: drawn in the bot's process instead
+
+
+@dataclass
+class _Gate:
+    """At most `size` pictures in the making at once; replies to clicks first, then in order of arrival."""
+
+    size: int
+    busy: int = 0
+    waiting: tuple[deque[asyncio.Future[None]], deque[asyncio.Future[None]]] = field(
+        default_factory=lambda: (deque(), deque()))
+
+    async def enter(self, urgent: bool) -> None:
+        if self.busy < self.size and not any(self.waiting):
+            self.busy += 1
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.waiting[0 if urgent else 1].append(turn)
+        try:
+            await turn  # `leave` hands its place over: busy stays counted
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self.leave()  # the place was handed over just as this waiter was cancelled
+            else:
+                self.waiting[0 if urgent else 1].remove(turn)
+            raise
+
+    def leave(self) -> None:
+        for queue in self.waiting:
+            while queue:
+                turn = queue.popleft()
+                if not turn.done():
+                    turn.set_result(None)
+                    return
+        self.busy -= 1
+
+
+class Pictures:
+    """The bot's picture drawing (one per process: `PICTURES`)."""
+
+    def __init__(self) -> None:
+        self.workers = 0
+        self.counts = Counts()
+        self._pool: ProcessPoolExecutor | None = None
+        self._warm: Future[bool] | None = None
+        self._gate = _Gate(2)
+
+    def start(self, workers: int) -> None:
+        """Start `workers` processes (0: draw in threads of this process). Returns at once; the
+        workers warm up in the background and take pictures once ready."""
+        self.workers = workers
+        # Threads of this process contend for the GIL with the event loop: two at a time are plenty.
+        self._gate = _Gate(workers if workers > 0 else 2)
+        if workers > 0 and self._pool is None:
+            self._pool = self._new_pool()
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(RENDERER_MODULES)
+        pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=_follow,
+                                   initargs=(os.getpid(),))
+        self._warm = pool.submit(_warm)
+        return pool
+
+    async def stop(self) -> None:
+        pool, self._pool, self._warm = self._pool, None, None
+        if pool is not None:
+            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+
+    def _ready_pool(self) -> ProcessPoolExecutor | None:
+        """The pool if its workers are warm and it is not broken."""
+        warm = self._warm
+        if self._pool is None or warm is None or not warm.done():
+            return None
+        if warm.exception() is not None:
+            self._broken(warm.exception())
+            return None
+        return self._pool
+
+    def _broken(self, error: BaseException | None) -> None:
+        """A worker died (or could not start): replace the pool; its pictures are drawn here meanwhile."""
+        self.counts.worker_failures += 1
+        log.warning("a picture worker failed (%r); starting a new one, drawing in the bot meanwhile", error)
+        old, self._pool = self._pool, None
+        if old is not None:
+            old.shutdown(wait=False, cancel_futures=True)
+        if self.workers > 0:
+            self._pool = self._new_pool()
+
+    async def draw(self, job: PictureJob, *, still_wanted: Callable[[], bool] | None = None,
+                   urgent: bool = False) -> bytes | None:
+        """The picture, drawn off the event loop. Raises `Superseded` instead of drawing a picture that
+        `still_wanted()` says is no longer wanted once its turn comes."""
+        self.counts.requested += 1
+        await self._gate.enter(urgent)
+        try:
+            if still_wanted is not None and not still_wanted():
+                self.counts.superseded += 1
+                raise Superseded
+            pool = self._ready_pool()
+            if pool is not None:
+                try:
+                    key = str(getattr(job.renderer, "key", ""))
+                    drawn = await asyncio.get_running_loop().run_in_executor(
+                        pool, draw_in_worker, key, job.method, job.args)
+                except BrokenProcessPool as error:
+                    if self._pool is pool:
+                        self._broken(error)
+                except Exception:  # e.g. a view that does not pickle: this picture is drawn here
+                    log.exception("a picture could not be drawn by a worker")
+                else:
+                    self.counts.in_workers += 1
+                    return drawn
+            self.counts.in_process += 1
+            return await asyncio.to_thread(job.run)
+        finally:
+            self._gate.leave()
+
+
+PICTURES = Pictures()

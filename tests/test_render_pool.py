@@ -1,0 +1,148 @@
+"""Pictures drawn by worker processes: the same bytes as in the bot, a crashed worker costs no picture,
+outdated pictures are not drawn, and replies to clicks are drawn before notifications."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import threading
+import time
+from typing import Any
+
+import pytest
+
+import games
+from bot.render import renderer_for
+from bot.render.pool import PictureJob, Pictures, Superseded
+
+pytestmark = pytest.mark.xdist_group("render_pool")  # worker processes: not two of these files at once
+
+KEY = "reggverse-riddles"
+
+
+def _job(seed: int = 3, seat: int | None = None) -> PictureJob:
+    engine = games.get(KEY)
+    state = engine.new(3, seed, {})
+    return PictureJob(renderer_for(KEY), "image", (engine.view(state, seat), "en"))
+
+
+async def _warm(pictures: Pictures) -> None:
+    deadline = time.monotonic() + 60
+    while pictures._ready_pool() is None:
+        assert time.monotonic() < deadline, "the picture worker never became ready"
+        await asyncio.sleep(0.05)
+
+
+async def test_a_worker_draws_the_same_picture_and_a_crash_loses_none() -> None:
+    pictures = Pictures()
+    pictures.start(1)
+    try:
+        job = _job()
+        expected = job.run()
+        assert expected is not None and expected.startswith(b"\x89PNG")
+        await _warm(pictures)
+        assert await pictures.draw(job) == expected
+        assert pictures.counts.in_workers == 1 and pictures.counts.in_process == 0
+
+        pool = pictures._pool
+        assert pool is not None
+        for pid in list(pool._processes):  # type: ignore[attr-defined]
+            os.kill(pid, signal.SIGKILL)
+        other = _job(seed=4)
+        assert await pictures.draw(other) == other.run(), "drawn in the bot when the worker is gone"
+        assert pictures.counts.worker_failures == 1 and pictures.counts.in_process == 1
+        assert pictures._pool is not pool, "the broken pool was replaced"
+        await _warm(pictures)
+        assert await pictures.draw(job) == expected
+        assert pictures.counts.in_workers == 2
+    finally:
+        await pictures.stop()
+    assert pictures._pool is None
+
+
+class _Slow:
+    """A renderer whose pictures wait for a signal, to hold the one place of the gate."""
+
+    key = KEY
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+        self.drawn: list[str] = []
+
+    def image(self, name: str, lang: str) -> bytes:
+        if name == "first":
+            self.release.wait(10)
+        self.drawn.append(name)
+        return name.encode()
+
+
+async def _queued(pictures: Pictures, renderer: _Slow, name: str, **kwargs: Any) -> asyncio.Task[bytes | None]:
+    task = asyncio.create_task(pictures.draw(PictureJob(renderer, "image", (name, "en")), **kwargs))
+    await asyncio.sleep(0.01)  # in the gate's queue before the next one
+    return task
+
+
+async def test_an_outdated_picture_is_not_drawn_and_clicks_go_first() -> None:
+    pictures = Pictures()
+    pictures.start(0)
+    pictures._gate.size = 1
+    renderer = _Slow()
+    wanted = {"old table": False}
+    first = await _queued(pictures, renderer, "first")
+    old = await _queued(pictures, renderer, "old table", still_wanted=lambda: wanted["old table"])
+    later = await _queued(pictures, renderer, "notification")
+    click = await _queued(pictures, renderer, "click", urgent=True)
+    renderer.release.set()
+    assert await first == b"first"
+    with pytest.raises(Superseded):
+        await old
+    assert await later == b"notification" and await click == b"click"
+    assert renderer.drawn == ["first", "click", "notification"], "the click's picture before the waiting ones"
+    assert pictures.counts.superseded == 1 and pictures.counts.requested == 4
+
+
+async def test_a_cancelled_waiter_gives_its_place_back() -> None:
+    pictures = Pictures()
+    pictures.start(0)
+    pictures._gate.size = 1
+    renderer = _Slow()
+    first = await _queued(pictures, renderer, "first")
+    gone = await _queued(pictures, renderer, "gone")
+    gone.cancel()
+    after = await _queued(pictures, renderer, "after")
+    renderer.release.set()
+    assert await first == b"first" and await after == b"after"
+    assert renderer.drawn == ["first", "after"] and pictures._gate.busy == 0
+
+
+KILLED_BOT = """
+import asyncio, os, signal
+from bot.render.pool import Pictures
+
+async def main():
+    pictures = Pictures()
+    pictures.start(1)
+    while pictures._ready_pool() is None:
+        await asyncio.sleep(0.05)
+    print(*pictures._pool._processes, flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+asyncio.run(main())
+"""
+
+
+def test_a_bot_killed_with_sigkill_leaves_no_worker_behind() -> None:
+    import subprocess
+    import sys
+
+    from bot.render.pool import _alive
+
+    bot = subprocess.run([sys.executable, "-c", KILLED_BOT], capture_output=True, text=True, timeout=120)
+    assert bot.returncode == -signal.SIGKILL, bot.stderr
+    workers = [int(pid) for pid in bot.stdout.split()]
+    assert workers
+    deadline = time.monotonic() + 15
+    while any(_alive(pid) for pid in workers):
+        assert time.monotonic() < deadline, "a picture worker outlived its bot"
+        time.sleep(0.1)
