@@ -43,7 +43,14 @@ async def test_a_worker_draws_the_same_picture_and_a_crash_loses_none() -> None:
         assert expected is not None and expected.startswith(b"\x89PNG")
         await _warm(pictures)
         assert await pictures.draw(job) == expected
-        assert pictures.counts.in_workers == 1 and pictures.counts.in_process == 0
+        engine = games.get("eight-minute-empire")
+        state = engine.new(2, 5, {})
+        prompt = engine.prompts(state)[0]  # its `info` is a read-only mapping, which does not pickle as is
+        seat_job = PictureJob(renderer_for("eight-minute-empire"), "seat_image",
+                              (engine.view(state, prompt.seat), prompt, "it"))
+        seat_picture = seat_job.run()
+        assert seat_picture is not None and await pictures.draw(seat_job) == seat_picture
+        assert pictures.counts.in_workers == 2 and pictures.counts.in_process == 0
 
         pool = pictures._pool
         assert pool is not None
@@ -55,7 +62,7 @@ async def test_a_worker_draws_the_same_picture_and_a_crash_loses_none() -> None:
         assert pictures._pool is not pool, "the broken pool was replaced"
         await _warm(pictures)
         assert await pictures.draw(job) == expected
-        assert pictures.counts.in_workers == 2
+        assert pictures.counts.in_workers == 3
     finally:
         await pictures.stop()
     assert pictures._pool is None

@@ -11,8 +11,11 @@ and elixirs (public), plus the seat's own bid and figures in its DM.
 
 from __future__ import annotations
 
+import json
 import math
 import re
+import threading
+from collections import OrderedDict
 from functools import cache
 from typing import Any
 
@@ -118,8 +121,30 @@ class Geometry:
         return (MARGIN + x * self.unit, self.top + y * self.unit)
 
 
-def render_image(view: dict[str, Any]) -> Image.Image:
-    geometry = Geometry(view)
+KEPT_BACKGROUNDS = 4  # ~3 MB each (RGB); the game has one map per board layout (two today)
+_backgrounds: OrderedDict[str, Image.Image] = OrderedDict()
+_backgrounds_lock = threading.Lock()
+
+
+def _background(view: dict[str, Any], geometry: Geometry) -> Image.Image:
+    """A new image holding the sea, boards, islands, links and island names. They are the same in
+    every view of a map, so they are drawn once per map and copied (a copy costs a tenth of drawing)."""
+    key = json.dumps([view["boards"], [(r["id"], r["x"], r["y"]) for r in view["regions"]], view["links"],
+                      view["continents"]], sort_keys=True)
+    with _backgrounds_lock:
+        found = _backgrounds.get(key)
+        if found is not None:
+            _backgrounds.move_to_end(key)
+            return found.copy()
+    drawn = _draw_background(view, geometry)
+    with _backgrounds_lock:
+        _backgrounds[key] = drawn
+        while len(_backgrounds) > KEPT_BACKGROUNDS:
+            _backgrounds.popitem(last=False)
+    return drawn.copy()
+
+
+def _draw_background(view: dict[str, Any], geometry: Geometry) -> Image.Image:
     boards = view["boards"]
     unit, height, radius, at = geometry.unit, geometry.height, geometry.radius, geometry.at
     image = Image.new("RGB", (WIDTH, height), SEA)
@@ -130,7 +155,6 @@ def render_image(view: dict[str, Any]) -> Image.Image:
         draw.rectangle((x0 + 3, y0 + 3, x0 + unit - 3, y0 + unit - 3), fill=BOARD_SEA, outline=BOARD_EDGE, width=2)
         draw.text((x0 + 10, y0 + 6), b["letter"], font=font(int(unit * 0.07)), fill=BOARD_EDGE)
 
-    regions = {r["id"]: r for r in view["regions"]}
     centre = geometry.centre
     land_links = [(link["a"], link["b"]) for link in view["links"] if not link["water"]]
 
@@ -139,7 +163,7 @@ def render_image(view: dict[str, Any]) -> Image.Image:
     for fill, grow in ((LAND_EDGE, 3), (LAND, 0)):
         for a, b in land_links:
             draw.line((centre[a], centre[b]), fill=fill, width=int(2 * (blob + grow)))
-        for rid in regions:
+        for rid in centre:
             x, y = centre[rid]
             draw.ellipse((x - blob - grow, y - blob - grow, x + blob + grow, y + blob + grow), fill=fill)
     for link in view["links"]:
@@ -162,6 +186,15 @@ def render_image(view: dict[str, Any]) -> Image.Image:
             stroke_width=3,
             stroke_fill=BOARD_SEA,
         )
+    return image
+
+
+def render_image(view: dict[str, Any]) -> Image.Image:
+    geometry = Geometry(view)
+    radius, centre = geometry.radius, geometry.centre
+    image = _background(view, geometry)
+    draw = ImageDraw.Draw(image)
+    regions = {r["id"]: r for r in view["regions"]}
 
     players = view["players"]
     label_font = font(int(radius * 0.62))
@@ -198,7 +231,7 @@ def render_image(view: dict[str, Any]) -> Image.Image:
                 count_font,
             )
 
-    _legend(draw, view, height)
+    _legend(draw, view, geometry.height)
     return image
 
 

@@ -16,6 +16,7 @@ a player's click go before notifications waiting for a worker.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import multiprocessing
 import os
@@ -27,6 +28,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
+
+from games.core import Prompt
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +52,13 @@ class PictureJob:
     def run(self) -> bytes | None:
         drawn: bytes | None = getattr(self.renderer, self.method)(*self.args)
         return drawn
+
+
+def _portable(value: Any) -> Any:
+    """`value` as it can travel to a worker: a prompt's read-only `info` mapping becomes a dict."""
+    if isinstance(value, Prompt) and not isinstance(value.info, dict):
+        return dataclasses.replace(value, info=dict(value.info))
+    return value
 
 
 def draw_in_worker(game_key: str, method: str, args: tuple[Any, ...]) -> bytes | None:
@@ -203,7 +213,7 @@ class Pictures:
                 try:
                     key = str(getattr(job.renderer, "key", ""))
                     drawn = await asyncio.get_running_loop().run_in_executor(
-                        pool, draw_in_worker, key, job.method, job.args)
+                        pool, draw_in_worker, key, job.method, tuple(_portable(a) for a in job.args))
                 except BrokenProcessPool as error:
                     if self._pool is pool:
                         self._broken(error)

@@ -1,0 +1,89 @@
+"""The notifier with updates that arrive while a table edit is on its way: the table ends on the newest
+version, an update that is outdated before its picture is drawn is neither drawn nor sent, and a DM
+owed anew while the previous one was being sent is sent again."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+from typing import Any
+from unittest import mock
+
+from bot import present
+from bot.notify import DiscordNotifier
+
+
+def _update(version: int, dms: list[Any] | None = None) -> Any:
+    game = SimpleNamespace(id=7, status="active", guild_id=None)
+    notices = {n.seat.seat: n for n in dms or []}
+    return SimpleNamespace(game=game, version=version, started=False, dms=dms or [], notices=notices)
+
+
+def _notifier() -> DiscordNotifier:
+    notifier = DiscordNotifier(mock.MagicMock())
+
+    async def server_language(game: Any) -> str:
+        return "en"
+
+    notifier._server_language = server_language  # type: ignore[method-assign]
+    return notifier
+
+
+async def test_the_table_ends_on_the_newest_update_and_outdated_ones_are_skipped() -> None:
+    notifier = _notifier()
+    first_on_its_way = asyncio.Event()
+    go_on = asyncio.Event()
+    shown: list[int] = []
+    asked: list[int] = []
+
+    async def edit_table(update: Any, lang: str, still_wanted: Any) -> None:
+        asked.append(update.version)
+        if not still_wanted():
+            return
+        if update.version == 1:
+            first_on_its_way.set()
+            await go_on.wait()  # versions 2 and 3 are published meanwhile
+        shown.append(update.version)
+
+    notifier._edit_table = edit_table  # type: ignore[method-assign]
+    with mock.patch.object(present, "log_line", return_value=None):
+        paying = asyncio.create_task(notifier.publish(_update(1)))
+        await first_on_its_way.wait()
+        await notifier.publish(_update(2))
+        await notifier.publish(_update(3))
+        go_on.set()
+        await paying
+    assert shown == [1, 3], "the newest version is shown last; version 2 was outdated before it was drawn"
+    assert asked == [1, 3] and not notifier._owed
+
+
+async def test_a_dm_owed_again_while_one_is_sent_is_sent_again() -> None:
+    notifier = _notifier()
+    sent: list[int] = []
+    sending = asyncio.Event()
+    go_on = asyncio.Event()
+
+    def notice(version: int) -> Any:
+        return SimpleNamespace(seat=SimpleNamespace(seat=0), version=version)
+
+    async def send_private(game: Any, n: Any, update: Any, lang: str, still_wanted: Any) -> None:
+        if n.version == 1:
+            sending.set()
+            await go_on.wait()
+        if still_wanted():
+            sent.append(n.version)
+
+    async def edit_table(update: Any, lang: str, still_wanted: Any) -> None:
+        return None
+
+    notifier._send_private = send_private  # type: ignore[method-assign]
+    notifier._edit_table = edit_table  # type: ignore[method-assign]
+    with mock.patch.object(present, "log_line", return_value=None):
+        paying = asyncio.create_task(notifier.publish(_update(1, [notice(1)])))
+        await sending.wait()
+        await notifier.publish(_update(2, [notice(2)]))
+        go_on.set()
+        await paying
+    assert sent == [2], "the DM shows the newest view (the older one, outdated once drawn, was not sent)"
+    assert not notifier._owed
+
