@@ -74,6 +74,7 @@ class TableBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         PICTURES.start(self.settings.render_workers)  # the workers warm up while the bot connects
+        self.metrics.watch_pictures(PICTURES)
         self.db = await Database.open(self.settings.database_url)  # runs the migrations
         self.metrics.watch_database(self.db)
         self.metrics.time_interactions(self)

@@ -39,6 +39,8 @@ from prometheus_client import (
     ProcessCollector,
     generate_latest,
 )
+from prometheus_client.core import CounterMetricFamily, Metric
+from prometheus_client.registry import Collector
 from yarl import URL
 
 import games
@@ -47,6 +49,7 @@ from storage.shards import Shards
 
 if TYPE_CHECKING:
     from bot.client import TableBot
+    from bot.render.pool import Pictures
 
 log = logging.getLogger(__name__)
 
@@ -199,6 +202,10 @@ class BotMetrics:
                 continue
             self.database_errors.labels(name)
             setattr(db, name, _counted(getattr(db, name), self.database_errors.labels(name).inc))
+
+    # --- pictures ---------------------------------------------------------------------------------
+    def watch_pictures(self, pictures: Pictures) -> None:
+        self.registry.register(_PictureCollector(pictures))
 
     # --- gateway ----------------------------------------------------------------------------------
     def watch_gateway(self, bot: TableBot) -> GatewayStatus:
@@ -427,3 +434,23 @@ class MetricsServer:
     async def healthz(self, _request: web.Request) -> web.Response:
         ok, body = await health(self.bot)
         return web.Response(status=200 if ok else 503, text=json.dumps(body), content_type="application/json")
+
+
+class _PictureCollector(Collector):
+    """What became of the pictures asked for (read from `bot.render.pool.Pictures.counts` at each scrape)."""
+
+    def __init__(self, pictures: Pictures) -> None:
+        self.pictures = pictures
+
+    def collect(self) -> Iterable[Metric]:
+        counts = self.pictures.counts
+        drawn = CounterMetricFamily(f"{PREFIX}_pictures", "Pictures asked for, by what became of them: drawn by a "
+                                    "worker process, drawn in the bot's process, or superseded (not drawn: a newer "
+                                    "version of its message was owed by then).", labels=["outcome"])
+        for outcome, value in (("worker", counts.in_workers), ("in_process", counts.in_process),
+                               ("superseded", counts.superseded)):
+            drawn.add_metric([outcome], value)
+        yield drawn
+        yield CounterMetricFamily(f"{PREFIX}_picture_worker_failures", "Picture worker processes that crashed or "
+                                  "failed to start (each replaced; their pictures drawn in the bot).",
+                                  value=counts.worker_failures)

@@ -153,3 +153,22 @@ def test_a_bot_killed_with_sigkill_leaves_no_worker_behind() -> None:
     while any(_alive(pid) for pid in workers):
         assert time.monotonic() < deadline, "a picture worker outlived its bot"
         time.sleep(0.1)
+
+
+async def test_the_metrics_say_what_became_of_the_pictures() -> None:
+    from prometheus_client import generate_latest
+
+    from bot.metrics import BotMetrics
+
+    pictures = Pictures()
+    pictures.start(0)
+    metrics = BotMetrics()
+    metrics.watch_pictures(pictures)
+    await pictures.draw(_job())
+    with pytest.raises(Superseded):
+        await pictures.draw(_job(), still_wanted=lambda: False)
+    text = generate_latest(metrics.registry).decode()
+    assert 'tablebot_pictures_total{outcome="in_process"} 1.0' in text
+    assert 'tablebot_pictures_total{outcome="superseded"} 1.0' in text
+    assert 'tablebot_pictures_total{outcome="worker"} 0.0' in text
+    assert "tablebot_picture_worker_failures_total 0.0" in text

@@ -88,7 +88,8 @@ class Renderer:
         """A picture of the public view, or None, with its words in `lang`. Failures are logged, never fatal.
 
         The last few pictures are kept by view: a decision's table edit and the deciding player's DM
-        often show the same picture, and drawing one takes 40-60 ms. Called from worker threads."""
+        often show the same picture (10-20 ms to draw). Called from threads of the bot's process or in a
+        picture worker process (bot.render.pool), never on the event loop."""
         if self._image is None:
             return None
         key = lang + json.dumps(view, sort_keys=True, default=str)
