@@ -48,6 +48,7 @@ import os
 import pickle
 import random
 import resource
+import socket
 import statistics
 import sys
 import tempfile
@@ -767,6 +768,62 @@ def _errors(log: bytes) -> list[str]:
     return found
 
 
+class BotClock:
+    """The bot's own timing of its answers, scraped from its Prometheus endpoint (METRICS_PORT): from
+    discord.py's Interaction object created (the gateway frame read and parsed) to the end of the first
+    response, for choice clicks (`component:g`, `component:gs`). Against the bench's latency (frame
+    sent -> callback received) it tells time spent in the bot's handlers from time spent before them
+    (a gateway backlog) or on the wire."""
+
+    KINDS = ("component:g", "component:gs")
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.url = f"http://127.0.0.1:{port}/metrics"
+
+    async def scrape(self) -> dict[float, float]:
+        """Cumulative count of choice-click answers by bucket bound (inf: all), and their sum under -1."""
+        import aiohttp
+        from prometheus_client.parser import text_string_to_metric_families
+
+        async with aiohttp.ClientSession() as session, session.get(self.url) as response:
+            page = await response.text()
+        counts: dict[float, float] = {}
+        for family in text_string_to_metric_families(page):
+            if family.name != "tablebot_interaction_response_seconds":
+                continue
+            for sample in family.samples:
+                if sample.labels.get("kind") not in self.KINDS:
+                    continue
+                if sample.name.endswith("_bucket"):
+                    bound = float(sample.labels["le"])
+                    counts[bound] = counts.get(bound, 0.0) + sample.value
+                elif sample.name.endswith("_sum"):
+                    counts[-1.0] = counts.get(-1.0, 0.0) + sample.value
+        return counts
+
+    @staticmethod
+    def figures(before: dict[float, float], after: dict[float, float]) -> dict[str, Any]:
+        """Mean, and the bucket bounds the p50 and p99 fall under, of the answers between two scrapes."""
+        delta = {bound: after.get(bound, 0.0) - before.get(bound, 0.0) for bound in after}
+        count = delta.get(math.inf, 0.0)
+        if count <= 0:
+            return {"answers": 0}
+        bounds = sorted(b for b in delta if b >= 0)
+
+        def under(fraction: float) -> float:
+            return next(b for b in bounds if delta[b] >= fraction * count)
+
+        return {"answers": int(count), "mean_ms": round(1000 * delta[-1.0] / count, 1),
+                "p50_under_ms": 1000 * under(0.5), "p99_under_ms": 1000 * under(0.99)}
+
+
+def free_port() -> int:
+    with contextlib.closing(socket.socket()) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
 class LoopLag:
     """How late this process's event loop wakes up: a busy bench delays what it measures."""
 
@@ -806,7 +863,8 @@ async def _run_loopback(count: int, *, url: str, think: float, seed: int, direct
     log: IO[bytes]
     try:
         with open(log_path, "wb") as log:  # noqa: ASYNC230 - opened once, before anything runs
-            bot = await BotProcess.spawn(lb, url, log=log)
+            clock = BotClock(free_port())
+            bot = await BotProcess.spawn(lb, url, log=log, metrics_port=str(clock.port))
             await lb.wait_ready(within=120)
             if not await lb.wait_until(lambda: bool(fake.commands), 60):
                 raise AssertionError("the bot never synced its commands")
@@ -822,6 +880,7 @@ async def _run_loopback(count: int, *, url: str, think: float, seed: int, direct
             await lb.quiet(within=120)  # the threads, tables and first DMs are out
             rss_growth = rss_kb(bot.pid) - rss_before
             lag.lags.clear()
+            scraped = await clock.scrape()
             bot_cpu, main_cpu = cpu_seconds(bot.pid, children=True), cpu_seconds(bot.pid)
             own_cpu = time.process_time()
             figures = await _play_and_count(load, ledger, duration)
@@ -831,6 +890,7 @@ async def _run_loopback(count: int, *, url: str, think: float, seed: int, direct
             lags = [x * 1000 for x in lag.lags]
             with contextlib.suppress(TimeoutError):  # what the last decisions set off is sent before the bot stops
                 await lb.quiet(idle=0.5, within=120)
+            inside = BotClock.figures(scraped, await clock.scrape())
             log.flush()
             measured_log = log_path.stat().st_size
             await bot.stop()
@@ -857,7 +917,7 @@ async def _run_loopback(count: int, *, url: str, think: float, seed: int, direct
         "bench_cpu_seconds": round(own_cpu, 2),
         "bench_loop_lag_p99_ms": round(percentile(lags, 0.99), 1),
         "bench_loop_lag_max_ms": round(max(lags, default=0), 1),
-        "rss_per_game_kb": round(rss_growth / max(1, count), 1),
+        "rss_per_game_kb": round(rss_growth / max(1, count), 1), "bot_answer_timing": inside,
         "unknown_rest_calls": len(lb.unknown),
         "errors": len(errors), "first_errors": errors[:3], "errors_at_shutdown": len(_errors(logged[measured_log:]))})
     return figures
@@ -896,6 +956,13 @@ def report(figures: dict[str, Any]) -> str:
         f"p99 {f['latency_p99_ms']} ms, max {f['latency_max_ms']} ms  [target p99 < 100 ms]",
         f"  INTERACTION_CREATE -> the answer itself (after a deferral: its edit): p50 {f['answer_p50_ms']} ms, "
         f"p99 {f['answer_p99_ms']} ms, max {f['answer_max_ms']} ms",
+    ]
+    inside = f.get("bot_answer_timing") or {}
+    if inside.get("answers"):
+        lines.append(f"  the bot's own clock (Interaction parsed -> first response sent) over {inside['answers']} "
+                     f"clicks: mean {inside['mean_ms']} ms, p50 <= {inside['p50_under_ms']:g} ms, "
+                     f"p99 <= {inside['p99_under_ms']:g} ms (its metrics' buckets)")
+    lines += [
         f"  clicks: {f['accepted_clicks']} accepted, {f['refused_clicks']} refused, {f['unanswered']} unanswered "
         f"within {ANSWER_WITHIN:g} s, {f['undelivered']} undelivered",
     ]
