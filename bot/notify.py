@@ -74,6 +74,10 @@ class _Owed:
     edit_table: bool = False
     lines: list[tuple[int, str]] = field(default_factory=list)  # (version, log line), oldest first
     dms: dict[int, SeatNotice] = field(default_factory=dict)  # seat -> the newest notice owed to it
+    # Owed again because a newer version came while the previous one was drawn or sent: its picture
+    # goes before those that have not waited yet (bot.render.pool).
+    table_again: bool = False
+    dms_again: set[int] = field(default_factory=set)
 
     def add(self, update: TableUpdate, lang: str) -> None:
         self.latest = update
@@ -197,7 +201,8 @@ class DiscordNotifier:
             if owed.latest is update:
                 owed.edit_table = False  # the table was just posted from the newest update
         elif owed.edit_table:
-            await _unless_refused(self._edit_table(update, lang, lambda: owed.latest is update))
+            await _unless_refused(self._edit_table(update, lang, lambda: owed.latest is update, owed.table_again))
+            owed.table_again = owed.latest is not update
             if owed.latest is update:
                 owed.edit_table = False
         elif owed.lines:
@@ -214,7 +219,8 @@ class DiscordNotifier:
             def wanted(seat: int) -> Callable[[], bool]:
                 return lambda: owed.dms.get(seat) is owing[seat]
 
-            results = await asyncio.gather(*(_unless_refused(self._send_private(game, n, update, lang, wanted(s)))
+            results = await asyncio.gather(*(_unless_refused(self._send_private(game, n, update, lang, wanted(s),
+                                                                                s in owed.dms_again))
                                              for s, n in zip(seats, notices, strict=True)), return_exceptions=True)
             failure: BaseException | None = None
             for seat, result in zip(seats, results, strict=True):
@@ -222,6 +228,9 @@ class DiscordNotifier:
                     failure = failure or result
                 elif owed.dms.get(seat) is owing[seat]:
                     del owed.dms[seat]
+                    owed.dms_again.discard(seat)
+                else:
+                    owed.dms_again.add(seat)
             if failure is not None:
                 raise failure
 
@@ -286,14 +295,15 @@ class DiscordNotifier:
         return next((t.id for t in threads
                      if t.parent_id == channel.id and t.name == name and t.owner_id == me), None)
 
-    async def _edit_table(self, update: TableUpdate, lang: str, still_wanted: Callable[[], bool]) -> None:
+    async def _edit_table(self, update: TableUpdate, lang: str, still_wanted: Callable[[], bool],
+                          again: bool = False) -> None:
         game = update.game
         assert game.id is not None
         table_message_id = self._tables.get(game.id) or game.table_message_id
         if table_message_id is None:
             return
         try:
-            message = await present.table(update, lang).render(still_wanted=still_wanted)
+            message = await present.table(update, lang).render(still_wanted=still_wanted, again=again)
         except Superseded:
             return  # a newer table is owed and goes next: this one is neither drawn nor sent
         if not still_wanted():
@@ -302,7 +312,7 @@ class DiscordNotifier:
         await partial.edit(**message.edit_kwargs())
 
     async def _send_private(self, game: GameRow, notice: SeatNotice, update: TableUpdate, server_lang: str,
-                            still_wanted: Callable[[], bool]) -> None:
+                            still_wanted: Callable[[], bool], again: bool = False) -> None:
         assert game.id is not None
         seat = notice.seat
         if seat.user_id is None:
@@ -314,7 +324,7 @@ class DiscordNotifier:
         # The DM speaks the player's language (their Discord locale, remembered on the seat).
         try:
             message = await present.seat_message(game, notice, update, lang=i18n.language(seat.locale)).render(
-                still_wanted=still_wanted)
+                still_wanted=still_wanted, again=again)
         except Superseded:
             return  # a newer view of this seat is owed and goes next
         if not still_wanted():

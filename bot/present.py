@@ -17,7 +17,7 @@ import games
 from bot import i18n, rules, text
 from bot.render import renderer_for
 from bot.render.generic import COLOUR, TableContext, clip
-from bot.render.pool import PICTURES, PictureJob
+from bot.render.pool import AGAIN, CLICK, NOTIFICATION, PICTURES, PictureJob
 from bot.table import SeatNotice, TableUpdate
 from bot.views import (
     BackButton,
@@ -48,11 +48,14 @@ class Outgoing:
     picture: PictureJob | None = None
     pictured: bool = False
 
-    async def render(self, *, still_wanted: Callable[[], bool] | None = None, urgent: bool = False) -> Outgoing:
-        """Draw the picture. `urgent`: the answer to a player's click (drawn before notifications);
-        raises `Superseded` if `still_wanted()` says the message is outdated before its picture is drawn."""
+    async def render(self, *, still_wanted: Callable[[], bool] | None = None, urgent: bool = False,
+                     again: bool = False) -> Outgoing:
+        """Draw the picture: `urgent` for the answer to a player's click (drawn before notifications),
+        `again` for a notification whose previous version was superseded (it waited its turn already).
+        Raises `Superseded` if `still_wanted()` says the message is outdated before its picture is drawn."""
         if self.picture is not None:
-            self._show(await PICTURES.draw(self.picture, still_wanted=still_wanted, urgent=urgent))
+            priority = CLICK if urgent else AGAIN if again else NOTIFICATION
+            self._show(await PICTURES.draw(self.picture, still_wanted=still_wanted, priority=priority))
         return self
 
     def _show(self, image: bytes | None) -> None:

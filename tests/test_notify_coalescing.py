@@ -34,10 +34,10 @@ async def test_the_table_ends_on_the_newest_update_and_outdated_ones_are_skipped
     first_on_its_way = asyncio.Event()
     go_on = asyncio.Event()
     shown: list[int] = []
-    asked: list[int] = []
+    asked: list[tuple[int, bool]] = []
 
-    async def edit_table(update: Any, lang: str, still_wanted: Any) -> None:
-        asked.append(update.version)
+    async def edit_table(update: Any, lang: str, still_wanted: Any, again: bool) -> None:
+        asked.append((update.version, again))
         if not still_wanted():
             return
         if update.version == 1:
@@ -54,26 +54,27 @@ async def test_the_table_ends_on_the_newest_update_and_outdated_ones_are_skipped
         go_on.set()
         await paying
     assert shown == [1, 3], "the newest version is shown last; version 2 was outdated before it was drawn"
-    assert asked == [1, 3] and not notifier._owed
+    assert asked == [(1, False), (3, True)], "version 3's picture goes before notifications that did not wait"
+    assert not notifier._owed
 
 
 async def test_a_dm_owed_again_while_one_is_sent_is_sent_again() -> None:
     notifier = _notifier()
-    sent: list[int] = []
+    sent: list[tuple[int, bool]] = []
     sending = asyncio.Event()
     go_on = asyncio.Event()
 
     def notice(version: int) -> Any:
         return SimpleNamespace(seat=SimpleNamespace(seat=0), version=version)
 
-    async def send_private(game: Any, n: Any, update: Any, lang: str, still_wanted: Any) -> None:
+    async def send_private(game: Any, n: Any, update: Any, lang: str, still_wanted: Any, again: bool) -> None:
         if n.version == 1:
             sending.set()
             await go_on.wait()
         if still_wanted():
-            sent.append(n.version)
+            sent.append((n.version, again))
 
-    async def edit_table(update: Any, lang: str, still_wanted: Any) -> None:
+    async def edit_table(update: Any, lang: str, still_wanted: Any, again: bool) -> None:
         return None
 
     notifier._send_private = send_private  # type: ignore[method-assign]
@@ -84,6 +85,6 @@ async def test_a_dm_owed_again_while_one_is_sent_is_sent_again() -> None:
         await notifier.publish(_update(2, [notice(2)]))
         go_on.set()
         await paying
-    assert sent == [2], "the DM shows the newest view (the older one, outdated once drawn, was not sent)"
+    assert sent == [(2, True)], "the DM shows the newest view (the older one, outdated once drawn, was not sent)"
     assert not notifier._owed
 

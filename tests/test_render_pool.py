@@ -14,7 +14,7 @@ import pytest
 
 import games
 from bot.render import renderer_for
-from bot.render.pool import PictureJob, Pictures, Superseded
+from bot.render.pool import AGAIN, CLICK, PictureJob, Pictures, Superseded
 
 pytestmark = pytest.mark.xdist_group("render_pool")  # worker processes: not two of these files at once
 
@@ -90,7 +90,7 @@ async def _queued(pictures: Pictures, renderer: _Slow, name: str, **kwargs: Any)
     return task
 
 
-async def test_an_outdated_picture_is_not_drawn_and_clicks_go_first() -> None:
+async def test_an_outdated_picture_is_not_drawn_and_clicks_go_first_then_pictures_that_waited() -> None:
     pictures = Pictures()
     pictures.start(0)
     pictures._gate.size = 1
@@ -99,14 +99,16 @@ async def test_an_outdated_picture_is_not_drawn_and_clicks_go_first() -> None:
     first = await _queued(pictures, renderer, "first")
     old = await _queued(pictures, renderer, "old table", still_wanted=lambda: wanted["old table"])
     later = await _queued(pictures, renderer, "notification")
-    click = await _queued(pictures, renderer, "click", urgent=True)
+    again = await _queued(pictures, renderer, "again", priority=AGAIN)
+    click = await _queued(pictures, renderer, "click", priority=CLICK)
     renderer.release.set()
     assert await first == b"first"
     with pytest.raises(Superseded):
         await old
-    assert await later == b"notification" and await click == b"click"
-    assert renderer.drawn == ["first", "click", "notification"], "the click's picture before the waiting ones"
-    assert pictures.counts.superseded == 1 and pictures.counts.requested == 4
+    assert await later == b"notification" and await click == b"click" and await again == b"again"
+    assert renderer.drawn == ["first", "click", "again", "notification"], \
+        "the click's picture before the waiting ones, then a superseded one's newer version"
+    assert pictures.counts.superseded == 1 and pictures.counts.requested == 5
 
 
 async def test_a_cancelled_waiter_gives_its_place_back() -> None:

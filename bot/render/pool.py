@@ -10,7 +10,9 @@ A job names the renderer by game key, so a worker draws with its own copy of the
 same view: the picture is the same bytes either way. The text of a message never waits on anything but
 its own picture, and a picture that is no longer wanted when its turn to be drawn comes (the message it
 was for has a newer version owed: `still_wanted` says so) is not drawn at all (`Superseded`). Replies to
-a player's click go before notifications waiting for a worker.
+a player's click go before notifications waiting for a worker, and the newer version of a superseded
+picture goes before the notifications that have not waited yet (under a steady stream of updates, a
+table is not sent to the back of the queue again and again).
 """
 
 from __future__ import annotations
@@ -112,28 +114,30 @@ class Counts:
     worker_failures: int = 0  # a worker crashed or the pool broke: drawn in the bot's process instead
 
 
+CLICK, AGAIN, NOTIFICATION = 0, 1, 2  # priorities: replies to clicks, then notifications that already waited
+
+
 @dataclass
 class _Gate:
-    """At most `size` pictures in the making at once; replies to clicks first, then in order of arrival."""
+    """At most `size` pictures in the making at once; by priority, then in order of arrival."""
 
     size: int
     busy: int = 0
-    waiting: tuple[deque[asyncio.Future[None]], deque[asyncio.Future[None]]] = field(
-        default_factory=lambda: (deque(), deque()))
+    waiting: tuple[deque[asyncio.Future[None]], ...] = field(default_factory=lambda: (deque(), deque(), deque()))
 
-    async def enter(self, urgent: bool) -> None:
+    async def enter(self, priority: int) -> None:
         if self.busy < self.size and not any(self.waiting):
             self.busy += 1
             return
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.waiting[0 if urgent else 1].append(turn)
+        self.waiting[priority].append(turn)
         try:
             await turn  # `leave` hands its place over: busy stays counted
         except asyncio.CancelledError:
             if turn.done() and not turn.cancelled():
                 self.leave()  # the place was handed over just as this waiter was cancelled
             else:
-                self.waiting[0 if urgent else 1].remove(turn)
+                self.waiting[priority].remove(turn)
             raise
 
     def leave(self) -> None:
@@ -199,11 +203,11 @@ class Pictures:
             self._pool = self._new_pool()
 
     async def draw(self, job: PictureJob, *, still_wanted: Callable[[], bool] | None = None,
-                   urgent: bool = False) -> bytes | None:
+                   priority: int = NOTIFICATION) -> bytes | None:
         """The picture, drawn off the event loop. Raises `Superseded` instead of drawing a picture that
         `still_wanted()` says is no longer wanted once its turn comes."""
         self.counts.requested += 1
-        await self._gate.enter(urgent)
+        await self._gate.enter(priority)
         try:
             if still_wanted is not None and not still_wanted():
                 self.counts.superseded += 1
