@@ -15,6 +15,8 @@ import pytest
 import games
 from bot.render import renderer_for
 from bot.render.pool import AGAIN, CLICK, PictureJob, Pictures, Superseded
+from games.ai import RandomPlayer
+from games.core import Choice
 
 pytestmark = pytest.mark.xdist_group("render_pool")  # worker processes: not two of these files at once
 
@@ -50,7 +52,16 @@ async def test_a_worker_draws_the_same_picture_and_a_crash_loses_none() -> None:
                               (engine.view(state, prompt.seat), prompt, "it"))
         seat_picture = seat_job.run()
         assert seat_picture is not None and await pictures.draw(seat_job) == seat_picture
-        assert pictures.counts.in_workers == 2 and pictures.counts.in_process == 0
+        regg = games.get(KEY)
+        state = regg.new(3, 8, {"action_tiles": True})
+        players = [RandomPlayer(s) for s in range(3)]
+        while not any(type(c) is not Choice for p in regg.prompts(state) for c in p.choices):
+            prompt = regg.prompts(state)[0]  # until a prompt offers a game's own kind of choice (labels made when read)
+            regg.apply(state, prompt.seat, players[prompt.seat].choose(regg, state, prompt))
+        prompt = regg.prompts(state)[0]
+        own_job = PictureJob(renderer_for(KEY), "seat_image", (regg.view(state, prompt.seat), prompt, "fr"))
+        assert await pictures.draw(own_job) == own_job.run()
+        assert pictures.counts.in_workers == 3 and pictures.counts.in_process == 0
 
         pool = pictures._pool
         assert pool is not None
@@ -62,7 +73,7 @@ async def test_a_worker_draws_the_same_picture_and_a_crash_loses_none() -> None:
         assert pictures._pool is not pool, "the broken pool was replaced"
         await _warm(pictures)
         assert await pictures.draw(job) == expected
-        assert pictures.counts.in_workers == 3
+        assert pictures.counts.in_workers == 4
     finally:
         await pictures.stop()
     assert pictures._pool is None

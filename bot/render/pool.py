@@ -18,7 +18,6 @@ table is not sent to the back of the queue again and again).
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 import multiprocessing
 import os
@@ -31,11 +30,12 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.core import Prompt
+from games.core import Choice, Prompt
 
 log = logging.getLogger(__name__)
 
 PARENT_CHECK_SECONDS = 0.5
+GIVE_UP_AFTER = 3  # worker failures in a row, nothing drawn by a worker in between
 RENDERER_MODULES = ["bot.render.eight_minute_empire", "bot.render.reggverse"]  # imported once by the forkserver
 
 
@@ -57,9 +57,12 @@ class PictureJob:
 
 
 def _portable(value: Any) -> Any:
-    """`value` as it can travel to a worker: a prompt's read-only `info` mapping becomes a dict."""
-    if isinstance(value, Prompt) and not isinstance(value.info, dict):
-        return dataclasses.replace(value, info=dict(value.info))
+    """`value` as it can travel to a worker: a prompt as a plain `Prompt` of plain `Choice`s (games may
+    use their own subclasses, e.g. with labels made when read, which need not survive pickling) and a
+    dict for its read-only `info`."""
+    if isinstance(value, Prompt):
+        return Prompt(value.seat, value.kind, [Choice(c.id, c.label) for c in value.choices], value.pick,
+                      value.secret, value.text, dict(value.info))
     return value
 
 
@@ -159,6 +162,7 @@ class Pictures:
         self._pool: ProcessPoolExecutor | None = None
         self._warm: Future[bool] | None = None
         self._gate = _Gate(2)
+        self._failures_in_a_row = 0
 
     def start(self, workers: int) -> None:
         """Start `workers` processes (0: draw in threads of this process). Returns at once; the
@@ -193,13 +197,18 @@ class Pictures:
         return self._pool
 
     def _broken(self, error: BaseException | None) -> None:
-        """A worker died (or could not start): replace the pool; its pictures are drawn here meanwhile."""
+        """A worker died (or could not start): replace the pool; its pictures are drawn here meanwhile.
+        Workers that keep failing with nothing drawn in between are given up: drawn here from then on."""
         self.counts.worker_failures += 1
-        log.warning("a picture worker failed (%r); starting a new one, drawing in the bot meanwhile", error)
+        self._failures_in_a_row += 1
         old, self._pool = self._pool, None
         if old is not None:
             old.shutdown(wait=False, cancel_futures=True)
-        if self.workers > 0:
+        if self._failures_in_a_row >= GIVE_UP_AFTER:
+            log.error("picture workers failed %d times in a row (last: %r); pictures are drawn in the bot from now on",
+                      self._failures_in_a_row, error)
+        elif self.workers > 0:
+            log.warning("a picture worker failed (%r); starting a new one, drawing in the bot meanwhile", error)
             self._pool = self._new_pool()
 
     async def draw(self, job: PictureJob, *, still_wanted: Callable[[], bool] | None = None,
@@ -225,6 +234,7 @@ class Pictures:
                     log.exception("a picture could not be drawn by a worker")
                 else:
                     self.counts.in_workers += 1
+                    self._failures_in_a_row = 0
                     return drawn
             self.counts.in_process += 1
             return await asyncio.to_thread(job.run)
