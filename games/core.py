@@ -9,6 +9,9 @@ Contract notes shared by every game:
   state, so the same seed and the same decisions always give the same game;
 - the prompts returned by one `prompts()` call are independent: answering one of them never changes
   what another seat may answer (several prompts at once only happen in simultaneous secret phases);
+- the list `prompts()` returns is the caller's, but the prompts in it may be shared: a game may cache a
+  prompt and hand the same object out again whenever the same decision comes up (in any game). They are
+  read-only; cached ones keep their choices in a tuple, so an attempt to change those fails loudly;
 - `apply()` validates completely before it mutates anything, so an `IllegalAction` leaves the state
   exactly as it was;
 - events are JSON-serialisable dicts with a "type". An event with a "to" key is private to that seat;
@@ -68,13 +71,14 @@ class Prompt:
     `pick` is how many distinct choices make one answer. `secret` marks a simultaneous hidden
     decision: others learn only that the seat has chosen until everybody has. `text` is a one-line
     question for people and `info` carries machine-readable context for renderers (never anything the
-    seat may not know). Prompts are built fresh by every `prompts()` call (not frozen, because that
-    costs a lot on the simulation hot path); treat them as read-only.
+    seat may not know). A game may hand out the same Prompt object again (cached, see the module notes),
+    so treat every prompt as read-only; it is not frozen only because that costs a lot on the simulation
+    hot path.
     """
 
     seat: int
     kind: str
-    choices: list[Choice]
+    choices: Sequence[Choice]
     pick: int = 1
     secret: bool = False
     text: str = ""

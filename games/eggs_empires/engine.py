@@ -8,9 +8,11 @@ Tie-Breaker holder). Then round scoring, and "over" after the last round.
 
 from __future__ import annotations
 
+from bisect import insort
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Final
+from types import MappingProxyType
+from typing import Any, Final, cast
 
 from games.core import NO_INFO, Choice, Game, IllegalAction, Option, Player, Prompt, Rng, check_choice
 from games.eggs_empires import rules
@@ -34,23 +36,24 @@ MAX_SEATS: Final = 6
 
 CARD_CHOICES: Final = {card: Choice(str(card), card_name(card)) for card in rules.ADVENTURERS}
 CARD_IDS: Final = {str(card): card for card in rules.ADVENTURERS}
-MULLIGAN_CHOICES: Final = [Choice("keep", "Keep this hand"), Choice("redraw", "Discard it and draw a new hand")]
+MULLIGAN_CHOICES: Final = (Choice("keep", "Keep this hand"), Choice("redraw", "Discard it and draw a new hand"))
 MULLIGAN_IDS: Final = frozenset(c.id for c in MULLIGAN_CHOICES)
 KEEP: Final = Choice("keep", "Keep it")
 NO_EGG: Final = Choice("none", "Take no egg")
 PLAY_TEXT: Final = {1: "Choose an Adventurer to play", 2: "Choose two different Adventurers to play"}
 EGG_TEXT: Final = {card: f"Your {card_name(card)} collects: which egg?" for card in rules.ADVENTURERS}
-EGG_INFO: Final = {card: {"card": card} for card in rules.ADVENTURERS}  # shared, read-only
+EGG_INFO: Final = {card: MappingProxyType({"card": card}) for card in rules.ADVENTURERS}  # shared, read-only
 PRIEST_TEXT: Final = "Priest: discard one of your collected eggs?"
 # Turn-end choice ids read back (see _courier_choices and _priest_choices)
+SLOT_IDS: Final = {f"s{slot}": slot for slot in range(16)}  # egg choice ids read back
 COURIER_TARGETS: Final = {f"give{seat}": seat for seat in range(MAX_SEATS)}
 DISCARD_VALUES: Final = {f"discard{value}": value for value in set(EGG_VALUES)}
 DISCARD_CHOICES: Final = {value: Choice(f"discard{value}", f"Discard a {value:+d} egg") for value in set(EGG_VALUES)}
 
 
-@lru_cache(maxsize=1024)
-def _face_up_choice(slot: int, value: int) -> Choice:
-    return Choice(f"s{slot}", f"Egg {value:+d}")
+# FACE_UP_CHOICES[slot][value]: the choice of a face-up egg
+FACE_UP_CHOICES: Final = [{value: Choice(f"s{slot}", f"Egg {value:+d}") for value in set(EGG_VALUES)}
+                          for slot in range(len(SLOT_IDS))]
 
 
 @lru_cache(maxsize=1024)
@@ -61,21 +64,39 @@ def _face_down_choice(slot: int, scout: int, known: int | None) -> Choice:
     return Choice(f"s{slot}", f"Face-down egg (scouted by {_seat_label(scout)})")
 
 
-@lru_cache(maxsize=64)
-def _courier_choices(players: int, seat: int) -> list[Choice]:
-    return [KEEP] + [Choice(f"give{other}", f"Give it to {_seat_label(other)}")
-                     for other in range(players) if other != seat]
+# Prompts that depend on little are built once and shared by every game (Prompt's contract: read-only;
+# their choices are tuples, so a caller cannot corrupt the cache by accident).
+@lru_cache(maxsize=256)
+def _courier_prompt(players: int, seat: int, value: int) -> Prompt:
+    choices = (KEEP, *(Choice(f"give{other}", f"Give it to {_seat_label(other)}")
+                       for other in range(players) if other != seat))
+    return Prompt(seat, "courier", choices, 1, False, f"Courier: give the {value:+d} egg to another player?",
+                  MappingProxyType({"egg": value}))
 
 
 @lru_cache(maxsize=4096)
-def _priest_choices(values: tuple[int, ...]) -> list[Choice]:
-    return [KEEP] + [DISCARD_CHOICES[v] for v in values]
+def _priest_prompt(seat: int, values: tuple[int, ...]) -> Prompt:
+    return Prompt(seat, "priest", (KEEP, *(DISCARD_CHOICES[v] for v in values)), 1, False, PRIEST_TEXT, NO_INFO)
 
 
-@lru_cache(maxsize=4096)
-def _card_choices(hand: tuple[int, ...]) -> list[Choice]:
-    """Play choices for a (sorted) hand: one per distinct Adventurer. Cached: hands repeat a lot."""
-    return [CARD_CHOICES[c] for c in sorted(set(hand))]
+@lru_cache(maxsize=256)
+def _mulligan_prompt(round_number: int, seat: int) -> Prompt:
+    return Prompt(seat, "mulligan", MULLIGAN_CHOICES, 1, True,
+                  f"Round {round_number}: keep your starting hand or draw a new one (once per round)?", NO_INFO)
+
+
+# _PLAY_PROMPTS[pick][seat][hand]: the play prompt of a seat holding that (sorted) hand. Hands repeat a
+# lot, and one dict lookup is far cheaper than building a Prompt. The cache stays small without a bound:
+# a hand is a multiset of at most four Adventurers.
+_PLAY_PROMPTS: Final[list[list[dict[tuple[int, ...], Prompt]]]] = [
+    [{} for _ in range(MAX_SEATS)] for _ in range(3)
+]
+
+
+def _new_play_prompt(pick: int, seat: int, hand: tuple[int, ...]) -> Prompt:
+    choices = tuple(CARD_CHOICES[card] for card in sorted(set(hand)))  # one per distinct Adventurer
+    prompt = _PLAY_PROMPTS[pick][seat][hand] = Prompt(seat, "play", choices, pick, True, PLAY_TEXT[pick], NO_INFO)
+    return prompt
 
 
 @dataclass(slots=True)
@@ -140,17 +161,18 @@ class EggsAndEmpires(Game[EggsState]):
 
     def _start_round(self, state: EggsState, events: list[Event]) -> None:
         n = state.players
+        shuffle = state.rng.shuffle
+        size = rules.hand_size(n)
         state.turn = 1
         state.phase = "mulligan"
-        state.decks = []
-        state.hands = []
+        state.decks = decks = []
+        state.hands = hands = []
         for _ in range(n):
             deck = rules.empire_deck(n)
-            state.rng.shuffle(deck)
-            hand = sorted(deck[-rules.hand_size(n):])
-            del deck[-rules.hand_size(n):]
-            state.decks.append(deck)
-            state.hands.append(hand)
+            shuffle(deck)
+            hands.append(sorted(deck[-size:]))
+            del deck[-size:]
+            decks.append(deck)
         state.discards = [[] for _ in range(n)]
         state.piles = [[] for _ in range(n)]
         state.bonus = [[] for _ in range(n)]
@@ -159,23 +181,27 @@ class EggsAndEmpires(Game[EggsState]):
         state.plays = [[] for _ in range(n)]
         state.queue, state.collected, state.end_queue = [], [], []
         state.egg_deck = rules.egg_deck(n)
-        state.rng.shuffle(state.egg_deck)
+        shuffle(state.egg_deck)
         state.egg_discard = []
         state.offer = []
-        self._reveal_eggs(state, events)
+        self._reveal_eggs(state)
         events.append({"type": "round_start", "round": state.round, "tiebreaker": state.tiebreaker})
         self._offer_event(state, events)
 
-    def _reveal_eggs(self, state: EggsState, events: list[Event]) -> None:
+    @staticmethod
+    def _reveal_eggs(state: EggsState) -> None:
+        egg_deck, offer = state.egg_deck, state.offer
         for _ in range(rules.eggs_per_turn(state.players)):
-            if not state.egg_deck:  # the deck ran out mid-round: reveal what is left
+            if not egg_deck:  # the deck ran out mid-round: reveal what is left
                 break
-            state.offer.append([state.egg_deck.pop(), FACE_UP])
+            offer.append([egg_deck.pop(), FACE_UP])
 
-    def _offer_event(self, state: EggsState, events: list[Event]) -> None:
+    @staticmethod
+    def _offer_event(state: EggsState, events: list[Event]) -> None:
+        offer = state.offer
         events.append({"type": "offer", "round": state.round, "turn": state.turn,
-                       "eggs": [EGG_VALUES[e] for e, s in state.offer if s == FACE_UP],
-                       "face_down": [s for _, s in state.offer if s != FACE_UP],
+                       "eggs": [EGG_VALUES[e] for e, s in offer if s == FACE_UP],
+                       "face_down": [s for _, s in offer if s != FACE_UP],
                        "tiebreaker": state.tiebreaker})
 
     # --- prompts -----------------------------------------------------------------------------
@@ -183,18 +209,16 @@ class EggsAndEmpires(Game[EggsState]):
         phase = state.phase
         if phase == "play":
             pick = 2 if state.players == 2 else 1
-            text = PLAY_TEXT[pick]
+            cached = _PLAY_PROMPTS[pick]
             hands = state.hands
-            # NO_INFO passed explicitly: cheaper than the field's default factory
-            return [Prompt(seat, "play", _card_choices(tuple(hands[seat])), pick, True, text, NO_INFO)
+            return [cached[seat].get(hand := tuple(hands[seat])) or _new_play_prompt(pick, seat, hand)
                     for seat, submitted in enumerate(state.submitted) if submitted is None]
-        if phase == "mulligan":
-            return [self._mulligan_prompt(state, seat) for seat in range(state.players)
-                    if state.mulligan[seat] is None]
         if phase == "collect":
             return [self._egg_prompt(state)]
         if phase == "turn_end":
             return [self._turn_end_prompt(state)]
+        if phase == "mulligan":
+            return [_mulligan_prompt(state.round, seat) for seat, kept in enumerate(state.mulligan) if kept is None]
         return []
 
     def _prompt_for(self, state: EggsState, seat: Any) -> list[Prompt]:
@@ -203,43 +227,29 @@ class EggsAndEmpires(Game[EggsState]):
         if type(seat) is not int or not 0 <= seat < state.players:
             return []
         if phase == "play":
-            return [self._play_prompt(state, seat)] if state.submitted[seat] is None else []
+            pick = rules.cards_per_seat(state.players)
+            return [_new_play_prompt(pick, seat, tuple(state.hands[seat]))] if state.submitted[seat] is None else []
         if phase == "mulligan":
-            return [self._mulligan_prompt(state, seat)] if state.mulligan[seat] is None else []
+            return [_mulligan_prompt(state.round, seat)] if state.mulligan[seat] is None else []
         return self.prompts(state)
 
-    def _play_prompt(self, state: EggsState, seat: int) -> Prompt:
-        pick = rules.cards_per_seat(state.players)
-        return Prompt(seat, "play", _card_choices(tuple(state.hands[seat])), pick, True,
-                      PLAY_TEXT[pick], NO_INFO)
-
-    def _mulligan_prompt(self, state: EggsState, seat: int) -> Prompt:
-        return Prompt(seat, "mulligan", MULLIGAN_CHOICES, 1, True,
-                      f"Round {state.round}: keep your starting hand or draw a new one (once per round)?", NO_INFO)
-
-    def _egg_choices(self, state: EggsState, seat: int, card: int) -> tuple[list[Choice], bool]:
-        """The distinct eggs this collector may take (face-up eggs of equal value are one choice),
-        and whether it may also take none (a Mage facing only face-down eggs)."""
+    def _egg_prompt(self, state: EggsState) -> Prompt:
+        """The eggs the current collector may take (face-up eggs of equal value are one choice, a Mage
+        never takes a face-up Exploding egg), and "none" for a Mage facing only face-down eggs."""
+        seat, card = state.queue[0]
         choices: list[Choice] = []
-        seen_values: set[int] = set()
-        only_face_down = True
+        face_up_values: list[int] = []
         mage = card == MAGE
         for slot, (egg, scout) in enumerate(state.offer):
             value = EGG_VALUES[egg]
             if scout == FACE_UP:
-                if (mage and value < 0) or value in seen_values:
-                    continue  # a Mage never takes a face-up Exploding egg
-                only_face_down = False
-                seen_values.add(value)
-                choices.append(_face_up_choice(slot, value))
+                if value in face_up_values or (mage and value < 0):
+                    continue
+                face_up_values.append(value)
+                choices.append(FACE_UP_CHOICES[slot][value])
             else:
                 choices.append(_face_down_choice(slot, scout, value if scout == seat else None))
-        return choices, mage and only_face_down and bool(choices)
-
-    def _egg_prompt(self, state: EggsState) -> Prompt:
-        seat, card = state.queue[0]
-        choices, may_decline = self._egg_choices(state, seat, card)
-        if may_decline:
+        if mage and choices and not face_up_values:
             choices.append(NO_EGG)
         return Prompt(seat, "egg", choices, 1, False, EGG_TEXT[card], EGG_INFO[card])
 
@@ -247,11 +257,8 @@ class EggsAndEmpires(Game[EggsState]):
         seat, card = state.end_queue[0]
         if card == COURIER:
             egg = next(e for s, c, e in state.collected if s == seat and c == COURIER)
-            value = EGG_VALUES[egg]
-            return Prompt(seat, "courier", _courier_choices(state.players, seat), 1, False,
-                          f"Courier: give the {value:+d} egg to another player?", {"egg": value})
-        values = tuple(sorted({EGG_VALUES[e] for e in state.piles[seat]}))
-        return Prompt(seat, "priest", _priest_choices(values), 1, False, PRIEST_TEXT, NO_INFO)
+            return _courier_prompt(state.players, seat, EGG_VALUES[egg])
+        return _priest_prompt(seat, tuple(sorted({EGG_VALUES[e] for e in state.piles[seat]})))
 
     # --- apply -------------------------------------------------------------------------------
     def apply(self, state: EggsState, seat: Any, choice: Any) -> list[Event]:
@@ -263,11 +270,24 @@ class EggsAndEmpires(Game[EggsState]):
         phase = state.phase
         if phase == "play":
             cards = self._legal_play(state, seat, choice)
-            if cards is not None:
-                return self._submit_play(state, seat, cards)
+            if cards is not None:  # the usual decision, inlined: two thirds of all decisions
+                submitted = state.submitted
+                submitted[seat] = cards
+                played = [{"type": "decided", "seat": seat}, {"type": "played", "to": seat, "cards": cards}]
+                if None not in submitted:
+                    self._reveal_plays(state, played)
+                return played
             kind = ""
         elif phase == "collect":
-            kind = "egg" if self._valid_egg(state, seat, choice) else ""
+            slot = self._egg_slot(state, seat, choice)
+            if slot != NOBODY:
+                events: list[Event] = []
+                queue = state.queue
+                self._take(state, seat, queue[0][1], slot, events)
+                del queue[0]
+                self._collect(state, events)
+                return events
+            kind = ""
         elif phase == "turn_end":
             kind = self._valid_turn_end(state, seat, choice)
         elif phase == "mulligan":
@@ -281,7 +301,7 @@ class EggsAndEmpires(Game[EggsState]):
             kind = check_choice(prompts, seat, choice).kind
         if kind == "play":  # legal, though not in the exact shape the fast path expects (e.g. a tuple)
             return self._submit_play(state, seat, sorted(CARD_IDS[c] for c in choice))
-        events: list[Event] = []
+        events = []
         if kind == "mulligan":
             state.mulligan[seat] = choice[0]
             events.append({"type": "decided", "seat": seat})
@@ -326,19 +346,20 @@ class EggsAndEmpires(Game[EggsState]):
     @staticmethod
     def _legal_play(state: EggsState, seat: Any, choice: Any) -> list[int] | None:
         """The (sorted) cards of `choice` when it is certainly a legal play for `seat`, else None."""
-        if type(seat) is not int or type(choice) is not list or not 0 <= seat < state.players:
+        submitted = state.submitted
+        if type(seat) is not int or type(choice) is not list or not 0 <= seat < len(submitted) or (
+                submitted[seat] is not None):
             return None
-        if state.submitted[seat] is not None:
+        try:  # ids are str; anything unhashable takes the full check
+            if len(choice) == 1:
+                card = CARD_IDS.get(choice[0])
+                return [card] if card in state.hands[seat] and len(submitted) != 2 else None
+            if len(choice) != 2 or len(submitted) != 2:
+                return None
+            first, second = CARD_IDS.get(choice[0]), CARD_IDS.get(choice[1])
+        except TypeError:
             return None
         hand = state.hands[seat]
-        if len(choice) == 1:
-            if state.players == 2 or type(choice[0]) is not str:
-                return None
-            card = CARD_IDS.get(choice[0])
-            return [card] if card in hand else None
-        if len(choice) != 2 or state.players != 2 or type(choice[0]) is not str or type(choice[1]) is not str:
-            return None
-        first, second = CARD_IDS.get(choice[0]), CARD_IDS.get(choice[1])
         if first is None or second is None or first == second or first not in hand or second not in hand:
             return None
         return [first, second] if first < second else [second, first]
@@ -351,27 +372,30 @@ class EggsAndEmpires(Game[EggsState]):
                 and choice[0] in MULLIGAN_IDS)
 
     @staticmethod
-    def _valid_egg(state: EggsState, seat: Any, choice: Any) -> bool:
-        """True when `choice` is certainly one of the ids `_egg_choices` offers the current collector:
-        a slot it may take that is the first face-up egg of its value, or a face-down egg."""
-        if type(seat) is not int or type(choice) is not list or len(choice) != 1 or type(choice[0]) is not str:
-            return False
-        if not state.queue or state.queue[0][0] != seat:
-            return False
-        slot_id = choice[0]
-        if len(slot_id) != 2 or slot_id[0] != "s" or not slot_id[1].isdigit():
-            return False  # "none" (a Mage declining) and anything odd take the full check
-        slot = int(slot_id[1])
+    def _egg_slot(state: EggsState, seat: Any, choice: Any) -> int:
+        """The offer slot of `choice` when it is certainly one of the ids `_egg_prompt` offers the current
+        collector (a slot it may take that is the first face-up egg of its value, or a face-down egg),
+        else NOBODY (then the full check decides, and words the refusal)."""
+        queue = state.queue
+        if type(seat) is not int or type(choice) is not list or len(choice) != 1 or not queue or queue[0][0] != seat:
+            return NOBODY
+        try:
+            slot = SLOT_IDS.get(choice[0], NOBODY)  # "none" (a Mage declining) is not a slot
+        except TypeError:  # unhashable
+            return NOBODY
         offer = state.offer
-        if slot >= len(offer):
-            return False
+        if not 0 <= slot < len(offer):
+            return NOBODY
         egg, scout = offer[slot]
         if scout != FACE_UP:
-            return True
+            return slot
         value = EGG_VALUES[egg]
-        if state.queue[0][1] == MAGE and value < 0:
-            return False
-        return all(s != FACE_UP or EGG_VALUES[e] != value for e, s in offer[:slot])
+        if value < 0 and queue[0][1] == MAGE:
+            return NOBODY
+        for earlier, earlier_scout in offer[:slot]:
+            if earlier_scout == FACE_UP and EGG_VALUES[earlier] == value:
+                return NOBODY  # equal face-up eggs are one choice: the first one's
+        return slot
 
     @staticmethod
     def _valid_turn_end(state: EggsState, seat: Any, choice: Any) -> str:
@@ -405,26 +429,28 @@ class EggsAndEmpires(Game[EggsState]):
         state.submitted = [None] * state.players
 
     def _reveal_plays(self, state: EggsState, events: list[Event]) -> None:
-        plays: list[list[int]] = [s or [] for s in state.submitted]
+        n = state.players
+        # Everybody has submitted: the submitted lists themselves become the revealed plays.
+        plays = cast(list[list[int]], state.submitted)
         state.plays = plays
-        state.submitted = [None] * state.players
+        state.submitted = [None] * n
         hands = state.hands
-        for seat, cards in enumerate(plays):
+        for seat in range(n):
             hand = hands[seat]
-            for card in cards:
+            for card in plays[seat]:
                 hand.remove(card)
-        order, tie = rules.collection_order(plays, state.tiebreaker)
+        tiebreaker = state.tiebreaker
+        queue, tie = rules.collection_queue(plays, tiebreaker)
         state.tie = tie
-        queue = [[s, c] for s, c in order]
         state.queue = queue
         state.collected = []
         # the event gets its own list (the queue is consumed below) of the same read-only pairs
-        events.append({"type": "reveal", "plays": plays, "order": queue[:], "tie": tie,
-                       "tiebreaker": state.tiebreaker})
+        events.append({"type": "reveal", "plays": plays, "order": queue[:], "tie": tie, "tiebreaker": tiebreaker})
         state.phase = "collect"
         self._collect(state, events)
 
-    def _take(self, state: EggsState, seat: int, card: int, slot: int, events: list[Event]) -> None:
+    @staticmethod
+    def _take(state: EggsState, seat: int, card: int, slot: int, events: list[Event]) -> None:
         egg, scout = state.offer.pop(slot)
         state.piles[seat].append(egg)
         state.collected.append([seat, card, egg])
@@ -436,7 +462,12 @@ class EggsAndEmpires(Game[EggsState]):
     def _auto_slot(offer: list[list[int]], card: int) -> int:
         """The offer slot this collector must take, or NOBODY if it can take nothing, or ASK when it
         has a real choice (different eggs, a face-down egg among others, or a Mage that may decline a
-        face-down egg). Equivalent to `_egg_choices` but allocation-free: this runs for every collector."""
+        face-down egg). Equivalent to `_egg_prompt` but allocation-free: this runs for every collector."""
+        if len(offer) == 1:  # the usual case after the first collector: take it, unless a Mage may not or may decline
+            if card != MAGE:
+                return 0
+            egg, scout = offer[0]
+            return ASK if scout != FACE_UP else NOBODY if EGG_VALUES[egg] < 0 else 0
         first = NOBODY
         first_value = 0
         face_down = False
@@ -462,14 +493,15 @@ class EggsAndEmpires(Game[EggsState]):
         """Run the collection order until a collector's choice matters or it is over."""
         queue = state.queue
         offer = state.offer
+        auto_slot, take = self._auto_slot, self._take
         while queue and offer:
             seat, card = queue[0]
-            slot = self._auto_slot(offer, card)
+            slot = auto_slot(offer, card)
             if slot == ASK:
                 return  # this collector decides (prompt "egg")
             if slot != NOBODY:
-                self._take(state, seat, card, slot, events)  # must take if able
-            queue.pop(0)  # done, or cannot take anything: the next collector goes
+                take(state, seat, card, slot, events)  # must take if able
+            del queue[0]  # done, or cannot take anything: the next collector goes
         state.queue = []
         # Couriers and Priests that collected decide next, in player order from the Tie-Breaker holder.
         deciders = [[s, c] for s, c, _ in state.collected if c in (COURIER, PRIEST)]
@@ -486,16 +518,11 @@ class EggsAndEmpires(Game[EggsState]):
             return
         n = state.players
         plays = state.plays
-        for seat, cards in enumerate(plays):
-            discards = state.discards[seat]
-            for card in cards:
-                # a Merchant or Blacksmith that collected nothing goes to the scoring pile
-                if card in (MERCHANT, BLACKSMITH) and not any(
-                        s == seat and c == card for s, c, _ in state.collected):
-                    state.bonus[seat].append(card)
-                    events.append({"type": "bonus", "seat": seat, "card": card})
-                else:
-                    discards.append(card)
+        for seat, cards, discards in zip(range(n), plays, state.discards, strict=True):
+            if MERCHANT in cards or BLACKSMITH in cards:
+                self._discard_or_score(state, seat, cards, events)
+            else:
+                discards += cards
         offer = state.offer
         if offer:
             face_up = [EGG_VALUES[e] for e, s in offer if s == FACE_UP]
@@ -505,39 +532,54 @@ class EggsAndEmpires(Game[EggsState]):
         tiebreaker = state.tiebreaker
         last_turn = state.turn == rules.TURNS_PER_ROUND
         if not last_turn:
-            # Scouts (in player order from the Tie-Breaker holder) put the top egg face down for next turn.
-            scouts = [seat for seat, cards in enumerate(plays) if SCOUT in cards]
-            if len(scouts) > 1:
-                scouts.sort(key=lambda seat: (seat - tiebreaker) % n)
             egg_deck = state.egg_deck
-            for seat in scouts:
-                if egg_deck:
+            # Scouts, in player order from the Tie-Breaker holder, put the top egg face down for next turn.
+            for seat in rules.ROTATIONS[n][tiebreaker]:
+                if SCOUT in plays[seat] and egg_deck:
                     egg = egg_deck.pop()
                     offer.append([egg, seat])
                     events.append({"type": "scout", "seat": seat})
                     events.append({"type": "scouted", "to": seat, "value": EGG_VALUES[egg]})
-            self._reveal_eggs(state, events)
+            for _ in range(rules.eggs_per_turn(n)):
+                if not egg_deck:  # the deck ran out mid-round: reveal what is left
+                    break
+                offer.append([egg_deck.pop(), FACE_UP])
             # Draw back up. A hand is kept sorted, so the order of the drawn cards does not matter.
             size = rules.hand_size(n)
-            for seat, hand in enumerate(state.hands):
-                deck = state.decks[seat]
+            hands, decks = state.hands, state.decks
+            for hand, deck in zip(hands, decks, strict=True):
                 missing = size - len(hand)
-                if missing > 0 and deck:
+                if missing == 1 and deck:
+                    insort(hand, deck.pop())
+                elif missing > 0 and deck:
                     hand += deck[-missing:]
                     del deck[-missing:]
                     hand.sort()
         state.plays = [[] for _ in range(n)]
         state.collected = []
-        if state.tie and state.options["tiebreaker"] == "tie":
-            state.tiebreaker = (tiebreaker + 1) % n
-            events.append({"type": "tiebreaker", "seat": state.tiebreaker, "reason": "tie"})
-        state.tie = False
+        if state.tie:
+            if state.options["tiebreaker"] == "tie":
+                state.tiebreaker = (tiebreaker + 1) % n
+                events.append({"type": "tiebreaker", "seat": state.tiebreaker, "reason": "tie"})
+            state.tie = False
         if last_turn:
             self._end_round(state, events)
         else:
             state.turn += 1
             state.phase = "play"
             self._offer_event(state, events)
+
+    @staticmethod
+    def _discard_or_score(state: EggsState, seat: int, cards: list[int], events: list[Event]) -> None:
+        """Discard a seat's played cards, except that a Merchant or Blacksmith that collected nothing goes
+        to the scoring pile."""
+        for card in cards:
+            if card in (MERCHANT, BLACKSMITH) and not any(
+                    s == seat and c == card for s, c, _ in state.collected):
+                state.bonus[seat].append(card)
+                events.append({"type": "bonus", "seat": seat, "card": card})
+            else:
+                state.discards[seat].append(card)
 
     def _end_round(self, state: EggsState, events: list[Event]) -> None:
         n = state.players

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from importlib import resources
+from operator import add
 from typing import Any, Final
 
 _DATA: dict[str, Any] = json.loads(resources.files(__package__).joinpath("data.json").read_text("utf-8"))
@@ -72,6 +73,22 @@ def card_name(card: int) -> str:
     return f"{ADVENTURERS[card]} ({card})"
 
 
+# ROTATIONS[players][holder]: the seats in player order starting with the Tie-Breaker holder (clockwise).
+ROTATIONS: Final[list[list[tuple[int, ...]]]] = [
+    [tuple((holder + i) % players for i in range(players)) for holder in range(players)] for players in range(7)
+]
+# The collection order sorts each play as one int, its "order key": rank (10 - card, so the highest card
+# comes first) times 16 plus the seat's position from the Tie-Breaker holder. Sorting plain ints in C is
+# much cheaper than sorting with a key function. RANK_KEYS[card] is the rank part.
+RANK_KEYS: Final[list[int]] = [(10 - card) * 16 for card in range(11)]
+# ORDER_ENTRIES[players][holder][order key]: the (seat, card) that key stands for.
+ORDER_ENTRIES: Final[list[list[list[tuple[int, int]]]]] = [
+    [[(rotation[key % 16] if key % 16 < players else -1, 10 - key // 16) for key in range(11 * 16)]
+     for rotation in ROTATIONS[players]]
+    for players in range(7)
+]
+
+
 def collection_order(plays: list[list[int]], tiebreaker: int) -> tuple[list[tuple[int, int]], bool]:
     """Who collects, in order, and whether a tie occurred.
 
@@ -84,27 +101,36 @@ def collection_order(plays: list[list[int]], tiebreaker: int) -> tuple[list[tupl
     - a tie is two collecting cards of the same value (in two-player games a seat never plays two
       copies of one card, so equal cards always belong to different seats).
     """
+    queue, tie = collection_queue(plays, tiebreaker)
+    return [(seat, card) for seat, card in queue], tie
+
+
+def collection_queue(plays: list[list[int]], tiebreaker: int) -> tuple[list[list[int]], bool]:
+    """`collection_order` as the engine keeps it: a list of [seat, card] lists (its collection queue).
+
+    Written for speed (it runs every turn): the per-card loops are C-level map() calls over the tables
+    above, not Python loops."""
     players = len(plays)
-    # Encode each play as one int that sorts correctly on its own (card descending, then player order
-    # from the Tie-Breaker holder): sorting plain ints is much cheaper than sorting with a key.
-    keys = []
-    cards_seen = []
-    for seat in range(players):
-        position = (seat - tiebreaker) % players
-        for card in plays[seat]:
-            keys.append((10 - card) * 16 + position)
-            cards_seen.append(card)
-    if cards_seen.count(DARK_PRIESTESS) > 1:
-        keys = [k for k in keys if k // 16 != 10 - DARK_PRIESTESS]
+    in_player_order = plays[tiebreaker:] + plays[:tiebreaker]
+    try:  # one card per seat (3 to 6 players): positions are simply 0, 1, 2...
+        cards = [card for (card,) in in_player_order]
+        keys = list(map(add, map(RANK_KEYS.__getitem__, cards), range(players)))
+    except ValueError:  # two cards per seat in the 2-player game
+        cards = [card for seat_cards in in_player_order for card in seat_cards]
+        keys = [RANK_KEYS[card] + position for position, seat_cards in enumerate(in_player_order)
+                for card in seat_cards]
     keys.sort()
-    order = [((k % 16 + tiebreaker) % players, 10 - k // 16) for k in keys]
-    tie = len({k // 16 for k in keys}) < len(keys)
-    if BLACKSMITH in cards_seen and SHEPHERD in cards_seen:
-        first_blacksmith = next(i for i, (_, card) in enumerate(order) if card == BLACKSMITH)
-        shepherds = [e for e in order if e[1] == SHEPHERD]
-        rest = [e for e in order if e[1] != SHEPHERD]
-        order = rest[:first_blacksmith] + shepherds + rest[first_blacksmith:]
-    return order, tie
+    queue = list(map(list, map(ORDER_ENTRIES[players][tiebreaker].__getitem__, keys)))
+    if cards.count(DARK_PRIESTESS) > 1:  # they cancel each other, and that is no tie
+        queue = [entry for entry in queue if entry[1] != DARK_PRIESTESS]
+        cards = [card for card in cards if card != DARK_PRIESTESS]
+    tie = len(set(cards)) < len(cards)
+    if SHEPHERD in cards and BLACKSMITH in cards:
+        first_blacksmith = next(i for i, (_, card) in enumerate(queue) if card == BLACKSMITH)
+        moved = [entry for entry in queue if entry[1] == SHEPHERD]
+        rest = [entry for entry in queue if entry[1] != SHEPHERD]
+        queue = rest[:first_blacksmith] + moved + rest[first_blacksmith:]
+    return queue, tie
 
 
 def may_take(card: int, value: int, face_down: bool) -> bool:
