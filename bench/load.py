@@ -24,7 +24,7 @@ Figures (play phase only; opening the lobbies is reported apart):
   `parse_interaction_create` in process) to the first interaction callback the fake receives, p50 /
   p99 / max over every click; and to the answer itself (after a deferral: its edit);
 - every click's outcome: accepted, refused (by reason: the refusal's message id in bot/text.py),
-  unanswered within 30 s;
+  unanswered within 30 s (and what those got in the end, if the answer came before the bot stopped);
 - REST calls the bot sent on its own per resolved turn (a log post), against the floor (one table
   edit + one log post + one DM edit per human, weighted by each game's turns);
 - memory per active game: loopback: the bot process's RSS after opening the games minus before, over
@@ -122,6 +122,7 @@ class Pending:
     arrival: float
     answer: asyncio.Future[str | None]  # None when accepted, else the refusal's reason
     first: float | None = None  # when the first callback (a deferral counts) came
+    late: bool = False  # given up on (unanswered in time); its answer, if it comes, is counted apart
 
 
 def plan(count: int, rng: random.Random, only: str | None = None, max_seats: int = 6
@@ -206,6 +207,18 @@ def cpu_seconds(pid: int, *, children: bool = False) -> float:
     return total / ticks
 
 
+async def idle(pid: int, *, below: float = 0.05, within: float = 600.0) -> float:
+    """Wait until process `pid` and its children use less than `below` of a core over a second (its
+    backlog done); the seconds waited."""
+    started = time.perf_counter()
+    while time.perf_counter() - started < within:
+        before = cpu_seconds(pid, children=True)
+        await asyncio.sleep(1.0)
+        if cpu_seconds(pid, children=True) - before < below:
+            break
+    return time.perf_counter() - started
+
+
 def rss_kb(pid: int | str = "self") -> int:
     """Resident memory of process `pid` now, in KB."""
     with open(f"/proc/{pid}/statm", encoding="ascii") as statm:
@@ -271,6 +284,7 @@ class LoadRun:
         self.clicks = 0
         self.outcomes: Counter[str] = Counter()  # "accepted", "refused", "unanswered", "undelivered"
         self.refusals: Counter[str] = Counter()  # reason -> clicks refused for it
+        self.late_answers: Counter[str] = Counter()  # "accepted" or reason -> unanswered clicks answered later
         self.bot_calls: Counter[str] = Counter()
         self.turns: Counter[int] = Counter()  # game id -> resolved turns (log posts)
         self.last_progress = time.perf_counter()
@@ -350,6 +364,9 @@ class LoadRun:
         if not final:
             return
         del self.pending[token]
+        if pending.late:  # a click already counted unanswered: what it got in the end
+            self.late_answers[(refusal_reason(content or "", self.prefixes) if ephemeral else "accepted")] += 1
+            return
         if pending.kind == "click":
             self.answers.append(now - pending.arrival)
         else:
@@ -368,7 +385,7 @@ class LoadRun:
         try:
             return await asyncio.wait_for(asyncio.shield(answer), within)
         except TimeoutError:
-            self.pending.pop(token, None)
+            self.pending[token].late = True
             raise
 
     # --- opening the games -------------------------------------------------------------------
@@ -566,6 +583,8 @@ class LoadRun:
             "refused_clicks": self.outcomes["refused"], "unanswered": self.outcomes["unanswered"],
             "undelivered": self.outcomes["undelivered"],
             "refusals_by_reason": dict(self.refusals.most_common()),
+            "unanswered_then_answered": dict(self.late_answers.most_common()),
+            "unanswered_never_answered": sum(1 for p in self.pending.values() if p.late and p.kind == "click"),
             "latency_p50_ms": round(percentile(ms, 0.50), 1), "latency_p99_ms": round(percentile(ms, 0.99), 1),
             "latency_max_ms": round(max(ms, default=0.0), 1),
             "latency_mean_ms": round(statistics.fmean(ms), 1) if ms else 0.0,
@@ -870,14 +889,15 @@ async def _run_loopback(count: int, *, url: str, think: float, seed: int, direct
                 raise AssertionError("the bot never synced its commands")
             if warm_up:
                 await _warm_up(load, _given(warm_channels), open_concurrency)
-            await lb.quiet(within=120)
+            await idle(bot.pid)
             rss_before, own_cpu = rss_kb(bot.pid), time.process_time()
             bot_cpu = cpu_seconds(bot.pid, children=True)
             opened = await load.open_all(plan(count, rng, only, max_seats), channels, concurrency=open_concurrency,
                                          progress=True)
-            opening_bot_cpu = cpu_seconds(bot.pid, children=True) - bot_cpu
             opening_own_cpu = time.process_time() - own_cpu
-            await lb.quiet(within=120)  # the threads, tables and first DMs are out
+            # The threads, tables and first DMs are out once the bot has nothing left to do.
+            backlog = await idle(bot.pid)
+            opening_bot_cpu = cpu_seconds(bot.pid, children=True) - bot_cpu
             rss_growth = rss_kb(bot.pid) - rss_before
             lag.lags.clear()
             scraped = await clock.scrape()
@@ -910,7 +930,7 @@ async def _run_loopback(count: int, *, url: str, think: float, seed: int, direct
         "opening_seconds": round(opened, 1), "open_concurrency": open_concurrency,
         "opening_bot_cpu_seconds": round(opening_bot_cpu, 2),
         "opening_bot_cpu_ms_per_game": round(1000 * opening_bot_cpu / max(1, count), 1),
-        "opening_bench_cpu_seconds": round(opening_own_cpu, 2),
+        "opening_bench_cpu_seconds": round(opening_own_cpu, 2), "bot_busy_after_opening_seconds": round(backlog, 1),
         "cpu_seconds": round(bot_cpu, 2), "cpu_ms_per_decision": round(1000 * bot_cpu / decisions, 2),
         "bot_main_process_cpu_seconds": round(main_cpu, 2),
         "decisions_per_cpu_second": round(figures["decisions"] / max(bot_cpu, 1e-9), 1),
@@ -934,7 +954,8 @@ def report(figures: dict[str, Any]) -> str:
            else f"played for a {f['window_seconds']:g} s window, {f['finished']} finished in it") + ")",
         f"  opening the lobbies: {f['opening_seconds']} s"
         + (f" ({f['open_concurrency']} at a time; bot CPU {f['opening_bot_cpu_seconds']} s, "
-           f"{f['opening_bot_cpu_ms_per_game']} ms per game; bench CPU {f['opening_bench_cpu_seconds']} s)"
+           f"{f['opening_bot_cpu_ms_per_game']} ms per game; bench CPU {f['opening_bench_cpu_seconds']} s; "
+           f"the bot then busy for {f['bot_busy_after_opening_seconds']} s more)"
            if not inprocess else ""),
     ]
     lines += [f"    {kind:10s} x{s['count']:<6d} answered p50 {s['p50_ms']} ms, p99 {s['p99_ms']} ms, "
@@ -967,6 +988,10 @@ def report(figures: dict[str, Any]) -> str:
         f"within {ANSWER_WITHIN:g} s, {f['undelivered']} undelivered",
     ]
     lines += [f"    refused {count:6d}  {reason}" for reason, count in f["refusals_by_reason"].items()]
+    if f["unanswered"]:
+        lines.append(f"    of the unanswered: {f['unanswered_never_answered']} never answered while the bot ran; "
+                     "answered later: " + (", ".join(f"{n} {why}" for why, n in f["unanswered_then_answered"].items())
+                                  or "none"))
     lines.append(f"  REST calls sent by the bot per resolved turn: {f['rest_per_turn']} (floor {f['floor_per_turn']}) "
                  f"over {f['resolved_turns']} turns")
     lines += [f"    {kind:28s} {per:6.2f} per turn" for kind, per in f["rest_by_kind_per_turn"].items()]

@@ -228,3 +228,24 @@ def test_report_shows_each_benchmark_against_its_targets(tmp_path: Path) -> None
 def test_commands_never_show_a_database_url() -> None:
     command = results.command("load", ["--database-url", "postgresql+asyncpg://user:secret@host/db"])
     assert "secret" not in command and command.startswith("python -m bench load --database-url ")
+
+
+async def test_a_click_given_up_on_is_still_told_apart_when_its_answer_comes_late(harness: Harness) -> None:
+    run = load.InProcessRun(harness, 0.0, random.Random(1))
+    _guild, channels = await harness.add_guild(1)
+    table = await run.open_game(0, "eggs-empires", "", 2, 0, channels[0])
+    await harness.settle()
+    user = table.humans[0]
+    message, choices, _version = run._offer(user)
+    assert message is not None and choices
+    original = run.interact
+
+    async def impatient(kind: str, payload: dict[str, object], token: str, within: float) -> str | None:
+        return await original(kind, payload, token, 0.0)  # gives up before the bot can answer
+
+    run.interact = impatient  # type: ignore[method-assign]
+    await run._click(user, message, choices)
+    await harness.settle()
+    figures = run.figures()
+    assert figures["unanswered"] == 1 and figures["accepted_clicks"] == 0
+    assert figures["unanswered_then_answered"] == {"accepted": 1} and figures["unanswered_never_answered"] == 0
