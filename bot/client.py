@@ -75,7 +75,9 @@ class TableBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         PICTURES.start(self.settings.render_workers)  # the workers warm up while the bot connects
         self.metrics.watch_pictures(PICTURES)
-        self.db = await Database.open(self.settings.database_url)  # runs the migrations
+        # Runs the migrations. A process that runs every shard is alone on its database, so storage may
+        # keep the games' rows and seats in memory (docs/storage-api.md); one of several may not.
+        self.db = await Database.open(self.settings.database_url, cache=self.owned is None)
         self.metrics.watch_database(self.db)
         self.metrics.time_interactions(self)
         self.languages = Languages(self.db, self._preferred_locale)

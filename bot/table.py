@@ -285,20 +285,26 @@ class TableService:
 
     @_storage_errors_said
     async def lobby(self, game_id: int) -> tuple[GameRow, list[SeatRow]]:
-        row = await self._game(game_id)
-        return row, await self.db.seats(game_id)
+        return await self._game_and_seats(game_id)
 
     async def _game(self, game_id: int) -> GameRow:
-        row = await self.db.get_game(game_id)
+        """The game's row without its state (the engine state comes from `_state`)."""
+        row = await self.db.game_row(game_id)
         if row is None:
             raise TableError(text.NO_SUCH_GAME)
         return row
 
+    async def _game_and_seats(self, game_id: int) -> tuple[GameRow, list[SeatRow]]:
+        found = await self.db.game_and_seats(game_id)
+        if found is None:
+            raise TableError(text.NO_SUCH_GAME)
+        return found
+
     async def _open_lobby(self, game_id: int) -> tuple[GameRow, Game[Any], list[SeatRow]]:
-        row = await self._game(game_id)
+        row, seats = await self._game_and_seats(game_id)
         if row.status != "lobby":
             raise TableError(text.NOT_A_LOBBY)
-        return row, games.get(row.game_key), await self.db.seats(game_id)
+        return row, games.get(row.game_key), seats
 
     @staticmethod
     def _seat_dicts(seats: list[SeatRow]) -> list[dict[str, Any]]:
@@ -462,10 +468,9 @@ class TableService:
                      ) -> Decided:
         """A player's decision: validate, commit, acknowledge (`ack`), then notify everybody else."""
         async with self.lock(game_id):
-            row = await self._game(game_id)
+            row, seats = await self._game_and_seats(game_id)
             if row.status != "active":
                 raise TableError(text.GAME_OVER if row.status != "lobby" else text.NOT_STARTED)
-            seats = await self.db.seats(game_id)
             if not 0 <= seat < len(seats) or seats[seat].user_id != user_id:
                 raise TableError(text.NOT_YOUR_SEAT)
             version, state = await self._state(row)
@@ -522,7 +527,9 @@ class TableService:
 
     @_storage_errors_said
     async def public(self, game_id: int) -> tuple[GameRow, dict[str, Any], list[Prompt]]:
-        row = await self._game(game_id)
+        row = await self.db.get_game(game_id)  # with its state: None if unreadable
+        if row is None:
+            raise TableError(text.NO_SUCH_GAME)
         if row.status == "lobby" or row.state is None:
             raise TableError(text.NOT_STARTED)
         _version, state = await self._state(row)

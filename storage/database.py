@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import weakref
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass
 from datetime import datetime
 from types import EllipsisType
 from typing import Any, TypeVar
@@ -43,7 +45,17 @@ from storage import plays as plays_module
 from storage.engine import IMMEDIATE, NO_WAIT, READ_ONLY, create_engine, create_sync_sqlite_engine, resolve_url
 from storage.errors import BrokenGame, DatabaseUnavailable, GameNotActive, GameNotFound
 from storage.ladder import BoardPage, GameSeat, PlayedGame, PlayerStats, ScoreSummary
-from storage.models import RUNNING, STATUSES, ActionRow, GameRow, RatingHistoryRow, RatingRow, ResultRow, SeatRow
+from storage.models import (
+    RUNNING,
+    STATUSES,
+    ActionRow,
+    GameRow,
+    RatingHistoryRow,
+    RatingRow,
+    ResultRow,
+    SeatRow,
+    loaded,
+)
 from storage.shards import Shards
 from storage.types import UTCDateTime, dump_json, utcnow
 from storage.writer import GroupWriter, PendingAction
@@ -111,13 +123,34 @@ def _unavailable_raised() -> Iterator[None]:
         raise
 
 
-class Database:
-    """One database (SQLite file or PostgreSQL), its connection pool and its group-commit writer."""
+@dataclass(slots=True)
+class _Known:
+    """A game's row (every column but the state, options decoded) and its seats, as this Database last
+    read or wrote them. Rows handed out are built afresh from these, so callers may change theirs."""
 
-    def __init__(self, engine: AsyncEngine, url: URL, writer: GroupWriter) -> None:
+    row: dict[str, Any]
+    seats: list[dict[str, Any]]
+
+
+class Database:
+    """One database (SQLite file or PostgreSQL), its connection pool and its group-commit writer.
+
+    With `cache=True` the Database keeps each game's row (without its state) and seats as it last read
+    or wrote them, and `game_row`, `game_and_seats` and `seats` answer from that copy, reading nothing:
+    every write through this Database updates the copy (or drops it when the write fails or its outcome
+    is unknown). Only for a process that is alone on its database: another process's writes (or another
+    Database object's) are not seen until this one's own write to that game is refused as stale.
+    """
+
+    def __init__(self, engine: AsyncEngine, url: URL, writer: GroupWriter, *, cache: bool = False) -> None:
         self.engine = engine
         self.url = url
         self.writer = writer
+        self._known: dict[int, _Known] | None = {} if cache else None
+        # Writes so far per game (cache only): a read that a write overtook must not cache what it saw.
+        self._written: dict[int, int] = {}
+        # Per game, while one of its writes runs (weakly held: a lock nobody holds or waits for goes).
+        self._write_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self.lookup: plays_module.Lookup = games.get  # the engines, to replay a finished game's plays
         # SQLite: leaderboard and stats reads run on the loop through the stdlib driver, a millisecond
         # or two, instead of one thread hop per statement through aiosqlite (see storage.ladder).
@@ -127,12 +160,14 @@ class Database:
 
     # --- lifecycle ---------------------------------------------------------------------------------
     @classmethod
-    async def open(cls, url: str | None = None, *, group_window: float = 0.0, max_batch: int = 500) -> Database:
+    async def open(cls, url: str | None = None, *, group_window: float = 0.0, max_batch: int = 500,
+                   cache: bool = False) -> Database:
         """Connect, migrate to the newest schema (SchemaTooNew if the database is newer), start the writer.
 
         `group_window` (seconds) makes the writer wait that long for more actions before each
         transaction; 0 (the default) writes whatever has queued up meanwhile, which already batches
-        under load and adds no delay to a lone action.
+        under load and adds no delay to a lone action. `cache`: see the class; only for a process
+        that is alone on the database.
         """
         resolved = resolve_url(url)
         engine = create_engine(resolved)
@@ -146,7 +181,7 @@ class Database:
             raise
         writer = GroupWriter(engine, max_batch=max_batch, window=group_window)
         writer.start()
-        return cls(engine, resolved, writer)
+        return cls(engine, resolved, writer, cache=cache)
 
     async def close(self) -> None:
         """Finish writing what was submitted, then release every connection."""
@@ -253,18 +288,66 @@ class Database:
             "created_at": now,
             "updated_at": now,
         }
-        async with self._writing() as conn:
-            result = await conn.execute(insert(_games).values(**values))
-            primary_key = result.inserted_primary_key
-            assert primary_key is not None
-            game_id = int(primary_key[0])
-        return GameRow(id=game_id, **values)
+        game_id = await self._write(_insert_game, values)
+        return loaded(GameRow, {**values, "id": game_id})
 
     async def get_game(self, game_id: int) -> GameRow | None:
         """The game, or None. An unreadable state or options value reads as None / {} here;
-        load_state is where it is reported (and the game marked broken)."""
+        load_state is where it is reported (and the game marked broken). Always read from the database."""
         rows = await self._games_where(_games.c.id == game_id)
         return rows[0] if rows else None
+
+    async def game_row(self, game_id: int) -> GameRow | None:
+        """The game without its state (state None; load_state reads it), or None. With the cache: from
+        this Database's copy once known, reading nothing."""
+        known = await self._table(game_id)
+        return None if known is None else _game_from(known.row)
+
+    async def game_and_seats(self, game_id: int) -> tuple[GameRow, list[SeatRow]] | None:
+        """`game_row` and `seats` at once (one round trip when read), or None if there is no such game."""
+        known = await self._table(game_id)
+        return None if known is None else (_game_from(known.row), [loaded(SeatRow, s) for s in known.seats])
+
+    async def _table(self, game_id: int) -> _Known | None:
+        if self._known is None:
+            return await self._read(_read_table, game_id)
+        known = self._known.get(game_id)
+        if known is None:
+            writes = self._written.get(game_id, 0)
+            known = await self._read(_read_table, game_id)
+            if known is not None and self._written.get(game_id, 0) == writes:
+                self._known[game_id] = known
+        return known
+
+    @asynccontextmanager
+    async def _changing(self, game_id: int) -> AsyncIterator[None]:
+        """Around one write to a game. With the cache, writes of one game through this Database take
+        turns, so that its copy is brought up to date in the order the database committed them; a
+        write that raises (refused, failed, or of unknown outcome) drops the copy."""
+        if self._known is None:
+            yield
+            return
+        lock = self._write_locks.get(game_id)
+        if lock is None:
+            lock = self._write_locks[game_id] = asyncio.Lock()
+        async with lock:
+            try:
+                yield
+            except BaseException:
+                self._forget(game_id)
+                raise
+
+    def _wrote(self, game_id: int) -> _Known | None:
+        """Note a successful write to the game; its cached copy, for the caller to bring up to date."""
+        if self._known is None:
+            return None
+        self._written[game_id] = self._written.get(game_id, 0) + 1
+        return self._known.get(game_id)
+
+    def _forget(self, game_id: int) -> None:
+        """Drop the cached copy of a game (a write failed, its outcome is unknown, or the game ended)."""
+        if self._wrote(game_id) is not None:
+            del self._known[game_id]  # type: ignore[union-attr]
 
     async def channel_game(self, channel_id: int) -> GameRow | None:
         rows = await self._games_where(
@@ -299,9 +382,7 @@ class Database:
         query = query.order_by(_games.c.id.desc() if newest_first else _games.c.id)
         if limit is not None:
             query = query.limit(limit)
-        async with self._reading() as conn:
-            rows = (await conn.execute(query)).all()
-        return [_game_row(row) for row in rows]
+        return await self._read(_read_games, query)
 
     async def update_game(self, game_id: int, **fields: Any) -> None:
         """Set non-state columns. A new deadline starts un-reminded unless `reminded` is given too."""
@@ -317,34 +398,26 @@ class Database:
         if "broken_reason" in fields and fields["broken_reason"] is not None:
             fields["broken_reason"] = str(fields["broken_reason"])[:MAX_REASON]
         fields["updated_at"] = utcnow()
-        async with self._writing() as conn:
-            result = await conn.execute(update(_games).where(_games.c.id == game_id).values(**fields))
-            if result.rowcount == 0:
+        async with self._changing(game_id):
+            if not await self._write(_update_game, game_id, fields):
                 raise GameNotFound(game_id)
+            known = self._wrote(game_id)
+            if known is not None:
+                known.row.update(fields)
+                if "options" in fields:
+                    known.row["options"] = dict(fields["options"])
 
     async def start_game(self, game_id: int, state: dict[str, Any], deadline: datetime | None) -> int:
         """lobby -> active with the initial state; returns its version, 1."""
+        fields = {"status": "active", "version": 1, "deadline": deadline, "reminded": False, "updated_at": utcnow()}
         state_json = _encode_state(state)
-        async with self._writing() as conn:
-            result = await conn.execute(
-                update(_games)
-                .where(_games.c.id == game_id, _games.c.status == "lobby")
-                .values(
-                    status="active",
-                    state=type_coerce(state_json, Text),
-                    version=1,
-                    deadline=deadline,
-                    reminded=False,
-                    updated_at=utcnow(),
-                )
-            )
-            if result.rowcount == 0:
-                current = (
-                    await conn.execute(select(_games.c.status, _games.c.version).where(_games.c.id == game_id))
-                ).first()
-                if current is None:
-                    raise GameNotFound(game_id)
-                raise GameNotActive(game_id, 0, current.version, current.status)
+        async with self._changing(game_id):
+            refused = await self._write(_start_game, game_id, state_json, fields)
+            if refused is not None:
+                raise refused
+            known = self._wrote(game_id)
+            if known is not None:
+                known.row.update(fields)
         return 1
 
     async def commit_action(
@@ -383,8 +456,20 @@ class Database:
             at=utcnow(),
             future=asyncio.get_running_loop().create_future(),
         )
-        with _unavailable_raised():
-            return await self.writer.submit(pending)
+        async with self._changing(game_id):  # refused, failed or of unknown outcome: the copy is dropped
+            with _unavailable_raised():
+                version = await self.writer.submit(pending)
+            known = self._wrote(game_id)
+            if known is not None:
+                if known.row["version"] != expected_version:
+                    self._forget(game_id)  # the copy was behind (it cannot be: only this Database writes)
+                else:
+                    known.row.update(version=version, updated_at=pending.at)
+                    if status is not None:
+                        known.row["status"] = status
+                    if not isinstance(deadline, EllipsisType):
+                        known.row.update(deadline=deadline, reminded=False)
+        return version
 
     async def load_state(self, game_id: int) -> tuple[dict[str, Any], int]:
         """(state, version). Raises BrokenGame (after marking the game broken) if it cannot be read."""
@@ -394,8 +479,7 @@ class Database:
             _games.c.status,
             _games.c.broken_reason,
         ).where(_games.c.id == game_id)
-        async with self._reading() as conn:
-            row = (await conn.execute(query)).first()
+        row = await self._read(_first, query)
         if row is None:
             raise GameNotFound(game_id)
         if row.status == "broken":
@@ -437,13 +521,15 @@ class Database:
             variant = plays_module.variant(game.game_key, options)
             plays = plays_module.seat_plays(self.lookup, game.game_key, len(results), game.seed, options, log)
         rows = ladder.normalise_results(game_id, results, variant, plays)
-        await self._write(ladder.record_finish, game_id, status, rows, utcnow())
+        async with self._changing(game_id):
+            await self._write(ladder.record_finish, game_id, status, rows, utcnow())
+            self._forget(game_id)  # a closed game is not read on the hot path again
 
     # --- seats -------------------------------------------------------------------------------------
     async def seats(self, game_id: int) -> list[SeatRow]:
-        async with self._reading() as conn:
-            rows = (await conn.execute(select(_seats).where(_seats.c.game_id == game_id).order_by(_seats.c.seat))).all()
-        return [SeatRow(**row._mapping) for row in rows]
+        """The game's seats by seat number ([] if there is no such game); with the cache, from its copy."""
+        known = await self._table(game_id)
+        return [] if known is None else [loaded(SeatRow, s) for s in known.seats]
 
     async def set_seats(self, game_id: int, seats: list[dict[str, Any]]) -> None:
         """Replace the game's seats. Keys: seat, user_id, ai_level, name (others take their defaults)."""
@@ -467,13 +553,12 @@ class Database:
                     "game_id": game_id,
                 }
             )
-        async with self._writing() as conn:
-            found = (await conn.execute(select(_games.c.id).where(_games.c.id == game_id))).first()
-            if found is None:
+        async with self._changing(game_id):
+            if not await self._write(_replace_seats, game_id, rows):
                 raise GameNotFound(game_id)
-            await conn.execute(delete(_seats).where(_seats.c.game_id == game_id))
-            if rows:
-                await conn.execute(insert(_seats), rows)
+            known = self._wrote(game_id)
+            if known is not None:
+                known.seats = sorted((dict(r) for r in rows), key=lambda r: r["seat"])
 
     async def update_seat(self, game_id: int, seat: int, **fields: Any) -> None:
         unknown = set(fields) - _SEAT_FIELDS
@@ -483,20 +568,18 @@ class Database:
             )
         if not fields:
             return
-        async with self._writing() as conn:
-            result = await conn.execute(
-                update(_seats).where(_seats.c.game_id == game_id, _seats.c.seat == seat).values(**fields)
-            )
-            if result.rowcount == 0:
+        async with self._changing(game_id):
+            if not await self._write(_update_seat, game_id, seat, fields):
                 raise LookupError(f"game {game_id} has no seat {seat}")
+            known = self._wrote(game_id)
+            if known is not None:
+                for row in known.seats:
+                    if row["seat"] == seat:
+                        row.update(fields)
 
     # --- the log and results -----------------------------------------------------------------------
     async def actions(self, game_id: int) -> list[ActionRow]:
-        async with self._reading() as conn:
-            rows = (
-                await conn.execute(select(_actions).where(_actions.c.game_id == game_id).order_by(_actions.c.seq))
-            ).all()
-        return [ActionRow(**row._mapping) for row in rows]
+        return await self._read(_read_actions, game_id)
 
     async def results(self, game_id: int) -> list[ResultRow]:
         async with self._reading() as conn:
@@ -574,6 +657,8 @@ class Database:
 
     async def rerate(self) -> int:
         """Recompute every rating and the rating history from the results; the number of games rated."""
+        for game_id in list(self._known or ()):
+            self._forget(game_id)  # it writes ratings only; dropped all the same, it runs rarely
         return await self._write(ladder.rerate)
 
     # --- server settings ---------------------------------------------------------------------------
@@ -652,4 +737,73 @@ def _game_row(row: Row[Any]) -> GameRow:
     fields = dict(row._mapping)
     fields["state"] = _decode_object(fields["state"])
     fields["options"] = _decode_object(fields["options"]) or {}
-    return GameRow(**fields)
+    return loaded(GameRow, fields)
+
+
+def _game_from(known: dict[str, Any]) -> GameRow:
+    return loaded(GameRow, {**known, "options": dict(known["options"])})
+
+
+# The hot path's statements, built once (bound parameters, so SQLAlchemy compiles each once).
+_TABLE_ROW = (select(*[c for c in _GAME_COLUMNS if c.name != "state"]).where(_games.c.id == bindparam("game_id")))
+_TABLE_SEATS = select(_seats).where(_seats.c.game_id == bindparam("game_id")).order_by(_seats.c.seat)
+_ACTIONS = select(_actions).where(_actions.c.game_id == bindparam("game_id")).order_by(_actions.c.seq)
+
+
+def _read_table(conn: Connection, game_id: int) -> _Known | None:
+    """The game's row without its state, then its seats (in that order: see Database._table)."""
+    found = conn.execute(_TABLE_ROW, {"game_id": game_id}).first()
+    if found is None:
+        return None
+    row = dict(found._mapping)
+    row["state"] = None
+    row["options"] = _decode_object(row["options"]) or {}
+    return _Known(row, [dict(s._mapping) for s in conn.execute(_TABLE_SEATS, {"game_id": game_id})])
+
+
+def _read_games(conn: Connection, query: Any) -> list[GameRow]:
+    return [_game_row(row) for row in conn.execute(query)]
+
+
+def _read_actions(conn: Connection, game_id: int) -> list[ActionRow]:
+    return [loaded(ActionRow, dict(row._mapping)) for row in conn.execute(_ACTIONS, {"game_id": game_id})]
+
+
+def _first(conn: Connection, query: Any) -> Row[Any] | None:
+    return conn.execute(query).first()
+
+
+def _insert_game(conn: Connection, values: dict[str, Any]) -> int:
+    primary_key = conn.execute(insert(_games).values(**values)).inserted_primary_key
+    assert primary_key is not None
+    return int(primary_key[0])
+
+
+def _update_game(conn: Connection, game_id: int, fields: dict[str, Any]) -> bool:
+    return bool(conn.execute(update(_games).where(_games.c.id == game_id).values(**fields)).rowcount)
+
+
+def _start_game(conn: Connection, game_id: int, state_json: str, fields: dict[str, Any]) -> Exception | None:
+    """lobby -> active; the error to raise if the game is not a lobby (or not there)."""
+    started = conn.execute(update(_games).where(_games.c.id == game_id, _games.c.status == "lobby")
+                           .values(state=type_coerce(state_json, Text), **fields))
+    if started.rowcount:
+        return None
+    current = conn.execute(select(_games.c.status, _games.c.version).where(_games.c.id == game_id)).first()
+    if current is None:
+        return GameNotFound(game_id)
+    return GameNotActive(game_id, 0, current.version, current.status)
+
+
+def _replace_seats(conn: Connection, game_id: int, rows: list[dict[str, Any]]) -> bool:
+    if conn.execute(select(_games.c.id).where(_games.c.id == game_id)).first() is None:
+        return False
+    conn.execute(delete(_seats).where(_seats.c.game_id == game_id))
+    if rows:
+        conn.execute(insert(_seats), rows)
+    return True
+
+
+def _update_seat(conn: Connection, game_id: int, seat: int, fields: dict[str, Any]) -> bool:
+    changed = conn.execute(update(_seats).where(_seats.c.game_id == game_id, _seats.c.seat == seat).values(**fields))
+    return bool(changed.rowcount)

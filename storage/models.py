@@ -6,15 +6,17 @@ Ids from Discord are snowflakes (BIGINT). Every table row belongs to a game exce
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import BigInteger, Boolean, Column, Float, ForeignKey, Index, Integer, String
+from sqlalchemy.orm import configure_mappers, instrumentation
 from sqlmodel import Field, SQLModel
 
 from storage.types import JSONText, UTCDateTime
 
-__all__ = ["STATUSES", "ActionRow", "GameRow", "RatingHistoryRow", "RatingRow", "ResultRow", "SeatRow"]
+__all__ = ["STATUSES", "ActionRow", "GameRow", "RatingHistoryRow", "RatingRow", "ResultRow", "SeatRow", "loaded"]
 
 STATUSES = ("lobby", "active", "finished", "abandoned", "broken")
 RUNNING = ("lobby", "active")
@@ -151,3 +153,18 @@ class RatingHistoryRow(SQLModel, table=True):
     mu: float = Field(sa_column=Column("mu", Float, nullable=False))
     sigma: float = Field(sa_column=Column("sigma", Float, nullable=False))
     ordinal: float = Field(sa_column=Column("ordinal", Float, nullable=False))
+
+
+Row = TypeVar("Row", bound=SQLModel)
+configure_mappers()  # what a row's first construction would do; `loaded` builds rows without it
+
+
+def loaded(cls: type[Row], values: Mapping[str, Any]) -> Row:
+    """A row object from every column's value, built the way SQLAlchemy builds the objects it loads:
+    its attribute dictionary filled at once. `cls(**values)` sends each value through SQLModel's and
+    SQLAlchemy's per-attribute machinery (about 0.3 ms for a game row; this takes ~15 us), and the
+    storage hot path builds a game row and its seats on every decision. `values` must name every field."""
+    row: Row = instrumentation.manager_of_class(cls).new_instance()
+    row.__dict__.update(values)
+    object.__setattr__(row, "__pydantic_fields_set__", set(values))
+    return row

@@ -17,5 +17,8 @@ def test_a_decision_costs_a_bounded_number_of_statements_and_reads() -> None:
     assert overall["decisions"] > 100
     for name, figures in per_table.items():
         assert figures["refused"] == 0, name  # the random AI's choices are legal: every click counts
-        assert figures["statements"] <= 14, (name, figures)
-        assert figures["reads"] <= 4.2, (name, figures)
+        # Measured 7.9-11.5: each commit is BEGIN, SELECT, INSERT, UPDATE, COMMIT in the group writer,
+        # a turn's new deadline four more; an AI seat's decision adds its commit.
+        assert figures["statements"] <= 12, (name, figures)
+        # The storage cache answers every read; the only ones left come once per game, at its end.
+        assert figures["reads"] <= 0.1, (name, figures)
