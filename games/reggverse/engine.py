@@ -27,7 +27,7 @@ from typing import Any
 
 from games.core import Choice, Game, Option, Player, Prompt, Rng, check_choice
 from games.reggverse import board as rules
-from games.reggverse.board import geometry, side_of
+from games.reggverse.board import SIDES, geometry, side_of
 from games.reggverse.data import (
     DEFAULT_EGG_TYPES,
     DEFAULT_SHAPE,
@@ -134,7 +134,7 @@ class ReggverseRiddles(Game[State]):
     def _starts_balanced(state: State, egg: str, rule: dict[str, Any]) -> bool:
         """`row_is_balanced(board, egg, 0, [rule])`, reading masks through the state's board index."""
         board = state.board
-        ix = state.board_index()
+        ix = (state.index or state.board_index())
         if rule["t"] == 11:
             mask = rules.rule_mask(rule, board, "south", egg, {**board["rows"], egg: [rule]}, ix)
         else:
@@ -156,14 +156,14 @@ class ReggverseRiddles(Game[State]):
 
     def _playable(self, state: State, seat: int) -> list[int]:
         hand = state.hands[seat]
-        if not self._locked(state, "actions", seat):
+        if not state.locks or not self._locked(state, "actions", seat):
             return list(hand)
         return [t for t in hand if state.tiles[t]["kind"] != "action"]
 
     def _destinations(self, state: State, seat: int, tile_id: int) -> list[int]:
         geo = geometry(state.board["shape"])
         pawns = state.board["pawns"]
-        side = side_of(seat)
+        side = SIDES[seat % 4]
         x, y = geo.local[side][pawns[seat]]
         at = geo.at_local[side].get  # rules.destination, inline
         found: list[int] = []
@@ -207,17 +207,17 @@ class ReggverseRiddles(Game[State]):
         covers), eggs in play in order (or only those of `eggs` in play; with `first`, at most one per
         egg)."""
         live = self._in_play(state) if eggs is None else [e for e in eggs if state.piles[e] > 0]
-        return state.board_index().placements(live, rule, side_of(seat), first)
+        return (state.index or state.board_index()).placements(live, rule, SIDES[seat % 4], first)
 
     def _drop_choices(self, state: State, seat: int) -> list[Choice]:
         """Every (source, egg) the seat may drop, as "<source>:<egg>" choices: piles, then its own
         eggs, then squares (not its own) in order, each in the game's egg order."""
-        labels = state.choice_labels()
+        labels = (state.labels or state.choice_labels())
         found = labels.pile_drops(self._in_play(state))
         mine = state.collected[seat]
         if mine:
             found += labels.mine_drops(list(filter(mine.get, state.eggs)))  # counts are never below 0
-        return found + labels.square_drops(side_of(seat), state.board["pawns"][seat])
+        return found + labels.square_drops(SIDES[seat % 4], state.board["pawns"][seat])
 
     def _spot_label(self, state: State, egg: str, spot: str) -> str:
         return state.choice_labels().spot_label(egg, spot)
@@ -239,7 +239,7 @@ class ReggverseRiddles(Game[State]):
         if kind == "guess":
             return self._guess_prompts(state)
         seat = state.current
-        labels = state.choice_labels()
+        labels = (state.labels or state.choice_labels())
         if kind == "play":  # the most frequent prompts first, without the general set-up below
             return [Prompt(seat=seat, kind=kind, choices=labels.tile_choices(self._playable(state, seat)),
                            text="Which tile do you play?", info={"step": kind, "tile": step.get("tile")})]
@@ -388,7 +388,7 @@ class ReggverseRiddles(Game[State]):
             self._begin_move(state, seat, events)
 
     def _begin_move(self, state: State, seat: int, events: list[Event]) -> None:
-        if self._locked(state, "move", seat):
+        if state.locks and self._locked(state, "move", seat):
             events.append({"type": "move_locked", "seat": seat, "by": state.locks["move"]})
             self._begin_drop(state, seat, events)
             return
@@ -402,8 +402,8 @@ class ReggverseRiddles(Game[State]):
 
     @staticmethod
     def _move_prompt(state: State, seat: int, destinations: list[int]) -> Prompt:
-        labels = state.choice_labels()
-        side = side_of(seat)
+        labels = (state.labels or state.choice_labels())
+        side = SIDES[seat % 4]
         return Prompt(seat=seat, kind="move", text="Where does your pawn move?",
                       choices=[labels.cell_choice(side, c) for c in destinations],
                       info={"step": "move", "tile": state.step.get("tile")})
@@ -488,7 +488,7 @@ class ReggverseRiddles(Game[State]):
 
     def _begin_rule(self, state: State, seat: int, events: list[Event]) -> None:
         tile_id = state.step["tile"]
-        if self._locked(state, "rules", seat):
+        if state.locks and self._locked(state, "rules", seat):
             state.discard.append(tile_id)
             events.append({"type": "rule_locked", "seat": seat, "tile": tile_id, "by": state.locks["rules"]})
             self._finish_tile(state, seat, events)
@@ -504,7 +504,7 @@ class ReggverseRiddles(Game[State]):
         # One select listing every legal placement when they fit; egg then spot otherwise.
         if len(placements) <= MAX_SELECT:
             state.step["kind"] = "rule"
-            labels = state.choice_labels()
+            labels = (state.labels or state.choice_labels())
             state.cache = [Prompt(
                 seat=seat, kind="rule", pick=1,
                 choices=labels.spot_choices(placements),
@@ -540,7 +540,7 @@ class ReggverseRiddles(Game[State]):
             if covered >= 0:
                 state.discard.append(covered)
         events.append({"type": "rule_placed", "seat": seat, "egg": egg, "tile": tile_id, "covered": covered,
-                       "text": state.choice_labels().rule_text(rule)})
+                       "text": (state.labels or state.choice_labels()).rule_text(rule)})
         self._finish_tile(state, seat, events)
 
     def _finish_tile(self, state: State, seat: int, events: list[Event]) -> None:
@@ -575,7 +575,8 @@ class ReggverseRiddles(Game[State]):
     def _collect(self, state: State, seat: int, events: list[Event]) -> None:
         here = state.board["pawns"][seat]
         # types lying on the square are not collected
-        found = state.board_index().pointing_at(self._in_play(state), side_of(seat), here, state.board["eggs"][here])
+        ix = state.index or state.board_index()
+        found = ix.pointing_at(self._in_play(state), SIDES[seat % 4], here, state.board["eggs"][here])
         for egg in found:
             state.collected[seat][egg] = state.collected[seat].get(egg, 0) + 1
             self._from_pile(state, egg, events)

@@ -5,12 +5,13 @@ the eggs lying on it as seen from some side, "red egg from its pile", "red: on t
 each label and `Choice` again for every prompt was most of the cost of a turn, so they are kept here:
 tile and placement choices for the whole game (a rule id always means the same rule), square choices
 per square and side until the eggs on that square change (`cell_changed`) or the map tiles move
-(`cells_changed`). The object lives in the state's `labels` field and is never saved.
-"""
+(`cells_changed`). What lies on a square is copied once per change (`_Square`) and its text made only
+when a label is read: simulations and the random AI never read labels. The drop choices of squares
+are made afresh per prompt, cheaply (`_DropChoice`). The object lives in the state's `labels` field
+and is never saved."""
 
 from __future__ import annotations
 
-from itertools import chain, islice
 from typing import TYPE_CHECKING
 
 from games.core import Choice
@@ -71,9 +72,24 @@ class _SourceChoice(_SquareChoice):
         return (self._prefix + self._square.text).capitalize()
 
 
+class _DropChoice(Choice):
+    """The drop choice "c<square>:<egg>", labelled "<egg> egg from tile <name> <what lies there>"
+    when read. Made with `object.__new__` and its slots set directly (see `Labels.square_drops`):
+    a dozen of them per turn, and a Python __init__ call costs more than the rest of making one."""
+
+    __slots__ = ("egg", "square", "where")
+    egg: str
+    where: str
+    square: _Square
+
+    @property
+    def label(self) -> str:  # type: ignore[override]  # read-only, as every Choice is by convention
+        return self.egg + self.where + self.square.text
+
+
 class Labels:
-    __slots__ = ("_board", "_cells", "_changes", "_choices", "_contents", "_froms", "_mine", "_names", "_order",
-                 "_piles", "_questions", "_read", "_sides", "_spots", "_texts", "_tiles", "_wheres")
+    __slots__ = ("_board", "_cells", "_choices", "_contents", "_froms", "_mine", "_names", "_order", "_piles",
+                 "_questions", "_spots", "_texts", "_tiles", "_wheres")
 
     def __init__(self, state: State) -> None:
         # The state's board and tiles (the engine changes them in place and never replaces
@@ -97,18 +113,12 @@ class Labels:
         self._contents: list[_Square | None] = [None] * cells
         self._cells: list[dict[str, Choice]] = [{} for _ in range(cells)]
         self._froms: list[dict[str, Choice]] = [{} for _ in range(cells)]  # "take from this square", per side
-        # The squares whose eggs changed, in order (repeats allowed); per side its drop choices per
-        # square and how much of that list it has read, i.e. which squares it must rebuild.
-        self._changes: list[int] = []
-        self._sides: dict[str, list[list[Choice]]] = {}
-        self._read: dict[str, int] = {}
 
     # --- invalidation ---------------------------------------------------------------------------
     def cell_changed(self, cell: int) -> None:
         self._contents[cell] = None
         self._cells[cell].clear()
         self._froms[cell].clear()
-        self._changes.append(cell)
 
     def cells_changed(self) -> None:
         for cell in range(len(self._cells)):
@@ -221,27 +231,25 @@ class Labels:
         """The choices "mine:<egg>" of `eggs`, in that order."""
         return list(map(self._mine.__getitem__, eggs))
 
-    def _cell_drops(self, side: str, cell: int) -> list[Choice]:
-        square = self._contents[cell] or self._content(cell)
-        if not square.drops:
-            return []
-        where = self._wheres[side][cell]
-        return [_SquareChoice(choice_id, e + where, square) for choice_id, e in square.drops]
-
     def square_drops(self, side: str, here: int) -> list[Choice]:
         """The drop choices "c<square>:<egg>" of every square but `here`, squares in order and each
-        square's eggs in the game's egg order, labelled from `side`. Per side the choices of each
-        square are kept; only the squares changed since the side last asked are rebuilt."""
-        segments = self._sides.get(side)
-        changes = self._changes
-        if segments is None:
-            segments = self._sides[side] = [self._cell_drops(side, c) for c in range(len(self._contents))]
-        else:
-            read = self._read[side]
-            if read < len(changes):
-                for c in set(changes[read:]):  # each changed square once
-                    segments[c] = self._cell_drops(side, c)
-        self._read[side] = len(changes)
-        found = list(chain.from_iterable(segments[:here]))
-        found += chain.from_iterable(islice(segments, here + 1, None))
+        square's eggs in the game's egg order, labelled from `side`. Made afresh for each prompt:
+        with a player per side, a square's eggs change about as often as a side asks, so keeping
+        them per side cost more than it saved."""
+        wheres = self._wheres[side]
+        contents = self._contents
+        new = object.__new__
+        found: list[Choice] = []
+        append = found.append
+        for cell, eggs in enumerate(self._board["eggs"]):
+            if eggs and cell != here:
+                square = contents[cell] or self._content(cell)
+                where = wheres[cell]
+                for choice_id, egg in square.drops:
+                    choice = new(_DropChoice)
+                    choice.id = choice_id
+                    choice.egg = egg
+                    choice.where = where
+                    choice.square = square
+                    append(choice)
         return found
