@@ -94,7 +94,9 @@ def _follow(bot_pid: int) -> None:
             time.sleep(PARENT_CHECK_SECONDS)
         os._exit(0)
 
-    threading.Thread(target=watch, name="picture-worker-watch", daemon=True).start()
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.name = "picture-worker-watch"
+    watcher.start()
 
 
 def _warm() -> bool:
