@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 import textwrap
-from functools import cache
+import threading
+from collections import OrderedDict
+from functools import cache, lru_cache
 from itertools import permutations, product
 from typing import Any
 
@@ -71,8 +73,10 @@ def _egg(draw: ImageDraw.ImageDraw, x: int, y: int, colour: str, count: int, siz
         draw.text((x + size * 0.39, y + size * 0.55), str(count), fill=_on(rgb), font=font(16), anchor="mm")
 
 
-def _wrap(text: str, width: int) -> list[str]:
-    return textwrap.wrap(text, width=width) or [""]
+@lru_cache(maxsize=4096)
+def _wrap(text: str, width: int) -> tuple[str, ...]:
+    """Lines of at most `width` characters; kept, since the same rules are drawn picture after picture."""
+    return tuple(textwrap.wrap(text, width=width)) or ("",)
 
 
 def render_board(view: dict[str, Any]) -> bytes:
@@ -115,7 +119,7 @@ def draw_view(view: dict[str, Any]) -> Image.Image:
     img = Image.new("RGB", (WIDTH, height), PAPER)
     draw = ImageDraw.Draw(img)
     _header(draw, view, side)
-    _board(draw, view, geo, side, MARGIN + 12, top + 8)
+    _board(img, draw, view, geo, side, MARGIN + 12, top + 8)
     _rows(draw, view, panel_x, top)
     y = top + body_h + 8
     _scores(draw, view, y)
@@ -148,19 +152,49 @@ def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any], side: str) -> None:
         draw.text((WIDTH - MARGIN, 44), text, fill=LOCKED, font=font(16), anchor="ra")
 
 
-def _board(draw: ImageDraw.ImageDraw, view: dict[str, Any], geo: Any, side: str, x0: int, y0: int) -> None:
+KEPT_SQUARES = 32  # drawn boards (~0.5 MB each): a game's board seen from each side, for a few games
+
+
+_squares: OrderedDict[tuple[Any, ...], Image.Image] = OrderedDict()
+_squares_lock = threading.Lock()
+
+
+def _squares_of(geo: Any, board: dict[str, Any], side: str) -> Image.Image:
+    """The board's squares (colour, type and name) seen from `side`, on paper. They change only when
+    squares are swapped, so they are drawn once and pasted into each picture (eggs and pawns go on top)."""
+    kinds = tuple(board["types"])
+    key = (board["shape"], side, kinds, tuple(PICTURE.tile_type(k) for k in kinds))
+    with _squares_lock:
+        found = _squares.get(key)
+        if found is not None:
+            _squares.move_to_end(key)
+            return found
+    lw, lh = geo.local_size[side]
+    image = Image.new("RGB", (lw * CELL, lh * CELL), PAPER)
+    draw = ImageDraw.Draw(image)
+    for cell, kind in enumerate(kinds):
+        lx, ly = geo.local[side][cell]
+        x, y = lx * CELL, ly * CELL
+        draw.rounded_rectangle((x + 2, y + 2, x + CELL - 2, y + CELL - 2), radius=10,
+                               fill=TYPE_COLOURS.get(kind, UNKNOWN_TILE), outline=INK, width=2)
+        draw.text((x + 8, y + 6), PICTURE.tile_type(kind), fill=INK, font=font(17))
+        draw.text((x + CELL - 8, y + 6), geo.names[side][cell], fill=MUTED, font=font(14), anchor="ra")
+    with _squares_lock:
+        _squares[key] = image
+        while len(_squares) > KEPT_SQUARES:
+            _squares.popitem(last=False)
+    return image
+
+
+def _board(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], geo: Any, side: str, x0: int,
+           y0: int) -> None:
     board = view["board"]
     seat = view.get("seat")
     pawns: list[int] = board["pawns"]
+    img.paste(_squares_of(geo, board, side), (x0, y0))
     for cell in range(len(geo.cells)):
         lx, ly = geo.local[side][cell]
         x, y = x0 + lx * CELL, y0 + ly * CELL
-        kind = board["types"][cell]
-        fill = TYPE_COLOURS.get(kind, UNKNOWN_TILE)
-        draw.rounded_rectangle((x + 2, y + 2, x + CELL - 2, y + CELL - 2), radius=10, fill=fill, outline=INK,
-                               width=2)
-        draw.text((x + 8, y + 6), PICTURE.tile_type(kind), fill=INK, font=font(17))
-        draw.text((x + CELL - 8, y + 6), geo.names[side][cell], fill=MUTED, font=font(14), anchor="ra")
         ex = x + 8
         for colour, count in board["eggs"][cell].items():
             if count:
