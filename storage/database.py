@@ -42,7 +42,7 @@ from sqlmodel import SQLModel
 import games
 from storage import ladder, migrate
 from storage import plays as plays_module
-from storage.engine import IMMEDIATE, NO_WAIT, READ_ONLY, create_engine, create_sync_sqlite_engine, resolve_url
+from storage.engine import IMMEDIATE, READ_ONLY, create_engine, create_sync_sqlite_engine, resolve_url
 from storage.errors import BrokenGame, DatabaseUnavailable, GameNotActive, GameNotFound
 from storage.ladder import BoardPage, GameSeat, PlayedGame, PlayerStats, ScoreSummary
 from storage.models import (
@@ -155,8 +155,10 @@ class Database:
         # SQLite: leaderboard and stats reads run on the loop through the stdlib driver, a millisecond
         # or two, instead of one thread hop per statement through aiosqlite (see storage.ladder).
         self._sync_reader: Engine | None = None
+        self._sync_writer: Engine | None = None  # busy_timeout 0: never waits on the loop for the lock
         if url.drivername.startswith("sqlite"):
             self._sync_reader = create_sync_sqlite_engine(url)
+            self._sync_writer = create_sync_sqlite_engine(url, wait=False)
 
     # --- lifecycle ---------------------------------------------------------------------------------
     @classmethod
@@ -187,8 +189,9 @@ class Database:
         """Finish writing what was submitted, then release every connection."""
         await self.writer.stop()
         await self.engine.dispose()
-        if self._sync_reader is not None:
-            self._sync_reader.dispose()
+        for engine in (self._sync_reader, self._sync_writer):
+            if engine is not None:
+                engine.dispose()
 
     def on_statement(self, seen: Callable[[str], None]) -> Callable[[], None]:
         """Tell `seen` the text of every SQL statement this Database sends, on every connection (the
@@ -198,7 +201,7 @@ class Database:
         def before(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
             seen(statement)
 
-        engines = [self.engine.sync_engine, *([self._sync_reader] if self._sync_reader is not None else [])]
+        engines = [self.engine.sync_engine, *(e for e in (self._sync_reader, self._sync_writer) if e is not None)]
         for engine in engines:
             event.listen(engine, "before_cursor_execute", before)
         self.writer.on_statement(seen)
@@ -236,10 +239,10 @@ class Database:
     async def _write(self, change: Callable[..., T], *args: Any) -> T:
         """Run a synchronous write transaction (storage.ladder); on SQLite through the stdlib driver
         on the loop when the write lock is free at once, else (and on PostgreSQL) via run_sync."""
-        if self._sync_reader is not None:
+        if self._sync_writer is not None:
             try:
-                with _unavailable_raised(), self._sync_reader.connect() as conn:
-                    conn = conn.execution_options(**{IMMEDIATE: True, NO_WAIT: True})
+                with _unavailable_raised(), self._sync_writer.connect() as conn:
+                    conn = conn.execution_options(**{IMMEDIATE: True})
                     with conn.begin():
                         return change(conn, *args)
             except DatabaseUnavailable as error:

@@ -16,9 +16,6 @@ __all__ = ["DEFAULT_URL", "IMMEDIATE", "create_engine", "resolve_url"]
 DEFAULT_URL = "sqlite+aiosqlite:///data/bot.sqlite3"
 # Execution option: on SQLite, open the transaction with BEGIN IMMEDIATE (take the write lock first).
 IMMEDIATE = "storage_begin_immediate"
-# Execution option (sync SQLite engine only): give up at once instead of waiting busy_timeout for a
-# held write lock, so code running on the event loop never waits for a lock.
-NO_WAIT = "storage_no_wait"
 # Execution option (sync SQLite engine only): a read that needs no BEGIN of its own.
 READ_ONLY = "storage_read_only"
 SQLITE_BUSY_TIMEOUT_MS = 15_000
@@ -61,15 +58,17 @@ def create_engine(url: URL) -> AsyncEngine:
                                connect_args={"timeout": PG_CONNECT_TIMEOUT})
 
 
-def create_sync_sqlite_engine(url: URL) -> Engine:
-    """The same SQLite file through the stdlib driver, for the short reads and rating writes that run
-    on the event loop (storage.ladder); same pragmas and BEGIN handling as the async engine."""
+def create_sync_sqlite_engine(url: URL, *, wait: bool = True) -> Engine:
+    """The same SQLite file through the stdlib driver, for the short reads and writes that run on the
+    event loop (storage.ladder, storage.database); same pragmas and BEGIN handling as the async engine.
+    `wait=False`: busy_timeout 0, so a write gives up at once instead of waiting, on the loop, for a
+    write lock another connection holds (the caller then writes through the async engine)."""
     engine = sa_create_engine(url.set(drivername="sqlite+pysqlite"), pool_size=2, max_overflow=4)
-    _tune_sqlite(engine)
+    _tune_sqlite(engine, SQLITE_BUSY_TIMEOUT_MS if wait else 0)
     return engine
 
 
-def _tune_sqlite(engine: Engine) -> None:
+def _tune_sqlite(engine: Engine, busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Let us issue BEGIN ourselves (below) instead of the sqlite3 module's implicit one.
@@ -83,7 +82,7 @@ def _tune_sqlite(engine: Engine) -> None:
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.execute(f"PRAGMA busy_timeout={busy_timeout_ms}")
         cursor.close()
 
     @event.listens_for(engine, "begin")
@@ -94,12 +93,4 @@ def _tune_sqlite(engine: Engine) -> None:
         options = connection.get_execution_options()
         if options.get(READ_ONLY, False):
             return  # each SELECT reads a consistent snapshot on its own
-        immediate = options.get(IMMEDIATE, False)
-        if options.get(NO_WAIT, False):
-            connection.exec_driver_sql("PRAGMA busy_timeout=0")
-            try:
-                connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
-            finally:
-                connection.exec_driver_sql(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
-            return
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if options.get(IMMEDIATE, False) else "BEGIN")
