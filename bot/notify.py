@@ -210,6 +210,8 @@ class DiscordNotifier:
             await _unless_refused(self._public_channel(game).send(
                 line, nonce=nonce(game.id, version, line), allowed_mentions=discord.AllowedMentions.none()))
             owed.lines.pop(0)
+            if not owed.lines:  # one write for a run of lines: start-up resumption posts what it missed
+                await self.db.update_game(game.id, announced=version)
         elif owed.dms:
             seats = sorted(owed.dms)
             owing = dict(owed.dms)

@@ -599,9 +599,11 @@ class TableService:
             # their DM. (A process that already showed them their prompt has nothing to do.)
             over = game.outcome(state) is not None
             unseen = any((game_id, p.seat) not in self._shown for p in prompts if seats[p.seat].user_id is not None)
-            if not robots and not over and not unseen and row.table_message_id is not None:
+            # ... or the public log line of its last turns was never posted.
+            unannounced = await self._unannounced(row, len(seats), version)
+            if not robots and not over and not unseen and not unannounced and row.table_message_id is not None:
                 return None
-            update = await self._advance(game_id, version, state, [], [], acted_seat=None, moved=False)
+            update = await self._advance(game_id, version, state, unannounced, [], acted_seat=None, moved=False)
             if update.outcome is None:
                 # Only those who must decide get their DM again; the others' comes with their next prompt.
                 for notice in update.dms:
@@ -609,6 +611,20 @@ class TableService:
                         self._shown.pop((game_id, notice.seat.seat), None)
                 update.dms = [n for n in update.dms if n.prompt is not None]
             return _started(update) if row.table_message_id is None else update
+
+    async def _unannounced(self, row: GameRow, players: int, version: int) -> list[Event]:
+        """The public events of the versions after the last one whose log line was posted, replayed
+        from the action log (same seed, same decisions, same game): empty when nothing is missing."""
+        if row.announced is None or row.announced >= version or row.id is None:
+            return []
+        game = games.get(row.game_key)
+        state = game.new(players, row.seed, row.options)
+        events: list[Event] = []
+        for action in await self.db.actions(row.id):
+            happened = game.apply(state, action.seat, list(action.action))
+            if action.seq > row.announced:
+                events += [e for e in happened if "to" not in e]
+        return events
 
     async def _timer(self, game_id: int) -> None:
         update: TableUpdate | None = None

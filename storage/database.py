@@ -412,7 +412,8 @@ class Database:
 
     async def start_game(self, game_id: int, state: dict[str, Any], deadline: datetime | None) -> int:
         """lobby -> active with the initial state; returns its version, 1."""
-        fields = {"status": "active", "version": 1, "deadline": deadline, "reminded": False, "updated_at": utcnow()}
+        fields = {"status": "active", "version": 1, "announced": 1, "deadline": deadline, "reminded": False,
+                  "updated_at": utcnow()}
         state_json = _encode_state(state)
         async with self._changing(game_id):
             refused = await self._write(_start_game, game_id, state_json, fields)

@@ -60,6 +60,9 @@ class GameRow(SQLModel, table=True):
     turn_seconds: int | None = Field(default=None, sa_column=Column("turn_seconds", Integer, nullable=True))
     lobby_message_id: int | None = Field(default=None, sa_column=Column("lobby_message_id", BigInteger))
     table_message_id: int | None = Field(default=None, sa_column=Column("table_message_id", BigInteger))
+    # The version whose public log line was last posted (None: a game from before this was kept). At
+    # start-up, a game behind this (the process stopped between a commit and its post) gets its line.
+    announced: int | None = Field(default=None, sa_column=Column("announced", Integer, nullable=True))
     broken_reason: str | None = Field(default=None, sa_column=Column("broken_reason", String(500)))
     created_at: datetime = Field(sa_column=Column("created_at", UTCDateTime, nullable=False))
     updated_at: datetime = Field(sa_column=Column("updated_at", UTCDateTime, nullable=False))

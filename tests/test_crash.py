@@ -66,10 +66,11 @@ async def test_start_up_sends_the_new_prompts_a_killed_process_never_sent(db: Da
         await first_choice(table, game_id, 100)
     version = (await db.get_game(game_id)).version  # type: ignore[union-attr]
 
-    recorder = Recorder()
+    recorder = Recorder(db)
     restarted = TableService(db, recorder)
     assert await restarted.resume() == 1
     [update] = recorder.updates
+    assert update.events, "the turn the killed process never posted is posted now"
     assert sorted(n.seat.seat for n in update.dms) == [0, 1]  # both must decide again: both get their DM
     assert all(n.prompt is not None and n.version == version for n in update.dms)
     assert len(await db.actions(game_id)) == version - 1  # nothing decided on their behalf

@@ -136,3 +136,42 @@ async def test_rest_calls_per_resolved_turn_stay_near_the_floor(harness: Harness
     assert cost.kinds["POST dm post"] == 0, "DMs are edited in place, never re-sent"
     assert cost.per_turn() <= 1 + 1 + len(players) + cost.decisions / cost.resolved_turns
     assert cost.interaction_responses == cost.decisions
+
+
+async def test_a_turn_committed_just_before_a_crash_gets_its_log_line_after_the_restart(harness: Harness) -> None:
+    """The process stops after committing a turn's last decision but before posting the turn to the
+    thread: the restarted bot posts that line (replayed from the action log), once."""
+    h = harness
+    alice, bob = h.user("Alice"), h.user("Bob")
+    await h.slash(alice, "game new", game="eggs-empires", timer=0)
+    await h.click(bob, h.find_button(h.channel, "Join"))
+    await h.click(alice, h.find_button(h.channel, "Start"))
+    [thread] = h.threads()
+
+    async def turn() -> None:
+        for user in (alice, bob):
+            assert await decide_from_message(h, user, h.dms(user)[0])
+
+    await turn()  # a first turn, posted as usual: the model for the one that will be lost
+    posted = [m["content"] for m in h.messages_in(thread) if m["content"]]
+    assert h.bot is not None
+    notifier = h.bot.table.notifier
+
+    async def killed(update: Any) -> None:  # the process died right after the commit
+        return None
+
+    notifier.publish = killed  # type: ignore[method-assign]
+    await turn()
+    assert [m["content"] for m in h.messages_in(thread) if m["content"]] == posted, "nothing posted: 'killed'"
+    row = await h.bot.table.db.get_game(GAME_ID)
+    assert row is not None and row.announced is not None and row.announced < row.version
+    await h.restart()
+    await h.settle()
+    lines = [m["content"] for m in h.messages_in(thread) if m["content"]]
+    assert len(lines) == len(posted) + 1, "the missing turn is posted once"
+    assert lines[-1].startswith("Revealed: Alice: ") and "; Bob: " in lines[-1], lines  # the turn's reveal
+    row = await h.bot.table.db.get_game(GAME_ID)  # type: ignore[union-attr]
+    assert row is not None and row.announced == row.version
+    await h.restart()  # nothing is missing now: a second start-up posts nothing more
+    await h.settle()
+    assert [m["content"] for m in h.messages_in(thread) if m["content"]] == lines

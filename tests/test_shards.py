@@ -270,7 +270,7 @@ async def test_start_up_resumes_only_owned_games_left_mid_way(two: tuple[Databas
     await db.update_game(games_by_shard[1], table_message_id=555)  # posted; game 0's never was
     logs = {g: len(await db.actions(g)) for g in games_by_shard.values()}
 
-    recorder = Recorder()
+    recorder = Recorder(two[1])
     process_one = TableService(two[1], recorder, shards=Shards.of([1], 2))
     assert await process_one.resume() == 1
     assert len(await db.actions(games_by_shard[0])) == logs[games_by_shard[0]]  # not its game

@@ -17,14 +17,18 @@ KEY = "eggs-empires"
 
 
 class Recorder:
-    """A notifier that remembers what it was told."""
+    """A notifier that remembers what it was told. Given the database, it also marks each turn's log
+    line as posted, as the Discord notifier does (start-up resumption posts the lines never marked)."""
 
-    def __init__(self) -> None:
+    def __init__(self, db: Database | None = None) -> None:
         self.updates: list[TableUpdate] = []
         self.reminders: list[tuple[int, list[int]]] = []
+        self.db = db
 
     async def publish(self, update: TableUpdate) -> None:
         self.updates.append(update)
+        if self.db is not None and update.events and update.game.id is not None:
+            await self.db.update_game(update.game.id, announced=update.version)
 
     async def remind(self, game: GameRow, seats: list[SeatRow], deadline: datetime) -> None:
         assert game.id is not None
