@@ -21,10 +21,12 @@ import discord
 import pytest
 from aiohttp import web
 from prometheus_client.parser import text_string_to_metric_families
+from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from bot.metrics import BotMetrics, InteractionKinds, route_template
 from storage import Database
+from storage.engine import create_sync_sqlite_engine
 from tests.harness import Harness
 from tests.harness.loopback import Loopback
 from tests.harness.play import choice_components, play_to_end
@@ -147,8 +149,12 @@ async def test_database_errors_are_counted_by_operation(served: Harness, tmp_pat
     h = served
     assert h.bot is not None
     db = h.bot.db
-    # The database goes away: every new connection fails ("unable to open database file").
-    monkeypatch.setattr(db, "engine", create_async_engine(f"sqlite+aiosqlite:///{tmp_path}/gone/bot.sqlite3"))
+    # The database goes away: every new connection fails ("unable to open database file"), through
+    # the async engine and the stdlib ones that read and write on the loop.
+    gone = make_url(f"sqlite+aiosqlite:///{tmp_path}/gone/bot.sqlite3")
+    monkeypatch.setattr(db, "engine", create_async_engine(gone))
+    monkeypatch.setattr(db, "_sync_reader", create_sync_sqlite_engine(gone))
+    monkeypatch.setattr(db, "_sync_writer", create_sync_sqlite_engine(gone, wait=False))
     alice = h.user("Alice")
     await h.slash(alice, "game new", game=KEY, timer=0)
     samples = await scrape(h)
