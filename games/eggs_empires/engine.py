@@ -211,8 +211,12 @@ class EggsAndEmpires(Game[EggsState]):
             pick = 2 if state.players == 2 else 1
             cached = _PLAY_PROMPTS[pick]
             hands = state.hands
-            return [cached[seat].get(hand := tuple(hands[seat])) or _new_play_prompt(pick, seat, hand)
-                    for seat, submitted in enumerate(state.submitted) if submitted is None]
+            prompts = []  # a loop, not a comprehension: cheaper on Python 3.11 for a handful of seats
+            for seat, submitted in enumerate(state.submitted):
+                if submitted is None:
+                    hand = tuple(hands[seat])
+                    prompts.append(cached[seat].get(hand) or _new_play_prompt(pick, seat, hand))
+            return prompts
         if phase == "collect":
             return [self._egg_prompt(state)]
         if phase == "turn_end":
@@ -269,9 +273,19 @@ class EggsAndEmpires(Game[EggsState]):
         # takes the full check against the prompt, which also words the error message.
         phase = state.phase
         if phase == "play":
-            cards = self._legal_play(state, seat, choice)
-            if cards is not None:  # the usual decision, inlined: two thirds of all decisions
-                submitted = state.submitted
+            submitted = state.submitted
+            # The usual decision (two thirds of all): one Adventurer of a hand with 3 to 6 players, checked
+            # inline. Two players, and anything unusual, go through _legal_play.
+            cards = None
+            if type(choice) is list and len(choice) == 1 and type(seat) is int and 0 <= seat < len(submitted) > 2:
+                first = choice[0]
+                if type(first) is str and submitted[seat] is None:
+                    card = CARD_IDS.get(first)
+                    if card in state.hands[seat]:
+                        cards = [card]
+            if cards is None:
+                cards = self._legal_play(state, seat, choice)
+            if cards is not None:
                 submitted[seat] = cards
                 played = [{"type": "decided", "seat": seat}, {"type": "played", "to": seat, "cards": cards}]
                 if None not in submitted:
