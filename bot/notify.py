@@ -54,12 +54,19 @@ def nonce(*parts: object) -> int:
     return int.from_bytes(digest) >> 1
 
 
-async def _unless_refused(request: Awaitable[object]) -> None:
+class Stopping(Exception):
+    """The bot is shutting down: what is still owed is left to start-up resumption (the DMs of those
+    who must decide, the table, and the log lines not yet marked announced)."""
+
+
+async def _unless_refused(request: Awaitable[object], closed: Callable[[], bool]) -> None:
     """Send one notification; one Discord refuses for good (a missing permission, a deleted channel) is
     logged and counted as done, so that the others (the next player's DM) still go out."""
     try:
         await request
     except Exception as error:
+        if closed():  # the HTTP session is going away under us: not a refusal
+            raise Stopping from error
         if transient(error):
             raise
         log.exception("a notification was refused; the game goes on without it")
@@ -154,6 +161,10 @@ class DiscordNotifier:
             if owed.latest.game.status != "active":
                 self._forget(game_id)  # the game is over: nothing more will be sent for it
             return True
+        except Stopping:
+            log.info("stopping with notifications of game %s unsent; start-up resumption sends them", game_id)
+            self._owed.pop(game_id, None)
+            return True
         except Exception as error:
             if not transient(error):
                 # The decision is committed; what failed for good is left for the next update to show.
@@ -196,19 +207,21 @@ class DiscordNotifier:
         # An update published while a request is on its way (another decision of the game) owes its own:
         # what was owed is marked paid only if nothing newer came meanwhile.
         if owed.open_table:
-            await _unless_refused(self._open_table(update, lang))
+            await _unless_refused(self._open_table(update, lang), self.bot.is_closed)
             owed.open_table = False
             if owed.latest is update:
                 owed.edit_table = False  # the table was just posted from the newest update
         elif owed.edit_table:
-            await _unless_refused(self._edit_table(update, lang, lambda: owed.latest is update, owed.table_again))
+            await _unless_refused(self._edit_table(update, lang, lambda: owed.latest is update, owed.table_again),
+                                 self.bot.is_closed)
             owed.table_again = owed.latest is not update
             if owed.latest is update:
                 owed.edit_table = False
         elif owed.lines:
             version, line = owed.lines[0]
             await _unless_refused(self._public_channel(game).send(
-                line, nonce=nonce(game.id, version, line), allowed_mentions=discord.AllowedMentions.none()))
+                line, nonce=nonce(game.id, version, line), allowed_mentions=discord.AllowedMentions.none()),
+                self.bot.is_closed)
             owed.lines.pop(0)
             if not owed.lines:  # one write for a run of lines: start-up resumption posts what it missed
                 await self.db.update_game(game.id, announced=version)
@@ -222,7 +235,8 @@ class DiscordNotifier:
                 return lambda: owed.dms.get(seat) is owing[seat]
 
             results = await asyncio.gather(*(_unless_refused(self._send_private(game, n, update, lang, wanted(s),
-                                                                                s in owed.dms_again))
+                                                                                s in owed.dms_again),
+                                                             self.bot.is_closed)
                                              for s, n in zip(seats, notices, strict=True)), return_exceptions=True)
             failure: BaseException | None = None
             for seat, result in zip(seats, results, strict=True):

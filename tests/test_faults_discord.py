@@ -11,14 +11,17 @@ per player whose DMs closed.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import games
 from bot import present
-from tests.harness.fault_play import Recorder, bot_on_loopback, caught_up, check_game, open_game, play
+from tests.harness.fault_play import Recorder, Table, bot_on_loopback, caught_up, check_game, open_game, play
 from tests.harness.loopback import Loopback
 from tests.harness.play import choice_components
 
@@ -124,3 +127,29 @@ async def test_a_thread_whose_answer_is_lost_is_not_opened_twice(loopback: Loopb
         assert row is not None and row.thread_id == thread
         assert any(m.get("embeds") for m in lb.messages_in(thread)), "the table is posted in that thread"
         assert t.bot.table.notifier.retried >= 1  # type: ignore[attr-defined]
+
+
+async def test_notifications_cut_off_by_shutdown_are_left_for_start_up_not_logged_as_errors(
+        harness: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """Stopping the bot closes its HTTP session under notifications still on their way: that is no
+    refusal by Discord (no error is logged) and nothing is retried by a process that is going away."""
+    h = harness
+    alice, bob = h.user("Alice"), h.user("Bob")
+    await open_game(Table.of(h), "eggs-empires", [alice, bob], 0, h.channel)
+
+    async def session_gone(*_args: Any, **_kwargs: Any) -> Any:
+        raise RuntimeError("Session is closed")
+
+    for user in (alice, bob):
+        if user == bob:  # the turn resolves as the bot stops: its table edit and log post meet a closed session
+            h.bot.http.request = session_gone
+            h.bot._closing_task = asyncio.get_running_loop().create_future()  # is_closed(): close() began
+            h.bot._closing_task.set_result(None)
+        [dm] = h.dms(user)
+        with caplog.at_level(logging.INFO, logger="bot.notify"):
+            await h.click(user, choice_components(dm)[0]["custom_id"], message=dm)
+    await h.settle()
+    assert h.errors == []
+    assert any("start-up resumption sends them" in r.getMessage() for r in caplog.records)
+    assert h.bot.table.notifier.retried == 0
+    h.bot._closing_task = None  # let the harness close it for real
