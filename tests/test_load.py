@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import os
 import random
 import subprocess
@@ -249,3 +250,14 @@ async def test_a_click_given_up_on_is_still_told_apart_when_its_answer_comes_lat
     figures = run.figures()
     assert figures["unanswered"] == 1 and figures["accepted_clicks"] == 0
     assert figures["unanswered_then_answered"] == {"accepted": 1} and figures["unanswered_never_answered"] == 0
+
+
+def test_the_bots_own_clock_is_read_off_its_histogram_between_two_scrapes() -> None:
+    before = {0.1: 5.0, 1.0: 5.0, 10.0: 5.0, math.inf: 5.0, -1.0: 0.2}
+    after = {0.1: 55.0, 1.0: 104.0, 10.0: 105.0, math.inf: 106.0, -1.0: 30.2}  # 101 more: 50 fast, 49, 1, 1 slow
+    figures = load.BotClock.figures(before, after)
+    assert figures == {"answers": 101, "mean_ms": 297.0, "p50_under_ms": 1000.0, "p99_under_ms": 10000.0,
+                       "largest_bucket_ms": 10000.0}
+    stuck = load.BotClock.figures({math.inf: 0.0, 10.0: 0.0, -1.0: 0.0}, {math.inf: 4.0, 10.0: 1.0, -1.0: 80.0})
+    assert stuck["p50_under_ms"] is None and stuck["p99_under_ms"] is None, "above the largest bucket"
+    assert load.BotClock.figures(after, after) == {"answers": 0}
