@@ -14,7 +14,7 @@ import pytest
 
 import games
 from bot.render import renderer_for
-from bot.render.pool import AGAIN, CLICK, PictureJob, Pictures, Superseded
+from bot.render.pool import AGAIN, CLICK, NOTIFICATION, PictureJob, Pictures, Superseded, _Gate
 from games.ai import RandomPlayer
 from games.core import Choice
 
@@ -134,6 +134,21 @@ async def test_a_cancelled_waiter_gives_its_place_back() -> None:
     renderer.release.set()
     assert await first == b"first" and await after == b"after"
     assert renderer.drawn == ["first", "after"] and pictures._gate.busy == 0
+
+
+
+async def test_a_waiter_cancelled_as_a_place_frees_up_leaves_the_gate_consistent() -> None:
+    """The waiter is cancelled, then `leave` runs before the waiter's task does: `leave` skips the
+    cancelled turn, and the waiter must not try to remove it again (a ValueError at shutdown)."""
+    gate = _Gate(1)
+    await gate.enter(NOTIFICATION)
+    waiter = asyncio.get_running_loop().create_task(gate.enter(NOTIFICATION))
+    await asyncio.sleep(0)  # queued
+    waiter.cancel()
+    gate.leave()
+    with pytest.raises(asyncio.CancelledError):
+        await waiter
+    assert gate.busy == 0 and not any(gate.waiting)
 
 
 KILLED_BOT = """

@@ -141,7 +141,7 @@ class _Gate:
         except asyncio.CancelledError:
             if turn.done() and not turn.cancelled():
                 self.leave()  # the place was handed over just as this waiter was cancelled
-            else:
+            elif turn in self.waiting[priority]:  # (`leave` may have dropped it already, cancelled)
                 self.waiting[priority].remove(turn)
             raise
 
@@ -171,7 +171,9 @@ class Pictures:
         workers warm up in the background and take pictures once ready."""
         self.workers = workers
         # Threads of this process contend for the GIL with the event loop: two at a time are plenty.
-        self._gate = _Gate(workers if workers > 0 else 2)
+        # Workers get two pictures each: one drawing and one queued, so that a worker never sits idle
+        # while a busy event loop is slow to hand it the next one (one each left it idle most of the time).
+        self._gate = _Gate(2 * workers if workers > 0 else 2)
         if workers > 0 and self._pool is None:
             self._pool = self._new_pool()
 
