@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -80,8 +81,8 @@ async def test_every_kind_of_game_plays_at_once_in_process_for_a_window(tmp_path
     assert isinstance(figures["memory_per_game_kb"], float) and figures["memory_per_game_kb"] > 0
 
 
-async def test_a_stale_click_is_counted_with_its_reason(harness: Harness) -> None:
-    h = harness
+async def first_offer(h: Harness) -> tuple[load.InProcessRun, int, dict[str, Any], list[dict[str, Any]]]:
+    """An in-process run with one two-player game open: its first human, their DM and its choices."""
     run = load.InProcessRun(h, 0.0, random.Random(1))
     _guild, channels = await h.add_guild(1)
     table = await run.open_game(0, "eggs-empires", "", 2, 0, channels[0])
@@ -89,6 +90,12 @@ async def test_a_stale_click_is_counted_with_its_reason(harness: Harness) -> Non
     user = table.humans[0]
     message, choices, _version = run._offer(user)
     assert message is not None and choices
+    return run, user, message, choices
+
+
+async def test_a_stale_click_is_counted_with_its_reason(harness: Harness) -> None:
+    h = harness
+    run, user, message, choices = await first_offer(h)
     old = copy.deepcopy(message)
     await run._click(user, message, choices)
     await h.settle()
@@ -232,13 +239,7 @@ def test_commands_never_show_a_database_url() -> None:
 
 
 async def test_a_click_given_up_on_is_still_told_apart_when_its_answer_comes_late(harness: Harness) -> None:
-    run = load.InProcessRun(harness, 0.0, random.Random(1))
-    _guild, channels = await harness.add_guild(1)
-    table = await run.open_game(0, "eggs-empires", "", 2, 0, channels[0])
-    await harness.settle()
-    user = table.humans[0]
-    message, choices, _version = run._offer(user)
-    assert message is not None and choices
+    run, user, message, choices = await first_offer(harness)
     original = run.interact
 
     async def impatient(kind: str, payload: dict[str, object], token: str, within: float) -> str | None:
