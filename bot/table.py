@@ -420,9 +420,10 @@ class TableService:
         data, version = await self.db.load_state(row.id)
         state = game.from_json(data)
         seats = await self.db.seats(row.id)
-        notices = {s.seat: SeatNotice(s, game.view(state, s.seat), None, version)
-                   for s in seats if s.user_id is not None}
-        update = TableUpdate(row, seats, version, game.view(state, None), [], [event], [],
+        humans = [s for s in seats if s.user_id is not None]
+        views = game.views(state, [None, *(s.seat for s in humans)])
+        notices = {s.seat: SeatNotice(s, views[s.seat], None, version) for s in humans}
+        update = TableUpdate(row, seats, version, views[None], [], [event], [],
                              list(notices.values()), None)
         update.notices = notices
         return update
@@ -870,11 +871,12 @@ class TableService:
         dms: list[SeatNotice] = []
         acted = await self._acted(game_id)
         by_seat = {p.seat: p for p in prompts}
-        for seat in seats:
-            if seat.user_id is None:
-                continue
+        humans = [seat for seat in seats if seat.user_id is not None]
+        # All of one moment, before anything else can change the state: a game may share work between them.
+        views = game.views(state, [None, *(seat.seat for seat in humans)])
+        for seat in humans:
             own_prompt = by_seat.get(seat.seat)
-            notice = SeatNotice(seat, game.view(state, seat.seat), own_prompt, version,
+            notice = SeatNotice(seat, views[seat.seat], own_prompt, version,
                                 [e for e in events if e.get("to") == seat.seat])
             notices[seat.seat] = notice
             key = _prompt_key(own_prompt, acted.get(seat.seat, 1))
@@ -903,7 +905,7 @@ class TableService:
         deadline = None
         if wake is not None and row.turn_seconds:
             deadline = wake if row.reminded else wake + timedelta(seconds=row.turn_seconds / 2)
-        update = TableUpdate(row, seats, version, game.view(state, None), prompts if outcome is None else [],
+        update = TableUpdate(row, seats, version, views[None], prompts if outcome is None else [],
                              [e for e in events if "to" not in e], afk, dms, outcome, deadline=deadline)
         update.notices = notices
         return update

@@ -234,6 +234,15 @@ class Game(Generic[S]):
     def view(self, state: S, seat: int | None) -> dict[str, Any]:
         raise NotImplementedError
 
+    def views(self, state: S, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
+        """`view(state, seat)` for each of `seats` (None: the public view), all of one moment.
+
+        The table service asks for the public view and every human seat's view after each update; a
+        game whose seat views share most of their content overrides this to build that part once. The
+        views it returns may then share nested objects, with each other and with later calls: like
+        prompts, views are read-only."""
+        return {seat: self.view(state, seat) for seat in seats}
+
     def outcome(self, state: S) -> dict[str, Any] | None:
         raise NotImplementedError
 

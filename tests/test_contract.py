@@ -148,3 +148,25 @@ def test_play_out_and_views_are_json(key: str) -> None:
     assert game.prompts(state) == []
     with pytest.raises(IllegalAction):
         game.apply(state, 0, ["anything"])
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_views_equal_one_view_per_seat_at_every_moment(key: str) -> None:
+    """`views()` (which a game may override to share work between audiences) says exactly what `view()`
+    says for each audience, throughout a game with the most seats."""
+    game = games.get(key)
+    n = game.max_players
+    state = game.new(n, 11)
+    players = [RandomPlayer(100 + s) for s in range(n)]
+    audiences: list[int | None] = [None, *range(n)]
+    while True:
+        together = game.views(state, audiences)
+        assert list(together) == audiences
+        for seat in audiences:
+            assert together[seat] == game.view(state, seat)
+        assert game.views(state, [n - 1]) == {n - 1: game.view(state, n - 1)}
+        prompts = game.prompts(state)
+        if not prompts:
+            break
+        for p in prompts:
+            game.apply(state, p.seat, players[p.seat].choose(game, state, p))
