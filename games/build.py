@@ -3,6 +3,10 @@
     python -m games.build            compile (needs mypy, which ships mypyc, and a C compiler)
     python -m games.build --clean    remove the compiled modules again
     python -m games.build --status   say which modules run compiled
+    python -m games.build --optional compile when this machine can, else say so and carry on interpreted
+
+`make run`, `make test` and `make bench` compile with --optional whenever a compiled source changed, so the
+engine that ships runs compiled wherever a C compiler and Python's headers are found.
 
 mypyc turns the unchanged, type-annotated modules listed in COMPILED into C extension modules, the way
 black and mypy ship. Each extension lands next to the .py file it was built from, and Python imports an
@@ -99,12 +103,24 @@ def running_compiled() -> list[str]:
     return running
 
 
+def _failed(reason: str, optional: bool) -> int:
+    clean()  # never leave some modules compiled and others not after a half-finished build
+    if optional:
+        print(f"note: the engine runs interpreted (about half as fast): {reason}", file=sys.stderr)
+        return 0
+    print(f"error: {reason}", file=sys.stderr)
+    return 2
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m games.build", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     action = parser.add_mutually_exclusive_group()
     action.add_argument("--clean", action="store_true", help="remove the compiled modules")
     action.add_argument("--status", action="store_true", help="list the modules that run compiled")
+    parser.add_argument("--optional", action="store_true",
+                        help="when compiling fails (no C compiler, no Python headers, no mypy), remove any partial "
+                             "output, say so and exit 0: the .py files then run interpreted")
     args = parser.parse_args(argv)
     if args.clean:
         for path in clean():
@@ -114,8 +130,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             built = build()
         except ImportError as exc:
-            print(f"error: compiling needs mypy (it ships mypyc) and setuptools: {exc}", file=sys.stderr)
-            return 2
+            return _failed(f"compiling needs mypy (it ships mypyc) and setuptools: {exc}", args.optional)
+        except (Exception, SystemExit) as exc:  # setuptools exits when the C compiler fails or is missing
+            return _failed(f"compiling failed ({exc}); a C compiler and Python's headers are needed", args.optional)
         for path in built:
             print(f"built {path.relative_to(ROOT)}")
     compiled = compiled_modules()
