@@ -3,7 +3,7 @@
 Nothing outside this package writes SQL.
 """
 
-from storage.database import Database
+from storage.database import Database, Move
 from storage.engine import DEFAULT_URL
 from storage.errors import (
     BrokenGame,
@@ -27,6 +27,7 @@ __all__ = [
     "GameNotActive",
     "GameNotFound",
     "GameRow",
+    "Move",
     "RatingRow",
     "ResultRow",
     "SchemaTooNew",

@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from types import EllipsisType
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from sqlalchemy import (
     BigInteger,
@@ -60,7 +60,7 @@ from storage.shards import Shards
 from storage.types import UTCDateTime, dump_json, utcnow
 from storage.writer import GroupWriter, PendingAction
 
-__all__ = ["Database"]
+__all__ = ["Database", "Move"]
 
 T = TypeVar("T")
 
@@ -121,6 +121,29 @@ def _unavailable_raised() -> Iterator[None]:
         if is_unavailable(error):
             raise DatabaseUnavailable(f"{type(error).__name__}: {error}"[:MAX_REASON]) from error
         raise
+
+
+class Move(NamedTuple):
+    """One decision for the action log: the seat, its choice ids, and whether the AI took it for an
+    absent player (recorded in the log only)."""
+
+    seat: int
+    action: Sequence[str]
+    afk: bool = False
+
+
+def _check_seat_fields(fields: Mapping[str, Any]) -> None:
+    unknown = set(fields) - _SEAT_FIELDS
+    if unknown:
+        raise ValueError(
+            f"a seat update cannot set {', '.join(sorted(unknown))}; settable: {', '.join(sorted(_SEAT_FIELDS))}"
+        )
+
+
+def _change_seat(known: _Known, seat: int, fields: Mapping[str, Any]) -> None:
+    for row in known.seats:
+        if row["seat"] == seat:
+            row.update(fields)
 
 
 @dataclass(slots=True)
@@ -436,29 +459,53 @@ class Database:
         status: str | None = None,
         afk: bool = False,
     ) -> int:
-        """Append the action and store the new state, committed before this returns; the new version.
+        """One move: `commit_actions` with `[Move(seat, action, afk)]`."""
+        return await self.commit_actions(game_id, expected_version, [Move(seat, action, afk)], state,
+                                         deadline=deadline, status=status)
+
+    async def commit_actions(
+        self,
+        game_id: int,
+        expected_version: int,
+        moves: Sequence[Move],
+        state: dict[str, Any],
+        *,
+        deadline: datetime | EllipsisType | None = ...,
+        status: str | None = None,
+        seats: Mapping[int, Mapping[str, Any]] | None = None,
+    ) -> int:
+        """Append the moves (seqs expected_version + 1, + 2, ...) and store the state after the last one,
+        with the seat changes, in one transaction committed before this returns; the new version.
 
         `deadline=...` leaves the deadline as it is (None clears it; a new one resets `reminded`).
-        Raises VersionConflict (GameNotActive for a game that is not running) and writes nothing for
-        this action when the game is not at `expected_version`.
+        `seats`: seat number -> columns to set, as update_seat takes them. Raises VersionConflict
+        (GameNotActive for a game that is not running) and writes nothing for these moves when the game
+        is not at `expected_version`.
         """
-        if isinstance(action, str) or not all(isinstance(a, str) for a in action):
-            raise TypeError(f"an action is a list of choice ids, not {action!r}")
+        if not moves:
+            raise ValueError("a commit holds at least one move")
+        logged = []
+        for move in moves:
+            if isinstance(move.action, str) or not all(isinstance(a, str) for a in move.action):
+                raise TypeError(f"an action is a list of choice ids, not {move.action!r}")
+            logged.append((move.seat, dump_json(list(move.action)), bool(move.afk)))
         if status is not None and status not in STATUSES:
             raise ValueError(f"status {status!r} is not one of {', '.join(STATUSES)}")
         if isinstance(deadline, datetime) and deadline.tzinfo is None:
             raise ValueError("deadline must be a timezone-aware UTC datetime")
+        changes = [(seat, dict(fields)) for seat, fields in (seats or {}).items() if fields]
+        for _seat, fields in changes:
+            _check_seat_fields(fields)
         pending = PendingAction(
             game_id=game_id,
             expected=expected_version,
-            seat=seat,
-            action_json=dump_json(list(action)),
+            moves=logged,
             state_json=_encode_state(state),
             deadline=deadline,
             status=status,
-            afk=afk,
             at=utcnow(),
             future=asyncio.get_running_loop().create_future(),
+            seats=changes,
         )
         async with self._changing(game_id):  # refused, failed or of unknown outcome: the copy is dropped
             with _unavailable_raised():
@@ -473,6 +520,8 @@ class Database:
                         known.row["status"] = status
                     if not isinstance(deadline, EllipsisType):
                         known.row.update(deadline=deadline, reminded=False)
+                    for seat, fields in changes:
+                        _change_seat(known, seat, fields)
         return version
 
     async def load_state(self, game_id: int) -> tuple[dict[str, Any], int]:
@@ -565,11 +614,7 @@ class Database:
                 known.seats = sorted((dict(r) for r in rows), key=lambda r: r["seat"])
 
     async def update_seat(self, game_id: int, seat: int, **fields: Any) -> None:
-        unknown = set(fields) - _SEAT_FIELDS
-        if unknown:
-            raise ValueError(
-                f"update_seat cannot set {', '.join(sorted(unknown))}; settable: {', '.join(sorted(_SEAT_FIELDS))}"
-            )
+        _check_seat_fields(fields)
         if not fields:
             return
         async with self._changing(game_id):
@@ -577,9 +622,7 @@ class Database:
                 raise LookupError(f"game {game_id} has no seat {seat}")
             known = self._wrote(game_id)
             if known is not None:
-                for row in known.seats:
-                    if row["seat"] == seat:
-                        row.update(fields)
+                _change_seat(known, seat, fields)
 
     # --- the log and results -----------------------------------------------------------------------
     async def actions(self, game_id: int) -> list[ActionRow]:

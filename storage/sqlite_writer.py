@@ -73,11 +73,12 @@ class SQLiteBatchConnection:
     def write(
         self,
         game_ids: Sequence[int],
-        decide: Callable[[list[tuple[Any, ...]]], tuple[list[Any], list[Any]]],
+        decide: Callable[[list[tuple[Any, ...]]], tuple[list[Any], list[Any], list[tuple[str, list[Any]]]]],
         *,
         wait: bool,
     ) -> None:
-        """BEGIN IMMEDIATE; read the games; let `decide` return (action rows, game rows); write; COMMIT.
+        """BEGIN IMMEDIATE; read the games; let `decide` return (action rows, game rows, seat updates as
+        (statement, parameters)); write; COMMIT.
 
         Without `wait`, raises WriteLockBusy at once if the lock is taken (nothing done).
         """
@@ -96,16 +97,19 @@ class SQLiteBatchConnection:
             marks = ", ".join("?" * len(game_ids))
             select = f"SELECT id, version, status, deadline, reminded FROM games WHERE id IN ({marks})"
             rows = conn.execute(select, list(game_ids)).fetchall()
-            actions, games = decide(rows)
+            actions, games, seats = decide(rows)
             if actions:
                 conn.executemany(_INSERT_ACTION, actions)
                 updated = conn.executemany(_UPDATE_GAME, games).rowcount
                 if updated != len(games):
                     raise RuntimeError(f"versioned update touched {updated} of {len(games)} games")
+            for statement, parameters in seats:
+                if not conn.execute(statement, parameters).rowcount:
+                    raise LookupError(f"no such seat: {parameters[-2:]} (game, seat)")
             conn.execute("COMMIT")
             if seen is not None:
                 for statement in ("BEGIN IMMEDIATE", select, *((_INSERT_ACTION, _UPDATE_GAME) if actions else ()),
-                                  "COMMIT"):
+                                  *(s for s, _ in seats), "COMMIT"):
                     seen(statement)
         except BaseException as error:
             if conn.in_transaction:

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -37,6 +37,7 @@ from sqlalchemy import (
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from storage.errors import GameNotActive, GameNotFound, VersionConflict
+from storage.models import SeatRow
 from storage.sqlite_writer import SQLiteBatchConnection, WriteLockBusy, stamp
 from storage.types import UTCDateTime
 
@@ -78,20 +79,23 @@ _UPDATE_GAME = (
     )
 )
 _INSERT_ACTION = insert(_actions)
+_seats = SeatRow.__table__  # type: ignore[attr-defined]  # any of its columns may change with a commit
 
 
 @dataclass(slots=True)
 class PendingAction:
+    """One commit of a game: its moves (seat, action JSON, afk), logged with consecutive seqs after
+    `expected`, the state after the last of them, and seat changes written in the same transaction."""
+
     game_id: int
     expected: int
-    seat: int
-    action_json: str
+    moves: list[tuple[int, str, bool]]
     state_json: str
     deadline: datetime | EllipsisType | None
     status: str | None
-    afk: bool
     at: datetime
     future: asyncio.Future[int] = field(repr=False)
+    seats: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # (seat, column -> value)
 
 
 @dataclass(slots=True)
@@ -230,10 +234,12 @@ class GroupWriter:
         assert self._sqlite is not None
         outcome: list[_Outcome] = []
 
-        def decide(rows: list[tuple[Any, ...]]) -> tuple[list[Any], list[Any]]:
+        def decide(rows: list[tuple[Any, ...]]) -> tuple[list[Any], list[Any], list[tuple[str, list[Any]]]]:
             games = {r[0]: _GameNow(r[1], r[1], r[2], r[3], bool(r[4])) for r in rows}
             outcome.append(_decide(batch, games))
-            actions = [(p.game_id, seq, p.seat, p.action_json, int(p.afk), stamp(p.at)) for p, seq in outcome[0][0]]
+            accepted = outcome[0][0]
+            actions = [(p.game_id, seq, seat, action, int(afk), stamp(p.at))
+                       for p, seq, seat, action, afk in _logged(accepted)]
             changed = [
                 (
                     g.state_json,
@@ -248,7 +254,9 @@ class GroupWriter:
                 for game_id, g in games.items()
                 if g.state_json is not None
             ]
-            return actions, changed
+            seats = [(_seat_sql(fields), [*fields.values(), p.game_id, seat])
+                     for p, _version in accepted for seat, fields in p.seats]
+            return actions, changed, seats
 
         self._sqlite.write(sorted({p.game_id for p in batch}), decide, wait=wait)
         return outcome[0]
@@ -291,7 +299,7 @@ def _decide(batch: list[PendingAction], games: dict[int, _GameNow]) -> _Outcome:
             refused.append((pending, problem))
             continue
         assert now is not None
-        now.version += 1
+        now.version += len(pending.moves)
         now.state_json = pending.state_json
         now.at = pending.at
         if pending.status is not None:
@@ -323,11 +331,29 @@ def _write_batch(conn: Connection, batch: list[PendingAction]) -> _Outcome:
     accepted, refused = _decide(batch, games)
     if accepted:
         changed = [_game_params(game_id, g) for game_id, g in games.items() if g.state_json is not None]
-        conn.execute(_INSERT_ACTION, [_action_params(p, seq) for p, seq in accepted])
+        conn.execute(_INSERT_ACTION, [_action_params(p, seq, seat, action, afk)
+                                      for p, seq, seat, action, afk in _logged(accepted)])
         rowcount = conn.execute(_UPDATE_GAME, changed).rowcount
         if conn.dialect.supports_sane_multi_rowcount and rowcount != len(changed):
             raise RuntimeError(f"versioned update touched {rowcount} of {len(changed)} games")
+        for pending, _version in accepted:
+            for seat, fields in pending.seats:
+                where = (_seats.c.game_id == pending.game_id) & (_seats.c.seat == seat)
+                if not conn.execute(update(_seats).where(where).values(**fields)).rowcount:
+                    raise LookupError(f"game {pending.game_id} has no seat {seat}")
     return accepted, refused
+
+
+def _logged(accepted: list[tuple[PendingAction, int]]) -> Iterator[tuple[PendingAction, int, int, str, bool]]:
+    """Each accepted move with its seq: a commit's moves follow its expected version one by one."""
+    for pending, _version in accepted:
+        for offset, (seat, action, afk) in enumerate(pending.moves, start=pending.expected + 1):
+            yield pending, offset, seat, action, afk
+
+
+def _seat_sql(fields: dict[str, Any]) -> str:
+    """SQLite: the update of one seat's columns (their names were checked by the Database)."""
+    return f"UPDATE seats SET {', '.join(f'{name} = ?' for name in fields)} WHERE game_id = ? AND seat = ?"
 
 
 def _check(pending: PendingAction, now: _GameNow | None) -> Exception | None:
@@ -340,15 +366,8 @@ def _check(pending: PendingAction, now: _GameNow | None) -> Exception | None:
     return None
 
 
-def _action_params(pending: PendingAction, seq: int) -> dict[str, Any]:
-    return {
-        "game_id": pending.game_id,
-        "seq": seq,
-        "seat": pending.seat,
-        "action": pending.action_json,
-        "afk": pending.afk,
-        "at": pending.at,
-    }
+def _action_params(pending: PendingAction, seq: int, seat: int, action: str, afk: bool) -> dict[str, Any]:
+    return {"game_id": pending.game_id, "seq": seq, "seat": seat, "action": action, "afk": afk, "at": pending.at}
 
 
 def _game_params(game_id: int, now: _GameNow) -> dict[str, Any]:

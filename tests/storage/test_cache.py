@@ -10,13 +10,13 @@ from typing import Any
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from storage import Database, GameRow, SeatRow, StorageError
+from storage import Database, GameRow, Move, SeatRow, StorageError
 
 BASE = datetime(2031, 5, 1, tzinfo=UTC)
 
 # One write: its kind and a small integer that picks its arguments.
 writes = st.tuples(
-    st.sampled_from(["seats", "game", "seat", "start", "commit", "stale", "broken", "finish"]),
+    st.sampled_from(["seats", "game", "seat", "start", "commit", "turn", "stale", "broken", "finish"]),
     st.integers(0, 5),
 )
 # Waves of writes sent at once (one wave of one write: one at a time), each wave with reads in between.
@@ -49,6 +49,11 @@ async def write(db: Database, game_id: int, kind: str, n: int) -> None:
         version = (await db.load_state(game_id))[1] - (kind == "stale")
         deadline: Any = [..., None, BASE + timedelta(minutes=n)][n % 3]
         await db.commit_action(game_id, version, 0, [f"a{n}"], {"n": n}, deadline=deadline)
+    elif kind == "turn":  # several moves, a deadline and seat changes in one commit
+        version = (await db.load_state(game_id))[1]
+        seat = n % 3
+        await db.commit_actions(game_id, version, [Move(0, [f"a{n}"]), Move(seat, ["b"], afk=True)], {"n": n},
+                                deadline=BASE + timedelta(hours=n), seats={seat: {"afk_count": n, "dm_failed": True}})
     elif kind == "broken":
         await db.mark_broken(game_id, f"test {n}")
     else:
@@ -78,6 +83,7 @@ async def run_plan(url: str, plan: list[list[tuple[str, int]]]) -> None:
 @given(plan=plans)
 @example(plan=[[("seats", 2)], [("seat", 1)], [("start", 0)], [("commit", 1)], [("game", 0)], [("finish", 0)]])
 @example(plan=[[("seats", 3)], [("start", 1)], [("commit", 0), ("seat", 1), ("game", 2), ("stale", 2)]])
+@example(plan=[[("seats", 3)], [("start", 0)], [("turn", 1), ("seat", 2), ("turn", 5)], [("turn", 2)]])
 def test_the_cached_copy_follows_every_write(db_url: str, plan: list[list[tuple[str, int]]]) -> None:
     asyncio.run(run_plan(db_url, plan))
 

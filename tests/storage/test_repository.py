@@ -19,6 +19,7 @@ from storage import (
     GameNotActive,
     GameNotFound,
     GameRow,
+    Move,
     RatingRow,
     SchemaTooNew,
     VersionConflict,
@@ -252,6 +253,40 @@ async def test_a_stale_version_conflicts_and_writes_nothing(db: Database) -> Non
     with pytest.raises(TypeError, match="JSON object"):
         await db.commit_action(game_id, 2, 0, ["a"], [1, 2])  # type: ignore[arg-type]
     assert await db.load_state(game_id) == ({"turn": 1}, 2)
+
+
+async def test_commit_actions_writes_a_whole_turn_in_one_transaction(db: Database) -> None:
+    game_id = await active_game(db)
+    batches = db.writer.batches
+    version = await db.commit_actions(
+        game_id, 1, [Move(0, ["card-3"]), Move(1, ["ai-pick"]), Move(1, ["x", "y"], afk=True)], {"turn": 3},
+        deadline=NOW + timedelta(minutes=5), seats={1: {"afk_count": 2, "ai_controlled": True}})
+    assert version == 4
+    assert db.writer.batches == batches + 1  # one transaction, not one per move
+    log = await db.actions(game_id)
+    assert [(a.seq, a.seat, a.action, a.afk) for a in log] == [
+        (2, 0, ["card-3"], False), (3, 1, ["ai-pick"], False), (4, 1, ["x", "y"], True)]
+    assert await db.load_state(game_id) == ({"turn": 3}, 4)
+    row = await db.get_game(game_id)
+    assert row is not None and row.deadline == NOW + timedelta(minutes=5) and not row.reminded
+    assert [(s.afk_count, s.ai_controlled) for s in await db.seats(game_id)] == [(0, False), (2, True)]
+
+
+async def test_commit_actions_refused_or_failing_writes_none_of_its_moves(db: Database) -> None:
+    game_id = await active_game(db)
+    with pytest.raises(VersionConflict):
+        await db.commit_actions(game_id, 2, [Move(0, ["a"]), Move(1, ["b"])], {"turn": 666},
+                                seats={0: {"afk_count": 5}})
+    with pytest.raises(LookupError, match="seat"):  # no seat 7: the moves with it are not written either
+        await db.commit_actions(game_id, 1, [Move(0, ["a"]), Move(1, ["b"])], {"turn": 666},
+                                seats={7: {"afk_count": 1}})
+    with pytest.raises(ValueError, match="cannot set"):
+        await db.commit_actions(game_id, 1, [Move(0, ["a"])], {}, seats={0: {"version": 9}})
+    with pytest.raises(ValueError, match="at least one move"):
+        await db.commit_actions(game_id, 1, [], {})
+    assert await db.load_state(game_id) == ({"turn": 0}, 1)
+    assert await db.actions(game_id) == []
+    assert [s.afk_count for s in await db.seats(game_id)] == [0, 0]
 
 
 async def test_many_games_share_a_transaction_and_a_conflict_fails_only_its_game(db: Database) -> None:
