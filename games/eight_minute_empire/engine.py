@@ -7,6 +7,7 @@ variant plays three games in a row on the same layout; the state keeps the game 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any
@@ -621,6 +622,11 @@ class EightMinuteEmpire(Game[State]):
         from games.eight_minute_empire.views import build_view
 
         return build_view(self, state, seat)
+
+    def views(self, state: State, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
+        from games.eight_minute_empire.views import build_views
+
+        return build_views(self, state, seats)
 
     def describe(self, view: dict[str, Any]) -> str:
         from games.eight_minute_empire.views import describe

@@ -19,22 +19,22 @@ NOBODY = -1
 
 def controller(strengths: Sequence[int]) -> int:
     """The party with strictly the most strength in a region, or NOBODY (empty or tied)."""
-    best, who, tied = 0, NOBODY, False
-    for party, strength in enumerate(strengths):
-        if strength > best:
-            best, who, tied = strength, party, False
-        elif strength == best and strength > 0:
-            tied = True
-    return NOBODY if tied else who
+    best = max(strengths, default=0)  # max, count and index loop in C: views and scores ask for every region
+    if best <= 0 or strengths.count(best) > 1:
+        return NOBODY
+    return strengths.index(best)
 
 
 def region_controllers(armies: Sequence[Sequence[int]], cities: Sequence[Sequence[int]]) -> list[int]:
     out = []
     for army_row, city_row in zip(armies, cities, strict=True):
-        strengths = list(army_row)
-        for seat, n in enumerate(city_row):
-            strengths[seat] += n
-        out.append(controller(strengths))
+        if any(city_row):  # cities count as armies; most regions have none
+            strengths = list(army_row)
+            for seat, n in enumerate(city_row):
+                strengths[seat] += n
+            out.append(controller(strengths))
+        else:
+            out.append(controller(army_row))
     return out
 
 
@@ -91,18 +91,23 @@ def score(
     coins: Sequence[int],
     explore: Sequence[Sequence[str]],
     citadels: Sequence[int],
+    *,
+    controls: Sequence[int] | None = None,
 ) -> list[dict[str, Any]]:
-    """The full breakdown per seat; "total" is the game's victory points."""
+    """The full breakdown per seat; "total" is the game's victory points. `controls`: the regions'
+    controllers when the caller has them already (`region_controllers` of the same armies and cities)."""
     cards = all_cards()
-    controls = region_controllers(armies, cities)
+    if controls is None:
+        controls = region_controllers(armies, cities)
     continents = continent_controllers(board, controls, seats)
     elixirs = [
         sum(cards[c].count("elixir") for c in hands[s]) + 2 * explore[s].count("Magic Spring") for s in range(seats)
     ]
     elixir_vp = elixir_points(elixirs)
+    on_board = [sum(column) for column in zip(*armies, strict=True)]  # per party, in one pass
     out = []
     for s in range(seats):
-        regions = sum(1 for owner in controls if owner == s)
+        regions = controls.count(s)
         continent_vp = sum(1 for owner in continents if owner == s)
         ability_vp = ability_points([cards[c] for c in hands[s]], coins[s])
         book_vp = explore[s].count("Magic Book")
@@ -119,7 +124,7 @@ def score(
                 "citadels": citadel_vp,
                 "total": total,
                 "coins": coins[s],
-                "armies_on_board": sum(row[s] for row in armies),
+                "armies_on_board": on_board[s],
                 "controlled_regions": regions,
             }
         )
