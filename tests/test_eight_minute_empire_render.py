@@ -133,3 +133,20 @@ def test_log_lines_name_players_and_regions() -> None:
     )
     assert event_text({"type": "move", "seat": 2, "origin": "A1", "dest": "A4"}, ctx()) == "🟩 Cy moved an army A1 → A4"
     assert event_text({"type": "bid", "to": 0, "amount": 3}, ctx()) == ""  # private: never in the log
+
+
+def test_a_map_is_drawn_from_what_it_shows_and_kept_by_it() -> None:
+    """Views that differ only in what the map does not show (coins, the card row, a seat's own bid) have
+    the same picture, drawn once; a moved army is a new picture."""
+    from bot.render.eight_minute_empire import RENDERER, map_part
+
+    view = played_view(rounds=30)
+    other = {**view, "coins_changed": True, "row": [], "seats": [], "me": 0, "my_bid": 5}
+    assert map_part(other) == map_part(view)
+    assert render_map(other) == render_map(view)
+    RENDERER._recent.clear()
+    first = RENDERER.image(view)
+    assert RENDERER.image(other) is first, "found among the recent pictures, not drawn again"
+    regions = [dict(r) for r in view["regions"]]
+    regions[0]["armies"] = [a + 1 for a in regions[0]["armies"]]
+    assert RENDERER.image({**view, "regions": regions}) != first

@@ -81,9 +81,20 @@ def _dotted(
         draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=WATER_LINK)
 
 
+# What the map shows of a view (the legend included). A picture is drawn from these keys alone, so two
+# views with the same map part have the same picture: between most decisions that do not move a piece
+# (a card taken, a bid, an army picked up) it is the picture drawn last time, found among the recent ones.
+MAP_KEYS = ("players", "game_no", "games", "deck", "start", "citadel_token", "boards", "regions", "links",
+            "continents")
+
+
+def map_part(view: dict[str, Any]) -> dict[str, Any]:
+    return {key: view[key] for key in MAP_KEYS if key in view}
+
+
 def render_map(view: dict[str, Any]) -> bytes:
     """The map of a public view as PNG bytes."""
-    return encode(render_image(view))
+    return encode(render_image(map_part(view)))
 
 
 @cache
@@ -424,7 +435,6 @@ def source_name(lang: str, source: str) -> str:
 
 
 # --- the embeds (public table and a seat's DM) -------------------------------------------------------
-PRIVATE_KEYS = ("me", "my_bid")  # what a seat's view adds to the public one
 SEAT_MARKS = ("🟥", "🟦", "🟩", "🟪")  # the same colours as on the map
 STEP_WORDS = {"place": N_("placing armies"), "move": N_("moving"), "city": N_("building a city"),
               "destroy": N_("destroying")}
@@ -635,13 +645,17 @@ class EightMinuteEmpireRenderer(Renderer):
     def event_line(self, event: dict[str, Any], ctx: TableContext) -> str:
         return event_text(event, ctx)
 
+    def image(self, view: dict[str, Any], lang: str = i18n.DEFAULT) -> bytes | None:
+        """The map, kept among the recent pictures by what it shows (`map_part`), not by the whole view."""
+        return super().image(map_part(view), lang)
+
     def seat_image(self, view: dict[str, Any], prompt: Prompt | None, lang: str = i18n.DEFAULT) -> bytes | None:
         """The map while the seat decides (its selects name the regions drawn on it). The map shows
-        nothing private, so it is drawn from the public part of the view: the same picture as the
-        table's, drawn once for both."""
+        nothing private (`map_part` leaves a seat's own keys out): the same picture as the table's,
+        drawn once for both."""
         if prompt is None:
             return None
-        return self.image({k: v for k, v in view.items() if k not in PRIVATE_KEYS}, lang)
+        return self.image(view, lang)
 
 
 RENDERER = EightMinuteEmpireRenderer()

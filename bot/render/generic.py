@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import threading
@@ -21,7 +22,10 @@ log = logging.getLogger(__name__)
 
 EMBED_DESCRIPTION_LIMIT = 4000
 LOG_LIMIT = 1900
-RECENT_PICTURES = 8  # per renderer: enough for one update's table and DMs
+# Recent pictures kept per renderer (and per process that draws), by size: a game's next picture is often
+# the same as its last (the table and the deciding player's DM of one update; a decision that moves
+# nothing drawn), and with many games at once "recent" must reach back past the others' pictures.
+RECENT_PICTURE_BYTES = 4 << 20  # ~85 maps of Eight-Minute Empire, ~120 Reggverse boards
 COLOUR = discord.Colour.dark_gold()
 
 
@@ -64,7 +68,8 @@ class Renderer:
         if key:
             self.key = key
         self._image = image
-        self._recent: OrderedDict[str, bytes] = OrderedDict()
+        self._recent: OrderedDict[bytes, bytes] = OrderedDict()  # digest of (language, view) -> picture
+        self._recent_bytes = 0
         self._lock = threading.Lock()
 
     # --- public table ------------------------------------------------------------------------
@@ -87,12 +92,12 @@ class Renderer:
     def image(self, view: dict[str, Any], lang: str = i18n.DEFAULT) -> bytes | None:
         """A picture of the public view, or None, with its words in `lang`. Failures are logged, never fatal.
 
-        The last few pictures are kept by view: a decision's table edit and the deciding player's DM
-        often show the same picture (10-20 ms to draw). Called from threads of the bot's process or in a
-        picture worker process (bot.render.pool), never on the event loop."""
+        Recent pictures are kept by view (RECENT_PICTURE_BYTES): a decision's table edit and the
+        deciding player's DM often show the same picture (10-20 ms to draw). Called from threads of the
+        bot's process or in a picture worker process (bot.render.pool), never on the event loop."""
         if self._image is None:
             return None
-        key = lang + json.dumps(view, sort_keys=True, default=str)
+        key = hashlib.blake2b((lang + json.dumps(view, sort_keys=True, default=str)).encode(), digest_size=16).digest()
         with self._lock:
             if key in self._recent:
                 self._recent.move_to_end(key)
@@ -104,9 +109,11 @@ class Renderer:
             log.exception("image renderer for %s failed", self.key)
             return None
         with self._lock:
-            self._recent[key] = picture
-            while len(self._recent) > RECENT_PICTURES:
-                self._recent.popitem(last=False)
+            if key not in self._recent:
+                self._recent[key] = picture
+                self._recent_bytes += len(picture)
+            while self._recent_bytes > RECENT_PICTURE_BYTES and len(self._recent) > 1:
+                self._recent_bytes -= len(self._recent.popitem(last=False)[1])
         return picture
 
     def seat_image(self, view: dict[str, Any], prompt: Prompt | None, lang: str = i18n.DEFAULT) -> bytes | None:
