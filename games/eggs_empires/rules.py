@@ -8,8 +8,8 @@ the AI can use the same function to look ahead.
 from __future__ import annotations
 
 import json
+from bisect import bisect_left
 from importlib import resources
-from operator import add
 from typing import Any, Final
 
 _DATA: dict[str, Any] = json.loads(resources.files(__package__).joinpath("data.json").read_text("utf-8"))
@@ -108,24 +108,31 @@ def collection_order(plays: list[list[int]], tiebreaker: int) -> tuple[list[tupl
 def collection_queue(plays: list[list[int]], tiebreaker: int) -> tuple[list[list[int]], bool]:
     """`collection_order` as the engine keeps it: a list of [seat, card] lists (its collection queue).
 
-    Written for speed (it runs every turn): the per-card loops are C-level map() calls over the tables
-    above, not Python loops."""
+    Written for speed (it runs every turn, interpreted or compiled): each play becomes one int key, the
+    keys are sorted in C, and one pass over them builds the queue and sees the ties."""
     players = len(plays)
-    in_player_order = plays[tiebreaker:] + plays[:tiebreaker]
-    try:  # one card per seat (3 to 6 players): positions are simply 0, 1, 2...
-        cards = [card for (card,) in in_player_order]
-        keys = list(map(add, map(RANK_KEYS.__getitem__, cards), range(players)))
-    except ValueError:  # two cards per seat in the 2-player game
-        cards = [card for seat_cards in in_player_order for card in seat_cards]
-        keys = [RANK_KEYS[card] + position for position, seat_cards in enumerate(in_player_order)
-                for card in seat_cards]
+    keys: list[int] = []
+    for position, seat in enumerate(ROTATIONS[players][tiebreaker]):
+        for card in plays[seat]:
+            keys.append(RANK_KEYS[card] + position)
     keys.sort()
-    queue = list(map(list, map(ORDER_ENTRIES[players][tiebreaker].__getitem__, keys)))
-    if cards.count(DARK_PRIESTESS) > 1:  # they cancel each other, and that is no tie
-        queue = [entry for entry in queue if entry[1] != DARK_PRIESTESS]
-        cards = [card for card in cards if card != DARK_PRIESTESS]
-    tie = len(set(cards)) < len(cards)
-    if SHEPHERD in cards and BLACKSMITH in cards:
+    # Ranks are 10 - card: Dark Priestesses have rank 1 (keys 16-31), Blacksmiths 2, Shepherds 7.
+    cancelled = bisect_left(keys, 32) - bisect_left(keys, 16) > 1  # Dark Priestesses cancel each other
+    entries = ORDER_ENTRIES[players][tiebreaker]
+    queue: list[list[int]] = []
+    tie = False
+    previous = -1
+    for key in keys:
+        rank = key >> 4
+        if rank == previous:
+            tie = True
+        elif rank == 1 and cancelled:  # none of them collects, and that is no tie
+            continue
+        previous = rank
+        seat, card = entries[key]
+        queue.append([seat, card])
+    first_shepherd = bisect_left(keys, 112)
+    if first_shepherd < len(keys) and keys[first_shepherd] < 128 and bisect_left(keys, 48) > bisect_left(keys, 32):
         first_blacksmith = next(i for i, (_, card) in enumerate(queue) if card == BLACKSMITH)
         moved = [entry for entry in queue if entry[1] == SHEPHERD]
         rest = [entry for entry in queue if entry[1] != SHEPHERD]
