@@ -21,7 +21,9 @@ interpreted code, which rules out games/core.py (every game subclasses `Game`).
 from __future__ import annotations
 
 import argparse
+import importlib.abc
 import importlib.machinery
+import importlib.util
 import os
 import shutil
 import sys
@@ -110,6 +112,28 @@ def _failed(reason: str, optional: bool) -> int:
         return 0
     print(f"error: {reason}", file=sys.stderr)
     return 2
+
+
+class _SourcesFirst(importlib.abc.MetaPathFinder):
+    """Finds the COMPILED modules' .py files, ahead of the extension modules beside them."""
+
+    def __init__(self) -> None:
+        self.sources = {s.removesuffix(".py").replace("/", "."): ROOT / s for s in COMPILED}
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None, target: object = None
+                  ) -> importlib.machinery.ModuleSpec | None:
+        source = self.sources.get(fullname)
+        return importlib.util.spec_from_file_location(fullname, source) if source else None
+
+
+def prefer_sources() -> None:
+    """Make this interpreter run the COMPILED modules interpreted even where they are compiled (the
+    benchmark measures both engines in one sitting this way). Call it before they are imported."""
+    imported = [name for name in _SourcesFirst().sources if name in sys.modules]
+    if imported:
+        raise RuntimeError(f"already imported, too late to run them interpreted: {', '.join(imported)}")
+    if not any(isinstance(finder, _SourcesFirst) for finder in sys.meta_path):
+        sys.meta_path.insert(0, _SourcesFirst())
 
 
 def main(argv: Sequence[str] | None = None) -> int:

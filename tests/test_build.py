@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -47,3 +49,20 @@ def test_optional_build_falls_back_to_interpreted(
     assert build.main([]) == 2  # asked for explicitly, a failed build is an error
     assert "gcc" in capsys.readouterr().err
     assert removed == [True, True]  # and no half-built set of modules is left behind either way
+
+
+def test_prefer_sources_runs_the_py_files_even_where_compiled() -> None:
+    # The benchmark measures the interpreted engine beside the compiled one this way; in CI the compiled
+    # modules exist (make test builds them), so this also shows the finder wins over the extensions.
+    code = ("from games import build; build.prefer_sources(); import games, games.ai;"
+            "from games.eggs_empires import engine, rules;"
+            "print(build.running_compiled(), engine.__file__.endswith('.py'), games.get('eggs-empires').title)")
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           cwd=build.ROOT).stdout.split()
+    assert shown == ["[]", "True", "Eggs", "and", "Empires"]
+
+
+def test_prefer_sources_refuses_once_a_module_is_imported() -> None:
+    importlib.import_module("games.ai")
+    with pytest.raises(RuntimeError, match=r"games\.ai"):
+        build.prefer_sources()
