@@ -14,7 +14,7 @@ AI turns and the game end each one sets off):
   - SQL statements per decision (a SQLAlchemy `before_cursor_execute` event on every engine, plus the
     group writer's own statements; an executemany counts once), and how many of them are reads;
   - the split of that CPU time: the read path (Database reads: get_game, seats, load_state,
-    actions...), the commit path (commit_action, update_game, update_seat, finish_game...) and the rest
+    actions...), the commit path (commit_actions, update_game, update_seat, finish_game...) and the rest
     (the engines, the AI, the table service itself).
 """
 
@@ -36,7 +36,8 @@ from typing import Any
 # Database methods by path. A call inside another (mark_broken -> update_game) counts for the outer one.
 READS = ("game_row", "game_and_seats", "get_game", "seats", "load_state", "actions", "channel_game", "thread_game",
          "user_games", "results", "ratings")
-COMMITS = ("commit_action", "update_game", "update_seat", "set_seats", "start_game", "finish_game", "mark_broken")
+COMMITS = ("commit_action", "commit_actions", "update_game", "update_seat", "set_seats", "start_game", "finish_game",
+           "mark_broken")
 # (game key, humans, AI seats): all three games, small and large tables.
 TABLES = (
     ("eggs-empires", 2, 0),

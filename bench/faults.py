@@ -156,7 +156,7 @@ async def _database_backend(totals: Totals, keys: list[str], per_key: int, rng: 
             recorder = Recorder()
             recorder.install(h.bot)
             db = h.bot.table.db
-            commit = db.commit_action
+            commit = db.commit_actions
             armed: list[float] = []  # an outage of this length starts right after the next commit
             running: list[asyncio.Task[None]] = []
 
@@ -187,7 +187,7 @@ async def _database_backend(totals: Totals, keys: list[str], per_key: int, rng: 
                 else:
                     running.append(asyncio.get_running_loop().create_task(down_for(seconds)))
 
-            db.commit_action = commit_then_fail  # type: ignore[method-assign]
+            db.commit_actions = commit_then_fail  # type: ignore[method-assign]
             for key in keys:
                 for _ in range(per_key):
                     channel = h.fake.add_text_channel(f"{key}-{totals.games}")

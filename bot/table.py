@@ -1,8 +1,9 @@
 """The table service: lobby -> start -> prompt -> apply -> persist -> notify, with no Discord in sight.
 
 The Discord layer (cogs and views) calls these methods and implements `Notifier`; tests drive the
-service directly. Every accepted decision is committed with `storage.commit_action` before anybody is
-told about it, AI seats (and AFK stand-ins) decide through the same path so the action log replays.
+service directly. Every accepted decision is committed with `storage.commit_actions` before anybody is
+told about it, together with the AI moves it sets off and the turn's new deadline (one transaction); AI
+seats (and AFK stand-ins) decide through the same path so the action log replays.
 
 Staleness: a button carries the game version at which its prompt was offered. A click is accepted
 while that seat has not acted since (the engine contract keeps simultaneous prompts independent, so
@@ -19,6 +20,7 @@ import random
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from types import EllipsisType
 from typing import Any, ParamSpec, Protocol, TypeVar
 
 import games
@@ -29,6 +31,7 @@ from storage import (
     DatabaseUnavailable,
     GameNotActive,
     GameRow,
+    Move,
     SeatRow,
     Shards,
     StorageError,
@@ -160,6 +163,24 @@ class _Stalled:
     events: list[Event] = field(default_factory=list)  # public and private events, in order
     afk: list[int] = field(default_factory=list)
     started: bool = False  # the table message was never opened
+
+
+@dataclass
+class _Turn:
+    """Decisions applied to the engine state but not committed yet. One commit writes them all, with
+    the turn's new deadline and seat changes, before anybody is told about any of them: a click and the
+    AI turns it sets off are one transaction, and a failed commit leaves nothing half-applied."""
+
+    moves: list[Move] = field(default_factory=list)
+    kinds: list[str] = field(default_factory=list)  # per move: "human", "ai" or "afk" (for the observer)
+    events: list[Event] = field(default_factory=list)
+    afk: list[int] = field(default_factory=list)  # seats the AI decided for because their player was AFK
+    seats: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat number -> columns to set
+
+    def add(self, seat: int, choice: list[str], kind: str, events: list[Event], *, afk: bool = False) -> None:
+        self.moves.append(Move(seat, choice, afk))
+        self.kinds.append(kind)
+        self.events += events
 
 
 @dataclass
@@ -448,8 +469,8 @@ class TableService:
                                             "humans": sum(1 for s in seats if s.user_id is not None)})
             events: list[Event] = []
             try:
-                update = await self._advance(game_id, version, state, events, [], acted_seat=None)
-            except DatabaseUnavailable:
+                update = await self._advance(game_id, version, state, events, [])
+            except (DatabaseUnavailable, Unavailable):  # started: its table and AI turns follow by themselves
                 self._stall(game_id, events, [], started=True)
                 raise CatchingUp(text.RECORDED_CATCHING_UP) from None
         await self.notifier.publish(_started(update))
@@ -489,15 +510,16 @@ class TableService:
                 await self.db.update_seat(game_id, seat, afk_count=0)
                 seats[seat].afk_count = 0
             try:
-                events = game.apply(state, seat, list(choice))
+                turn = _Turn()
+                turn.add(seat, list(choice), "human", game.apply(state, seat, list(choice)))
             except IllegalAction as exc:
                 raise TableError(str(exc), from_rules=True) from None
-            version = await self._commit(row, version, seat, list(choice), state, afk=False, kind="human")
+            events: list[Event] = []
             try:
-                update = await self._advance(game_id, version, state, events, [], acted_seat=seat, row=row,
-                                             seats=seats)
+                # Committed with the AI turns it sets off and the new deadline (Unavailable: nothing was).
+                update = await self._advance(game_id, version, state, events, [], turn=turn, row=row, seats=seats)
             except DatabaseUnavailable:
-                # The decision is committed; the AI turns and notifications follow when the database is back.
+                # The decision is committed; finishing the game and notifications follow when the database is back.
                 self._stall(game_id, events, [])
                 raise CatchingUp(text.RECORDED_CATCHING_UP) from None
             own = update.notices[seat]
@@ -604,7 +626,7 @@ class TableService:
             unannounced = await self._unannounced(row, len(seats), version)
             if not robots and not over and not unseen and not unannounced and row.table_message_id is not None:
                 return None
-            update = await self._advance(game_id, version, state, unannounced, [], acted_seat=None, moved=False)
+            update = await self._advance(game_id, version, state, unannounced, [], moved=False)
             if update.outcome is None:
                 # Only those who must decide get their DM again; the others' comes with their next prompt.
                 for notice in update.dms:
@@ -659,24 +681,28 @@ class TableService:
 
     async def _afk_turn(self, row: GameRow, version: int, state: Any, seats: list[SeatRow],
                         waiting: list[SeatRow], events: list[Event], afk: list[int]) -> TableUpdate:
-        """The AI decides for the waiting seats. `events` and `afk` are filled as commits succeed."""
+        """The AI decides for the waiting seats; their moves, AFK counts and the AI turns that follow are
+        one commit. `events` and `afk` are filled once it is committed."""
         assert row.id is not None
         game = games.get(row.game_key)
+        turn = _Turn()
         for prompt in game.prompts(state):
             seat = seats[prompt.seat]
             if seat not in waiting:
                 continue
-            choice = game.ai(AFK_LEVEL, self._ai_seed(row, version, prompt.seat)).choose(game, state, prompt)
-            decided = game.apply(state, prompt.seat, choice)
-            version = await self._commit(row, version, prompt.seat, choice, state, afk=True, kind="afk")
-            events += decided
-            afk.append(prompt.seat)
-            count = seat.afk_count + 1
-            await self.db.update_seat(row.id, prompt.seat, afk_count=count,
-                                      ai_controlled=count >= AFK_TURNS_BEFORE_AI)
-        seats = await self.db.seats(row.id)
+            ai = game.ai(AFK_LEVEL, self._ai_seed(row, version + len(turn.moves), prompt.seat))
+            choice = ai.choose(game, state, prompt)
+            turn.add(prompt.seat, choice, "afk", game.apply(state, prompt.seat, choice), afk=True)
+            turn.afk.append(prompt.seat)
+            seat.afk_count += 1
+            seat.ai_controlled = seat.afk_count >= AFK_TURNS_BEFORE_AI
+            turn.seats[prompt.seat] = {"afk_count": seat.afk_count, "ai_controlled": seat.ai_controlled}
         humans = [s for s in seats if s.user_id is not None]
         if humans and all(s.ai_controlled for s in humans):
+            if turn.moves:
+                await self._commit(row, version, turn, state)
+                events += turn.events
+                afk += turn.afk
             await self.db.finish_game(row.id, "abandoned", [])
             self._forget(row.id)
             self._ended(row, "all_afk")
@@ -684,7 +710,7 @@ class TableService:
             update.events = [*[e for e in events if "to" not in e], *update.events]
             update.afk_seats = afk
             return update
-        return await self._advance(row.id, version, state, events, afk, acted_seat=None)
+        return await self._advance(row.id, version, state, events, afk, turn=turn, row=row, seats=seats)
 
     # --- internals ---------------------------------------------------------------------------
     async def _remember_locale(self, game_id: int, seat: SeatRow, locale: str | None) -> None:
@@ -747,7 +773,7 @@ class TableService:
             await asyncio.sleep(delay)
             try:
                 await self.catch_up(game_id)
-            except DatabaseUnavailable:
+            except (DatabaseUnavailable, Unavailable):
                 delay = min(delay * 2, RESUME_MAX_DELAY)
             except Exception:  # not the database: do not spin on a broken game
                 log.exception("resuming game %s failed", game_id)
@@ -767,7 +793,7 @@ class TableService:
             events: list[Event] = []
             afk: list[int] = []
             try:
-                update = await self._advance(game_id, version, state, events, afk, acted_seat=None)
+                update = await self._advance(game_id, version, state, events, afk)
             except DatabaseUnavailable:
                 self._stall(game_id, events, afk)
                 raise
@@ -791,30 +817,34 @@ class TableService:
         await asyncio.gather(*self._resumers.values(), return_exceptions=True)
         self._resumers.clear()
 
-    async def _commit(self, row: GameRow, version: int, seat: int, choice: list[str], state: Any, *,
-                      afk: bool, kind: str, deadline: datetime | None = None, status: str | None = None) -> int:
+    async def _commit(self, row: GameRow, version: int, turn: _Turn, state: Any, *,
+                      deadline: datetime | EllipsisType | None = ...) -> int:
+        """Commit the turn's moves, seat changes and deadline at once; the new version. Stale if the game
+        moved on meanwhile, Unavailable if the database could not be reached: nothing was written then."""
         assert row.id is not None
         game = games.get(row.game_key)
         try:
-            if status is None:
-                new_version = await self.db.commit_action(row.id, version, seat, choice, game.to_json(state),
-                                                          afk=afk)
-            else:
-                new_version = await self.db.commit_action(row.id, version, seat, choice, game.to_json(state),
-                                                          afk=afk, status=status)
+            new_version = await self.db.commit_actions(row.id, version, turn.moves, game.to_json(state),
+                                                       deadline=deadline, seats=turn.seats)
         except VersionConflict:
             self._forget(row.id)  # our copy was mutated by apply(); reload next time
             raise Stale(text.ALREADY_DECIDED) from None
-        except BaseException:
+        except DatabaseUnavailable as error:
             self._forget(row.id)  # not committed (or not known to be): the mutated copy must not be reused
+            log.warning("database unavailable for a commit of game %s: %s", row.id, error)
+            raise Unavailable(text.TRY_AGAIN_SOON) from error
+        except BaseException:
+            self._forget(row.id)
             raise
         self._cache[row.id] = (new_version, state)
-        (await self._acted(row.id))[seat] = new_version
-        self.observer.decided(row.game_key, kind)
-        # Ids, seat and kind only: the choice itself may be a secret (a card played face down).
-        log.info("decision accepted", extra={"event": "decision", "game_id": row.id, "guild_id": row.guild_id,
-                                             "game": row.game_key, "seat": seat, "kind": kind,
-                                             "version": new_version})
+        acted = await self._acted(row.id)
+        for seq, (move, kind) in enumerate(zip(turn.moves, turn.kinds, strict=True), start=version + 1):
+            acted[move.seat] = seq
+            self.observer.decided(row.game_key, kind)
+            # Ids, seat and kind only: the choice itself may be a secret (a card played face down).
+            log.info("decision accepted", extra={"event": "decision", "game_id": row.id, "guild_id": row.guild_id,
+                                                 "game": row.game_key, "seat": move.seat, "kind": kind,
+                                                 "version": seq})
         return new_version
 
     @staticmethod
@@ -822,14 +852,16 @@ class TableService:
         return (row.seed * 1_000_003 + version * 101 + seat) & 0xFFFF_FFFF
 
     async def _advance(self, game_id: int, version: int, state: Any, events: list[Event], afk: list[int],
-                       *, acted_seat: int | None, row: GameRow | None = None, seats: list[SeatRow] | None = None,
-                       moved: bool = True) -> TableUpdate:
+                       *, turn: _Turn | None = None, row: GameRow | None = None,
+                       seats: list[SeatRow] | None = None, moved: bool = True) -> TableUpdate:
         """Let AI seats decide until a human must, set the deadline, finish a game that ended.
 
-        `events` and `afk` are extended in place as commits succeed (with what an earlier, stalled
-        run left unshown first), so a caller whose run fails knows what is committed but unshown.
-        A caller that holds the game's lock and has just read its row and seats passes them, so they
-        are not read again (each read decodes the whole state). `moved=False` (start-up resumption):
+        `turn`: decisions already applied to `state` (at `version`) but not committed; the AI's join them
+        and one commit writes them all with the new deadline. If that commit fails nothing of it was
+        written (Stale, Unavailable). `events` and `afk` are extended in place once it is committed (with
+        what an earlier, stalled run left unshown first), so a caller whose run fails later (finishing the
+        game) knows what is committed but unshown. A caller that holds the game's lock and has just read
+        its row and seats passes them, so they are not read again. `moved=False` (start-up resumption):
         no decision precedes this call, so the turn keeps its deadline unless an AI seat decides here."""
         stalled = self._stalled.pop(game_id, None)
         if stalled is not None:
@@ -837,21 +869,31 @@ class TableService:
             afk[:0] = stalled.afk
         started = stalled is not None and stalled.started
         try:
-            update = await self._advance_committed(game_id, version, state, events, afk, acted_seat=acted_seat,
+            update = await self._advance_committed(game_id, version, state, events, afk, turn=turn or _Turn(),
                                                    row=row, seats=seats, moved=moved)
+        except (Unavailable, Stale):
+            # Nothing of this turn was written: what an earlier run committed but never showed still waits.
+            if stalled is not None:
+                self._stall(game_id, stalled.events, stalled.afk, started=stalled.started)
+            raise
         except DatabaseUnavailable:
             if started:
                 self._stall(game_id, [], [], started=True)
+            raise
+        except BaseException:
+            self._forget(game_id)  # the state may hold decisions that were never committed
             raise
         update.started = started
         return update
 
     async def _advance_committed(self, game_id: int, version: int, state: Any, events: list[Event],
-                                 afk: list[int], *, acted_seat: int | None, row: GameRow | None,
+                                 afk: list[int], *, turn: _Turn, row: GameRow | None,
                                  seats: list[SeatRow] | None, moved: bool) -> TableUpdate:
         row = row or await self._game(game_id)
         game = games.get(row.game_key)
         seats = seats or await self.db.seats(game_id)
+        committed = version  # the version in the database; the turn's moves follow it
+        version += len(turn.moves)
         while True:
             prompts = game.prompts(state)
             robots = [p for p in prompts if seats[p.seat].user_id is None or seats[p.seat].ai_controlled]
@@ -860,16 +902,19 @@ class TableService:
             for prompt in robots:
                 level = seats[prompt.seat].ai_level or AFK_LEVEL
                 choice = game.ai(level, self._ai_seed(row, version, prompt.seat)).choose(game, state, prompt)
-                decided = game.apply(state, prompt.seat, choice)
                 kind = "ai" if seats[prompt.seat].user_id is None else "afk"
-                version = await self._commit(row, version, prompt.seat, choice, state, afk=False, kind=kind)
-                events += decided
+                turn.add(prompt.seat, choice, kind, game.apply(state, prompt.seat, choice))
+                version += 1
                 moved = True
         outcome = game.outcome(state)
+        told = [*events, *turn.events]  # committed but unshown first, then this turn's
         # Which humans must see something new privately: a prompt they have not been shown yet.
         notices: dict[int, SeatNotice] = {}
         dms: list[SeatNotice] = []
-        acted = await self._acted(game_id)
+        shown: dict[tuple[int, int], str] = {}  # recorded once the turn is committed
+        acted = dict(await self._acted(game_id))
+        for seq, move in enumerate(turn.moves, start=committed + 1):
+            acted[move.seat] = seq
         by_seat = {p.seat: p for p in prompts}
         humans = [seat for seat in seats if seat.user_id is not None]
         # All of one moment, before anything else can change the state: a game may share work between them.
@@ -877,28 +922,35 @@ class TableService:
         for seat in humans:
             own_prompt = by_seat.get(seat.seat)
             notice = SeatNotice(seat, views[seat.seat], own_prompt, version,
-                                [e for e in events if e.get("to") == seat.seat])
+                                [e for e in told if e.get("to") == seat.seat])
             notices[seat.seat] = notice
             key = _prompt_key(own_prompt, acted.get(seat.seat, 1))
             if self._shown.get((game_id, seat.seat)) != key or outcome is not None:
-                self._shown[(game_id, seat.seat)] = key
+                shown[(game_id, seat.seat)] = key
                 dms.append(notice)
         wake: datetime | None = row.deadline
-        if outcome is not None:
-            await self.db.finish_game(game_id, "finished", _results(seats, outcome))  # idempotent
-            self._forget(game_id)
-            self._ended(row, "finished")
-            wake = None
-        elif row.turn_seconds:
+        new_deadline: datetime | EllipsisType = ...
+        if outcome is None and row.turn_seconds:
             # A fresh deadline when some human got a new prompt; the others keep the turn's deadline.
             # A prompt only re-sent (after a restart) is not new: its deadline, maybe past, stands,
             # so that the timer fires it once, and does not remind again.
             fresh = moved and any(n.prompt is not None and not n.seat.ai_controlled for n in dms)
             if fresh or wake is None:
-                wake = self.clock() + timedelta(seconds=row.turn_seconds / 2)
-                await self.db.update_game(game_id, deadline=wake, reminded=False)
-                row.deadline, row.reminded = wake, False
+                wake = new_deadline = self.clock() + timedelta(seconds=row.turn_seconds / 2)
+        if turn.moves:
+            await self._commit(row, committed, turn, state, deadline=new_deadline)
+            events += turn.events
+            afk += turn.afk
+        elif not isinstance(new_deadline, EllipsisType):
+            await self.db.update_game(game_id, deadline=new_deadline, reminded=False)
+        if not isinstance(new_deadline, EllipsisType):
+            row.deadline, row.reminded = new_deadline, False
+        self._shown.update(shown)
         if outcome is not None:
+            await self.db.finish_game(game_id, "finished", _results(seats, outcome))  # idempotent
+            self._forget(game_id)
+            self._ended(row, "finished")
+            wake = None
             row = await self._game(game_id)  # closed: its status and end time as stored
         else:
             row.version = version  # our commits moved it on; nothing else writes it under the lock

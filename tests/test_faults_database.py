@@ -95,7 +95,7 @@ async def test_a_commit_that_fails_leaves_nothing_half_applied(
     alice, bob, recorder, game_id = await two_humans_and_an_ai(h, "eggs-empires")
     assert h.bot is not None
     db = h.bot.table.db
-    commit = db.commit_action
+    commit = db.commit_actions
     failing = 0
 
     async def failing_commit(*args: Any, **kwargs: Any) -> int:
@@ -109,7 +109,7 @@ async def test_a_commit_that_fails_leaves_nothing_half_applied(
                 outage.down = False
         return await commit(*args, **kwargs)
 
-    db.commit_action = failing_commit  # type: ignore[method-assign]
+    db.commit_actions = failing_commit  # type: ignore[method-assign]
 
     async def fail_some_commits(step: int) -> None:
         nonlocal failing
@@ -122,14 +122,14 @@ async def test_a_commit_that_fails_leaves_nothing_half_applied(
     assert check.ok(), check.problems
 
 
-async def test_an_outage_right_after_a_commit_resumes_by_itself(
+async def test_an_outage_right_after_a_commit_finds_the_turn_already_whole(
         outage_harness: tuple[Harness, SQLiteOutage]) -> None:
     h, outage = outage_harness
     alice, bob, recorder, game_id = await two_humans_and_an_ai(h, "eggs-empires")
     assert h.bot is not None
     table = h.bot.table
     db = table.db
-    commit = db.commit_action
+    commit = db.commit_actions
     armed = False
 
     async def commit_then_fail(*args: Any, **kwargs: Any) -> int:
@@ -140,27 +140,51 @@ async def test_an_outage_right_after_a_commit_resumes_by_itself(
             outage.down = True
         return version
 
-    db.commit_action = commit_then_fail  # type: ignore[method-assign]
+    db.commit_actions = commit_then_fail  # type: ignore[method-assign]
     # Bob decides first, so that Alice's decision resolves the turn (the AI and the log follow it).
     await decide_from_message(h, bob, await first_prompt(h, bob))
     actions_before = len(await db.actions(game_id))
     armed = True  # the next commit is Alice's
-    mark = len(h.fake.calls)
     responses = await h.click(alice, choice_components(await first_prompt(h, alice))[0]["custom_id"],
                               message=h.dms(alice)[0])
-    assert said(responses, RECORDED), responses
-    assert table.stalled == [game_id]
-    await asyncio.sleep(0.3)
-    outage.down = False
-    await caught_up(Table.of(h))  # nobody clicks: the table resumes by itself
+    # Her decision, the AI's turn it set off and the new deadline were one commit: nothing is owed.
+    assert not said(responses, RECORDED) and not said(responses, TRY_AGAIN), responses
     assert table.stalled == []
-    assert len(await db.actions(game_id)) > actions_before
-    [thread] = h.threads()
-    assert any(c.method == "POST" and c.path == f"/channels/{thread}/messages" for c in h.calls_since(mark)), \
-        "the turn's log line was posted after the database came back"
-    db.commit_action = commit  # type: ignore[method-assign]
+    outage.down = False
+    assert len(await db.actions(game_id)) == actions_before + 2
+    db.commit_actions = commit  # type: ignore[method-assign]
     stats = await play(Table.of(h), game_id, [alice, bob], rng=random.Random(2))
-    stats.accepted += 1  # Alice's "recorded" decision
+    stats.accepted += 1  # Alice's decision
+    check = await check_game(Table.of(h), game_id, recorder, stats)
+    assert check.ok(), check.problems
+
+
+async def test_an_outage_as_the_last_decision_finishes_the_game_resumes_by_itself(
+        outage_harness: tuple[Harness, SQLiteOutage]) -> None:
+    h, outage = outage_harness
+    alice, bob, recorder, game_id = await two_humans_and_an_ai(h, "eggs-empires")
+    assert h.bot is not None
+    table = h.bot.table
+    db = table.db
+    finish = db.finish_game
+    failed = False
+
+    async def finish_in_an_outage(*args: Any, **kwargs: Any) -> None:
+        nonlocal failed
+        if not failed:  # the last decision is committed; finishing the game meets the outage
+            failed = True
+            outage.down = True
+            asyncio.get_running_loop().call_later(0.3, setattr, outage, "down", False)
+        await finish(*args, **kwargs)
+
+    db.finish_game = finish_in_an_outage  # type: ignore[method-assign]
+    stats = await play(Table.of(h), game_id, [alice, bob], rng=random.Random(2))
+    assert failed and table.stalls == 1
+    await caught_up(Table.of(h))  # nobody clicks: the table finishes the game by itself
+    assert table.stalled == []
+    row = await db.get_game(game_id)
+    assert row is not None and row.status == "finished"
+    assert len(await db.results(game_id)) == 3
     check = await check_game(Table.of(h), game_id, recorder, stats)
     assert check.ok(), check.problems
 
