@@ -162,7 +162,8 @@ def table(update: TableUpdate, lang: str = i18n.DEFAULT) -> Outgoing:
     if game.status == "active":
         view = discord.ui.View(timeout=None)
         view.add_item(HandButton(game.id, label=i18n.t(lang, text.BUTTON_SHOW_HAND)))
-    return Outgoing(embeds=embeds, view=view, picture=PictureJob(renderer, "image", (update.public_view, lang)))
+    picture = PictureJob(renderer, "image", (update.public_view, lang)) if renderer.pictured() else None
+    return Outgoing(embeds=embeds, view=view, picture=picture)
 
 
 def results_embed(update: TableUpdate, lang: str = i18n.DEFAULT) -> discord.Embed:
@@ -227,8 +228,11 @@ def seat_message(game: GameRow, notice: SeatNotice, update: TableUpdate | None =
     prompt = notice.prompt
     view = choice_view(game.id, notice.seat.seat, notice.version, prompt, notice.seat.ai_controlled,
                        (lambda choice: renderer.choice_label(prompt, choice, ctx)) if prompt else None, lang)
-    return Outgoing(content="\n".join(lines) or None, embeds=[embed], view=view,
-                    picture=PictureJob(renderer, "seat_image", (notice.view, prompt, lang)))
+    # A game with pictures whose seat has none now (no prompt) still edits its picture slot: cleared.
+    picture = PictureJob(renderer, "seat_image", (notice.view, prompt, lang)) if renderer.seat_pictured(prompt) \
+        else None
+    return Outgoing(content="\n".join(lines) or None, embeds=[embed], view=view, picture=picture,
+                    pictured=renderer.pictured())
 
 
 def chosen_labels(game: GameRow, notice: SeatNotice, prompt: Prompt | None, choice: list[str], fallback: list[str],

@@ -6,6 +6,7 @@ import pytest
 
 import games
 from bot.render import renderer_for
+from bot.render.pool import PICTURES
 from tests.harness import Harness
 from tests.harness.play import choice_components, decide_from_message
 
@@ -17,6 +18,7 @@ async def test_each_game_starts_and_takes_decisions_through_buttons(harness: Har
     h = harness
     engine = games.get(key)
     users = [h.user(f"P{i}") for i in range(engine.min_players)]
+    requested = PICTURES.counts.requested
     await h.slash(users[0], "game new", game=key, timer=0)
     for user in users[1:]:
         await h.click(user, h.find_button(h.channel, "Join"))
@@ -34,5 +36,8 @@ async def test_each_game_starts_and_takes_decisions_through_buttons(harness: Har
     actions = await h.bot.table.db.actions(GAME_ID)
     assert decisions >= 20 and len(actions) >= 10, (decisions, len(actions))
     # Every decision offered was one the engine accepted or answered with a readable refusal.
-    if renderer_for(key)._image is not None:
+    if renderer_for(key).pictured():
         assert h.messages_in(thread)[0]["attachments"], "the board image is attached to the table"
+    else:  # nothing is sent to be drawn (and to wait behind other games' pictures) to come back empty
+        assert PICTURES.counts.requested == requested
+        assert not any(m.get("attachments") for m in h.messages_in(thread))

@@ -653,9 +653,7 @@ class EightMinuteEmpireRenderer(Renderer):
         """The map while the seat decides (its selects name the regions drawn on it). The map shows
         nothing private (`map_part` leaves a seat's own keys out): the same picture as the table's,
         drawn once for both."""
-        if prompt is None:
-            return None
-        return self.image(view, lang)
+        return self.image(view, lang) if self.seat_pictured(prompt) else None
 
 
 RENDERER = EightMinuteEmpireRenderer()

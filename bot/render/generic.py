@@ -120,7 +120,17 @@ class Renderer:
         """The picture in a seat's private message, drawn from that seat's view. By default the game's
         picture while the seat must decide (between its decisions the thread's table is the live one,
         and a private message is not edited then, so its picture would be out of date)."""
-        return self.image(view, lang) if prompt is not None else None
+        return self.image(view, lang) if self.seat_pictured(prompt) else None
+
+    # Asked before a picture is requested at all: a request that draws nothing still travels to a picture
+    # worker and back, and waits its turn there behind the pictures that are drawn.
+    def pictured(self) -> bool:
+        """Whether this game's table has a picture (`image` may draw one)."""
+        return self._image is not None
+
+    def seat_pictured(self, prompt: Prompt | None) -> bool:
+        """Whether a seat's private message with this prompt has a picture (`seat_image` may draw one)."""
+        return self.pictured() and prompt is not None
 
     # --- a seat's private message ------------------------------------------------------------
     def seat(self, view: dict[str, Any], prompt: Prompt | None, ctx: TableContext, seat: int) -> discord.Embed:

@@ -388,6 +388,9 @@ class ReggverseRenderer(Renderer):
         worth having while the others play too."""
         return self.image(view, lang)
 
+    def seat_pictured(self, prompt: Prompt | None) -> bool:
+        return self.pictured()
+
 
 EGG_COLOURS = {"red": NP_("egg", "red"), "green": NP_("egg", "green"), "yellow": NP_("egg", "yellow"),
                "blue": NP_("egg", "blue"), "orange": NP_("egg", "orange"), "cyan": NP_("egg", "cyan"),
