@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import sqlite3
 import weakref
@@ -17,6 +18,7 @@ from sqlalchemy import (
     BigInteger,
     Column,
     Connection,
+    Dialect,
     Engine,
     Row,
     String,
@@ -57,6 +59,7 @@ from storage.models import (
     loaded,
 )
 from storage.shards import Shards
+from storage.sqlite_writer import SQLiteStatementConnection, WriteLockBusy
 from storage.types import UTCDateTime, dump_json, utcnow
 from storage.writer import GroupWriter, PendingAction
 
@@ -179,9 +182,12 @@ class Database:
         # or two, instead of one thread hop per statement through aiosqlite (see storage.ladder).
         self._sync_reader: Engine | None = None
         self._sync_writer: Engine | None = None  # busy_timeout 0: never waits on the loop for the lock
+        self._statements: SQLiteStatementConnection | None = None  # update_game, update_seat: see _update_row
         if url.drivername.startswith("sqlite"):
             self._sync_reader = create_sync_sqlite_engine(url)
             self._sync_writer = create_sync_sqlite_engine(url, wait=False)
+            assert url.database
+            self._statements = SQLiteStatementConnection(url.database)
 
     # --- lifecycle ---------------------------------------------------------------------------------
     @classmethod
@@ -212,6 +218,8 @@ class Database:
         """Finish writing what was submitted, then release every connection."""
         await self.writer.stop()
         await self.engine.dispose()
+        if self._statements is not None:
+            self._statements.close()
         for engine in (self._sync_reader, self._sync_writer):
             if engine is not None:
                 engine.dispose()
@@ -228,11 +236,15 @@ class Database:
         for engine in engines:
             event.listen(engine, "before_cursor_execute", before)
         self.writer.on_statement(seen)
+        if self._statements is not None:
+            self._statements.on_statement = seen
 
         def stop() -> None:
             for engine in engines:
                 event.remove(engine, "before_cursor_execute", before)
             self.writer.on_statement(None)
+            if self._statements is not None:
+                self._statements.on_statement = None
 
         return stop
 
@@ -274,6 +286,19 @@ class Database:
                     raise
         async with self._writing() as conn:
             return await conn.run_sync(change, *args)
+
+    async def _update_row(self, target: Table, key: dict[str, Any], fields: dict[str, Any]) -> int:
+        """UPDATE the row of `target` whose columns equal `key` with `fields`, in a transaction of its own;
+        the rows changed (0 or 1). On SQLite, a statement sent straight through the stdlib driver on the
+        loop while the write lock is free (see SQLiteStatementConnection); else through `_write`."""
+        if self._statements is not None:
+            statement, bind = _update_statement(target.name, tuple(fields), tuple(key), self.engine.dialect)
+            try:
+                with _unavailable_raised():
+                    return self._statements.write(statement, [*bind(fields), *key.values()])
+            except WriteLockBusy:
+                pass
+        return await self._write(_update_where, target, key, fields)
 
     @asynccontextmanager
     async def _reading(self) -> AsyncIterator[AsyncConnection]:
@@ -425,7 +450,7 @@ class Database:
             fields["broken_reason"] = str(fields["broken_reason"])[:MAX_REASON]
         fields["updated_at"] = utcnow()
         async with self._changing(game_id):
-            if not await self._write(_update_game, game_id, fields):
+            if not await self._update_row(_games, {"id": game_id}, fields):
                 raise GameNotFound(game_id)
             known = self._wrote(game_id)
             if known is not None:
@@ -618,7 +643,7 @@ class Database:
         if not fields:
             return
         async with self._changing(game_id):
-            if not await self._write(_update_seat, game_id, seat, fields):
+            if not await self._update_row(_seats, {"game_id": game_id, "seat": seat}, fields):
                 raise LookupError(f"game {game_id} has no seat {seat}")
             known = self._wrote(game_id)
             if known is not None:
@@ -826,8 +851,25 @@ def _insert_game(conn: Connection, values: dict[str, Any]) -> int:
     return int(primary_key[0])
 
 
-def _update_game(conn: Connection, game_id: int, fields: dict[str, Any]) -> bool:
-    return bool(conn.execute(update(_games).where(_games.c.id == game_id).values(**fields)).rowcount)
+def _update_where(conn: Connection, target: Table, key: dict[str, Any], fields: dict[str, Any]) -> int:
+    where = [target.c[name] == value for name, value in key.items()]
+    return int(conn.execute(update(target).where(*where).values(**fields)).rowcount)
+
+
+@functools.cache
+def _update_statement(table_name: str, columns: tuple[str, ...], key: tuple[str, ...], dialect: Dialect
+                      ) -> tuple[str, Callable[[dict[str, Any]], list[Any]]]:
+    """SQLite: the text of an UPDATE of these columns WHERE the key columns match, and the function that
+    turns the new values into its parameters as SQLAlchemy would store them (JSON text, UTC timestamps)."""
+    target = SQLModel.metadata.tables[table_name]
+    processors = [(name, target.c[name].type.bind_processor(dialect)) for name in columns]
+    statement = (f"UPDATE {table_name} SET {', '.join(f'{name} = ?' for name in columns)} "
+                 f"WHERE {' AND '.join(f'{name} = ?' for name in key)}")
+
+    def bind(values: dict[str, Any]) -> list[Any]:
+        return [values[name] if process is None else process(values[name]) for name, process in processors]
+
+    return statement, bind
 
 
 def _start_game(conn: Connection, game_id: int, state_json: str, fields: dict[str, Any]) -> Exception | None:
@@ -851,6 +893,3 @@ def _replace_seats(conn: Connection, game_id: int, rows: list[dict[str, Any]]) -
     return True
 
 
-def _update_seat(conn: Connection, game_id: int, seat: int, fields: dict[str, Any]) -> bool:
-    changed = conn.execute(update(_seats).where(_seats.c.game_id == game_id, _seats.c.seat == seat).values(**fields))
-    return bool(changed.rowcount)

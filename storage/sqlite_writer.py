@@ -22,7 +22,7 @@ from sqlalchemy.dialects import sqlite as sqlite_dialect
 from storage.engine import SQLITE_BUSY_TIMEOUT_MS
 from storage.types import UTCDateTime
 
-__all__ = ["SQLiteBatchConnection", "WriteLockBusy"]
+__all__ = ["SQLiteBatchConnection", "SQLiteStatementConnection", "WriteLockBusy"]
 
 _INSERT_ACTION = "INSERT INTO actions (game_id, seq, seat, action, afk, at) VALUES (?, ?, ?, ?, ?, ?)"
 _UPDATE_GAME = (
@@ -49,6 +49,60 @@ class WriteLockBusy(Exception):
     """Another connection holds the write lock; retry where waiting is allowed."""
 
 
+def _connect(path: str) -> sqlite3.Connection:
+    """A connection that never waits for the write lock and never checkpoints by itself."""
+    # check_same_thread=False: the loop and the writer's thread take turns, never at once.
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")  # see storage/engine.py for why NORMAL is safe
+    conn.execute("PRAGMA foreign_keys=ON")
+    conn.execute("PRAGMA wal_autocheckpoint=0")
+    conn.execute("PRAGMA busy_timeout=0")
+    return conn
+
+
+class SQLiteStatementConnection:
+    """One-statement write transactions (Database.update_game, update_seat) on the event loop.
+
+    Through SQLAlchemy such a write costs ~0.45 ms of CPU (building the statement, its cache key, the
+    execution context); the stdlib driver with the statement text built once per set of columns takes
+    ~0.02 ms. Only while the write lock is free: WriteLockBusy (nothing done) otherwise, and the caller
+    writes where waiting is allowed.
+    """
+
+    def __init__(self, path: str) -> None:
+        self._path = path
+        self._conn: sqlite3.Connection | None = None
+        self.on_statement: Callable[[str], None] | None = None  # as SQLiteBatchConnection's
+
+    def write(self, statement: str, parameters: Sequence[Any]) -> int:
+        """BEGIN IMMEDIATE, the statement, COMMIT; the rows it changed."""
+        if self._conn is None:
+            self._conn = _connect(self._path)
+        conn = self._conn
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            changed = conn.execute(statement, parameters).rowcount
+            conn.execute("COMMIT")
+        except BaseException as error:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            if isinstance(error, sqlite3.OperationalError) and _is_busy(error):
+                raise WriteLockBusy from error
+            self.close()  # a connection that failed otherwise is opened afresh next time
+            raise
+        seen = self.on_statement
+        if seen is not None:
+            for text in ("BEGIN IMMEDIATE", statement, "COMMIT"):
+                seen(text)
+        return changed
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+
 class SQLiteBatchConnection:
     def __init__(self, path: str) -> None:
         self._path = path
@@ -59,14 +113,7 @@ class SQLiteBatchConnection:
 
     def _connection(self) -> sqlite3.Connection:
         if self._conn is None:
-            # check_same_thread=False: the loop and the writer's thread take turns, never at once.
-            conn = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")  # see storage/engine.py for why NORMAL is safe
-            conn.execute("PRAGMA foreign_keys=ON")
-            conn.execute("PRAGMA wal_autocheckpoint=0")
-            conn.execute("PRAGMA busy_timeout=0")
-            self._conn = conn
+            self._conn = _connect(self._path)
             self._waiting = False
         return self._conn
 

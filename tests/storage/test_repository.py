@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sqlite3
+import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -24,6 +26,7 @@ from storage import (
     SchemaTooNew,
     VersionConflict,
 )
+from storage import database as database_module
 from storage.migrate import head_revision
 from storage.models import SQLModel
 
@@ -158,6 +161,48 @@ async def test_update_game_refuses_unknown_fields_bad_status_and_missing_games(d
         await db.update_game(999_999, status="active")
     row = await db.get_game(game_id)
     assert row is not None and row.status == "lobby" and row.state is None and row.version == 0
+
+
+async def test_updates_store_what_sqlalchemy_stores_and_wait_out_a_held_write_lock(db: Database) -> None:
+    """update_game and update_seat skip SQLAlchemy on SQLite (a statement through the stdlib driver):
+    the stored text must be what the SQLAlchemy statement stores, and a held write lock is waited out
+    (through the async engine) rather than refused."""
+    quick, slow = await new_game(db, 1), await new_game(db, 2)
+    fields = {"options": {"b": [1, "é"], "a": None}, "deadline": NOW + timedelta(seconds=1.5), "reminded": True,
+              "thread_id": 2**62, "status": "active"}
+    seat = {"dm_failed": True, "locale": "fr", "afk_count": 3}
+    await db.update_game(quick, **fields)
+    await db.update_seat(quick, 1, **seat)
+    await db._write(database_module._update_where, database_module._games, {"id": slow}, {**fields, "updated_at": NOW})
+    await db._write(database_module._update_where, database_module._seats, {"game_id": slow, "seat": 1}, seat)
+    columns = "options, deadline, reminded, thread_id, status"
+    [stored_quick, stored_slow] = await raw(db, f"SELECT {columns} FROM games WHERE id IN (:a, :b) ORDER BY id",
+                                            a=quick, b=slow)
+    assert tuple(stored_quick) == tuple(stored_slow)
+    [seat_quick, seat_slow] = await raw(db, "SELECT dm_failed, locale, afk_count FROM seats WHERE seat = 1 "
+                                            "AND game_id IN (:a, :b) ORDER BY game_id", a=quick, b=slow)
+    assert tuple(seat_quick) == tuple(seat_slow)
+    row = await db.get_game(quick)
+    assert row is not None
+    assert (row.options, row.deadline, row.reminded) == (fields["options"], fields["deadline"], True)
+    if db.engine.dialect.name != "sqlite":
+        return
+    path = db.url.database
+    assert path
+
+    def hold_the_lock() -> None:
+        with sqlite3.connect(path, isolation_level=None) as other:
+            other.execute("BEGIN IMMEDIATE")
+            time.sleep(0.3)
+            other.execute("COMMIT")
+        other.close()
+
+    holder = asyncio.get_running_loop().run_in_executor(None, hold_the_lock)
+    await asyncio.sleep(0.1)
+    await db.update_game(quick, announced=7)  # waits for the lock instead of failing
+    await holder
+    row = await db.get_game(quick)
+    assert row is not None and row.announced == 7
 
 
 async def test_start_game_stores_the_initial_state_once(db: Database) -> None:
