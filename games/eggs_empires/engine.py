@@ -9,6 +9,7 @@ Tie-Breaker holder). Then round scoring, and "over" after the last round.
 from __future__ import annotations
 
 from bisect import insort
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
@@ -118,7 +119,7 @@ class EggsState:
     bonus: list[list[int]] = field(default_factory=list)  # Merchants/Blacksmiths in the scoring pile
     mulligan: list[str | None] = field(default_factory=list)  # secret, until everybody decided
     submitted: list[list[int] | None] = field(default_factory=list)  # secret plays
-    plays: list[list[int]] = field(default_factory=list)  # revealed this turn
+    plays: list[Sequence[int]] = field(default_factory=list)  # revealed this turn (() before the reveal)
     queue: list[list[int]] = field(default_factory=list)  # [seat, card] still to collect
     collected: list[list[int]] = field(default_factory=list)  # [seat, card, egg id] this turn
     end_queue: list[list[int]] = field(default_factory=list)  # [seat, card] Courier/Priest to ask
@@ -178,7 +179,7 @@ class EggsAndEmpires(Game[EggsState]):
         state.bonus = [[] for _ in range(n)]
         state.mulligan = [None] * n
         state.submitted = [None] * n
-        state.plays = [[] for _ in range(n)]
+        state.plays = [()] * n
         state.queue, state.collected, state.end_queue = [], [], []
         state.egg_deck = rules.egg_deck(n)
         shuffle(state.egg_deck)
@@ -198,11 +199,15 @@ class EggsAndEmpires(Game[EggsState]):
 
     @staticmethod
     def _offer_event(state: EggsState, events: list[Event]) -> None:
-        offer = state.offer
-        events.append({"type": "offer", "round": state.round, "turn": state.turn,
-                       "eggs": [EGG_VALUES[e] for e, s in offer if s == FACE_UP],
-                       "face_down": [s for _, s in offer if s != FACE_UP],
-                       "tiebreaker": state.tiebreaker})
+        eggs: list[int] = []
+        face_down: list[int] = []
+        for egg, scout in state.offer:
+            if scout == FACE_UP:
+                eggs.append(EGG_VALUES[egg])
+            else:
+                face_down.append(scout)
+        events.append({"type": "offer", "round": state.round, "turn": state.turn, "eggs": eggs,
+                       "face_down": face_down, "tiebreaker": state.tiebreaker})
 
     # --- prompts -----------------------------------------------------------------------------
     def prompts(self, state: EggsState) -> list[Prompt]:
@@ -275,14 +280,17 @@ class EggsAndEmpires(Game[EggsState]):
         if phase == "play":
             submitted = state.submitted
             # The usual decision (two thirds of all): one Adventurer of a hand with 3 to 6 players, checked
-            # inline. Two players, and anything unusual, go through _legal_play.
+            # inline; any surprise (seat out of range, not one id, an unknown or unhashable id) leaves cards
+            # None. Two players, and anything unusual, go through _legal_play.
             cards = None
-            if type(choice) is list and len(choice) == 1 and type(seat) is int and 0 <= seat < len(submitted) > 2:
-                first = choice[0]
-                if type(first) is str and submitted[seat] is None:
-                    card = CARD_IDS.get(first)
-                    if card in state.hands[seat]:
+            try:
+                if type(seat) is int and seat >= 0 and submitted[seat] is None and type(choice) is list:
+                    (first,) = choice
+                    card = CARD_IDS[first]
+                    if card in state.hands[seat] and state.players > 2:
                         cards = [card]
+            except (IndexError, ValueError, KeyError, TypeError):
+                pass
             if cards is None:
                 cards = self._legal_play(state, seat, choice)
             if cards is not None:
@@ -446,7 +454,7 @@ class EggsAndEmpires(Game[EggsState]):
         n = state.players
         # Everybody has submitted: the submitted lists themselves become the revealed plays.
         plays = cast(list[list[int]], state.submitted)
-        state.plays = plays
+        state.plays = cast(list[Sequence[int]], plays)
         state.submitted = [None] * n
         hands = state.hands
         for seat in range(n):
@@ -468,6 +476,8 @@ class EggsAndEmpires(Game[EggsState]):
         egg, scout = state.offer.pop(slot)
         state.piles[seat].append(egg)
         state.collected.append([seat, card, egg])
+        if card in (COURIER, PRIEST):  # decides at the end of the turn (sorted in _collect)
+            state.end_queue.append([seat, card])
         # an egg's value becomes public once collected, face-down ones included
         events.append({"type": "collect", "seat": seat, "card": card, "value": EGG_VALUES[egg],
                        "face_down": scout != FACE_UP})
@@ -517,12 +527,12 @@ class EggsAndEmpires(Game[EggsState]):
                 take(state, seat, card, slot, events)  # must take if able
             del queue[0]  # done, or cannot take anything: the next collector goes
         state.queue = []
-        # Couriers and Priests that collected decide next, in player order from the Tie-Breaker holder.
-        deciders = [[s, c] for s, c, _ in state.collected if c in (COURIER, PRIEST)]
+        # Couriers and Priests that collected (_take queued them) decide next, in player order from the
+        # Tie-Breaker holder.
+        deciders = state.end_queue
         if len(deciders) > 1:
             n, tiebreaker = state.players, state.tiebreaker
             deciders.sort(key=lambda e: ((e[0] - tiebreaker) % n, e[1]))
-        state.end_queue = deciders
         state.phase = "turn_end"
         self._turn_end(state, events)
 
@@ -562,14 +572,16 @@ class EggsAndEmpires(Game[EggsState]):
             size = rules.hand_size(n)
             hands, decks = state.hands, state.decks
             for hand, deck in zip(hands, decks, strict=True):
+                if not deck:
+                    continue
                 missing = size - len(hand)
-                if missing == 1 and deck:
+                if missing == 1:
                     insort(hand, deck.pop())
-                elif missing > 0 and deck:
+                elif missing > 0:
                     hand += deck[-missing:]
                     del deck[-missing:]
                     hand.sort()
-        state.plays = [[] for _ in range(n)]
+        state.plays = [()] * n  # immutable, so one empty tuple serves every seat
         state.collected = []
         if state.tie:
             if state.options["tiebreaker"] == "tie":
@@ -584,7 +596,7 @@ class EggsAndEmpires(Game[EggsState]):
             self._offer_event(state, events)
 
     @staticmethod
-    def _discard_or_score(state: EggsState, seat: int, cards: list[int], events: list[Event]) -> None:
+    def _discard_or_score(state: EggsState, seat: int, cards: Sequence[int], events: list[Event]) -> None:
         """Discard a seat's played cards, except that a Merchant or Blacksmith that collected nothing goes
         to the scoring pile."""
         for card in cards:
