@@ -38,7 +38,7 @@ def check_invariants(state: EggsState) -> None:
     # every seat still owns exactly its Empire deck(s), and hands keep their size
     size = rules.hand_size(n)
     for seat in range(n):
-        owned = state.hands[seat] + state.decks[seat] + state.discards[seat] + state.bonus[seat] + list(state.plays[seat])
+        owned = [*state.hands[seat], *state.decks[seat], *state.discards[seat], *state.bonus[seat], *state.plays[seat]]
         assert Counter(owned) == Counter(rules.empire_deck(n))
         if state.phase in ("mulligan", "play"):
             assert len(state.hands[seat]) == min(size, len(state.hands[seat]) + len(state.decks[seat]))
