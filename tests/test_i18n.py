@@ -371,3 +371,15 @@ def test_reggverse_table_text_is_translated_around_the_engines_rule_texts() -> N
         assert italian.count("\n") == english.count("\n")  # the same lines, one per thing
         if seat is not None:
             assert "movimento" in italian and "tessera" in italian
+
+
+def test_numbers_are_formatted_as_babel_formats_them_in_every_language() -> None:
+    """Integers are remembered once formatted (tables format the same few over and over); the text is
+    Babel's all the same, in each language, for any integer and for other numbers."""
+    from babel.numbers import format_decimal
+
+    for lang in i18n.LANGUAGES:
+        for value in (0, 1, 7, -3, 999, 1234, 1_000_000, 12345, 1234):
+            assert i18n.number(lang, value) == format_decimal(value, locale=lang)
+        assert i18n.number(lang, 2.5) == format_decimal(2.5, locale=lang)
+    assert i18n.number("fr", 1234) != i18n.number("en", 1234), "each language its own grouping"
