@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-import copy
+import marshal
 from dataclasses import dataclass, field
 from typing import Any
 
 from games.core import Prompt, Rng
 from games.reggverse.board import BoardIndex, index_board
 from games.reggverse.labels import Labels
+
+
+def _copied(value: Any) -> Any:
+    """A deep copy of JSON-shaped data (lists, dicts, strings, numbers, None). Through marshal: the
+    state is copied on every commit (to_json), and this is ~6x cheaper than copy.deepcopy for it."""
+    return marshal.loads(marshal.dumps(value))
 
 
 @dataclass
@@ -90,30 +96,30 @@ class State:
             "players": self.players,
             "options": dict(self.options),
             "rng": self.rng.to_json(),
-            "board": copy.deepcopy(self.board),
+            "board": _copied(self.board),
             "eggs": list(self.eggs),
             "piles": dict(self.piles),
             "out_order": list(self.out_order),
             "collected": [dict(c) for c in self.collected],
             "boxed": self.boxed,
-            "tiles": copy.deepcopy(self.tiles),
+            "tiles": _copied(self.tiles),
             "hands": [list(h) for h in self.hands],
             "deck": list(self.deck),
             "discard": list(self.discard),
             "current": self.current,
             "turn": self.turn,
-            "step": copy.deepcopy(self.step),
+            "step": _copied(self.step),
             "plays_left": self.plays_left,
             "locks": dict(self.locks),
-            "objective_tiles": copy.deepcopy(self.objective_tiles),
+            "objective_tiles": _copied(self.objective_tiles),
             "secret": list(self.secret),
-            "guesses": copy.deepcopy(self.guesses),
+            "guesses": _copied(self.guesses),
             "finished": self.finished,
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> State:
-        d = copy.deepcopy(data)
+        d = _copied(data)
         return cls(
             players=int(d["players"]),
             options=d["options"],
