@@ -10,8 +10,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import logging
 import signal
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -20,6 +22,10 @@ from pydantic import ValidationError
 from bot.logs import configure_logging
 from bot.settings import TOKEN_HELP, Settings
 
+log = logging.getLogger("bot")
+
+NO_UVLOOP = "EVENT_LOOP=uvloop, but uvloop is not installed (it exists for Linux and macOS only): " \
+            "install it, or set EVENT_LOOP=auto or asyncio."
 BAD_TOKEN = "Discord rejected DISCORD_TOKEN. Reset it in the developer portal and update .env.\n\n" + TOKEN_HELP
 
 
@@ -52,6 +58,22 @@ async def run(settings: Settings) -> int:
     return 0
 
 
+def loop_factory(choice: str) -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """The event loop to run on (None: asyncio's own). uvloop, where installed, spends less CPU per
+    interaction in its selector, transports and callbacks; "auto" falls back to asyncio without it.
+    Raises ImportError when uvloop is asked for by name and missing."""
+    if choice == "asyncio":
+        return None
+    try:
+        import uvloop
+    except ImportError:
+        if choice == "uvloop":
+            raise
+        return None
+    factory: Callable[[], asyncio.AbstractEventLoop] = uvloop.new_event_loop
+    return factory
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -80,9 +102,16 @@ def main(argv: list[str] | None = None) -> int:
     if settings.discord_token is None:
         print(TOKEN_HELP, file=sys.stderr)
         return 2
-    configure_logging(settings)
     try:
-        return asyncio.run(run(settings))
+        factory = loop_factory(settings.event_loop)
+    except ImportError:
+        print(NO_UVLOOP, file=sys.stderr)
+        return 2
+    configure_logging(settings)
+    log.info("event loop: %s", "uvloop" if factory is not None else "asyncio")
+    try:
+        with asyncio.Runner(loop_factory=factory) as runner:
+            return runner.run(run(settings))
     except KeyboardInterrupt:
         return 0
 

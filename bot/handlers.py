@@ -15,7 +15,8 @@ import discord
 from bot import answer, i18n, present, rules, text
 from bot.answer import in_time
 from bot.languages import of_server, of_user
-from bot.table import Decided, TableError, TableService
+from bot.table import Decided, TableError, TableService, TableUpdate
+from storage import GameRow
 
 if TYPE_CHECKING:
     from bot.client import TableBot
@@ -176,32 +177,52 @@ async def lobby_option(interaction: discord.Interaction[Any], game_id: int, opti
 
 
 async def start(interaction: discord.Interaction[Any], game_id: int, *, from_button: bool = True) -> None:
-    """Start a lobby. The thread, the table message and the DMs are sent by the notifier afterwards."""
+    """Start a lobby. The host is answered as soon as the start is committed (the lobby closed, saying
+    where to play); the thread, the table and the DMs are sent by the notifier afterwards, and the
+    lobby then points at the thread. A start that failed is answered with its refusal only."""
     table = service(interaction)
     game, _seats = await table.lobby(game_id)
     if game.host_id != interaction.user.id:
         await refuse(interaction, i18n.t(of_user(interaction), text.HOST_ONLY))
         return
-    # Starting sends a thread, a table and one DM per player: answer Discord first.
-    await answer.defer(interaction, thinking=not from_button)
+    lang = await of_server(interaction)
+
+    async def started(update: TableUpdate) -> None:
+        await _say_started(interaction, update.game, lang, from_button=from_button)
+
     try:
-        await table.start(game_id, interaction.user.id)
+        await table.start(game_id, interaction.user.id, ack=started)
     except TableError as exc:
         await refuse_error(interaction, exc)
         return
     game, _seats = await table.lobby(game_id)
+    if game.thread_id is not None:  # opened by the notifier after the answer: point at it
+        await _say_started(interaction, game, lang, from_button=from_button, again=True)
+
+
+async def _say_started(interaction: discord.Interaction[Any], game: GameRow, lang: str, *, from_button: bool,
+                       again: bool = False) -> None:
+    """The lobby closed with "The game started: <where>" (the thread once it exists, else the channel).
+    From a button this is the answer itself; from `/game start` the answer says it and the lobby message
+    is closed apart. `again`: the answer was given already, and is edited."""
     where = f"<#{game.thread_id or game.channel_id}>"
-    closed = present.closed_lobby(i18n.t(await of_server(interaction), text.STARTED, where=where))
+    closed = present.closed_lobby(i18n.t(lang, text.STARTED, where=where))
     if from_button:
-        await interaction.edit_original_response(**closed.edit_kwargs())
-    else:
+        if again:
+            await interaction.edit_original_response(**closed.edit_kwargs())
+        else:
+            await answer.edit(interaction, **closed.edit_kwargs())
+        return
+    if again:
         await interaction.edit_original_response(content=closed.content)
-        if game.lobby_message_id is not None and interaction.channel is not None:
-            partial = interaction.client.get_partial_messageable(game.channel_id)
-            try:
-                await partial.get_partial_message(game.lobby_message_id).edit(**closed.edit_kwargs())
-            except discord.HTTPException:
-                log.warning("could not close the lobby message of game %s", game_id)
+        return
+    await answer.send(interaction, closed.content)
+    if game.lobby_message_id is not None and interaction.channel is not None:
+        partial = interaction.client.get_partial_messageable(game.channel_id)
+        try:
+            await partial.get_partial_message(game.lobby_message_id).edit(**closed.edit_kwargs())
+        except discord.HTTPException:
+            log.warning("could not close the lobby message of game %s", game.id)
 
 
 # --- rules -------------------------------------------------------------------------------------

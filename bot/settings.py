@@ -63,6 +63,9 @@ class Settings(BaseSettings):
     # Processes that draw the pictures (maps, boards) away from the bot's event loop; 0 draws them in
     # a thread of the bot's own process (tests, or a machine with one core).
     render_workers: Annotated[int, Field(ge=0, le=16)] = 1
+    # The event loop: "auto" runs uvloop where it is installed (Linux, macOS; less CPU per decision) and
+    # asyncio's own loop elsewhere (Windows); "asyncio" or "uvloop" choose one ("uvloop" fails if missing).
+    event_loop: Annotated[Literal["auto", "asyncio", "uvloop"], BeforeValidator(_lower)] = "auto"
 
     @model_validator(mode="after")
     def _shards_fit(self) -> Self:

@@ -451,7 +451,10 @@ class TableService:
 
     # --- start -------------------------------------------------------------------------------
     @_storage_errors_said
-    async def start(self, game_id: int, by_user: int) -> TableUpdate:
+    async def start(self, game_id: int, by_user: int, ack: Callable[[TableUpdate], Awaitable[None]] | None = None
+                    ) -> TableUpdate:
+        """Start a lobby: commit the new game (and the AI moves that open it), tell the host (`ack`, only
+        once all of that is committed), then publish the thread, the table and the DMs."""
         async with self.lock(game_id):
             row, game, seats = await self._open_lobby(game_id)
             if row.host_id != by_user:
@@ -473,7 +476,13 @@ class TableService:
             except (DatabaseUnavailable, Unavailable):  # started: its table and AI turns follow by themselves
                 self._stall(game_id, events, [], started=True)
                 raise CatchingUp(text.RECORDED_CATCHING_UP) from None
-        await self.notifier.publish(_started(update))
+        _started(update)
+        if ack is not None:
+            try:
+                await ack(update)
+            except Exception:  # committed already: the players must still get their table and DMs
+                log.exception("acknowledging the start of game %s failed", game_id)
+        await self.notifier.publish(update)
         return update
 
     # --- decisions ---------------------------------------------------------------------------

@@ -70,3 +70,38 @@ def test_terminal_play_reasks_bad_input_and_finishes(capsys: pytest.CaptureFixtu
 def test_terminal_play_stops_cleanly_at_end_of_input(capsys: pytest.CaptureFixture[str]) -> None:
     result = run("-m", "games", "play", "eggs-empires", "--players", "3", stdin="1\n")
     assert result.returncode == 1 and "Bye." in result.stdout and "Traceback" not in result.stderr
+
+
+def test_event_loop_setting_picks_uvloop_where_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+
+    from bot.__main__ import loop_factory
+
+    assert loop_factory("asyncio") is None
+    try:
+        import uvloop
+    except ImportError:
+        assert loop_factory("auto") is None
+    else:
+        assert loop_factory("auto") is uvloop.new_event_loop and loop_factory("uvloop") is uvloop.new_event_loop
+        loop = uvloop.new_event_loop()
+        assert isinstance(loop, asyncio.AbstractEventLoop)
+        loop.close()
+    monkeypatch.setitem(sys.modules, "uvloop", None)  # as on Windows: not installed
+    assert loop_factory("auto") is None
+    with pytest.raises(ImportError):
+        loop_factory("uvloop")
+
+
+@pytest.mark.parametrize(("value", "said"), [("uvloop", "uvloop is not installed"), ("trio", "EVENT_LOOP")])
+def test_bot_refuses_an_event_loop_it_cannot_run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                                                 tmp_path: Path, value: str, said: str) -> None:
+    from bot.__main__ import main
+
+    monkeypatch.chdir(tmp_path)  # no .env
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
+    monkeypatch.setenv("EVENT_LOOP", value)
+    monkeypatch.setitem(sys.modules, "uvloop", None)
+    assert main([]) == 2
+    error = capsys.readouterr().err
+    assert said in error and "Traceback" not in error

@@ -22,16 +22,68 @@ async def lobby_with(h: Harness, *names: str, ai: int = 0, dm_closed: tuple[str,
     return users
 
 
-async def test_start_answers_discord_before_the_slow_work(harness: Harness) -> None:
+async def test_start_is_answered_before_its_thread_table_and_dms_are_sent(harness: Harness) -> None:
     h = harness
     users = await lobby_with(h, "Alice", "Bob")
     mark = len(h.fake.calls)
     await h.click(users[0], h.find_button(h.channel, "Start"))
     calls = h.calls_since(mark)
-    # The first thing sent is the deferral; the thread, the table and the DMs come after it.
-    assert calls[0].path.endswith("/callback") and calls[0].json["type"] == 6
-    assert any(c.path.endswith("/threads") for c in calls[1:])
+    # The first thing sent is the answer itself: the lobby closed, saying the game started.
+    first = calls[0]
+    assert first.path.endswith("/callback") and first.json["type"] == 7
+    assert first.json["data"]["content"].startswith("The game started") and first.json["data"]["components"] == []
+    # Then the thread, the table and the DMs; then the lobby points at the thread.
+    [thread] = h.threads()
+    kinds = [(c.method, c.path) for c in calls]
+    opened = kinds.index(("POST", f"/channels/{h.channel}/threads"))
+    assert opened > 0 and ("POST", f"/channels/{thread}/messages") in kinds[opened:]
     assert len(h.dms(users[0])) == 1 and len(h.dms(users[1])) == 1
+    assert calls[-1].via == "webhook" and calls[-1].method == "PATCH"
+    lobby = h.messages_in(h.channel)[0]
+    assert lobby["content"] == f"The game started: <#{thread}>." and lobby["components"] == []
+
+
+async def test_slash_start_is_answered_before_the_thread_too(harness: Harness) -> None:
+    h = harness
+    users = await lobby_with(h, "Alice", "Bob")
+    mark = len(h.fake.calls)
+    await h.slash(users[0], "game start")
+    calls = h.calls_since(mark)
+    assert calls[0].path.endswith("/callback") and calls[0].json["type"] == 4
+    assert calls[0].json["data"]["content"].startswith("The game started")
+    [thread] = h.threads()
+    opened = [(c.method, c.path) for c in calls].index(("POST", f"/channels/{h.channel}/threads"))
+    assert opened > 0
+    answer, lobby = h.messages_in(h.channel)[-1], h.messages_in(h.channel)[0]
+    assert answer["content"] == f"The game started: <#{thread}>."
+    assert lobby["components"] == [] and "started" in lobby["content"]
+
+
+async def test_a_start_that_failed_is_not_answered_started(harness: Harness) -> None:
+    from storage import DatabaseUnavailable
+
+    h = harness
+    users = await lobby_with(h, "Alice", "Bob")
+    assert h.bot is not None
+    db = h.bot.table.db
+    real_start = db.start_game
+
+    async def unavailable(*args: object, **kwargs: object) -> int:
+        raise DatabaseUnavailable("the database went away")
+
+    db.start_game = unavailable  # type: ignore[method-assign]
+    try:
+        responses = await h.click(users[0], h.find_button(h.channel, "Start"))
+    finally:
+        db.start_game = real_start  # type: ignore[method-assign]
+    assert all("started" not in str(r["data"].get("content")) for r in responses)
+    assert [r["data"]["flags"] & EPHEMERAL for r in responses] == [EPHEMERAL], "one refusal, to the host only"
+    assert h.threads() == [] and h.dms(users[0]) == [] and h.dms(users[1]) == []
+    game, _seats = await h.bot.table.lobby(GAME_ID)
+    assert game.status == "lobby"
+    # Nothing was changed: the same Start button works once the database is back.
+    await h.click(users[0], h.find_button(h.channel, "Start"))
+    assert len(h.threads()) == 1 and len(h.dms(users[1])) == 1
 
 
 async def test_a_decision_is_answered_by_editing_the_dm_in_one_call(harness: Harness) -> None:

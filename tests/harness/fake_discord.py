@@ -360,6 +360,7 @@ class FakeDiscord:
                 self._apply_edit(edited, data, call.files)
                 resource["message"] = edited
                 interaction["response_message_id"] = edited["id"]
+                self.interaction_messages[token] = int(edited["id"])  # what @original then edits
         elif kind == 5:
             interaction["response_message_loading"] = True
             channel_id = source.get("channel_id", 0)
