@@ -172,7 +172,7 @@ def test_cpu_of_a_process_tree_counts_its_children() -> None:
     with subprocess.Popen([sys.executable, "-c", burn]) as child:
         try:
             deadline = time.monotonic() + 20
-            while load.cpu_seconds(child.pid) < 0.35 and time.monotonic() < deadline:
+            while load.cpu_seconds(child.pid) < 0.38 and time.monotonic() < deadline:  # clock ticks: keep a margin
                 time.sleep(0.05)
             mine = load.cpu_seconds(os.getpid())
             assert load.cpu_seconds(os.getpid(), children=True) - mine >= 0.35

@@ -133,7 +133,10 @@ async def test_a_real_bot_process_plays_through_the_loopback_and_survives_sigkil
         lobby_message = copy.deepcopy(loopback.find_message(join)[1])
         assert [r["type"] for r in await loopback.click(bob, join)] == [7]
         start = loopback.find_button(loopback.channel, "Start")
-        assert (await loopback.click(alice, start))[-1]["type"] == "edit"
+        started = await loopback.click(alice, start)  # answered at once (7), or late after the guard's deferral
+        assert started[-1]["type"] in (7, "edit") and "started" in json.dumps(started[-1]["data"])
+        # The thread, the table and the DMs follow the answer.
+        assert await loopback.wait_until(lambda: bool(loopback.dms(alice)) and bool(loopback.dms(bob)), 60)
         await loopback.quiet()
         dm = loopback.dms(bob)[-1]
         choice = next(c for c in loopback.components(dm) if str(c.get("custom_id", "")).startswith("g:"))

@@ -303,6 +303,7 @@ async def test_a_real_bot_process_counts_its_real_rest_calls_and_429s(tmp_path: 
             await lb.click(alice, lb.find_button(lb.channel, "Add AI"))
             lb.fail_next(2, status=429, retry_after=0.05, match="/channels/")  # discord.py waits and retries
             await lb.click(alice, lb.find_button(lb.channel, "Start"))
+            assert await lb.wait_until(lambda: bool(lb.dms(alice)), 60)  # the DMs follow Start's answer
             await lb.quiet()
             db = await Database.open(url)
             clicks = 0
