@@ -25,8 +25,18 @@ Figures (play phase only; opening the lobbies is reported apart):
   p99 / max over every click; and to the answer itself (after a deferral: its edit);
 - every click's outcome: accepted, refused (by reason: the refusal's message id in bot/text.py),
   unanswered within 30 s (and what those got in the end, if the answer came before the bot stopped);
-- REST calls the bot sent on its own per resolved turn (a log post), against the floor (one table
-  edit + one log post + one DM edit per human, weighted by each game's turns);
+- REST calls the bot sent on its own per resolved turn (a turn: a log post), by kind, with the answers
+  to interactions apart, against what the table service asked its notifier to show meanwhile (the
+  bot's `tablebot_notifications_total`): one table edit per update (each accepted click, with the AI
+  moves it set off: in Eggs and Empires every player's secret play is an update, several per turn)
+  and one DM refresh per human seat whose prompt changed, the clicking player's excepted (the answer
+  to the click edits that DM). The floor is a log post, a table edit and those DM refreshes per turn;
+  "without coalescing" adds every update's table edit. Fewer go out than asked because the notifier
+  coalesces: an update that comes while the previous one of its game is still being drawn or sent
+  replaces it (its table, a seat's DM), and only the newest is sent. (The former floor, a DM edit per
+  human per turn, was never reached: a DM is refreshed only when its player's prompt changed, which
+  in a turn-by-turn game is one player per turn, and not at all for the player who clicked; every
+  player's at the end of a game.)
 - memory per active game: loopback: the bot process's RSS after opening the games minus before, over
   their number; `--memory-games N` (either mode): Python memory traced (tracemalloc) in process with
   N games open, minus the same before they were opened, over N, with the fake Discord's own records
@@ -107,11 +117,6 @@ class Table:
     game_id: int = 0
     thread: int = 0
     finished: bool = False
-
-    @property
-    def floor(self) -> int:
-        """REST calls a resolved turn cannot do without: table edit, log post, one DM edit per human."""
-        return 2 + len(self.humans)
 
 
 @dataclass
@@ -261,6 +266,48 @@ class Ledger:
             return {int(row[0]) for row in await connection.execute(query, {"ids": list(game_ids)})}
 
 
+SENT_AS = {"table": ("PATCH table/thread edit",), "dm": ("PATCH dm edit", "POST dm post")}
+
+
+def rest_figures(sent: Counter[str], answers: int, turns: int, asked: Counter[str] | None) -> dict[str, Any]:
+    """The REST figures per resolved turn (a log post): sent by kind, and against what was asked.
+
+    `asked` (the bot's `tablebot_notifications_total` over the same time): table edits (one per update
+    the table service published: each accepted click, with the AI moves it set off) and DM refreshes
+    (one per human seat whose prompt changed, the clicking player's own excepted: the answer to the
+    click shows it). Without coalescing the bot would send a log post, every asked table edit and
+    every asked DM refresh; the floor is a log post, one table edit and the asked DM refreshes."""
+    per = max(1, turns)
+    figures: dict[str, Any] = {
+        "resolved_turns": turns, "rest_per_turn": round(sum(sent.values()) / per, 2),
+        "rest_by_kind_per_turn": {k: round(v / per, 2) for k, v in sorted(sent.items())},
+        "interaction_answers_per_turn": round(answers / per, 2)}
+    if asked is None:
+        figures.update({"floor_per_turn": None, "uncoalesced_per_turn": None, "asked_per_turn": None,
+                        "coalesced_away_per_turn": None})
+        return figures
+    figures.update({
+        "floor_per_turn": round((2 * turns + asked["dm"]) / per, 2),
+        "uncoalesced_per_turn": round((turns + asked["table"] + asked["dm"]) / per, 2),
+        "asked_per_turn": {kind: round(asked[kind] / per, 2) for kind in SENT_AS},
+        "coalesced_away_per_turn": {kind: round((asked[kind] - sum(sent[k] for k in SENT_AS[kind])) / per, 2)
+                                    for kind in SENT_AS}})
+    return figures
+
+
+def notifications_asked(page: str) -> Counter[str]:
+    """`tablebot_notifications_total` by kind, from a Prometheus exposition of the bot's metrics."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    asked: Counter[str] = Counter()
+    for family in text_string_to_metric_families(page):
+        if family.name == "tablebot_notifications":
+            for sample in family.samples:
+                if sample.name.endswith("_total"):
+                    asked[sample.labels["kind"]] += int(sample.value)
+    return asked
+
+
 class LoadRun:
     """Drives the games of one run through a driver (in-process Harness or Loopback) and records what
     happened, by watching every REST call the fake Discord serves."""
@@ -285,7 +332,8 @@ class LoadRun:
         self.outcomes: Counter[str] = Counter()  # "accepted", "refused", "unanswered", "undelivered"
         self.refusals: Counter[str] = Counter()  # reason -> clicks refused for it
         self.late_answers: Counter[str] = Counter()  # "accepted" or reason -> unanswered clicks answered later
-        self.bot_calls: Counter[str] = Counter()
+        self.bot_calls: Counter[str] = Counter()  # REST calls the bot made on its own, by kind
+        self.answer_calls = 0  # interaction callbacks, follow-ups and edits of answers
         self.turns: Counter[int] = Counter()  # game id -> resolved turns (log posts)
         self.last_progress = time.perf_counter()
         self.recording = False
@@ -341,7 +389,9 @@ class LoadRun:
                 fake.calls.clear()
                 fake.responses.clear()
             return
-        if call.via == "http":
+        if call.via != "http" or parts[0] == "interactions":
+            self.answer_calls += 1
+        else:
             self.bot_calls[classify(self.driver, call.method, call.path)] += 1  # type: ignore[arg-type]
             if channel is not None and call.method == "POST" and channel in self.by_thread:
                 table = self.by_thread[channel]
@@ -568,10 +618,10 @@ class LoadRun:
                 task.cancel()
             await asyncio.gather(*tasks, watcher, return_exceptions=True)
 
-    def figures(self) -> dict[str, Any]:
-        """What was recorded during play, as report fields."""
+    def figures(self, asked: Counter[str] | None = None) -> dict[str, Any]:
+        """What was recorded during play, as report fields. `asked`: what the table service asked the
+        bot's notifier to show meanwhile, by kind (its metrics), for the REST figures."""
         turns = sum(self.turns.values())
-        floor = sum(self.turns[t.game_id] * t.floor for t in self.tables) / max(1, turns)
         ms = [latency * 1000 for latency in self.latencies]
         answer_ms = [latency * 1000 for latency in self.answers]
         kinds = Counter(f"{t.key}{' (' + t.variants + ')' if t.variants else ''}" for t in self.tables)
@@ -591,9 +641,7 @@ class LoadRun:
             "answer_p50_ms": round(percentile(answer_ms, 0.50), 1),
             "answer_p99_ms": round(percentile(answer_ms, 0.99), 1),
             "answer_max_ms": round(max(answer_ms, default=0.0), 1),
-            "resolved_turns": turns, "rest_per_turn": round(sum(self.bot_calls.values()) / max(1, turns), 2),
-            "floor_per_turn": round(floor, 2),
-            "rest_by_kind_per_turn": {k: round(v / max(1, turns), 2) for k, v in sorted(self.bot_calls.items())},
+            **rest_figures(self.bot_calls, self.answer_calls, turns, asked),
             "lobby_steps": self.lobby_figures(), "lobby_retries": dict(self.lobby_retries.most_common()),
         }
 
@@ -753,16 +801,19 @@ async def _run_inprocess(count: int, *, url: str, think: float, seed: int, direc
         opened = await load.open_all(plan(count, rng, only, max_seats), channels, concurrency=open_concurrency,
                                      progress=True)
         await h.settle()
+        assert h.bot is not None
+        asked_before = notifications_asked(h.bot.metrics.exposition().decode())
         cpu = time.process_time()
         figures = await _play_and_count(load, ledger, duration)
         cpu = time.process_time() - cpu
         await h.settle()
+        asked = notifications_asked(h.bot.metrics.exposition().decode()) - asked_before
         errors = h.errors
     finally:
         await ledger.close()
         await h.close()
         bot_logger.setLevel(old_level)
-    figures.update(load.figures())
+    figures.update(load.figures(asked))
     figures.update({
         "think_seconds": f"uniform 0-{2 * think:g}", "window_seconds": duration,
         "opening_seconds": round(opened, 1),
@@ -800,19 +851,24 @@ class BotClock:
         self.port = port
         self.url = f"http://127.0.0.1:{port}/metrics"
 
-    async def scrape(self) -> dict[float, float]:
-        """Cumulative count of choice-click answers by bucket bound (inf: all), and their sum under -1."""
+    async def scrape(self) -> str:
+        """The bot's metrics page (Prometheus text)."""
         import aiohttp
-        from prometheus_client.parser import text_string_to_metric_families
 
         async with aiohttp.ClientSession() as session, session.get(self.url) as response:
-            page = await response.text()
+            return await response.text()
+
+    @classmethod
+    def answer_counts(cls, page: str) -> dict[float, float]:
+        """Cumulative count of choice-click answers by bucket bound (inf: all), and their sum under -1."""
+        from prometheus_client.parser import text_string_to_metric_families
+
         counts: dict[float, float] = {}
         for family in text_string_to_metric_families(page):
             if family.name != "tablebot_interaction_response_seconds":
                 continue
             for sample in family.samples:
-                if sample.labels.get("kind") not in self.KINDS:
+                if sample.labels.get("kind") not in cls.KINDS:
                     continue
                 if sample.name.endswith("_bucket"):
                     bound = float(sample.labels["le"])
@@ -913,7 +969,9 @@ async def _run_loopback(count: int, *, url: str, think: float, seed: int, direct
             lags = [x * 1000 for x in lag.lags]
             with contextlib.suppress(TimeoutError):  # what the last decisions set off is sent before the bot stops
                 await lb.quiet(idle=0.5, within=120)
-            inside = BotClock.figures(scraped, await clock.scrape())
+            final = await clock.scrape()
+            inside = BotClock.figures(BotClock.answer_counts(scraped), BotClock.answer_counts(final))
+            asked = notifications_asked(final) - notifications_asked(scraped)
             log.flush()
             measured_log = log_path.stat().st_size
             await bot.stop()
@@ -926,7 +984,7 @@ async def _run_loopback(count: int, *, url: str, think: float, seed: int, direct
         await lb.close()
     logged = log_path.read_bytes()
     errors = _errors(logged[:measured_log])
-    figures.update(load.figures())
+    figures.update(load.figures(asked))
     decisions = max(1, figures["decisions"])
     figures.update({
         "think_seconds": f"uniform 0-{2 * think:g}", "window_seconds": duration,
@@ -999,9 +1057,15 @@ def report(figures: dict[str, Any]) -> str:
         lines.append(f"    of the unanswered: {f['unanswered_never_answered']} never answered while the bot ran; "
                      "answered later: " + (", ".join(f"{n} {why}" for why, n in f["unanswered_then_answered"].items())
                                   or "none"))
-    lines.append(f"  REST calls sent by the bot per resolved turn: {f['rest_per_turn']} (floor {f['floor_per_turn']}) "
-                 f"over {f['resolved_turns']} turns")
+    lines.append(f"  REST calls the bot sent on its own per resolved turn (a log post): {f['rest_per_turn']} over "
+                 f"{f['resolved_turns']} turns; plus {f['interaction_answers_per_turn']} answers to interactions")
     lines += [f"    {kind:28s} {per:6.2f} per turn" for kind, per in f["rest_by_kind_per_turn"].items()]
+    if f.get("asked_per_turn"):
+        asked, away = f["asked_per_turn"], f["coalesced_away_per_turn"]
+        lines.append(f"    floor {f['floor_per_turn']} (a log post, a table edit, a DM edit per player whose prompt "
+                     f"changed); without coalescing {f['uncoalesced_per_turn']}")
+        lines += [f"    asked {kind:5s} {asked[kind]:6.2f} per turn, {away[kind]:6.2f} coalesced away (a newer update "
+                  "replaced it while it waited)" for kind in asked]
     memory = []
     if f.get("rss_per_game_kb") is not None:
         memory.append(f"bot process RSS growth {f['rss_per_game_kb']} KB per game over {f['games']} games (loopback)")

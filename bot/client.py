@@ -17,7 +17,7 @@ from bot.metrics import BotMetrics, MetricsServer
 from bot.notify import DiscordNotifier
 from bot.render.pool import PICTURES
 from bot.settings import Settings
-from bot.table import TableService
+from bot.table import TableService, TableUpdate
 from bot.translator import CatalogTranslator
 from bot.tree import TableTree
 from bot.views import DYNAMIC_ITEMS, PREFIXES
@@ -42,6 +42,14 @@ def owned_shards(settings: Settings) -> Shards | None:
     if settings.shard_ids is None or settings.shard_count is None:
         return None
     return Shards.of(settings.shard_ids, settings.shard_count)
+
+
+class CountedNotifier(DiscordNotifier):
+    """The Discord notifier, counting in the bot's metrics what it is asked to show (before coalescing)."""
+
+    async def publish(self, update: TableUpdate) -> None:
+        self.bot.metrics.asked_to_show(update)
+        await super().publish(update)
 
 
 class TableBot(commands.AutoShardedBot):
@@ -81,7 +89,7 @@ class TableBot(commands.AutoShardedBot):
         self.metrics.watch_database(self.db)
         self.metrics.time_interactions(self)
         self.languages = Languages(self.db, self._preferred_locale)
-        self.table = TableService(self.db, DiscordNotifier(self), shards=self.owned, observer=self.metrics)
+        self.table = TableService(self.db, CountedNotifier(self), shards=self.owned, observer=self.metrics)
         await self.tree.set_translator(CatalogTranslator())
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.add_cog(GameCog(self))

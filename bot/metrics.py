@@ -50,12 +50,14 @@ from storage.shards import Shards
 if TYPE_CHECKING:
     from bot.client import TableBot
     from bot.render.pool import Pictures
+    from bot.table import TableUpdate
 
 log = logging.getLogger(__name__)
 
 PREFIX = "tablebot"
 DECISION_KINDS = ("human", "ai", "afk")
 GAME_ENDS = ("finished", "abandoned", "all_afk")
+NOTIFICATION_KINDS = ("open", "table", "dm")
 RATE_LIMIT_SCOPES = ("user", "global", "shared", "cloudflare")
 # Discord answers an interaction within 3 s or never: the buckets are finest around that limit.
 INTERACTION_BUCKETS = (0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 5.0, 10.0)
@@ -106,6 +108,12 @@ class BotMetrics:
         self.database_errors = Counter(
             f"{PREFIX}_database_errors", "Database operations that failed (not counting lost races and unknown "
             "ids, which are answers), by operation.", ["operation"], registry=registry)
+        self.notifications = Counter(
+            f"{PREFIX}_notifications", "What the table service asked the notifier to show, before coalescing: "
+            "open (a new game's thread, table and DMs), table (an edit of the table message: one per update), dm "
+            "(a private message refreshed: one per human seat whose prompt changed, the clicking player's excepted). "
+            "Fewer requests go out when a newer update replaces one still being drawn or sent.",
+            ["kind"], registry=registry)
         self.timer_ticks = Counter(f"{PREFIX}_timer_ticks", "Timer ticks run (reminders and AFK deadlines).",
                                    registry=registry)
         self.timer_games = Counter(f"{PREFIX}_timer_games", "Games a timer tick handled (a reminder or an AFK turn).",
@@ -121,6 +129,8 @@ class BotMetrics:
                 self.decisions.labels(key, kind)
             for end in GAME_ENDS:
                 self.games_ended.labels(key, end)
+        for kind in NOTIFICATION_KINDS:
+            self.notifications.labels(kind)
 
     # --- the table service's observer -----------------------------------------------------------
     def decided(self, game_key: str, kind: str) -> None:
@@ -135,6 +145,12 @@ class BotMetrics:
     def ticked(self, handled: int) -> None:
         self.timer_ticks.inc()
         self.timer_games.inc(handled)
+
+    def asked_to_show(self, update: TableUpdate) -> None:
+        """An update handed to the notifier: what it owes, before coalescing."""
+        self.notifications.labels("open" if update.started else "table").inc()
+        if update.dms:
+            self.notifications.labels("dm").inc(len(update.dms))
 
     # --- scrape ---------------------------------------------------------------------------------
     async def refresh(self, db: Database, shards: Shards | None = None) -> None:

@@ -16,6 +16,7 @@ import random
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +42,16 @@ def check_figures(figures: dict[str, object], games: int) -> None:
     assert isinstance(figures["answer_p50_ms"], float) and figures["answer_p50_ms"] >= p50
     assert isinstance(figures["answer_max_ms"], float) and figures["answer_max_ms"] >= top
     assert isinstance(figures["rest_per_turn"], float) and figures["rest_per_turn"] > 0
-    assert isinstance(figures["floor_per_turn"], float) and figures["floor_per_turn"] >= 3  # 2 + at least 1 human
+    # The floor: a log post and a table edit per turn, and a DM edit per player whose prompt changed (the
+    # notifier was asked for them); without coalescing every update's table edit would go out too.
+    floor, uncoalesced = figures["floor_per_turn"], figures["uncoalesced_per_turn"]
+    assert isinstance(floor, float) and isinstance(uncoalesced, float) and 2 <= floor <= uncoalesced
+    asked, away, sent = figures["asked_per_turn"], figures["coalesced_away_per_turn"], figures["rest_by_kind_per_turn"]
+    assert isinstance(asked, dict) and isinstance(away, dict) and isinstance(sent, dict)
+    assert asked["table"] >= 1, "every resolved turn comes with an update, which asks for a table edit"
+    assert abs(away["table"] - (asked["table"] - sent.get("PATCH table/thread edit", 0))) <= 0.011
+    assert away["table"] >= 0, "no more table edits sent than asked for"
+    assert isinstance(figures["interaction_answers_per_turn"], float) and figures["interaction_answers_per_turn"] > 0
     assert isinstance(figures["cpu_ms_per_decision"], float) and figures["cpu_ms_per_decision"] > 0
     # Every click is accepted (one committed human decision) or refused for a reason that is counted.
     refusals = figures["refusals_by_reason"]
@@ -262,3 +272,20 @@ def test_the_bots_own_clock_is_read_off_its_histogram_between_two_scrapes() -> N
     stuck = load.BotClock.figures({math.inf: 0.0, 10.0: 0.0, -1.0: 0.0}, {math.inf: 4.0, 10.0: 1.0, -1.0: 80.0})
     assert stuck["p50_under_ms"] is None and stuck["p99_under_ms"] is None, "above the largest bucket"
     assert load.BotClock.figures(after, after) == {"answers": 0}
+
+
+def test_rest_figures_set_what_was_sent_against_what_the_notifier_was_asked() -> None:
+    page = ('# TYPE tablebot_notifications_total counter\n'
+            'tablebot_notifications_total{kind="open"} 3.0\ntablebot_notifications_total{kind="table"} 30.0\n'
+            'tablebot_notifications_total{kind="dm"} 12.0\n')
+    earlier = page.replace("30.0", "10.0").replace("12.0", "4.0")
+    asked = load.notifications_asked(page) - load.notifications_asked(earlier)
+    assert asked == {"table": 20, "dm": 8}
+    sent = Counter({"POST table/thread post": 10, "PATCH table/thread edit": 7, "PATCH dm edit": 6, "POST dm post": 1})
+    figures = load.rest_figures(sent, 20, 10, asked)
+    assert figures["rest_per_turn"] == 2.4 and figures["interaction_answers_per_turn"] == 2.0
+    assert figures["floor_per_turn"] == 2.8  # a log post, a table edit, 0.8 DM refreshes
+    assert figures["uncoalesced_per_turn"] == 3.8  # a log post, 2 table edits, 0.8 DM refreshes
+    assert figures["asked_per_turn"] == {"table": 2.0, "dm": 0.8}
+    assert figures["coalesced_away_per_turn"] == {"table": 1.3, "dm": 0.1}
+    assert load.rest_figures(sent, 20, 10, None)["floor_per_turn"] is None
