@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 
 import pytest
@@ -50,6 +51,23 @@ def test_rng_is_reproducible_and_round_trips() -> None:
     for _ in range(5):  # draws wider than one 32-bit word skip ahead exactly too
         copy = Rng.from_json(big.to_json())
         assert copy.randrange(2**40) == big.randrange(2**40)
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 10, 26, 61])
+def test_rng_shuffle_is_fisher_yates_over_one_bulk_draw(size: int) -> None:
+    # Stored games replay from their seed: the shuffle must keep drawing exactly these words in this order
+    # (swap i with word % (i + 1), the words of one bulk draw of 32 bits per swap), whatever its code does.
+    seed = 1000 + size
+    bulk = random.Random(seed).getrandbits(32 * size) if size > 1 else 0
+    expected = list(range(size))
+    for k, i in enumerate(range(size - 1, 0, -1)):
+        j = (bulk >> (32 * k) & 0xFFFFFFFF) % (i + 1)
+        expected[i], expected[j] = expected[j], expected[i]
+    rng = Rng(seed)
+    items = list(range(size))
+    rng.shuffle(items)
+    assert items == expected
+    assert rng.words == max(0, size - 1)
 
 
 def test_rng_draws_are_uniform_enough() -> None:
