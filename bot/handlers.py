@@ -72,14 +72,24 @@ async def decide(interaction: discord.Interaction[Any], game_id: int, seat: int,
 
 
 async def _acknowledge(interaction: discord.Interaction[Any], decided: Decided, lang: str) -> None:
-    """Answer a committed decision with the player's fresh private view ("You chose ...")."""
+    """Answer a committed decision with the player's fresh private view ("You chose ...").
+
+    The words and buttons answer the click at once; a picture (a map, the player's side of the board)
+    is drawn by a picture worker meanwhile and follows in an edit of the same message, so the answer
+    never waits behind the pictures being drawn. (The player's previous picture stays until then.)
+    This runs before the turn's table, log line and other DMs are published."""
     game = decided.update.game
     notice = decided.own
     labels = present.chosen_labels(game, notice, decided.prompt, decided.choice, decided.labels,
                                    decided.update, lang)
-    message = await present.seat_message(game, notice, decided.update, lang=lang,
-                                         content=i18n.t(lang, text.YOU_CHOSE, labels=labels)).render(urgent=True)
-    await answer.edit(interaction, **message.edit_kwargs())
+    message = present.seat_message(game, notice, decided.update, lang=lang,
+                                   content=i18n.t(lang, text.YOU_CHOSE, labels=labels))
+    if message.picture is None:
+        await answer.edit(interaction, **message.edit_kwargs())
+        return
+    await answer.edit(interaction, content=message.content, embeds=message.embeds, view=message.view)
+    await message.render(urgent=True)
+    await interaction.edit_original_response(**message.edit_kwargs())
 
 
 async def show_hand(interaction: discord.Interaction[Any], game_id: int) -> None:

@@ -204,3 +204,29 @@ async def test_the_timer_task_runs_by_itself(tmp_path: Path) -> None:
         assert any("please decide" in m["content"] for m in h.messages_in(thread))
     finally:
         await h.close()
+
+
+async def test_a_decision_is_answered_before_its_picture_and_the_turn_is_published(harness: Harness) -> None:
+    """A Reggverse seat's message carries a picture (its side of the board): the click is answered with
+    the words and buttons first, the picture follows in an edit of that answer, then the table is edited."""
+    from tests.harness.play import decide_from_message
+
+    h = harness
+    users = [h.user(n) for n in ("Alice", "Bob")]
+    await h.slash(users[0], "game new", game="reggverse-riddles", timer=0)
+    await h.click(users[1], h.find_button(h.channel, "Join"))
+    await h.click(users[0], h.find_button(h.channel, "Start"))
+    deciding = next(u for u in users if choice_components(h.dms(u)[-1]))
+    mark = len(h.fake.calls)
+    assert await decide_from_message(h, deciding, h.dms(deciding)[-1])
+    calls = h.calls_since(mark)
+    answer, picture = calls[0], calls[1]
+    assert answer.path.endswith("/callback") and answer.json["type"] == 7
+    assert "You chose" in answer.json["data"]["content"] and answer.files == []
+    assert picture.via == "webhook" and picture.method == "PATCH" and picture.path.endswith("/messages/@original")
+    assert picture.files == ["table.png"]
+    [thread] = h.threads()
+    table_edits = [i for i, c in enumerate(calls) if c.method == "PATCH" and c.path.startswith(f"/channels/{thread}/")]
+    assert table_edits and min(table_edits) > 1, "the table is edited after the answer and its picture"
+    dm = h.dms(deciding)[-1]
+    assert dm["attachments"] and dm["embeds"][0]["image"]["url"] == "attachment://table.png"
