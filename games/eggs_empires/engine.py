@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from games.core import NO_INFO, Choice, Game, IllegalAction, Option, Player, Prompt, Rng, check_choice
 from games.eggs_empires import rules
@@ -267,7 +267,7 @@ class EggsAndEmpires(Game[EggsState]):
         if card == COURIER:
             egg = next(e for s, c, e in state.collected if s == seat and c == COURIER)
             return _courier_prompt(state.players, seat, EGG_VALUES[egg])
-        return _priest_prompt(seat, tuple(sorted({EGG_VALUES[e] for e in state.piles[seat]})))
+        return _priest_prompt(seat, tuple(sorted(set(map(EGG_VALUES.__getitem__, state.piles[seat])))))
 
     # --- apply -------------------------------------------------------------------------------
     def apply(self, state: EggsState, seat: Any, choice: Any) -> list[Event]:
@@ -453,8 +453,8 @@ class EggsAndEmpires(Game[EggsState]):
     def _reveal_plays(self, state: EggsState, events: list[Event]) -> None:
         n = state.players
         # Everybody has submitted: the submitted lists themselves become the revealed plays.
-        plays = cast(list[list[int]], state.submitted)
-        state.plays = cast(list[Sequence[int]], plays)
+        plays: list[list[int]] = state.submitted  # type: ignore[assignment]  # (cast() costs a call here)
+        state.plays = plays  # type: ignore[assignment]
         state.submitted = [None] * n
         hands = state.hands
         for seat in range(n):
@@ -542,11 +542,12 @@ class EggsAndEmpires(Game[EggsState]):
             return
         n = state.players
         plays = state.plays
-        for seat, cards, discards in zip(range(n), plays, state.discards, strict=True):
+        discards = state.discards
+        for seat, cards in enumerate(plays):
             if MERCHANT in cards or BLACKSMITH in cards:
                 self._discard_or_score(state, seat, cards, events)
             else:
-                discards += cards
+                discards[seat] += cards
         offer = state.offer
         if offer:
             face_up = [EGG_VALUES[e] for e, s in offer if s == FACE_UP]
@@ -600,8 +601,7 @@ class EggsAndEmpires(Game[EggsState]):
         """Discard a seat's played cards, except that a Merchant or Blacksmith that collected nothing goes
         to the scoring pile."""
         for card in cards:
-            if card in (MERCHANT, BLACKSMITH) and not any(
-                    s == seat and c == card for s, c, _ in state.collected):
+            if card in (MERCHANT, BLACKSMITH) and [seat, card] not in [entry[:2] for entry in state.collected]:
                 state.bonus[seat].append(card)
                 events.append({"type": "bonus", "seat": seat, "card": card})
             else:
