@@ -664,14 +664,45 @@ class EggsAndEmpires(Game[EggsState]):
 
     # --- views -------------------------------------------------------------------------------
     def view(self, state: EggsState, seat: int | None) -> dict[str, Any]:
-        n = state.players
-        waiting = [p.seat for p in self.prompts(state)]
-        totals = self._totals(state)
+        return self.views(state, [seat])[seat]
+
+    def views(self, state: EggsState, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
+        """Every audience's view of this moment. What all may see (every seat's pile and scores, the
+        face-up offer, who is awaited) is built once and shared: each seat's view adds its hand, its own
+        play or mulligan and the face-down eggs it scouted (views are read-only: games.core.Game.views)."""
+        public = self._public_view(state)
+        out: dict[int | None, dict[str, Any]] = {}
+        for seat in seats:
+            if seat is None:
+                out[None] = public
+                continue
+            view = dict(public)
+            view["seat"] = seat
+            if any(scout == seat for _, scout in state.offer):
+                view["offer"] = self._offer(state, seat)
+            view["hand"] = list(state.hands[seat])
+            mine = state.submitted[seat] if state.phase == "play" else None
+            view["my_play"] = list(mine) if mine else []
+            view["my_mulligan"] = state.mulligan[seat] if state.phase == "mulligan" else None
+            view["scouted"] = [{"slot": i, "value": EGG_VALUES[e]}
+                               for i, (e, scout) in enumerate(state.offer) if scout == seat]
+            out[seat] = view
+        return out
+
+    @staticmethod
+    def _offer(state: EggsState, seat: int | None) -> list[dict[str, Any]]:
+        """The egg offer as `seat` sees it: face-up eggs, and the face-down ones it scouted itself."""
         offer = []
         for slot, (egg, scout) in enumerate(state.offer):
             shown = scout in (FACE_UP, seat)
             offer.append({"slot": slot, "value": EGG_VALUES[egg] if shown else None,
                           "face_down": scout != FACE_UP, "scout": None if scout == FACE_UP else scout})
+        return offer
+
+    def _public_view(self, state: EggsState) -> dict[str, Any]:
+        n = state.players
+        waiting = [p.seat for p in self.prompts(state)]
+        totals = self._totals(state)
         seats = []
         for s in range(n):
             decided = (state.submitted[s] is not None) if state.phase == "play" else (
@@ -693,7 +724,7 @@ class EggsAndEmpires(Game[EggsState]):
         view: dict[str, Any] = {
             "game": self.key,
             "players": n,
-            "seat": seat,
+            "seat": None,
             "round": state.round,
             "rounds": rules.ROUNDS if state.options["scoring"] == "standard" else None,
             "turn": state.turn,
@@ -701,7 +732,7 @@ class EggsAndEmpires(Game[EggsState]):
             "phase": state.phase,
             "options": dict(state.options),
             "tiebreaker": state.tiebreaker,
-            "offer": offer,
+            "offer": self._offer(state, None),
             "egg_deck_size": len(state.egg_deck),
             "seats": seats,
             "waiting_for": waiting,
@@ -710,13 +741,6 @@ class EggsAndEmpires(Game[EggsState]):
         }
         if state.options["scoring"] == "conpub":
             view["tokens_to_win"] = rules.tokens_to_win(n)
-        if seat is not None:
-            view["hand"] = list(state.hands[seat])
-            mine = state.submitted[seat] if state.phase == "play" else None
-            view["my_play"] = list(mine) if mine else []
-            view["my_mulligan"] = state.mulligan[seat] if state.phase == "mulligan" else None
-            view["scouted"] = [{"slot": i, "value": EGG_VALUES[e]}
-                               for i, (e, scout) in enumerate(state.offer) if scout == seat]
         return view
 
     def outcome(self, state: EggsState) -> dict[str, Any] | None:
