@@ -18,12 +18,13 @@ class RandomPlayer:
 
     def __init__(self, seed: int) -> None:
         self._rng = random.Random(seed)
+        self._random = self._rng.random  # bound once: choose() runs for every decision
 
     def choose(self, game: Game[Any], state: Any, prompt: Prompt) -> list[str]:
         choices = prompt.choices
         if prompt.pick == 1:
             # random() is one C call; randrange() runs several Python frames per draw
-            return [choices[int(self._rng.random() * len(choices))].id]
+            return [choices[int(self._random() * len(choices))].id]
         return [c.id for c in self._rng.sample(choices, prompt.pick)]
 
 
