@@ -4,9 +4,10 @@ for them after each decision (`Game.views`), in CPU microseconds per update, for
     python -m bench views [--positions 60] [--repeats 15] [--no-save]
 
 Positions are taken from random games of every seat count at many moments. Figures are medians over
-the repeats, in CPU time of this process (steadier than wall time on a shared machine). For
-Eight-Minute Empire the same run also times the plain one-audience-at-a-time view it replaced
-(tests/eme_reference_view.py) on the same positions, so the ratio compares like with like.
+the repeats, in CPU time of this process (steadier than wall time on a shared machine). Each game is
+also timed asking `view()` once per audience (what a game that shares nothing between its views
+costs), and Eight-Minute Empire also with the plain one-audience-at-a-time view it replaced
+(tests/eme_reference_view.py), on the same positions in the same run, so the ratios compare like with like.
 """
 
 from __future__ import annotations
@@ -66,10 +67,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         def together(state: Any, game: Any = game) -> object:
             return game.views(state, [None, *range(game.players(state))])
 
+        def apart(state: Any, game: Any = game) -> object:
+            return {seat: game.view(state, seat) for seat in [None, *range(game.players(state))]}
+
         us = cpu_us_per_update(together, states, args.repeats)
+        one_each = cpu_us_per_update(apart, states, args.repeats)
         seats = statistics.mean(game.players(s) for s in states)
         figures[f"{key}_us_per_update"] = round(us, 1)
-        print(f"{key}: public + every seat's view ({seats:.1f} seats on average): median {us:.0f} us CPU per update")
+        figures[f"{key}_view_per_audience_us_per_update"] = round(one_each, 1)
+        print(f"{key}: public + every seat's view ({seats:.1f} seats on average): median {us:.0f} us CPU per update "
+              f"with views(), {one_each:.0f} us with view() once per audience")
         if key == "eight-minute-empire":
             from tests.eme_reference_view import reference_view
 
