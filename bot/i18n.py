@@ -155,8 +155,13 @@ def _integer(lang: str, value: int) -> str:
 
 def listing(lang: str, items: Iterable[str]) -> str:
     """"A, B and C" / "A, B e C" / "A, B et C"."""
-    values = [str(i) for i in items]
-    return format_list(values, locale=lang) if values else "-"
+    values = tuple(str(i) for i in items)
+    return _listing(lang, values) if values else "-"
+
+
+@lru_cache(maxsize=4096)  # the same few names are listed at every update of a game ("waiting for ...")
+def _listing(lang: str, values: tuple[str, ...]) -> str:
+    return format_list(list(values), locale=lang)
 
 
 def day(lang: str, value: date) -> str:

@@ -383,3 +383,14 @@ def test_numbers_are_formatted_as_babel_formats_them_in_every_language() -> None
             assert i18n.number(lang, value) == format_decimal(value, locale=lang)
         assert i18n.number(lang, 2.5) == format_decimal(2.5, locale=lang)
     assert i18n.number("fr", 1234) != i18n.number("en", 1234), "each language its own grouping"
+
+
+def test_lists_are_formatted_as_babel_formats_them_in_every_language() -> None:
+    from babel.lists import format_list
+
+    for lang in i18n.LANGUAGES:
+        for names in (["Ann"], ["Ann", "Bob"], ["Ann", "Bob", "Cy"], ["Bob", "Ann", "Cy"]):
+            assert i18n.listing(lang, names) == format_list(names, locale=lang)
+            assert i18n.listing(lang, iter(names)) == format_list(names, locale=lang)
+        assert i18n.listing(lang, []) == "-"
+    assert i18n.listing("it", ["A", "B"]) != i18n.listing("en", ["A", "B"])
