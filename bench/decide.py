@@ -236,5 +236,7 @@ def main(argv: list[str]) -> int:
         results.save(name, results.command("decide", argv), {"all": overall, "tables": per_table},
                      title="Storage and table-service cost per decision",
                      notes="CPU ms per human decision (median over batches), SQL statements and reads per "
-                           "decision; the read/commit split is CPU inside Database reads and writes.")
+                           "decision; the read/commit split is CPU inside Database reads and writes. A decision is "
+                           "one commit_actions transaction (BEGIN, SELECT, INSERT, UPDATE, COMMIT) holding the AI "
+                           "moves it sets off and the turn's new deadline.")
     return 0
