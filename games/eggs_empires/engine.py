@@ -69,15 +69,15 @@ def _face_down_choice(slot: int, scout: int, known: int | None) -> Choice:
 # their choices are tuples, so a caller cannot corrupt the cache by accident).
 @lru_cache(maxsize=256)
 def _courier_prompt(players: int, seat: int, value: int) -> Prompt:
-    choices = (KEEP, *(Choice(f"give{other}", f"Give it to {_seat_label(other)}")
-                       for other in range(players) if other != seat))
+    choices = (KEEP, *[Choice(f"give{other}", f"Give it to {_seat_label(other)}")
+                       for other in range(players) if other != seat])
     return Prompt(seat, "courier", choices, 1, False, f"Courier: give the {value:+d} egg to another player?",
                   MappingProxyType({"egg": value}))
 
 
 @lru_cache(maxsize=4096)
 def _priest_prompt(seat: int, values: tuple[int, ...]) -> Prompt:
-    return Prompt(seat, "priest", (KEEP, *(DISCARD_CHOICES[v] for v in values)), 1, False, PRIEST_TEXT, NO_INFO)
+    return Prompt(seat, "priest", (KEEP, *[DISCARD_CHOICES[v] for v in values]), 1, False, PRIEST_TEXT, NO_INFO)
 
 
 @lru_cache(maxsize=256)
@@ -130,6 +130,14 @@ class EggsState:
     winners: list[int] = field(default_factory=list)
 
 
+OPTIONS: Final = (
+    Option("tiebreaker", ("tie", "round"), "tie",
+           "Tie-Breaker Marker passes left after any turn with a tie (tie) or clockwise after every round"),
+    Option("scoring", ("standard", "conpub"), "standard",
+           "standard: most VP after 3 rounds; conpub: round winners take Egg Tokens, first to 3 (2 with 5-6)"),
+)
+
+
 def _seat_label(seat: int) -> str:
     return f"Seat {seat + 1}"
 
@@ -139,12 +147,7 @@ class EggsAndEmpires(Game[EggsState]):
     title = "Eggs and Empires"
     min_players = 2
     max_players = MAX_SEATS
-    options: tuple[Option, ...] = (
-        Option("tiebreaker", ("tie", "round"), "tie",
-               "Tie-Breaker Marker passes left after any turn with a tie (tie) or clockwise after every round"),
-        Option("scoring", ("standard", "conpub"), "standard",
-               "standard: most VP after 3 rounds; conpub: round winners take Egg Tokens, first to 3 (2 with 5-6)"),
-    )
+    options: tuple[Option, ...] = OPTIONS
 
     # --- setup -------------------------------------------------------------------------------
     def new(self, players: int, seed: int, options: dict[str, Any] | None = None) -> EggsState:
