@@ -46,14 +46,11 @@ def _extensions(source: str) -> list[Path]:
     return sorted(path.parent.glob(path.stem + ".*.so")) + sorted(path.parent.glob(path.stem + ".*.pyd"))
 
 
-def _runtime_libraries() -> list[Path]:
-    package, _, name = GROUP.rpartition(".")
-    folder = ROOT.joinpath(*package.split("."))
-    return sorted(folder.glob(f"{name}__mypyc.*"))
-
-
 def clean() -> list[Path]:
-    removed = [p for source in COMPILED for p in _extensions(source)] + _runtime_libraries()
+    """Remove every extension module under games/ (the package has none but these build outputs): also one
+    left by an older COMPILED list, which would otherwise shadow its .py file for good."""
+    package = ROOT / "games"
+    removed = sorted(package.rglob("*.so")) + sorted(package.rglob("*.pyd"))
     for path in removed:
         path.unlink()
     return removed
@@ -81,10 +78,12 @@ def build() -> list[Path]:
         setup(name="games-native", ext_modules=extensions, script_args=["--quiet", "build_ext", "--inplace"])
     finally:
         os.chdir(cwd)
+    # Only this build's outputs: the kept build folder may still hold modules an older COMPILED listed.
+    outputs = [s.removesuffix(".py") + suffix for s in COMPILED] + [GROUP.replace(".", "/") + "__mypyc" + suffix]
     copied = []
-    for built in sorted(work.glob(f"games/**/*{suffix}")):
-        target = ROOT / built.relative_to(work)
-        shutil.copy(built, target)  # a fresh mtime: tests check that no compiled module is stale
+    for output in outputs:
+        target = ROOT / output
+        shutil.copy(work / output, target)  # a fresh mtime: tests check that no compiled module is stale
         copied.append(target)
     return copied
 

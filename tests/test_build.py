@@ -20,6 +20,16 @@ def test_compiled_modules_are_not_older_than_their_sources() -> None:
                 f"{extension.name} is older than {source}: run `python -m games.build` (or --clean)")
 
 
+def test_no_stray_extension_module_shadows_a_source() -> None:
+    # Only COMPILED modules and mypyc's runtime library may be extension modules: any other (say, left by
+    # an older build that compiled more) would run instead of its .py file unnoticed.
+    package = build.ROOT / "games"
+    expected = {build.ROOT / (source.removesuffix(".py")) for source in build.COMPILED}
+    expected.add(build.ROOT / (build.GROUP.replace(".", "/") + "__mypyc"))
+    for extension in [*package.rglob("*.so"), *package.rglob("*.pyd")]:
+        assert extension.parent / extension.name.split(".")[0] in expected, f"stray {extension}: run --clean"
+
+
 @pytest.mark.parametrize("source", build.COMPILED)
 def test_running_compiled_says_how_each_module_runs(source: str) -> None:
     module = importlib.import_module(source.removesuffix(".py").replace("/", "."))
