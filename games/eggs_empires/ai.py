@@ -16,7 +16,7 @@ from typing import Any
 
 from games.core import Game, Prompt
 from games.eggs_empires import rules
-from games.eggs_empires.rules import BLACKSMITH, COURIER, MERCHANT, PRIEST, collection_order, may_take
+from games.eggs_empires.rules import BLACKSMITH, COURIER, MAGE, MERCHANT, PRIEST, collection_queue
 
 SAMPLES = 24
 CARD_COST = 0.35  # VP we pretend each rank of a spent card costs: keeps Heroes for juicy eggs
@@ -95,18 +95,25 @@ class HeuristicPlayer:
 
     @staticmethod
     def _payoff(plays: list[list[int]], me: int, eggs: list[tuple[float, bool]], tiebreaker: int) -> float:
-        order, _ = collection_order(plays, tiebreaker)
+        """What `me` gains when every seat plays `plays` and each collector takes its best egg (the first
+        of equal ones). Plain loops: it runs SAMPLES times per card in hand for every decision."""
+        queue, _ = collection_queue(plays, tiebreaker)
         left = list(eggs)
         gained = 0.0
         got: set[int] = set()
-        for seat, card in order:
+        for seat, card in queue:
             if not left:
                 break
-            takeable = [i for i, (v, down) in enumerate(left) if may_take(card, round(v), down)]
-            if not takeable:
+            mage = card == MAGE
+            pick, value = -1, 0.0
+            for i, (egg_value, face_down) in enumerate(left):
+                if mage and not face_down and round(egg_value) < 0:
+                    continue  # a Mage never takes a face-up Exploding egg
+                if pick < 0 or egg_value > value:
+                    pick, value = i, egg_value
+            if pick < 0:
                 continue
-            pick = max(takeable, key=lambda i: left[i][0])
-            value = left.pop(pick)[0]
+            del left[pick]
             if seat == me:
                 got.add(card)
                 # a Courier gives a bad egg away; a Priest can throw one away

@@ -138,8 +138,3 @@ def collection_queue(plays: list[list[int]], tiebreaker: int) -> tuple[list[list
         rest = [entry for entry in queue if entry[1] != SHEPHERD]
         queue = rest[:first_blacksmith] + moved + rest[first_blacksmith:]
     return queue, tie
-
-
-def may_take(card: int, value: int, face_down: bool) -> bool:
-    """Whether an Adventurer may take this egg: a Mage never takes a face-up Exploding egg."""
-    return not (card == MAGE and not face_down and value < 0)
