@@ -200,3 +200,26 @@ async def test_the_metrics_say_what_became_of_the_pictures() -> None:
     assert 'tablebot_pictures_total{outcome="superseded"} 1.0' in text
     assert 'tablebot_pictures_total{outcome="worker"} 0.0' in text
     assert "tablebot_picture_worker_failures_total 0.0" in text
+
+
+def _recent_budget() -> int:
+    from bot.render import generic
+
+    return generic.RECENT_PICTURE_BYTES
+
+
+async def test_workers_keep_more_recent_pictures_than_the_bot_process() -> None:
+    """The bot's own process keeps a few recent pictures (its memory per game is counted); a worker,
+    whose memory does not grow with the games, keeps many more, so a game's repeated picture is found."""
+    from bot.render import generic
+
+    pictures = Pictures()
+    pictures.start(1)
+    try:
+        await _warm(pictures)
+        pool = pictures._ready_pool()
+        assert pool is not None
+        assert await asyncio.wrap_future(pool.submit(_recent_budget)) == generic.WORKER_RECENT_PICTURE_BYTES
+        assert generic.RECENT_PICTURE_BYTES < generic.WORKER_RECENT_PICTURE_BYTES
+    finally:
+        await pictures.stop()

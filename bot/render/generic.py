@@ -22,10 +22,13 @@ log = logging.getLogger(__name__)
 
 EMBED_DESCRIPTION_LIMIT = 4000
 LOG_LIMIT = 1900
-# Recent pictures kept per renderer (and per process that draws), by size: a game's next picture is often
-# the same as its last (the table and the deciding player's DM of one update; a decision that moves
-# nothing drawn), and with many games at once "recent" must reach back past the others' pictures.
-RECENT_PICTURE_BYTES = 4 << 20  # ~85 maps of Eight-Minute Empire, ~120 Reggverse boards
+# Recent pictures kept per renderer, by size: a game's next picture is often the same as its last (the
+# table and the deciding player's DM of one update; a decision that moves nothing drawn). In the bot's
+# own process (pictures drawn in threads) a few, as its memory per game counts; a picture worker
+# process, where with many games at once "recent" must reach back past the others' pictures, keeps
+# more (bot.render.pool sets WORKER_RECENT_PICTURE_BYTES there).
+RECENT_PICTURE_BYTES = 512 << 10  # ~10 maps of Eight-Minute Empire
+WORKER_RECENT_PICTURE_BYTES = 4 << 20  # ~85 maps, ~120 Reggverse boards
 COLOUR = discord.Colour.dark_gold()
 
 

@@ -85,6 +85,15 @@ def _alive(pid: int) -> bool:
         return True
 
 
+def _start_worker(bot_pid: int) -> None:
+    """In each new worker: keep more recent pictures than the bot's own process does (their memory is
+    the worker's, the same however many games), and follow the bot."""
+    from bot.render import generic
+
+    generic.RECENT_PICTURE_BYTES = generic.WORKER_RECENT_PICTURE_BYTES
+    _follow(bot_pid)
+
+
 def _follow(bot_pid: int) -> None:
     """In a worker: leave when the bot is gone. A bot killed with SIGKILL never says so, and a worker
     (which holds the forkserver's pipes) would otherwise keep itself and the forkserver alive."""
@@ -180,7 +189,7 @@ class Pictures:
     def _new_pool(self) -> ProcessPoolExecutor:
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(RENDERER_MODULES)
-        pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=_follow,
+        pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=_start_worker,
                                    initargs=(os.getpid(),))
         self._warm = pool.submit(_warm)
         return pool
