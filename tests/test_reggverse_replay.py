@@ -41,6 +41,11 @@ CASES: list[tuple[int, int, dict[str, Any], str, str]] = [
     (7, 16, {"action_tiles": True, "egg_types": 2, "tokens": 3}, "random", "a1f1798f614a6e36f87eb1a2"),
     (2, 17, BOTH, "heuristic", "3810485e64344242e304c800"),
     (3, 18, {}, "heuristic", "9e880b6801fb010c310803a3"),
+    # Recorded with the heuristic as it was before it was reworked for speed (one board index per decision,
+    # what-ifs made in place), which must not change a single choice: more seats, shapes and egg types.
+    (4, 19, BOTH, "heuristic", "aa8e9e3856363330a4a59000"),
+    (6, 20, {**BOTH, "shape": "5x4", "egg_types": 8, "tokens": 4}, "heuristic", "2bfdd84c08684340e14dda36"),
+    (5, 21, {"action_tiles": True, "shape": "ring", "egg_types": 7}, "heuristic", "3d3f504362ffc3b2db5e8e83"),
 ]
 
 

@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from functools import reduce
+from operator import and_
 from typing import Any
 
 from games.core import Game, Prompt
-from games.reggverse.board import destination, geometry, index_board, rule_mask, same_rule, side_of
+from games.reggverse.board import READS, TYPES, destination, geometry, index_board, rule_mask, same_rule, side_of
 
 Board = dict[str, Any]
 Rule = Mapping[str, Any]
@@ -35,7 +37,8 @@ ACTION_VALUES = {  # value of the action itself, on top of collecting where the 
 }
 
 # Where a rule may go in one egg's row: (placement id "<egg>:<spot>", index of the rule it covers or -1
-# for "next to the row"). It depends only on the rule and the row, never on the squares.
+# for "next to the row", which indexes `Hypothesis.rest` either way). It depends only on the rule and the
+# row, never on the squares.
 Spots = list[tuple[str, int]]
 
 
@@ -44,31 +47,41 @@ def drop_cost(source: str) -> float:
 
 
 class Hypothesis:
-    """What the rows say on one board (the scene as it stands): per egg its rules' masks, and whether
-    the whole row points at `cell` (where our pawn ends)."""
+    """What the rows say on one board (the scene as it stands), for our pawn ending on `cell`: per egg
+    `rest[egg]`, the squares its row points at without each of its rules (`rest[egg][i]`, where a new
+    rule covering rule i would go) and, last, with all of them (`rest[egg][-1]`, for a rule put next
+    to the row); and whether the row as it is points at `cell` (`base`)."""
 
-    __slots__ = ("base", "bit", "cell", "masks", "total", "vacant")
+    __slots__ = ("base", "bit", "cell", "rest", "total", "vacant")
 
     def __init__(self, scene: Scene, cell: int) -> None:
         board, side, ix = scene.board, scene.side, scene.ix
         here = board["eggs"][cell]
         bit = self.bit = 1 << cell
         self.cell = cell
-        self.masks: dict[str, list[int]] = {}
+        self.rest: dict[str, list[int]] = {}
+        full = ix.full
         self.base: dict[str, bool] = {}
         self.vacant: dict[str, bool] = {}  # no egg of that type lies on `cell` (so it can be collected)
         found = 0
-        for egg, row in board["rows"].items():
-            ms = [rule_mask(r, board, side, egg, None, ix) if r["t"] == 11 else ix.mask(r, side) for r in row]
-            self.masks[egg] = ms
+        for egg, (fixed, varying) in scene.rows.items():
+            ms = fixed.copy()
+            for i, r in varying:
+                ms[i] = rule_mask(r, board, side, egg, None, ix) if r["t"] == 11 else ix.mask(r, side)
+            n = len(ms)
+            if n == 1:
+                rest = [full, ms[0]]
+            elif n == 2:
+                m0, m1 = ms
+                rest = [m1, m0, m0 & m1]
+            elif n == 3:
+                m0, m1, m2 = ms
+                rest = [m1 & m2, m0 & m2, m0 & m1, m0 & m1 & m2]
+            else:  # an empty row (after a cleanup), or a hand-made longer one
+                rest = [reduce(and_, ms[:i] + ms[i + 1:], full) for i in range(n)] + [reduce(and_, ms, full)]
+            self.rest[egg] = rest
             vacant = self.vacant[egg] = not here.get(egg)
-            ok = bool(ms) and vacant
-            if ok:
-                for m in ms:
-                    if not m & bit:
-                        ok = False
-                        break
-            self.base[egg] = ok
+            ok = self.base[egg] = n > 0 and vacant and bool(rest[-1] & bit)
             found += ok
         self.total = float(found)
 
@@ -81,7 +94,19 @@ class Scene:
         self.board: Board = {**board, "eggs": [dict(e) for e in board["eggs"]], "pawns": list(board["pawns"])}
         self.seat = seat
         self.side = side_of(seat)
-        self.ix = index_board(self.board)
+        ix = self.ix = index_board(self.board)
+        # Per egg its rules' masks that no what-if changes (the rules reading only the map tiles' types),
+        # and the other rules with their places in the row, to read on each what-if board.
+        self.rows: dict[str, tuple[list[int], list[tuple[int, Rule]]]] = {}
+        for egg, row in board["rows"].items():
+            fixed = [0] * len(row)
+            varying: list[tuple[int, Rule]] = []
+            for i, r in enumerate(row):
+                if READS.get(r["t"]) == TYPES:
+                    fixed[i] = ix.mask(r, self.side)
+                else:
+                    varying.append((i, r))
+            self.rows[egg] = (fixed, varying)
         self._spots: dict[int, list[tuple[str, Spots]]] = {}
 
     # --- what-ifs --------------------------------------------------------------------------------
@@ -148,19 +173,16 @@ class Scene:
         new = ix.mask(rule, side) if plain else 0
         if plain and not new:
             return best
-        masks, base, vacant = hyp.masks, hyp.base, hyp.vacant
+        rests, base, vacant = hyp.rest, hyp.base, hyp.vacant
         for egg, spots in self.spots(rule):
             if not spots:
                 continue
             if not plain:
                 new = rule_mask(rule, board, side, egg, None, ix)
-            ms = masks[egg]
+            rest = rests[egg]
             was = float(base[egg])
             for pid, covered in spots:
-                m = new
-                for j, x in enumerate(ms):
-                    if j != covered:
-                        m &= x
+                m = new & rest[covered]
                 if not 0 < m < full or (allowed is not None and pid != allowed):
                     continue
                 value = total + (float(bool(m & bit) and vacant[egg]) - was)
@@ -213,12 +235,20 @@ class Decision:
         self.view = view
         self.seat = seat
         self._scene: Scene | None = None
+        self._standing: Hypothesis | None = None
 
     @property
     def scene(self) -> Scene:
         if self._scene is None:
             self._scene = Scene(self.view["board"], self.seat)
         return self._scene
+
+    @property
+    def standing(self) -> Hypothesis:
+        """The rows on the view's own board, at our pawn's square."""
+        if self._standing is None:
+            self._standing = Hypothesis(self.scene, self.view["board"]["pawns"][self.seat])
+        return self._standing
 
     # --- the regular turn ----------------------------------------------------------------------
     def destinations(self, tile: Mapping[str, Any]) -> list[int]:
@@ -340,7 +370,7 @@ class Decision:
         else:
             new_row = [rule if r["id"] == int(spot[2:]) else r for r in row]
         scene = self.scene
-        mine = scene.placement_value(Hypothesis(scene, board["pawns"][self.seat]), rule, allowed=f"{egg}:{spot}")
+        mine = scene.placement_value(self.standing, rule, allowed=f"{egg}:{spot}")
         return mine - OPPONENT_WEIGHT * scene.opponent_effect(egg, new_row)
 
     def score_rule(self, choice: str) -> float:
