@@ -20,13 +20,11 @@ ARMY_ON_BOARD = 0.25  # armies placed now are worth something even when they win
 
 
 def _controller(strengths: list[int]) -> int:
-    best, who, tied = 0, -1, False
-    for party, s in enumerate(strengths):
-        if s > best:
-            best, who, tied = s, party, False
-        elif s == best and s > 0:
-            tied = True
-    return -1 if tied else who
+    """The party with the most strength, -1 when nobody has any or the most is tied."""
+    best = max(strengths)
+    if best <= 0 or strengths.count(best) > 1:
+        return -1
+    return strengths.index(best)
 
 
 class Model:
@@ -62,6 +60,9 @@ class Model:
             if owner >= 0:
                 self.scores[owner] += 1
         self.presence = sum(1 for row in self.armies if row[me])
+        # distances() answers by (source, budget, water cost): the map does not change during a decision,
+        # and the greedy plans ask the same again and again (copies share it)
+        self._distances: dict[tuple[int, int, int], dict[int, tuple[int, int]]] = {}
 
     def _continent(self, c: int) -> int:
         counts = [0] * self.n
@@ -72,8 +73,9 @@ class Model:
         return _controller(counts)
 
     def value(self) -> float:
-        others = max(self.scores[s] for s in range(self.n) if s != self.me)
-        return self.scores[self.me] - others + PRESENCE * self.presence
+        scores, me = self.scores, self.me
+        others = max(scores[:me] + scores[me + 1:self.n])  # the best opponent (the neutral party is last)
+        return scores[me] - others + PRESENCE * self.presence
 
     def change(self, region: int, party: int, armies: int = 0, cities: int = 0) -> None:
         if party == self.me and armies:
@@ -103,12 +105,41 @@ class Model:
                 self.scores[new_c] += 1
             self.cont_ctrl[c] = new_c
 
+    def value_after(self, region: int, party: int, armies: int = 0, cities: int = 0) -> float:
+        """value() once `change(region, party, armies, cities)` were made; the model is left as it is."""
+        # What change() would do to the scores and our presence, worked out on the side.
+        strength = self.strength[region]
+        strength[party] += armies + cities
+        new = _controller(strength)
+        strength[party] -= armies + cities
+        presence = self.presence
+        if party == self.me and armies:
+            held = self.armies[region][party]
+            presence += (held + armies > 0) - (held > 0)
+        scores, me = self.scores, self.me
+        old = self.ctrl[region]
+        if new != old:
+            scores = scores.copy()
+            if old >= 0:
+                scores[old] -= 1
+            if new >= 0:
+                scores[new] += 1
+            c = self.continent_of[region]
+            self.ctrl[region] = new
+            new_c = self._continent(c)
+            self.ctrl[region] = old
+            old_c = self.cont_ctrl[c]
+            if old_c != new_c:
+                if old_c >= 0:
+                    scores[old_c] -= 1
+                if new_c >= 0:
+                    scores[new_c] += 1
+        others = max(scores[:me] + scores[me + 1:self.n])  # the same sum as value()
+        return scores[me] - others + PRESENCE * presence
+
     def gain(self, region: int, party: int, armies: int = 0, cities: int = 0) -> float:
         before = self.value()
-        self.change(region, party, armies, cities)
-        after = self.value()
-        self.change(region, party, -armies, -cities)
-        return after - before
+        return self.value_after(region, party, armies, cities) - before
 
     def copy(self) -> Model:
         other = object.__new__(Model)
@@ -123,7 +154,14 @@ class Model:
 
     # --- plans ---------------------------------------------------------------------------------
     def distances(self, src: int, budget: int, water_cost: int) -> dict[int, tuple[int, int]]:
-        """Reachable region -> (cost, first step) within `budget` movement."""
+        """Reachable region -> (cost, first step) within `budget` movement (do not change it)."""
+        key = (src, budget, water_cost)
+        found = self._distances.get(key)
+        if found is None:
+            found = self._distances[key] = self._search(src, budget, water_cost)
+        return found
+
+    def _search(self, src: int, budget: int, water_cost: int) -> dict[int, tuple[int, int]]:
         best: dict[int, tuple[int, int]] = {src: (0, src)}
         heap = [(0, src, src)]
         while heap:
@@ -149,9 +187,7 @@ class Model:
             for target, (cost, first) in self.distances(src, budget, water_cost).items():
                 if target == src:
                     continue
-                self.change(target, me, armies=1)
-                gain = self.value() - base
-                self.change(target, me, armies=-1)
+                gain = self.value_after(target, me, armies=1) - base
                 # leaving src is part of the gain; prefer cheap moves when equal
                 score = gain - 0.001 * cost
                 if score > best[0]:
