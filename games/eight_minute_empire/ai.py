@@ -27,12 +27,12 @@ def _controller(strengths: list[int]) -> int:
     return strengths.index(best)
 
 
-class Model:
-    """Strength per region and party (seats, then neutral), with control kept up to date."""
+class MapGraph:
+    """The map's fixed parts as the model reads them (regions by number), and the movement distances
+    asked of it. A view's regions, links and continents depend only on its layout, so one graph per
+    layout serves every decision (read-only: its lists and found distances are shared)."""
 
-    def __init__(self, view: dict[str, Any], me: int) -> None:
-        self.me = me
-        self.n = n = view["players"]
+    def __init__(self, view: dict[str, Any]) -> None:
         regions = view["regions"]
         self.labels = [r["id"] for r in regions]
         self.index = {label: i for i, label in enumerate(self.labels)}
@@ -45,6 +45,53 @@ class Model:
             a, b = self.index[link["a"]], self.index[link["b"]]
             self.neighbours[a].append((b, link["water"]))
             self.neighbours[b].append((a, link["water"]))
+        # (source, budget, water cost) -> distances(): at most regions x budgets x water costs entries
+        self._distances: dict[tuple[int, int, int], dict[int, tuple[int, int]]] = {}
+
+    def distances(self, src: int, budget: int, water_cost: int) -> dict[int, tuple[int, int]]:
+        """Reachable region -> (cost, first step) within `budget` movement (do not change it)."""
+        key = (src, budget, water_cost)
+        found = self._distances.get(key)
+        if found is None:
+            found = self._distances[key] = self._search(src, budget, water_cost)
+        return found
+
+    def _search(self, src: int, budget: int, water_cost: int) -> dict[int, tuple[int, int]]:
+        best: dict[int, tuple[int, int]] = {src: (0, src)}
+        heap = [(0, src, src)]
+        while heap:
+            cost, region, first = heapq.heappop(heap)
+            if best[region][0] < cost:
+                continue
+            for other, water in self.neighbours[region]:
+                total = cost + (water_cost if water else 1)
+                if total <= budget and (other not in best or best[other][0] > total):
+                    best[other] = (total, other if region == src else first)
+                    heapq.heappush(heap, (total, other, best[other][1]))
+        return best
+
+
+_GRAPHS: dict[tuple[str, int], MapGraph] = {}  # by layout and number of regions
+
+
+def map_graph(view: dict[str, Any]) -> MapGraph:
+    key = (view["layout"], len(view["regions"]))
+    graph = _GRAPHS.get(key)
+    if graph is None:
+        graph = _GRAPHS[key] = MapGraph(view)
+    return graph
+
+
+class Model:
+    """Strength per region and party (seats, then neutral), with control kept up to date."""
+
+    def __init__(self, view: dict[str, Any], me: int) -> None:
+        self.me = me
+        self.n = n = view["players"]
+        regions = view["regions"]
+        graph = self.graph = map_graph(view)
+        self.labels, self.index, self.neighbours = graph.labels, graph.index, graph.neighbours
+        self.continent_of, self.members = graph.continent_of, graph.members
         self.strength = [[r["armies"][s] + r["cities"][s] for s in range(n)] + [r["neutral"]] for r in regions]
         self.armies = [[*r["armies"], r["neutral"]] for r in regions]
         self.cities = [list(r["cities"]) for r in regions]
@@ -60,9 +107,6 @@ class Model:
             if owner >= 0:
                 self.scores[owner] += 1
         self.presence = sum(1 for row in self.armies if row[me])
-        # distances() answers by (source, budget, water cost): the map does not change during a decision,
-        # and the greedy plans ask the same again and again (copies share it)
-        self._distances: dict[tuple[int, int, int], dict[int, tuple[int, int]]] = {}
 
     def _continent(self, c: int) -> int:
         counts = [0] * self.n
@@ -153,28 +197,6 @@ class Model:
         return other
 
     # --- plans ---------------------------------------------------------------------------------
-    def distances(self, src: int, budget: int, water_cost: int) -> dict[int, tuple[int, int]]:
-        """Reachable region -> (cost, first step) within `budget` movement (do not change it)."""
-        key = (src, budget, water_cost)
-        found = self._distances.get(key)
-        if found is None:
-            found = self._distances[key] = self._search(src, budget, water_cost)
-        return found
-
-    def _search(self, src: int, budget: int, water_cost: int) -> dict[int, tuple[int, int]]:
-        best: dict[int, tuple[int, int]] = {src: (0, src)}
-        heap = [(0, src, src)]
-        while heap:
-            cost, region, first = heapq.heappop(heap)
-            if best[region][0] < cost:
-                continue
-            for other, water in self.neighbours[region]:
-                total = cost + (water_cost if water else 1)
-                if total <= budget and (other not in best or best[other][0] > total):
-                    best[other] = (total, other if region == src else first)
-                    heapq.heappush(heap, (total, other, best[other][1]))
-        return best
-
     def best_move(self, budget: int, water_cost: int, only_from: int | None = None) -> tuple[float, int, int, int]:
         """(gain, source, first step, cost to target) of the best single army move, gain <= 0 if none."""
         me = self.me
@@ -184,7 +206,7 @@ class Model:
                 continue
             self.change(src, me, armies=-1)
             base = self.value()
-            for target, (cost, first) in self.distances(src, budget, water_cost).items():
+            for target, (cost, first) in self.graph.distances(src, budget, water_cost).items():
                 if target == src:
                     continue
                 gain = self.value_after(target, me, armies=1) - base
