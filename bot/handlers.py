@@ -7,6 +7,7 @@ so Discord's 3-second limit holds.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +23,8 @@ if TYPE_CHECKING:
     from bot.client import TableBot
 
 log = logging.getLogger(__name__)
+
+PICTURE_WAIT = 0.05  # seconds a click's answer waits for its picture before it goes without it
 
 
 def service(interaction: discord.Interaction[Any]) -> TableService:
@@ -74,10 +77,11 @@ async def decide(interaction: discord.Interaction[Any], game_id: int, seat: int,
 async def _acknowledge(interaction: discord.Interaction[Any], decided: Decided, lang: str) -> None:
     """Answer a committed decision with the player's fresh private view ("You chose ...").
 
-    The words and buttons answer the click at once; a picture (a map, the player's side of the board)
-    is drawn by a picture worker meanwhile and follows in an edit of the same message, so the answer
-    never waits behind the pictures being drawn. (The player's previous picture stays until then.)
-    This runs before the turn's table, log line and other DMs are published."""
+    This runs before the turn's table, log line and other DMs are published. A picture (a map, the
+    player's side of the board) is drawn by a picture worker meanwhile: when it is not ready within
+    `PICTURE_WAIT`, the words and buttons answer the click without it and the picture follows in an
+    edit of the same answer (one more request), so the answer never waits behind pictures being drawn.
+    (The player's previous picture stays until then.)"""
     game = decided.update.game
     notice = decided.own
     labels = present.chosen_labels(game, notice, decided.prompt, decided.choice, decided.labels,
@@ -87,8 +91,17 @@ async def _acknowledge(interaction: discord.Interaction[Any], decided: Decided, 
     if message.picture is None:
         await answer.edit(interaction, **message.edit_kwargs())
         return
-    await answer.edit(interaction, content=message.content, embeds=message.embeds, view=message.view)
-    await message.render(urgent=True)
+    drawing = asyncio.ensure_future(message.render(urgent=True))
+    try:
+        await asyncio.wait({drawing}, timeout=PICTURE_WAIT)
+        if drawing.done():
+            await drawing
+            await answer.edit(interaction, **message.edit_kwargs())
+            return
+        await answer.edit(interaction, content=message.content, embeds=message.embeds, view=message.view)
+        await drawing
+    finally:
+        drawing.cancel()  # (done already, unless the answer failed: then nobody wants the picture)
     await interaction.edit_original_response(**message.edit_kwargs())
 
 

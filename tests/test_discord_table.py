@@ -6,7 +6,9 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from tests.harness import EPHEMERAL, Harness
+import pytest
+
+from tests.harness import EPHEMERAL, Call, Harness
 from tests.harness.play import choice_components
 
 GAME_ID = 1
@@ -206,12 +208,11 @@ async def test_the_timer_task_runs_by_itself(tmp_path: Path) -> None:
         await h.close()
 
 
-async def test_a_decision_is_answered_before_its_picture_and_the_turn_is_published(harness: Harness) -> None:
-    """A Reggverse seat's message carries a picture (its side of the board): the click is answered with
-    the words and buttons first, the picture follows in an edit of that answer, then the table is edited."""
+async def _reggverse_decision(h: Harness) -> tuple[list[Call], int]:
+    """Alice and Bob start a Reggverse game (each seat's message has a picture: its side of the board)
+    and whoever must decide first clicks: the REST calls of that click, and who clicked."""
     from tests.harness.play import decide_from_message
 
-    h = harness
     users = [h.user(n) for n in ("Alice", "Bob")]
     await h.slash(users[0], "game new", game="reggverse-riddles", timer=0)
     await h.click(users[1], h.find_button(h.channel, "Join"))
@@ -219,7 +220,18 @@ async def test_a_decision_is_answered_before_its_picture_and_the_turn_is_publish
     deciding = next(u for u in users if choice_components(h.dms(u)[-1]))
     mark = len(h.fake.calls)
     assert await decide_from_message(h, deciding, h.dms(deciding)[-1])
-    calls = h.calls_since(mark)
+    return h.calls_since(mark), deciding
+
+
+async def test_a_decision_is_answered_before_a_slow_picture_and_the_turn_is_published(
+        harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The picture is not ready in time: the words and buttons answer the click first, the picture
+    follows in an edit of that answer, then the table is edited."""
+    from bot import handlers
+
+    monkeypatch.setattr(handlers, "PICTURE_WAIT", 0.0)
+    h = harness
+    calls, deciding = await _reggverse_decision(h)
     answer, picture = calls[0], calls[1]
     assert answer.path.endswith("/callback") and answer.json["type"] == 7
     assert "You chose" in answer.json["data"]["content"] and answer.files == []
@@ -230,3 +242,12 @@ async def test_a_decision_is_answered_before_its_picture_and_the_turn_is_publish
     assert table_edits and min(table_edits) > 1, "the table is edited after the answer and its picture"
     dm = h.dms(deciding)[-1]
     assert dm["attachments"] and dm["embeds"][0]["image"]["url"] == "attachment://table.png"
+
+
+async def test_a_picture_ready_in_time_goes_with_the_answer(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot import handlers
+
+    monkeypatch.setattr(handlers, "PICTURE_WAIT", 10.0)
+    calls, _deciding = await _reggverse_decision(harness)
+    assert calls[0].path.endswith("/callback") and calls[0].files == ["table.png"]
+    assert not any(c.via == "webhook" for c in calls[1:]), "one answer, with its picture"
