@@ -102,7 +102,9 @@ async def _acknowledge(interaction: discord.Interaction[Any], decided: Decided, 
         await drawing
     finally:
         drawing.cancel()  # (done already, unless the answer failed: then nobody wants the picture)
-    await interaction.edit_original_response(**message.edit_kwargs())
+    # Only what the picture changes: the words and buttons went with the answer.
+    picture = message.edit_kwargs()
+    await interaction.edit_original_response(embeds=picture["embeds"], attachments=picture["attachments"])
 
 
 async def show_hand(interaction: discord.Interaction[Any], game_id: int) -> None:

@@ -242,6 +242,7 @@ async def test_a_decision_is_answered_before_a_slow_picture_and_the_turn_is_publ
     assert table_edits and min(table_edits) > 1, "the table is edited after the answer and its picture"
     dm = h.dms(deciding)[-1]
     assert dm["attachments"] and dm["embeds"][0]["image"]["url"] == "attachment://table.png"
+    assert "components" not in picture.json and dm["components"] == answer.json["data"]["components"]
 
 
 async def test_a_picture_ready_in_time_goes_with_the_answer(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
