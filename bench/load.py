@@ -457,8 +457,29 @@ class LoadRun:
         custom_id, _message = self._lobby_button(table, "Start")
         table.game_id = int(custom_id.split(":")[1])
         await self._lobby_click(table, users[0], "Start")
+        await self._opened(table)
         self.tables.append(table)
         return table
+
+    def _has_dm(self, user: int) -> bool:
+        dm = self.dm_of.get(user)
+        return dm is not None and bool(self.driver.fake.messages.get(dm))
+
+    async def _opened(self, table: Table) -> None:
+        """Wait until every player of a started game has their DM: Start is answered first, its thread,
+        table and DMs follow. (Counting a game open at its answer would let the next lobbies pile up on
+        the bot's unsent openings, which is not how hosts wait for their game.)"""
+        deadline = time.perf_counter() + LOBBY_WITHIN
+        for user in table.humans:
+            while not self._has_dm(user):
+                changed = self.changed[user]
+                changed.clear()
+                if self._has_dm(user):
+                    break
+                if time.perf_counter() > deadline:
+                    raise AssertionError(f"no DM for a player of a {table.key} game {LOBBY_WITHIN:g} s after Start")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(changed.wait(), 1.0)
 
     async def _lobby_step(self, table: Table, kind: str, interaction: Callable[[], tuple[dict[str, Any], str]]
                           ) -> None:

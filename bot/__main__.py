@@ -55,6 +55,10 @@ async def run(settings: Settings) -> int:
     except discord.PrivilegedIntentsRequired:
         print("Discord refused the gateway intents; this bot needs none that are privileged.", file=sys.stderr)
         return 2
+    finally:
+        # SIGTERM's close may still be closing the database when connect() returns: let it finish, or
+        # the loop's shutdown cancels it mid-close (SQLAlchemy then logs the cancelled connection).
+        await asyncio.gather(*closing, return_exceptions=True)
     return 0
 
 
