@@ -86,7 +86,7 @@ def main(argv: list[str]) -> int:
     if not args.no_save:
         from bench import results
 
-        results.save("heuristics", "python -m bench heuristics " + " ".join(argv), figures,
+        results.save("heuristics", " ".join(["python -m bench heuristics", *argv]), figures,
                      title="CPU per heuristic (AI seat) decision",
                      notes="Fresh player per decision from recorded positions, as the table service does; "
                            "the view alone is timed on the same positions. Medians of the mean per decision.")

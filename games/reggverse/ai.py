@@ -199,10 +199,9 @@ class Scene:
         masks = self.row_masks() if row_masks is None else row_masks
         return sum(1 for egg, m in masks.items() if m >> cell & 1 and not lying.get(egg))
 
-    def row_masks(self, side: str | None = None) -> dict[str, int]:
-        """Per egg with a non-empty row, the squares its whole row points at (read from `side`)."""
-        side = side or self.side
-        board, ix = self.board, self.ix
+    def row_masks(self) -> dict[str, int]:
+        """Per egg with a non-empty row, the squares its whole row points at, read from our side."""
+        board, side, ix = self.board, self.side, self.ix
         found = {}
         for egg, row in board["rows"].items():
             if row:
