@@ -13,9 +13,10 @@ or cProfile, and for the traced-memory figure.
 The games are spread over several guilds (at most 100 tables per guild), one channel per game, and
 mix all three games with and without their variants, 2-6 seats (2-4 for Eight-Minute Empire), some
 of them AI. The lobbies are opened `--open-concurrency` at a time (`/game new`, Join clicks, Add AI,
-Start). Then every human seat is a task that watches its DM and, after a think time drawn uniformly
-from 0 to 2x `--think` seconds, clicks one of the buttons (or fills the select) the DM shows *at
-that moment*, at random: all players of all games click concurrently and interleaved.
+Start; a game counts open once its players have their DMs, which follow Start's answer). Then every
+human seat is a task that watches its DM and, after a think time drawn uniformly from 0 to 2x
+`--think` seconds, clicks one of the buttons (or fills the select) the DM shows *at that moment*, at
+random: all players of all games click concurrently and interleaved.
 
 Figures (play phase only; opening the lobbies is reported apart):
 - decisions per second: decisions committed (human clicks and AI seats; read from the action log) /
