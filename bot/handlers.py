@@ -141,7 +141,7 @@ async def back(interaction: discord.Interaction[Any], game_id: int) -> None:
 async def _elsewhere(interaction: discord.Interaction[Any], game_id: int) -> bool:
     """A lobby control used outside the lobby's channel (a forged id from another channel or server)
     is refused: joining a lobby must not work from a server its players are not in."""
-    row = await service(interaction).db.get_game(game_id)
+    row = await service(interaction).db.game_row(game_id)  # the channel only: no state to decode
     if row is not None and row.channel_id != interaction.channel_id:
         await malformed(interaction)
         return True
