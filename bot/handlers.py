@@ -25,6 +25,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PICTURE_WAIT = 0.05  # seconds a click's answer waits for its picture before it goes without it
+# A decision not answered within this many seconds (its game busy, commits queued, a slow database) is
+# acknowledged at once with a deferral and its answer edits it when ready, so a click never hangs in
+# the player's client. At 200 games on this 2-core machine it took the first response's p99 from
+# 167-270 ms to 95-136 ms (bench load, alternated) without costing CPU: few answers take that long.
+DECISION_DEFER_AFTER = 0.06
 
 
 def service(interaction: discord.Interaction[Any]) -> TableService:
@@ -62,7 +67,7 @@ async def decide(interaction: discord.Interaction[Any], game_id: int, seat: int,
         await interaction.response.defer()
 
     lang = of_user(interaction)  # the DM (or ephemeral) being answered speaks its player's language
-    async with in_time(interaction):  # the database may be slow: defer rather than time out
+    async with in_time(interaction, after=DECISION_DEFER_AFTER):
 
         async def acknowledge(decided: Decided) -> None:
             await _acknowledge(interaction, decided, lang)

@@ -221,6 +221,28 @@ async def test_a_write_lock_held_for_seconds_defers_the_answer_in_time(harness: 
     assert len(await h.bot.table.db.actions(game_id)) == 1
 
 
+async def test_a_decision_that_waits_is_acknowledged_long_before_its_answer(harness: Harness, tmp_path: Path) -> None:
+    # A click whose commit waits (here a write lock held for 1.5 s) is deferred at once, not after the
+    # 2 s that other interactions allow, so the player's client stops spinning; the answer follows.
+    h = harness
+    alice, bob = h.user("Alice"), h.user("Bob")
+    game_id = await open_game(Table.of(h), "eggs-empires", [alice, bob], 0, h.channel)
+    answered = answers_timed(h)
+    lock = SQLiteLock(str(tmp_path / "bot.sqlite3"))
+    released = await lock.taken_for(1.5)
+    released_at: list[float] = []
+    released.add_done_callback(lambda _: released_at.append(time.monotonic()))
+    dm = await first_prompt(h, alice)
+    await h.click(alice, choice_components(dm)[0]["custom_id"], message=dm)
+    await released
+    first_at, first = answered[0]
+    assert first_at < released_at[0], "the deferral came while the lock was still held"
+    assert first is not None and first["type"] == 6, "a deferred update, edited once the commit is done"
+    assert "You chose" in (h.dms(alice)[0]["content"] or "")
+    assert h.bot is not None
+    assert len(await h.bot.table.db.actions(game_id)) == 1
+
+
 @pytest.mark.parametrize("how", ["button", "command"])
 async def test_a_lobby_join_during_a_held_write_lock_is_answered_in_time(harness: Harness, tmp_path: Path,
                                                                          how: str) -> None:
