@@ -297,7 +297,13 @@ async def test_a_real_bot_process_counts_its_real_rest_calls_and_429s(tmp_path: 
         try:
             await lb.wait_ready()
             port = await listening_port(log, bot)
-            assert (await get(port, "/healthz"))[0] == 200
+            # The fake has sent READY; the bot counts as connected once it has handled it.
+            health = 0
+            for _ in range(200):
+                if (health := (await get(port, "/healthz"))[0]) == 200:
+                    break
+                await asyncio.sleep(0.05)
+            assert health == 200
             alice = lb.user("Alice")
             await lb.slash(alice, "game new", game=KEY, timer=0)
             await lb.click(alice, lb.find_button(lb.channel, "Add AI"))
