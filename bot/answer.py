@@ -14,10 +14,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
-from typing import Any
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, TypeVar
 
+import aiohttp
 import discord
+
+log = logging.getLogger(__name__)
+
+ALREADY_ACKNOWLEDGED = 40060  # Discord's code for a second callback to one interaction
+ACKNOWLEDGED_KEY = "bot.answer.acknowledged"  # Interaction.extras: acknowledged by a callback whose answer was lost
+# The connection failed with the request perhaps delivered (a kept-alive connection closed by the other
+# end as it was reused, a reset): worth sending once more. Timeouts are not retried: the guard's
+# deferral, or Discord's three seconds, have run out by then.
+CONNECTION_LOST = (aiohttp.ServerDisconnectedError, aiohttp.ClientOSError)
+T = TypeVar("T")
 
 DEFER_AFTER = 2.0  # seconds: leaves a second of Discord's three for the defer itself to arrive
 GUARD_KEY = "bot.answer.in_time"  # where the interaction's guard is kept (Interaction.extras)
@@ -33,20 +45,20 @@ class InTime:
     def __init__(self, interaction: discord.Interaction[Any], after: float, *, ephemeral: bool = False) -> None:
         self.interaction = interaction
         self.ephemeral = ephemeral
-        self._deferring = False
+        self.deferring = False  # the deferral was sent (whether or not its answer came back)
         self._task = asyncio.get_running_loop().create_task(self._defer_later(after))
         self._task.set_name(f"bot-defer-{interaction.id}")
 
     async def _defer_later(self, after: float) -> None:
         await asyncio.sleep(after)
         if not self.interaction.response.is_done():
-            self._deferring = True
+            self.deferring = True
             await self.interaction.response.defer(ephemeral=self.ephemeral)
 
     async def ready(self) -> None:
         """Call before answering: stops the timer, or waits for a defer already on its way, so that
         `interaction.response.is_done()` then tells truly whether to answer or edit the response."""
-        if not self._deferring:
+        if not self.deferring:
             self._task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):  # a failed defer: answer anyway
             await self._task
@@ -78,25 +90,81 @@ async def ready(interaction: discord.Interaction[Any]) -> None:
         await started.ready()
 
 
+def _answered(interaction: discord.Interaction[Any]) -> bool:
+    return interaction.response.is_done() or bool(interaction.extras.get(ACKNOWLEDGED_KEY))
+
+
+def _deferral_tried(interaction: discord.Interaction[Any]) -> bool:
+    started = interaction.extras.get(GUARD_KEY)
+    return isinstance(started, InTime) and started.deferring
+
+
+def _rewind(kwargs: dict[str, Any]) -> None:
+    """Files already read by a failed attempt are read again from their start."""
+    for key in ("file", "files", "attachments"):
+        value = kwargs.get(key)
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, discord.File):
+                item.reset(seek=True)
+
+
+async def _first_answer(interaction: discord.Interaction[Any],
+                        answer: Callable[[], Awaitable[T]]) -> tuple[bool, T | None]:
+    """The interaction's callback, sent again once if the connection failed on its way: the failed one
+    may or may not have reached Discord, and Discord refuses a second callback (40060) if it did.
+    (False, None): refused so (acknowledged already: by the lost attempt, or by a deferral whose answer
+    was lost); the caller then answers through the acknowledged response."""
+    try:
+        return True, await answer()
+    except CONNECTION_LOST as error:
+        log.warning("the answer to interaction %s was lost on its way (%r); sending it again",
+                    interaction.id, error)
+    try:
+        return True, await answer()
+    except discord.HTTPException as error:
+        if error.code != ALREADY_ACKNOWLEDGED:
+            raise
+        interaction.extras[ACKNOWLEDGED_KEY] = True
+        return False, None
+
+
 async def send(interaction: discord.Interaction[Any], content: str | None = None, **kwargs: Any) -> int | None:
     """Answer with a new message (`ephemeral=True` for a private one); its id when Discord gives it."""
     await ready(interaction)
     if content is not None:
         kwargs["content"] = content
-    if interaction.response.is_done():
-        message = await interaction.followup.send(wait=True, **kwargs)
-        return message.id
-    callback = await interaction.response.send_message(**kwargs)
-    return callback.message_id
+    if not _answered(interaction):
+        deferred = _deferral_tried(interaction)
+
+        async def callback() -> discord.InteractionCallbackResponse[Any] | None:
+            _rewind(kwargs)
+            return await interaction.response.send_message(**kwargs)
+
+        answered, sent = await _first_answer(interaction, callback)
+        if answered:
+            return sent.message_id if sent is not None else None
+        if not deferred:  # the lost attempt did reach Discord: its message is the original response
+            return (await interaction.original_response()).id
+    _rewind(kwargs)
+    message = await interaction.followup.send(wait=True, **kwargs)
+    return message.id
 
 
 async def edit(interaction: discord.Interaction[Any], **kwargs: Any) -> None:
     """Answer a component by editing the message it is on (or the deferred response)."""
     await ready(interaction)
-    if interaction.response.is_done():
-        await interaction.edit_original_response(**kwargs)
-    else:
-        await interaction.response.edit_message(**kwargs)
+    if not _answered(interaction):
+
+        async def callback() -> discord.InteractionCallbackResponse[Any] | None:
+            _rewind(kwargs)
+            return await interaction.response.edit_message(**kwargs)
+
+        answered, _ = await _first_answer(interaction, callback)
+        if answered:
+            return
+    # Edited again when a lost attempt may have edited it already: the same edit twice shows the same.
+    _rewind(kwargs)
+    await interaction.edit_original_response(**kwargs)
 
 
 async def defer(interaction: discord.Interaction[Any], *, thinking: bool = False) -> None:

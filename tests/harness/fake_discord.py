@@ -71,6 +71,7 @@ class FakeDiscord:
         self.threads_forbidden: set[int] = set()  # parent channels where starting a thread fails
         self.rate_limit_next: int = 0  # answer the next N calls with 429
         self.interaction_messages: dict[str, int] = {}  # interaction token -> original response id
+        self.acknowledged: set[str] = set()  # interaction tokens whose callback was taken
         self.responses: list[dict[str, Any]] = []  # interaction callbacks and followups, in order
         self.interaction_sources: dict[str, dict[str, Any]] = {}  # token -> who/where/which message
         self.ephemeral_messages: dict[int, dict[str, Any]] = {}  # message id -> message (+ "_user_id")
@@ -231,6 +232,8 @@ class FakeDiscord:
                 return self._followup(call, token)
             case ["webhooks", _, token, "messages", message_id] if method == "PATCH":
                 return self._edit_original(call, token, message_id)
+            case ["webhooks", _, token, "messages", "@original"] if method == "GET":
+                return self._original(token)
         raise AssertionError(f"the fake Discord does not know {method} {call.path}")
 
     def _application(self) -> dict[str, Any]:
@@ -334,6 +337,11 @@ class FakeDiscord:
     # --- interactions ------------------------------------------------------------------------
 
     def _callback(self, call: Call, interaction_id: int, token: str) -> dict[str, Any]:
+        if token in self.acknowledged:  # Discord takes one callback per interaction
+            call.status = 400
+            raise discord.HTTPException(_FakeResponse(400, "Bad Request"),
+                                        {"code": 40060, "message": "Interaction has already been acknowledged."})
+        self.acknowledged.add(token)
         body = call.json or {}
         kind = int(body.get("type", 0))
         data = body.get("data") or {}
@@ -392,6 +400,14 @@ class FakeDiscord:
         if int(body.get("flags") or 0) & EPHEMERAL:
             del self.messages[channel_id][int(message["id"])]
             self.ephemeral_messages[int(message["id"])] = {**message, "_user_id": source.get("user_id")}
+        return message
+
+    def _original(self, token: str) -> dict[str, Any]:
+        message = self._find_message(self.interaction_messages.get(token))
+        if message is None:
+            message = self.ephemeral_messages.get(self.interaction_messages.get(token, 0))
+        if message is None:
+            raise discord.NotFound(_FakeResponse(404, "Not Found"), {"code": 10008, "message": "Unknown Message"})
         return message
 
     def _edit_original(self, call: Call, token: str, message_id: str) -> dict[str, Any]:

@@ -36,7 +36,8 @@ Faults (for REST only, the gateway is never faulted): `fail_next(n, status=429, 
 (with Discord's "Via" header, so discord.py sleeps `retry_after` and retries), `fail_next(n,
 status=503)` (discord.py retries 5xx a few times), `hang_next(n, seconds=30)` (the request
 never answers in time; the client times out), `lose_answer_next(n)` (the call is carried out, then
-the connection drops before the answer: a retry must not do it twice). `match="/channels/"` limits
+the connection drops before the answer: a retry must not do it twice), `drop_next(n)` (the connection
+drops before the call is carried out). `match="/channels/"` limits
 a fault to paths that contain it. Faulted calls are in `fake.calls` with their status (-1: answer lost).
 """
 
@@ -74,6 +75,7 @@ class Fault:
     retry_after: float = 0.2
     seconds: float = 30.0
     answer_lost: bool = False  # the request is carried out, then the connection drops unanswered
+    carried_out: bool = True  # with answer_lost: False drops the connection before Discord acts on it
     is_global: bool = False  # a 429 for the whole bot, not one route
     method: str | None = None  # only calls of this HTTP method
 
@@ -195,8 +197,11 @@ class Loopback(Driver):
         call = Call(request.method, path, body, files, via)
         fault = self._take_fault(path, request.method)
         if fault is not None and fault.answer_lost:
-            with contextlib.suppress(discord.HTTPException, AssertionError, KeyError, ValueError):
-                self.fake._handle(call)  # done, as far as Discord is concerned...
+            if fault.carried_out:
+                with contextlib.suppress(discord.HTTPException, AssertionError, KeyError, ValueError):
+                    self.fake._handle(call)  # done, as far as Discord is concerned...
+            else:
+                self.fake.calls.append(call)
             call.status = -1
             if request.transport is not None:
                 request.transport.close()  # ...but the client never hears so (as after a timeout)
@@ -237,6 +242,11 @@ class Loopback(Driver):
         """Carry out the next `count` REST calls (of `method`, if given) but drop the connection before
         answering: the client sees a failure although the call took effect (a retry must not redo it)."""
         self.faults.append(Fault(0, count, match, answer_lost=True, method=method))
+
+    def drop_next(self, count: int = 1, *, match: str | None = None, method: str | None = None) -> None:
+        """Drop the connection of the next `count` REST calls before they are carried out (a reset on
+        the way): the client sees the same failure as with `lose_answer_next`, but nothing was done."""
+        self.faults.append(Fault(0, count, match, answer_lost=True, carried_out=False, method=method))
 
     def _take_fault(self, path: str, method: str = "") -> Fault | None:
         for fault in self.faults:
