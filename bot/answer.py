@@ -114,18 +114,20 @@ async def _first_answer(interaction: discord.Interaction[Any],
     may or may not have reached Discord, and Discord refuses a second callback (40060) if it did.
     (False, None): refused so (acknowledged already: by the lost attempt, or by a deferral whose answer
     was lost); the caller then answers through the acknowledged response."""
-    try:
-        return True, await answer()
-    except CONNECTION_LOST as error:
-        log.warning("the answer to interaction %s was lost on its way (%r); sending it again",
-                    interaction.id, error)
-    try:
-        return True, await answer()
-    except discord.HTTPException as error:
-        if error.code != ALREADY_ACKNOWLEDGED:
-            raise
-        interaction.extras[ACKNOWLEDGED_KEY] = True
-        return False, None
+    for attempt in (1, 2):
+        try:
+            return True, await answer()
+        except CONNECTION_LOST as error:
+            if attempt == 2:
+                raise
+            log.warning("the answer to interaction %s was lost on its way (%r); sending it again",
+                        interaction.id, error)
+        except discord.HTTPException as error:
+            if error.code != ALREADY_ACKNOWLEDGED:
+                raise
+            interaction.extras[ACKNOWLEDGED_KEY] = True
+            return False, None
+    raise AssertionError("unreachable: the second attempt returns or raises")
 
 
 async def send(interaction: discord.Interaction[Any], content: str | None = None, **kwargs: Any) -> int | None:

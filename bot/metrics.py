@@ -320,15 +320,16 @@ class _TimedAdapter(AsyncWebhookAdapter):
         self._answered = False
 
     async def create_interaction_response(self, *args: Any, **kwargs: Any) -> Any:
-        first = not self._answered
-        self._answered = True
+        # A failed attempt counts as a failure; the first that succeeds (an attempt sent again after
+        # its connection failed: bot.answer) gives the time to the first response.
         try:
             result = await super().create_interaction_response(*args, **kwargs)
         except Exception:
-            if first:
+            if not self._answered:
                 self._metrics.interaction_failures.labels(self._kind).inc()
             raise
-        if first:
+        if not self._answered:
+            self._answered = True
             self._metrics.interaction_seconds.labels(self._kind).observe(time.perf_counter() - self._arrived)
         return result
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.harness.db_faults import SQLiteLock
 from tests.harness.fault_play import bot_on_loopback, caught_up, open_game
 from tests.harness.loopback import Loopback
 from tests.harness.play import choice_components
@@ -77,3 +78,26 @@ async def test_a_command_whose_answer_is_lost_posts_its_lobby_once_and_keeps_its
         await lb.click(bob, lb.find_button(lb.channel, "Join"))  # the lobby's buttons work
         _, seats = await t.bot.table.lobby(row.id)  # type: ignore[arg-type]
         assert [s.user_id for s in seats] == [alice, bob]
+
+
+async def test_a_deferral_whose_answer_is_lost_is_followed_by_the_answer_through_it(
+        loopback: Loopback, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The click waits for a held write lock, so it is deferred; that deferral reaches Discord but its
+    answer is lost. The answer's own callback is then refused (40060): it edits the deferred response."""
+    lb = loopback
+    caplog.set_level(logging.WARNING)
+    async with bot_on_loopback(lb, f"sqlite+aiosqlite:///{tmp_path}/bot.sqlite3") as t:
+        alice, bob = lb.user("Alice"), lb.user("Bob")
+        game_id = await open_game(t, "eggs-empires", [alice, bob], 0, lb.channel)
+        [dm] = lb.dms(alice)
+        released = await SQLiteLock(str(tmp_path / "bot.sqlite3")).taken_for(1.0)
+        lb.lose_answer_next(1, match="/callback")
+        responses = await lb.click(alice, choice_components(dm)[0]["custom_id"], message=dm)
+        await released
+        await caught_up(t)
+        assert _callbacks(lb)[-2:] == [-1, 400]
+        assert [r["type"] for r in responses] == [6, "edit"], "deferred, then the deferred response edited"
+        [dm] = lb.dms(alice)
+        assert "You chose" in dm["content"]
+        assert len(await t.bot.table.db.actions(game_id)) == 1
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
