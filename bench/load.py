@@ -94,7 +94,7 @@ MODES = ("loopback", "inprocess")
 TABLES_PER_GUILD = 100
 EPHEMERAL = 64
 TARGETS = {"decisions_per_second": ">= 500", "latency_p99_ms": "< 100", "memory_per_game_kb": "<= 100"}
-FAKE_RECORDS = ("messages", "ephemeral_messages", "calls", "responses", "interaction_sources",
+FAKE_RECORDS = ("messages", "ephemeral_messages", "calls", "responses", "interaction_sources", "acknowledged",
                 "interaction_messages", "channels", "users")
 STALL_SECONDS = 120.0  # no decision anywhere for this long: the run failed
 ANSWER_WITHIN = 30.0  # a click with no answer after this long counts as unanswered
