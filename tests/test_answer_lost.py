@@ -19,8 +19,6 @@ from tests.harness.fault_play import bot_on_loopback, caught_up, open_game
 from tests.harness.loopback import Loopback
 from tests.harness.play import choice_components
 
-pytestmark = pytest.mark.xdist_group("loopback")
-
 
 def _callbacks(lb: Loopback) -> list[int]:
     """The status of every interaction callback the bot sent (-1: the connection failed)."""

@@ -1,0 +1,24 @@
+"""`python -m bench floor`, short: the answering-only bot answers every click and makes the other
+REST calls asked of it, and the figures come from what was measured."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench import floor
+
+
+async def test_the_floor_bot_answers_clicks_and_sends_what_is_asked() -> None:
+    figures = await floor.measure(clickers=4, duration=1.5, posts=1.0)
+    assert figures["clicks"] >= 20, figures
+    # One edit per click (those still on their way when the window closed may be missing).
+    assert 0.8 <= figures["other_calls_per_click"] <= 1.05, figures
+    assert figures["bot_cpu_ms_per_click"] > 0 and figures["bench_cpu_ms_per_click"] > 0
+    assert figures["first_response_p50_ms"] <= figures["first_response_p99_ms"]
+    expected = figures["cores"] * 1000 / (figures["bot_cpu_ms_per_click"] + figures["bench_cpu_ms_per_click"])
+    assert abs(figures["ceiling_clicks_per_second"] - expected) <= 0.5
+
+
+def test_nonsense_arguments_are_refused() -> None:
+    with pytest.raises(SystemExit):
+        floor.main(["--clickers", "0"])
