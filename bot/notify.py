@@ -4,11 +4,20 @@ REST budget per update: one table edit, one log post when the turn resolved, and
 seat whose prompt changed (the deciding player's DM is answered by the interaction response itself).
 Messages are edited through partial objects built from stored ids, so nothing is fetched first.
 
+Lanes, paid side by side: a game's thread (the table, then the log; on Discord they share one
+rate-limit bucket, 5 messages per 5 s, which discord.py waits on by itself) and each seat's DM (a
+channel with a bucket of its own). So in a fast game whose thread is held by its bucket, the next
+player's prompt still goes at once. Within a lane, what is owed goes in order, and coalesces while it
+waits: only the newest table is drawn and sent, only the newest view of a seat, and the log lines owed
+at once go out as one post (up to Discord's 2,000 characters). A new game's DMs start once its thread
+exists.
+
 Faults: discord.py retries 429s and some 5xx answers itself. What still fails for a passing reason (a
-timeout, a 503, a lost connection, the database unreachable while ids are saved) is owed, per game,
-and paid in order by a background retry: every log line once, then the newest table and the newest
-private view of each seat that was owed one. Posts carry a nonce derived from what they say
-(`enforce_nonce`), so a post retried after a timeout whose request did reach Discord is not doubled.
+timeout, a 503, a lost connection, the database unreachable while ids are saved) stays owed, and a
+background task retries that lane in order: the newest table, every log line once, the newest private
+view of each seat that was owed one. Posts carry a nonce derived from what they say (`enforce_nonce`),
+and a retried post carries exactly the lines of the attempt it repeats, so a post retried after a
+timeout whose request did reach Discord is not doubled.
 """
 
 from __future__ import annotations
@@ -16,10 +25,11 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import aiohttp
 import discord
@@ -38,6 +48,11 @@ log = logging.getLogger(__name__)
 CANNOT_DM = 50007
 RETRY_FIRST_DELAY = 0.5  # seconds before the first retry of owed notifications, doubling up to:
 RETRY_MAX_DELAY = 8.0
+MESSAGE_LIMIT = 2000  # characters in one Discord message
+# A game's lanes, paid side by side: its thread (the table message and the log share one of Discord's
+# rate-limit buckets), and each seat's DM, by seat number (its own channel: never held behind the thread).
+THREAD = -1
+T = TypeVar("T")
 
 
 def transient(error: BaseException) -> bool:
@@ -59,34 +74,39 @@ class Stopping(Exception):
     who must decide, the table, and the log lines not yet marked announced)."""
 
 
-async def _unless_refused(request: Awaitable[object], closed: Callable[[], bool]) -> None:
-    """Send one notification; one Discord refuses for good (a missing permission, a deleted channel) is
-    logged and counted as done, so that the others (the next player's DM) still go out."""
+async def _unless_refused(request: Awaitable[T], closed: Callable[[], bool]) -> T | None:
+    """Send one notification (its result); one Discord refuses for good (a missing permission, a deleted
+    channel) is logged and counted as done (None), so that the others (the next player's DM) still go out."""
     try:
-        await request
+        return await request
     except Exception as error:
         if closed():  # the HTTP session is going away under us: not a refusal
             raise Stopping from error
         if transient(error):
             raise
         log.exception("a notification was refused; the game goes on without it")
+        return None
 
 
 @dataclass
 class _Owed:
-    """What a game's players have not been shown yet, in the order it must be shown."""
+    """What a game's players have not been shown yet, in the order it must be shown; with when each
+    part was handed over (a monotonic clock), for the delay figures."""
 
     latest: TableUpdate
     open_table: bool = False
     edit_table: bool = False
-    lines: list[tuple[int, str]] = field(default_factory=list)  # (version, log line), oldest first
+    lines: list[tuple[int, str, float]] = field(default_factory=list)  # (version, log line, when), oldest first
+    posting: int = 0  # how many of `lines` the last post attempt carried: a retry sends exactly those again
     dms: dict[int, SeatNotice] = field(default_factory=dict)  # seat -> the newest notice owed to it
     # Owed again because a newer version came while the previous one was drawn or sent: its picture
     # goes before those that have not waited yet (bot.render.pool).
     table_again: bool = False
     dms_again: set[int] = field(default_factory=set)
+    table_since: list[tuple[int, float]] = field(default_factory=list)  # (version, when) not on the table yet
+    dm_since: dict[int, float] = field(default_factory=dict)  # seat -> when its oldest unsent DM was owed
 
-    def add(self, update: TableUpdate, lang: str) -> None:
+    def add(self, update: TableUpdate, lang: str, now: float) -> None:
         self.latest = update
         if update.started:
             self.open_table = True
@@ -94,20 +114,50 @@ class _Owed:
             self.edit_table = True
             line = present.log_line(update, lang)
             if line:
-                self.lines.append((update.version, line))
+                self.lines.append((update.version, line, now))
+        self.table_since.append((update.version, now))
         for notice in update.dms:
             self.dms[notice.seat.seat] = notice
+            self.dm_since.setdefault(notice.seat.seat, now)
+
+    def owes(self, lane: int) -> bool:
+        if lane == THREAD:
+            return self.open_table or self.edit_table or bool(self.lines)
+        # A seat's DM goes once the thread exists: a closed DM is said in it.
+        return lane in self.dms and not self.open_table
+
+    def drop(self, lane: int) -> None:
+        """Forget what this lane owes (the bot is stopping, or it failed for good)."""
+        if lane == THREAD:
+            self.open_table = self.edit_table = False
+            self.lines.clear()
+            self.posting = 0
+        else:
+            self.dms.pop(lane, None)
+            self.dm_since.pop(lane, None)
+            self.dms_again.discard(lane)
 
     def empty(self) -> bool:
         return not (self.open_table or self.edit_table or self.lines or self.dms)
+
+    def next_post(self) -> list[tuple[int, str, float]]:
+        """The log lines of the next post: as many of the oldest as fit in one message (at least one;
+        a line is clipped below the limit), or exactly those of an attempt that may have gone through."""
+        if not self.posting:
+            size = len(self.lines[0][1])
+            self.posting = 1
+            while self.posting < len(self.lines) and size + 1 + len(self.lines[self.posting][1]) <= MESSAGE_LIMIT:
+                size += 1 + len(self.lines[self.posting][1])
+                self.posting += 1
+        return self.lines[:self.posting]
 
 
 class DiscordNotifier:
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
         self._owed: dict[int, _Owed] = {}
-        self._paying: set[int] = set()  # games whose owed notifications are being sent right now
-        self._retries: dict[int, asyncio.Task[None]] = {}
+        self._busy: dict[int, set[int]] = {}  # game -> its lanes being paid now, or waiting to be retried
+        self._retries: dict[tuple[int, int], asyncio.Task[None]] = {}  # (game, lane) -> its retry
         # Ids of messages sent, kept here too: the database may have been down when they came back.
         self._threads: dict[int, int] = {}  # game -> thread
         self._thread_tried: set[int] = set()  # games whose thread creation failed without an answer
@@ -120,6 +170,10 @@ class DiscordNotifier:
     @property
     def db(self):  # type: ignore[no-untyped-def]
         return self.bot.table.db
+
+    def shown(self, kind: str, seconds: float) -> None:
+        """Something handed over `seconds` ago reached Discord: `table` (an update on the table message),
+        `log` (its line posted) or `dm` (a seat's private message). For the metrics (bot.client)."""
 
     async def _server_language(self, game: GameRow) -> str:
         """Thread and channel messages speak the server's language."""
@@ -141,44 +195,85 @@ class DiscordNotifier:
         owed = self._owed.get(game_id)
         if owed is None:
             owed = self._owed[game_id] = _Owed(update)
-        owed.add(update, lang)
-        if game_id in self._paying or self._retrying(game_id):
-            return  # whoever is paying this game's notifications takes this update too, in order
-        await self._pay(game_id)
+        owed.add(update, lang, time.monotonic())
+        # Whoever is paying a lane of this game already takes this update's part of it too, in order.
+        await self._pay_lanes(game_id, [THREAD, *owed.dms])
 
-    def _retrying(self, game_id: int) -> bool:
-        task = self._retries.get(game_id)
-        return task is not None and not task.done()
+    async def _pay_lanes(self, game_id: int, lanes: list[int]) -> None:
+        """Pay those of these lanes that owe something and nobody pays yet, side by side."""
+        claimed = [self._lane(game_id, lane) for lane in lanes if self._claim(game_id, lane)]
+        if len(claimed) == 1:
+            await claimed[0]
+        elif claimed:
+            await asyncio.gather(*claimed)
 
-    async def _pay(self, game_id: int) -> bool:
-        """Send what the game owes; True when all is sent. A passing failure schedules a retry."""
-        self._paying.add(game_id)
+    def _claim(self, game_id: int, lane: int) -> bool:
+        """Take a lane of a game to pay it, unless it owes nothing or is being paid (or retried) already."""
+        busy = self._busy.setdefault(game_id, set())
+        if lane in busy or not self._owed[game_id].owes(lane):
+            return False
+        busy.add(lane)
+        return True
+
+    def _release(self, game_id: int, lane: int) -> None:
+        busy = self._busy.get(game_id)
+        if busy is not None:
+            busy.discard(lane)
+            if busy:
+                return
+            del self._busy[game_id]
+        owed = self._owed.get(game_id)
+        if owed is None or not owed.empty():
+            return
+        del self._owed[game_id]
+        if owed.latest.game.status != "active":
+            self._forget(game_id)  # the game is over: nothing more will be sent for it
+
+    async def _lane(self, game_id: int, lane: int) -> None:
+        """Pay a claimed lane; after a passing failure a background task retries it (and holds it)."""
+        retrying = False
         try:
-            owed = self._owed[game_id]
-            while not owed.empty():
-                await self._pay_one_step(owed)
-            del self._owed[game_id]
-            if owed.latest.game.status != "active":
-                self._forget(game_id)  # the game is over: nothing more will be sent for it
+            if not await self._attempt(game_id, lane):
+                task = self._retries[(game_id, lane)] = asyncio.get_running_loop().create_task(
+                    self._pay_later(game_id, lane))
+                task.set_name(f"bot-notify-retry-{game_id}-{lane}")
+                retrying = True
+        finally:
+            if not retrying:
+                self._release(game_id, lane)
+
+    async def _attempt(self, game_id: int, lane: int) -> bool:
+        """Send what a lane of the game owes; True when all is sent (or given up), False after a passing failure."""
+        owed = self._owed[game_id]
+        try:
+            if lane == THREAD:
+                await self._pay_thread(game_id, owed)
+            else:
+                while owed.owes(lane):
+                    await self._pay_dm(owed, lane)
             return True
         except Stopping:
             log.info("stopping with notifications of game %s unsent; start-up resumption sends them", game_id)
-            self._owed.pop(game_id, None)
+            self._give_up(game_id, owed, lane)
             return True
         except Exception as error:
             if not transient(error):
                 # The decision is committed; what failed for good is left for the next update to show.
                 log.exception("publishing game %s failed", game_id)
-                self._owed.pop(game_id, None)
+                self._give_up(game_id, owed, lane)
                 return True
             self.retried += 1
             log.warning("publishing game %s failed for now (%r); retrying", game_id, error)
-            if not self._retrying(game_id):
-                task = self._retries[game_id] = asyncio.get_running_loop().create_task(self._pay_later(game_id))
-                task.set_name(f"bot-notify-retry-{game_id}")
             return False
-        finally:
-            self._paying.discard(game_id)
+
+    def _give_up(self, game_id: int, owed: _Owed, lane: int) -> None:
+        """Drop what a lane owes; the thread's lane also drops the DMs nobody is sending (those of a new
+        game wait for its thread), so that nothing is left owed without a lane to pay it."""
+        owed.drop(lane)
+        if lane == THREAD:
+            busy = self._busy.get(game_id, set())
+            for seat in [s for s in owed.dms if s not in busy]:
+                owed.drop(seat)
 
     def _forget(self, game_id: int) -> None:
         self._threads.pop(game_id, None)
@@ -188,74 +283,100 @@ class DiscordNotifier:
         self._dm_closed = {k for k in self._dm_closed if k[0] != game_id}
         self._ping_owed = {k for k in self._ping_owed if k[0] != game_id}
 
-    async def _pay_later(self, game_id: int) -> None:
+    async def _pay_later(self, game_id: int, lane: int) -> None:
         delay = RETRY_FIRST_DELAY
-        while game_id in self._owed:
-            await asyncio.sleep(delay)
-            if game_id in self._paying:
-                continue
-            if await self._pay(game_id):
-                break
-            delay = min(delay * 2, RETRY_MAX_DELAY)
-        self._retries.pop(game_id, None)
+        try:
+            while True:
+                await asyncio.sleep(delay)
+                if await self._attempt(game_id, lane):
+                    break
+                delay = min(delay * 2, RETRY_MAX_DELAY)
+        finally:
+            self._retries.pop((game_id, lane), None)
+            self._release(game_id, lane)
 
-    async def _pay_one_step(self, owed: _Owed) -> None:
-        """One request's worth of what is owed, marked paid once it went through (or failed for good)."""
+    async def _pay_thread(self, game_id: int, owed: _Owed) -> None:
+        """The thread's lane: the table (opened, then edited) and the log, one request at a time. Once
+        the table is open, the DMs start in their own lanes alongside (this call waits for them too)."""
+        dms: asyncio.Future[None] | None = None
+        try:
+            while owed.owes(THREAD):
+                opening = owed.open_table
+                await self._pay_thread_step(owed)
+                if opening and not owed.open_table:
+                    dms = asyncio.ensure_future(self._pay_lanes(game_id, list(owed.dms)))
+        finally:
+            if dms is not None:
+                await dms
+
+    async def _pay_thread_step(self, owed: _Owed) -> None:
+        """One request's worth of what the thread is owed, marked paid once it went through (or failed for good)."""
         update = owed.latest
         game = update.game
         lang = await self._server_language(game)
         # An update published while a request is on its way (another decision of the game) owes its own:
         # what was owed is marked paid only if nothing newer came meanwhile.
         if owed.open_table:
-            await _unless_refused(self._open_table(update, lang), self.bot.is_closed)
+            shown = await _unless_refused(self._open_table(update, lang), self.bot.is_closed)
             owed.open_table = False
             if owed.latest is update:
                 owed.edit_table = False  # the table was just posted from the newest update
+            if shown:
+                self._table_shown(owed, update.version)
         elif owed.edit_table:
-            await _unless_refused(self._edit_table(update, lang, lambda: owed.latest is update, owed.table_again),
-                                 self.bot.is_closed)
+            shown = await _unless_refused(
+                self._edit_table(update, lang, lambda: owed.latest is update, owed.table_again), self.bot.is_closed)
             owed.table_again = owed.latest is not update
             if owed.latest is update:
                 owed.edit_table = False
+            if shown:
+                self._table_shown(owed, update.version)
         elif owed.lines:
-            version, line = owed.lines[0]
+            batch = owed.next_post()
+            content = "\n".join(line for _version, line, _when in batch)
+            version = batch[-1][0]
             await _unless_refused(self._public_channel(game).send(
-                line, nonce=nonce(game.id, version, line), allowed_mentions=discord.AllowedMentions.none()),
+                content, nonce=nonce(game.id, version, content), allowed_mentions=discord.AllowedMentions.none()),
                 self.bot.is_closed)
-            owed.lines.pop(0)
+            del owed.lines[:owed.posting]
+            owed.posting = 0
+            now = time.monotonic()
+            for _version, _line, when in batch:
+                self.shown("log", now - when)
             if not owed.lines:  # one write for a run of lines: start-up resumption posts what it missed
                 await self.db.update_game(game.id, announced=version)
-        elif owed.dms:
-            seats = sorted(owed.dms)
-            owing = dict(owed.dms)
-            # The newest view of each seat (a later update may have left this seat out of its DMs).
-            notices = [update.notices.get(s) or owed.dms[s] for s in seats]
 
-            def wanted(seat: int) -> Callable[[], bool]:
-                return lambda: owed.dms.get(seat) is owing[seat]
+    def _table_shown(self, owed: _Owed, version: int) -> None:
+        now = time.monotonic()
+        while owed.table_since and owed.table_since[0][0] <= version:
+            self.shown("table", now - owed.table_since.pop(0)[1])
 
-            results = await asyncio.gather(*(_unless_refused(self._send_private(game, n, update, lang, wanted(s),
-                                                                                s in owed.dms_again),
-                                                             self.bot.is_closed)
-                                             for s, n in zip(seats, notices, strict=True)), return_exceptions=True)
-            failure: BaseException | None = None
-            for seat, result in zip(seats, results, strict=True):
-                if isinstance(result, BaseException):
-                    failure = failure or result
-                elif owed.dms.get(seat) is owing[seat]:
-                    del owed.dms[seat]
-                    owed.dms_again.discard(seat)
-                else:
-                    owed.dms_again.add(seat)
-            if failure is not None:
-                raise failure
+    async def _pay_dm(self, owed: _Owed, seat: int) -> None:
+        """The newest private view of a seat, marked paid unless a newer one was owed meanwhile."""
+        update = owed.latest
+        game = update.game
+        lang = await self._server_language(game)
+        owing = owed.dms[seat]
+        # The newest view of the seat (a later update may have left this seat out of its DMs).
+        notice = update.notices.get(seat) or owing
+        await _unless_refused(self._send_private(game, notice, update, lang, lambda: owed.dms.get(seat) is owing,
+                                                 seat in owed.dms_again), self.bot.is_closed)
+        if owed.dms.get(seat) is owing:
+            del owed.dms[seat]
+            owed.dms_again.discard(seat)
+            now = time.monotonic()
+            self.shown("dm", now - owed.dm_since.pop(seat, now))
+        else:
+            owed.dms_again.add(seat)
 
     async def idle(self) -> None:
         """Wait until nothing is owed (tests and benchmarks)."""
         while tasks := [t for t in self._retries.values() if not t.done()]:
             await asyncio.wait(tasks)
 
-    async def _open_table(self, update: TableUpdate, lang: str) -> None:
+    async def _open_table(self, update: TableUpdate, lang: str) -> bool:
+        """The thread and the table message (whichever of them is missing); True if the table was posted now."""
+        posted = False
         game = update.game
         assert game.id is not None
         if game.id not in self._threads and game.thread_id is None:
@@ -269,9 +390,11 @@ class DiscordNotifier:
             message = await present.table(update, lang).render()
             sent = await self._public_channel(game).send(**message.send_kwargs(), nonce=nonce(game.id, "table"))
             self._tables[game.id] = sent.id
+            posted = True
         if game.id in self._tables and game.table_message_id != self._tables[game.id]:
             await self.db.update_game(game.id, table_message_id=self._tables[game.id])
             game.table_message_id = self._tables[game.id]
+        return posted
 
     async def _create_thread(self, game: GameRow, lang: str) -> int | None:
         from games import get
@@ -312,20 +435,22 @@ class DiscordNotifier:
                      if t.parent_id == channel.id and t.name == name and t.owner_id == me), None)
 
     async def _edit_table(self, update: TableUpdate, lang: str, still_wanted: Callable[[], bool],
-                          again: bool = False) -> None:
+                          again: bool = False) -> bool:
+        """The table message edited to show `update`; False if it was not sent (outdated, or no table yet)."""
         game = update.game
         assert game.id is not None
         table_message_id = self._tables.get(game.id) or game.table_message_id
         if table_message_id is None:
-            return
+            return False
         try:
             message = await present.table(update, lang).render(still_wanted=still_wanted, again=again)
         except Superseded:
-            return  # a newer table is owed and goes next: this one is neither drawn nor sent
+            return False  # a newer table is owed and goes next: this one is neither drawn nor sent
         if not still_wanted():
-            return  # it became outdated while drawn: the newer one goes next, no sooner for sending this
+            return False  # it became outdated while drawn: the newer one goes next, no sooner for sending this
         partial = self._public_channel(game).get_partial_message(table_message_id)
         await partial.edit(**message.edit_kwargs())
+        return True
 
     async def _send_private(self, game: GameRow, notice: SeatNotice, update: TableUpdate, server_lang: str,
                             still_wanted: Callable[[], bool], again: bool = False) -> None:

@@ -34,6 +34,7 @@ class Call:
     files: list[str] = field(default_factory=list)
     via: str = "http"  # "http" (bot token) or "webhook" (interaction callbacks / followups)
     status: int = 200
+    at: float = 0.0  # when it arrived (the loopback's event-loop clock; 0 in process)
 
     @property
     def is_interaction_response(self) -> bool:

@@ -232,12 +232,14 @@ async def check_game(t: Table, game_id: int, recorder: Recorder, stats: PlayStat
     check.events_missing, check.events_duplicated = _count_difference(expected, shown)
     if check.events_missing or check.events_duplicated:
         check.problems.append(f"events: {check.events_missing} missing, {check.events_duplicated} shown twice")
-    # Posts: every log line the notifier was given is in the thread once, in order.
-    lines = [line for u in recorder.updates.get(game_id, []) if not u.started
-             for line in [present.log_line(u, "en")] if line]
+    # Posts: every log line the notifier was given is in the thread once, in order (a post may carry
+    # several turns' lines, a turn's line several events: compared line by line).
+    lines = [part for u in recorder.updates.get(game_id, []) if not u.started
+             for line in [present.log_line(u, "en")] if line for part in line.split("\n")]
     thread = row.thread_id or row.channel_id
-    posted = [m["content"] for m in h.messages_in(thread)[1:]
-              if m["content"] and not m.get("components") and not m["content"].startswith("<@")]
+    posted = [part for m in h.messages_in(thread)[1:]
+              if m["content"] and not m.get("components") and not m["content"].startswith("<@")
+              for part in m["content"].split("\n")]
     check.posts_missing, check.posts_duplicated = _count_difference(lines, posted)
     if check.posts_missing or check.posts_duplicated:
         check.problems.append(f"posts: {check.posts_missing} missing, {check.posts_duplicated} duplicated")

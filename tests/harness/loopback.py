@@ -39,6 +39,12 @@ never answers in time; the client times out), `lose_answer_next(n)` (the call is
 the connection drops before the answer: a retry must not do it twice), `drop_next(n)` (the connection
 drops before the call is carried out). `match="/channels/"` limits
 a fault to paths that contain it. Faulted calls are in `fake.calls` with their status (-1: answer lost).
+
+Rate limits (tests/harness/rate_limits.py): `Loopback.start(limits=RateLimits())` applies Discord's per-channel
+message bucket (5 per 5 s, with the headers discord.py paces itself by), `RateLimits.discord(global_limit=True)`
+adds the global 50 per second; off (None) by default. `lb.limiter.rejected` counts the 429s it answered
+(by scope), `lb.limiter.exhausted` the windows used up; rejected calls are in `fake.calls` with status 429.
+Every call records when it arrived (`Call.at`, this loop's clock).
 """
 
 from __future__ import annotations
@@ -57,6 +63,7 @@ from aiohttp import BodyPartReader, WSMsgType, web
 
 from tests.harness.driver import Driver, Response
 from tests.harness.fake_discord import APP_ID, BOT_ID, GUILD_ID, Call, FakeDiscord
+from tests.harness.rate_limits import Limiter, RateLimits
 
 log = logging.getLogger(__name__)
 
@@ -105,8 +112,9 @@ class Connection:
 
 class Loopback(Driver):
     def __init__(self, fake: FakeDiscord | None = None, *, recommended_shards: int = 1,
-                 answer_timeout: float = 20.0) -> None:
+                 answer_timeout: float = 20.0, limits: RateLimits | None = None) -> None:
         self.fake = fake or FakeDiscord()
+        self.limiter = Limiter(limits) if limits is not None else None
         self.channel = self.fake.add_text_channel("general")
         self.other_channel = self.fake.add_text_channel("second")
         self.admins: set[int] = set()
@@ -192,9 +200,16 @@ class Loopback(Driver):
         auth = request.headers.get("Authorization")
         if auth is not None and auth != f"Bot {TOKEN}":
             return _json({"code": 0, "message": "401: Unauthorized"}, status=401)
-        body, files = await _read_body(request)
         via = "webhook" if path.startswith(("/interactions/", "/webhooks/")) else "http"
-        call = Call(request.method, path, body, files, via)
+        arrived = asyncio.get_running_loop().time()
+        limits: dict[str, str] = {}
+        if self.limiter is not None:
+            rejection, limits = self.limiter.check(request.method, path, interaction=via == "webhook")
+            if rejection is not None:
+                self.fake.calls.append(Call(request.method, path, via=via, status=429, at=arrived))
+                return _json(rejection.body, status=429, headers=rejection.headers)
+        body, files = await _read_body(request)
+        call = Call(request.method, path, body, files, via, at=arrived)
         fault = self._take_fault(path, request.method)
         if fault is not None and fault.answer_lost:
             if fault.carried_out:
@@ -220,12 +235,12 @@ class Loopback(Driver):
         try:
             result = self.fake._handle(call)
         except discord.HTTPException as exc:
-            return _json({"code": exc.code, "message": exc.text}, status=exc.status)
+            return _json({"code": exc.code, "message": exc.text}, status=exc.status, headers=limits)
         except (AssertionError, KeyError, ValueError) as exc:
             self.unknown.append(f"{request.method} {path}: {exc!r}")
             log.warning("the loopback does not know %s %s: %r", request.method, path, exc)
             return _json({"code": 0, "message": "404: Not Found"}, status=404)
-        return _json(result)
+        return _json(result, headers=limits)
 
     # --- faults --------------------------------------------------------------------------------
     def fail_next(self, count: int = 1, *, status: int = 429, retry_after: float = 0.2,

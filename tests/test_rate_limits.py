@@ -1,0 +1,275 @@
+"""Discord's rate limits in the loopback fake, and the bot living within them.
+
+The limiter itself (tests/harness/rate_limits.py): windows, headers, 429s, the global limit and the
+routes it spares; discord.py pacing itself by those headers (a burst over a bucket is held, not
+refused); and a fast game whose thread is held by its bucket while the next player's DM still goes at
+once, every log line shown once and in order, and no 429.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+import statistics
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import aiohttp
+import discord
+import pytest
+
+from tests.harness.fault_play import Recorder, bot_on_loopback, caught_up, check_game, open_game
+from tests.harness.loopback import TOKEN, Loopback
+from tests.harness.play import choice_components
+from tests.harness.rate_limits import Bucket, Limiter, RateLimits
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+# --- the limiter on its own ------------------------------------------------------------------------
+def test_a_channel_bucket_counts_posts_and_edits_together_and_resets_after_its_window() -> None:
+    clock = Clock()
+    limiter = Limiter(RateLimits(messages=Bucket(3, 5.0)), clock=clock)
+    post, edit = ("POST", "/channels/11/messages"), ("PATCH", "/channels/11/messages/99")
+    answers = [limiter.check(*call, interaction=False) for call in (post, edit, post)]
+    assert [rejection for rejection, _ in answers] == [None, None, None]
+    assert [headers["X-RateLimit-Remaining"] for _, headers in answers] == ["2", "1", "0"]
+    assert {headers["X-RateLimit-Bucket"] for _, headers in answers} == {answers[0][1]["X-RateLimit-Bucket"]}
+    assert answers[0][1]["X-RateLimit-Limit"] == "3" and answers[0][1]["X-RateLimit-Reset-After"] == "5.000"
+    assert limiter.exhausted == 1
+
+    clock.now += 1.25
+    rejection, _ = limiter.check(*edit, interaction=False)
+    assert rejection is not None and rejection.status == 429 and rejection.scope == "user"
+    assert rejection.body["retry_after"] == 3.75 and rejection.body["global"] is False
+    assert rejection.headers["Via"] and rejection.headers["X-RateLimit-Scope"] == "user"
+    assert rejection.headers["Retry-After"] == "4" and rejection.headers["X-RateLimit-Remaining"] == "0"
+
+    other, headers = limiter.check("POST", "/channels/12/messages", interaction=False)
+    assert other is None and headers["X-RateLimit-Remaining"] == "2", "another channel has its own bucket"
+    assert limiter.check("GET", "/channels/11", interaction=False) == (None, {}), "not a message: not limited"
+
+    clock.now += 3.75
+    rejection, headers = limiter.check(*post, interaction=False)
+    assert rejection is None and headers["X-RateLimit-Remaining"] == "2", "a new window after the reset"
+    assert limiter.rejected == {"user": 1}
+
+
+def test_the_global_limit_is_off_by_default_and_spares_the_interaction_routes() -> None:
+    clock = Clock()
+    default = Limiter(RateLimits(), clock=clock)
+    assert all(default.check("GET", f"/channels/{n}", interaction=False)[0] is None for n in range(200))
+    limiter = Limiter(RateLimits.discord(global_limit=True), clock=clock)
+    for n in range(50):
+        assert limiter.check("POST", f"/channels/{n}/messages", interaction=False)[0] is None
+    for _ in range(20):
+        assert limiter.check("POST", "/interactions/1/token/callback", interaction=True)[0] is None
+    rejection, headers = limiter.check("POST", "/users/@me/channels", interaction=False)
+    assert rejection is not None and rejection.scope == "global" and headers == {}
+    assert rejection.body["global"] is True and rejection.headers["X-RateLimit-Global"] == "true"
+    assert rejection.headers["X-RateLimit-Scope"] == "global" and 0 < rejection.body["retry_after"] <= 1
+    clock.now += 1.0
+    assert limiter.check("GET", "/channels/1", interaction=False)[0] is None
+    assert limiter.rejected == {"global": 1}
+
+
+# --- discord.py against the limited loopback -----------------------------------------------------
+@pytest.fixture
+async def limited() -> AsyncIterator[Loopback]:
+    lb = await Loopback.start(limits=RateLimits(messages=Bucket(3, 0.5)))
+    try:
+        yield lb
+    finally:
+        await lb.close()
+
+
+@pytest.fixture
+async def client(limited: Loopback) -> AsyncIterator[discord.Client]:
+    with mock.patch.object(discord.http.Route, "BASE", f"{limited.url}/api/v10"):
+        bot = discord.Client(intents=discord.Intents.none())
+        await bot.login(TOKEN)
+        try:
+            yield bot
+        finally:
+            await bot.close()
+
+
+async def test_a_burst_over_a_bucket_is_held_by_discord_py_not_refused(limited: Loopback,
+                                                                       client: discord.Client) -> None:
+    busy, quiet = limited.channel, limited.other_channel
+    sends = [client.get_partial_messageable(busy).send(f"line {n}") for n in range(8)]
+    sends.append(client.get_partial_messageable(quiet).send("elsewhere"))
+    await asyncio.gather(*sends)
+    assert limited.limiter is not None and limited.limiter.rejected == {}, "paced by the headers: no 429"
+    assert sorted(m["content"] for m in limited.messages_in(busy)) == sorted(f"line {n}" for n in range(8))
+    arrivals = sorted(c.at for c in limited.fake.calls if c.path == f"/channels/{busy}/messages")
+    assert len(arrivals) == 8
+    # Never more than 3 in one window: the 4th and the 7th waited for a reset.
+    assert all(later - earlier >= 0.5 - 0.01 for earlier, later in zip(arrivals, arrivals[3:], strict=False))
+    assert arrivals[-1] - arrivals[0] >= 1.0 - 0.02
+    [elsewhere] = [c.at for c in limited.fake.calls if c.path == f"/channels/{quiet}/messages"]
+    assert elsewhere < arrivals[3], "another channel's bucket is not held by this one"
+
+
+async def test_a_request_over_a_bucket_anyway_gets_a_429_and_discord_py_retries_after_it(
+        limited: Loopback, client: discord.Client) -> None:
+    url = f"{limited.url}/api/v10/channels/{limited.channel}/messages"
+    async with aiohttp.ClientSession(headers={"Authorization": f"Bot {TOKEN}"}) as session:
+        for n in range(3):  # another process (one that does not know the bucket) uses it up
+            async with session.post(url, json={"content": f"raw {n}"}) as response:
+                assert response.status == 200 and response.headers["X-RateLimit-Remaining"] == str(2 - n)
+        async with session.post(url, json={"content": "one too many"}) as response:
+            assert response.status == 429 and response.headers["Via"]
+            assert 0 < (await response.json())["retry_after"] <= 0.5
+    # discord.py knows nothing of this bucket yet: its first try gets a 429, it sleeps retry_after, and posts.
+    await client.get_partial_messageable(limited.channel).send("after the reset")
+    assert limited.limiter is not None and limited.limiter.rejected == {"user": 2}
+    contents = [m["content"] for m in limited.messages_in(limited.channel)]
+    assert contents == ["raw 0", "raw 1", "raw 2", "after the reset"]
+    assert [c.status for c in limited.fake.calls][-2:] == [429, 200]
+
+
+# --- a fast game within the limits ---------------------------------------------------------------
+async def _play_fast(lb: Loopback, users: list[int], finished: Any, within: float = 120.0) -> int:
+    """Every human clicks the first choice of their DM as soon as it offers new ones, waiting only for
+    the click's answer (never for the table or the log): faster than a thread's 5 posts per 5 s."""
+    clicked: dict[int, str] = {}
+    clicks = 0
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + within
+
+    def offers() -> list[tuple[int, dict[str, Any], list[dict[str, Any]]]]:
+        found = []
+        for user in users:
+            dms = lb.dms(user)
+            choices = choice_components(dms[-1]) if dms else []
+            if choices and ":".join(c["custom_id"] for c in choices) != clicked.get(user):
+                found.append((user, dms[-1], choices))
+        return found
+
+    while not await finished():
+        assert loop.time() < deadline, "the game did not end in time"
+        ready = offers()
+        if not ready:
+            await lb.wait_until(lambda: bool(offers()), 0.2)
+            continue
+        for user, message, choices in ready:
+            clicked[user] = ":".join(c["custom_id"] for c in choices)
+            choice = choices[0]
+            if choice["type"] == 3:
+                values = [o["value"] for o in choice["options"][:choice["min_values"]]]
+                await lb.select(user, choice["custom_id"], values, message=message)
+            else:
+                await lb.click(user, choice["custom_id"], message=message)
+            clicks += 1
+    return clicks
+
+
+async def test_a_fast_game_lives_within_the_thread_bucket_and_dms_are_not_held_behind_it(tmp_path: Path) -> None:
+    lb = await Loopback.start(limits=RateLimits())  # Discord's values: 5 messages per 5 s per channel
+    try:
+        async with bot_on_loopback(lb, f"sqlite+aiosqlite:///{tmp_path}/bot.sqlite3") as t:
+            notifier = t.bot.table.notifier
+            delays: dict[str, list[float]] = {"table": [], "log": [], "dm": []}
+            notifier.shown = lambda kind, seconds: delays[kind].append(seconds)  # type: ignore[attr-defined]
+            recorder = Recorder()
+            recorder.install(t.bot)
+            alice, bob = lb.user("Alice"), lb.user("Bob")
+            game_id = await open_game(t, "eggs-empires", [alice, bob], 2, lb.channel)
+            [thread] = lb.threads()
+
+            async def finished() -> bool:
+                row = await t.bot.table.db.get_game(game_id)
+                return row is not None and row.status != "active"
+
+            started = asyncio.get_running_loop().time()
+            clicks = await _play_fast(lb, [alice, bob], finished)
+            played = asyncio.get_running_loop().time() - started
+            await caught_up(t)
+            await lb.quiet(idle=0.3, within=60)
+
+            check = await check_game(t, game_id, recorder)
+            assert check.ok(), check.problems  # every log line once, in order; the table shows the end
+            assert lb.limiter is not None and lb.limiter.rejected == {}, "discord.py paced itself: no 429"
+            thread_calls = [c for c in lb.fake.calls if c.path.startswith(f"/channels/{thread}/messages")]
+            assert clicks / played > 1.0 and len(thread_calls) > 5, "faster than the thread's 5 per 5 s"
+            assert lb.limiter.exhausted > 0, "the thread's bucket was used up: its calls were held"
+            turns = sum(1 for u in recorder.updates[game_id] if not u.started and u.resolved)
+            posts = [c for c in thread_calls if c.method == "POST" and c.status == 200][1:]  # after the table
+            assert len(posts) < turns, "the lines owed at once went out together"
+            # The thread lagged behind its bucket; the DMs (each its own channel) did not wait for it: they
+            # went out while the thread's calls were held (in one lane after the thread's, none would).
+            held = [(start, end) for channel, start, end in lb.limiter.held_spans if channel == thread]
+            dm_calls = [c.at for c in lb.fake.calls if c.method == "PATCH" and c.via == "http"
+                        and lb.fake.channels[int(c.path.split("/")[2])]["type"] == 1]
+            during = [at for at in dm_calls if any(start < at < end for start, end in held)]
+            print(f"\n{clicks} clicks in {played:.1f} s; thread held {len(held)} times; {len(during)} of "
+                  f"{len(dm_calls)} DM edits went while it was held; delays (s) p50 table "
+                  f"{statistics.median(delays['table']):.2f} dm {statistics.median(delays['dm']):.3f}, "
+                  f"max table {max(delays['table']):.2f} dm {max(delays['dm']):.2f}")
+            assert held and len(during) >= len(dm_calls) / 4, (len(during), len(dm_calls))
+            assert statistics.median(delays["dm"]) < 0.25 < 1.0 < max(delays["table"])
+    finally:
+        await lb.close()
+
+
+@pytest.mark.parametrize("seed", [3])
+async def test_log_lines_owed_at_once_share_posts_within_discords_length(seed: int) -> None:
+    """Many long lines owed at once: as few posts as fit 2,000 characters each, every line once, in order."""
+    from types import SimpleNamespace
+
+    from bot import present
+    from bot.notify import MESSAGE_LIMIT, DiscordNotifier
+
+    rng = random.Random(seed)
+    lines = [f"turn {n}: " + "x" * rng.randint(10, 900) for n in range(30)]
+    posts: list[tuple[str, int]] = []
+    gate = asyncio.Event()
+
+    class Channel:
+        async def send(self, content: str, *, nonce: int, **_: Any) -> None:
+            if not posts:
+                await gate.wait()  # the first post is on its way while the other lines come
+            posts.append((content, nonce))
+
+    bot = mock.MagicMock()
+    bot.is_closed.return_value = False
+    bot.table.db.update_game = mock.AsyncMock()
+    notifier = DiscordNotifier(bot)
+
+    async def server_language(game: Any) -> str:
+        return "en"
+
+    async def no_table(*args: Any) -> bool:
+        return False
+
+    notifier._server_language = server_language  # type: ignore[method-assign]
+    notifier._public_channel = lambda game: Channel()  # type: ignore[assignment,method-assign,return-value]
+    notifier._edit_table = no_table  # type: ignore[method-assign]
+    game = SimpleNamespace(id=5, status="active", guild_id=None)
+    by_version = dict(enumerate(lines, start=1))
+    with mock.patch.object(present, "log_line", side_effect=lambda update, lang: by_version[update.version]):
+        first = asyncio.create_task(notifier.publish(SimpleNamespace(game=game, version=1, started=False, dms=[],
+                                                                     notices={})))
+        await asyncio.sleep(0)
+        for version in range(2, len(lines) + 1):
+            await notifier.publish(SimpleNamespace(game=game, version=version, started=False, dms=[], notices={}))
+        gate.set()
+        await first
+    assert posts[0][0] == lines[0]
+    assert [line for content, _ in posts for line in content.split("\n")] == lines
+    assert all(len(content) <= MESSAGE_LIMIT for content, _ in posts)
+    # Fewest posts: no two neighbouring posts would have fit in one.
+    assert all(len(a) + 1 + len(b.split("\n")[0]) > MESSAGE_LIMIT for (a, _), (b, _) in itertools.pairwise(posts[1:]))
+    assert len(posts) < len(lines) / 2
+    assert len({n for _, n in posts}) == len(posts), "each post its own nonce"
+    bot.table.db.update_game.assert_awaited_with(5, announced=len(lines))
