@@ -2,13 +2,18 @@
 
     python -m bench load [--games 1000] [--database-url URL] [--think 3.0] [--seed 1] [--memory-games 100]
                          [--duration S] [--mode loopback|inprocess] [--open-concurrency 16]
+                         [--no-limits] [--global-limit]
 
 Two modes. `loopback` (the default): the real `python -m bot` runs in its own process
 (tests/harness/run_bot.py) against the loopback fake Discord (tests/harness/loopback.py: real HTTP
 and a real gateway websocket on 127.0.0.1), and the players and the fake run in this process, so
-the bot's own CPU time can be told apart. `inprocess`: the bot, discord.py, the fake and the players
-share one process (tests/harness: only the network replaced); use it to profile the bot with py-spy
-or cProfile, and for the traced-memory figure.
+the bot's own CPU time can be told apart. The fake applies Discord's per-channel rate limit on
+creating and editing messages (5 per 5 s per channel, each thread and DM its own; the headers
+discord.py paces itself by; tests/harness/rate_limits.py), as Discord does for every bot:
+`--no-limits` turns it off, `--global-limit` adds the global 50 requests per second (interactions
+exempt; discord.py does not pace itself for it, so expect 429s). `inprocess`: the bot, discord.py,
+the fake and the players share one process (tests/harness: only the network replaced; no rate
+limits); use it to profile the bot with py-spy or cProfile, and for the traced-memory figure.
 
 The games are spread over several guilds (at most 100 tables per guild), one channel per game, and
 mix all three games with and without their variants, 2-6 seats (2-4 for Eight-Minute Empire), some
@@ -26,8 +31,9 @@ Figures (play phase only; opening the lobbies is reported apart):
   p99 / max over every click; and to the answer itself (after a deferral: its edit);
 - every click's outcome: accepted, refused (by reason: the refusal's message id in bot/text.py),
   unanswered within 30 s (and what those got in the end, if the answer came before the bot stopped);
-- REST calls the bot sent on its own per resolved turn (a turn: a log post), by kind, with the answers
-  to interactions apart, against what the table service asked its notifier to show meanwhile (the
+- REST calls the bot sent on its own per resolved turn (a turn's log line, counted by the bot's
+  `tablebot_notifications_total{kind="log"}`: lines owed at once share a post), by kind, with the
+  answers to interactions apart, against what the table service asked its notifier to show meanwhile (the
   bot's `tablebot_notifications_total`): one table edit per update (each accepted click, with the AI
   moves it set off: in Eggs and Empires every player's secret play is an update, several per turn)
   and one DM refresh per human seat whose prompt changed, the clicking player's excepted (the answer
@@ -38,6 +44,12 @@ Figures (play phase only; opening the lobbies is reported apart):
   human per turn, was never reached: a DM is refreshed only when its player's prompt changed, which
   in a turn-by-turn game is one player per turn, and not at all for the player who clicked; every
   player's at the end of a game.)
+- within Discord's rate limits (loopback): the 429s the fake answered, by scope; the bot's requests
+  held off the wire by discord.py's limiter (over 50 ms: waiting for a bucket's reset or a 429's
+  retry_after; the bot's `tablebot_discord_request_held_seconds`); and from an update handed to the
+  notifier to Discord's answer to the request that showed it (`tablebot_notification_delay_seconds`):
+  the table (how stale it was when the update reached it; every update counts, coalesced ones too),
+  the DM (a player's prompt), the log line; mean, and the metric's buckets under which p50/p99 fall;
 - memory per active game: loopback: the bot process's RSS after opening the games minus before, over
   their number; `--memory-games N` (either mode): Python memory traced (tracemalloc) in process with
   N games open, minus the same before they were opened, over N, with the fake Discord's own records
@@ -78,6 +90,7 @@ if TYPE_CHECKING:
     from tests.harness.driver import Driver
     from tests.harness.fake_discord import Call
     from tests.harness.loopback import Loopback
+    from tests.harness.rate_limits import RateLimits
     from tests.harness.run_bot import BotProcess
 
 # (game key, variants as /game new takes them, fewest seats, most seats)
@@ -271,7 +284,7 @@ SENT_AS = {"table": ("PATCH table/thread edit",), "dm": ("PATCH dm edit", "POST 
 
 
 def rest_figures(sent: Counter[str], answers: int, turns: int, asked: Counter[str] | None) -> dict[str, Any]:
-    """The REST figures per resolved turn (a log post): sent by kind, and against what was asked.
+    """The REST figures per resolved turn (a log line): sent by kind, and against what was asked.
 
     `asked` (the bot's `tablebot_notifications_total` over the same time): table edits (one per update
     the table service published: each accepted click, with the AI moves it set off) and DM refreshes
@@ -643,7 +656,8 @@ class LoadRun:
     def figures(self, asked: Counter[str] | None = None) -> dict[str, Any]:
         """What was recorded during play, as report fields. `asked`: what the table service asked the
         bot's notifier to show meanwhile, by kind (its metrics), for the REST figures."""
-        turns = sum(self.turns.values())
+        # A resolved turn: a log line the table service handed over (several may share a post), or a post.
+        turns = asked["log"] if asked is not None and "log" in asked else sum(self.turns.values())
         ms = [latency * 1000 for latency in self.latencies]
         answer_ms = [latency * 1000 for latency in self.answers]
         kinds = Counter(f"{t.key}{' (' + t.variants + ')' if t.variants else ''}" for t in self.tables)
@@ -775,15 +789,22 @@ def _harness_guild(h: Harness) -> Any:
 
 async def run(count: int, *, database_url: str | None, think: float, seed: int, memory_games: int,
               directory: Path, only: str | None = None, duration: float | None = None, max_seats: int = 6,
-              mode: str = "loopback", open_concurrency: int = 16, warm_up: bool = True) -> dict[str, Any]:
-    """One load run; its figures. `warm_up`: one game of each kind is opened first, outside the figures."""
+              mode: str = "loopback", open_concurrency: int = 16, warm_up: bool = True,
+              limits: RateLimits | None = None) -> dict[str, Any]:
+    """One load run; its figures. `warm_up`: one game of each kind is opened first, outside the figures.
+    `limits`: Discord's rate limits the loopback fake applies (loopback mode only; None: none)."""
     url = database_url or f"sqlite+aiosqlite:///{directory / 'load.sqlite3'}"
-    runner = _run_loopback if mode == "loopback" else _run_inprocess
     figures: dict[str, Any] = {"mode": mode,
-                               "database": "postgresql" if url.startswith("postgresql") else "sqlite"}
-    figures.update(await runner(count, url=url, think=think, seed=seed, directory=directory, only=only,
-                                duration=duration, max_seats=max_seats, open_concurrency=open_concurrency,
-                                warm_up=warm_up))
+                               "database": "postgresql" if url.startswith("postgresql") else "sqlite",
+                               "rate_limits": limits_name(limits if mode == "loopback" else None)}
+    if mode == "loopback":
+        figures.update(await _run_loopback(count, url=url, think=think, seed=seed, directory=directory, only=only,
+                                           duration=duration, max_seats=max_seats,
+                                           open_concurrency=open_concurrency, warm_up=warm_up, limits=limits))
+    else:
+        figures.update(await _run_inprocess(count, url=url, think=think, seed=seed, directory=directory, only=only,
+                                            duration=duration, max_seats=max_seats,
+                                            open_concurrency=open_concurrency, warm_up=warm_up))
     measured = min(memory_games, count)
     figures["memory_games"] = measured
     figures["memory_per_game_kb"] = round(await traced_memory(
@@ -883,21 +904,7 @@ class BotClock:
     @classmethod
     def answer_counts(cls, page: str) -> dict[float, float]:
         """Cumulative count of choice-click answers by bucket bound (inf: all), and their sum under -1."""
-        from prometheus_client.parser import text_string_to_metric_families
-
-        counts: dict[float, float] = {}
-        for family in text_string_to_metric_families(page):
-            if family.name != "tablebot_interaction_response_seconds":
-                continue
-            for sample in family.samples:
-                if sample.labels.get("kind") not in cls.KINDS:
-                    continue
-                if sample.name.endswith("_bucket"):
-                    bound = float(sample.labels["le"])
-                    counts[bound] = counts.get(bound, 0.0) + sample.value
-                elif sample.name.endswith("_sum"):
-                    counts[-1.0] = counts.get(-1.0, 0.0) + sample.value
-        return counts
+        return histogram_counts(page, "tablebot_interaction_response_seconds", kinds=cls.KINDS)
 
     @staticmethod
     def figures(before: dict[float, float], after: dict[float, float]) -> dict[str, Any]:
@@ -916,6 +923,66 @@ class BotClock:
         return {"answers": int(count), "mean_ms": round(1000 * delta[-1.0] / count, 1),
                 "p50_under_ms": under(0.5), "p99_under_ms": under(0.99),
                 "largest_bucket_ms": 1000 * max((b for b in bounds if b != math.inf), default=0.0)}
+
+
+def histogram_counts(page: str, name: str, *, kinds: Sequence[str] | None = None) -> dict[float, float]:
+    """A histogram of a Prometheus page (its samples of these `kind` labels, or all), summed: cumulative
+    count by bucket bound (inf: all), and the sum under -1 (`BotClock.figures` reads two of them)."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    counts: dict[float, float] = {}
+    for family in text_string_to_metric_families(page):
+        if family.name != name:
+            continue
+        for sample in family.samples:
+            if kinds is not None and sample.labels.get("kind") not in kinds:
+                continue
+            if sample.name.endswith("_bucket"):
+                bound = float(sample.labels["le"])
+                counts[bound] = counts.get(bound, 0.0) + sample.value
+            elif sample.name.endswith("_sum"):
+                counts[-1.0] = counts.get(-1.0, 0.0) + sample.value
+    return counts
+
+
+HELD = "tablebot_discord_request_held_seconds"
+DELAYS = "tablebot_notification_delay_seconds"
+HELD_OVER = 0.05  # seconds off the wire past which a request counts as held by the rate limiter
+
+
+def limit_figures(before: str, after: str) -> dict[str, Any]:
+    """From two scrapes of the bot's metrics: its requests held by discord.py's rate limiter (count over
+    HELD_OVER, the seconds they waited), and how long what the notifier was handed took to reach Discord,
+    by kind (table: how stale the table was when an update reached it; dm: a player's prompt; log)."""
+    held_before, held_after = histogram_counts(before, HELD), histogram_counts(after, HELD)
+
+    def delta(bound: float) -> float:
+        return held_after.get(bound, 0.0) - held_before.get(bound, 0.0)
+
+    return {"requests": int(delta(math.inf)), "requests_held": int(delta(math.inf) - delta(HELD_OVER)),
+            "held_seconds": round(delta(-1.0), 1),
+            "held": BotClock.figures(held_before, held_after),
+            "delays": {kind: BotClock.figures(histogram_counts(before, DELAYS, kinds=(kind,)),
+                                              histogram_counts(after, DELAYS, kinds=(kind,)))
+                       for kind in ("table", "dm", "log")}}
+
+
+def rate_limits(*, per_channel: bool, global_limit: bool) -> RateLimits | None:
+    """The loopback's limits for these flags: Discord's per-channel message bucket, its global limit."""
+    from tests.harness.rate_limits import DISCORD_GLOBAL, DISCORD_MESSAGES, RateLimits
+
+    if not (per_channel or global_limit):
+        return None
+    return RateLimits(DISCORD_MESSAGES if per_channel else None, DISCORD_GLOBAL if global_limit else None)
+
+
+def limits_name(limits: RateLimits | None) -> str:
+    """How the run's rate limits read in the report."""
+    if limits is None:
+        return "none"
+    parts = [f"{b.limit} messages per {b.per:g} s per channel" for b in [limits.messages] if b is not None]
+    parts += [f"global {b.limit} per {b.per:g} s" for b in [limits.global_limit] if b is not None]
+    return ", ".join(parts) or "none"
 
 
 def free_port() -> int:
@@ -939,11 +1006,12 @@ class LoopLag:
 
 
 async def _run_loopback(count: int, *, url: str, think: float, seed: int, directory: Path, only: str | None,
-                        duration: float | None, max_seats: int, open_concurrency: int, warm_up: bool) -> dict[str, Any]:
+                        duration: float | None, max_seats: int, open_concurrency: int, warm_up: bool,
+                        limits: RateLimits | None = None) -> dict[str, Any]:
     from tests.harness.loopback import Loopback
     from tests.harness.run_bot import BotProcess
 
-    lb = await Loopback.start(answer_timeout=LOBBY_WITHIN)
+    lb = await Loopback.start(answer_timeout=LOBBY_WITHIN, limits=limits)
     fake = lb.fake
     rng = random.Random(seed)
     load = LoopbackRun(lb, think, rng)
@@ -982,6 +1050,7 @@ async def _run_loopback(count: int, *, url: str, think: float, seed: int, direct
             rss_growth = rss_kb(bot.pid) - rss_before
             lag.lags.clear()
             scraped = await clock.scrape()
+            rejected_before = Counter(lb.limiter.rejected) if lb.limiter is not None else Counter()
             bot_cpu, main_cpu = cpu_seconds(bot.pid, children=True), cpu_seconds(bot.pid)
             own_cpu = time.process_time()
             figures = await _play_and_count(load, ledger, duration)
@@ -994,6 +1063,9 @@ async def _run_loopback(count: int, *, url: str, think: float, seed: int, direct
             final = await clock.scrape()
             inside = BotClock.figures(BotClock.answer_counts(scraped), BotClock.answer_counts(final))
             asked = notifications_asked(final) - notifications_asked(scraped)
+            within_limits = limit_figures(scraped, final)
+            within_limits["rate_limited"] = dict((Counter(lb.limiter.rejected) if lb.limiter is not None else Counter())
+                                                 - rejected_before)
             log.flush()
             measured_log = log_path.stat().st_size
             await bot.stop()
@@ -1021,9 +1093,38 @@ async def _run_loopback(count: int, *, url: str, think: float, seed: int, direct
         "bench_loop_lag_p99_ms": round(percentile(lags, 0.99), 1),
         "bench_loop_lag_max_ms": round(max(lags, default=0), 1),
         "rss_per_game_kb": round(rss_growth / max(1, count), 1), "bot_answer_timing": inside,
-        "unknown_rest_calls": len(lb.unknown),
+        "unknown_rest_calls": len(lb.unknown), "within_limits": within_limits,
         "errors": len(errors), "first_errors": errors[:3], "errors_at_shutdown": len(_errors(logged[measured_log:]))})
     return figures
+
+
+def limit_report(f: dict[str, Any]) -> list[str]:
+    """The report's lines on Discord's rate limits: what the fake applied, 429s, holds, notification delays."""
+    within = f.get("within_limits")
+    if within is None:
+        return [f"  Discord's rate limits: {f.get('rate_limits', 'none')} (in process: the fake has no limiter)"]
+    rejected = within["rate_limited"]
+    lines = [f"  Discord's rate limits in the fake: {f['rate_limits']}; 429s the bot received: "
+             f"{sum(rejected.values())}" + (f" ({', '.join(f'{n} {scope}' for scope, n in rejected.items())})"
+                                             if rejected else ""),
+             f"    requests held by discord.py's limiter (over {HELD_OVER * 1000:g} ms off the wire): "
+             f"{within['requests_held']} of {within['requests']}, {within['held_seconds']} s in all"]
+
+    def timing(figures: dict[str, Any]) -> str:
+        if not figures.get("answers"):
+            return "none"
+
+        def bound(key: str) -> str:
+            value = figures[key]
+            return f"<= {value:g} ms" if value is not None else f"> {figures['largest_bucket_ms']:g} ms"
+
+        return f"mean {figures['mean_ms']} ms, p50 {bound('p50_under_ms')}, p99 {bound('p99_under_ms')}"
+
+    names = {"table": "table (how stale it was when an update reached it)", "dm": "dm (a player's prompt)",
+             "log": "log line"}
+    lines.append("    from an update handed to the notifier to Discord's answer showing it (metrics' buckets):")
+    lines += [f"      {names[kind]:52s} {timing(figures)}" for kind, figures in within["delays"].items()]
+    return lines
 
 
 def report(figures: dict[str, Any]) -> str:
@@ -1079,7 +1180,7 @@ def report(figures: dict[str, Any]) -> str:
         lines.append(f"    of the unanswered: {f['unanswered_never_answered']} never answered while the bot ran; "
                      "answered later: " + (", ".join(f"{n} {why}" for why, n in f["unanswered_then_answered"].items())
                                   or "none"))
-    lines.append(f"  REST calls the bot sent on its own per resolved turn (a log post): {f['rest_per_turn']} over "
+    lines.append(f"  REST calls the bot sent on its own per resolved turn (a log line): {f['rest_per_turn']} over "
                  f"{f['resolved_turns']} turns; plus {f['interaction_answers_per_turn']} answers to interactions")
     lines += [f"    {kind:28s} {per:6.2f} per turn" for kind, per in f["rest_by_kind_per_turn"].items()]
     if f.get("asked_per_turn"):
@@ -1088,6 +1189,7 @@ def report(figures: dict[str, Any]) -> str:
                      f"changed); without coalescing {f['uncoalesced_per_turn']}")
         lines += [f"    asked {kind:5s} {asked[kind]:6.2f} per turn, {away[kind]:6.2f} coalesced away (a newer update "
                   "replaced it while it waited)" for kind in asked]
+    lines += limit_report(f)
     memory = []
     if f.get("rss_per_game_kb") is not None:
         memory.append(f"bot process RSS growth {f['rss_per_game_kb']} KB per game over {f['games']} games (loopback)")
@@ -1116,6 +1218,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--duration", type=float, default=None,
                         help="stop clicking after this many seconds of play (default: play every game to its end)")
     parser.add_argument("--only", default=None, help="one game key instead of the mix (for profiling)")
+    parser.add_argument("--no-limits", action="store_true",
+                        help="the loopback fake answers at once (default: Discord's 5 messages per 5 s per channel)")
+    parser.add_argument("--global-limit", action="store_true",
+                        help="add Discord's global limit (50 requests per second; interactions exempt)")
     parser.add_argument("--no-save", action="store_true", help="print only; leave bench/results alone")
     parser.add_argument("--workdir", default=None, help="keep the bot's log and the SQLite files here")
     args = parser.parse_args(argv)
@@ -1127,7 +1233,8 @@ def main(argv: list[str]) -> int:
         directory.mkdir(parents=True, exist_ok=True)
         figures = asyncio.run(run(args.games, database_url=args.database_url, think=args.think, seed=args.seed,
                                   memory_games=args.memory_games, directory=directory, only=args.only,
-                                  duration=args.duration, mode=args.mode, open_concurrency=args.open_concurrency))
+                                  duration=args.duration, mode=args.mode, open_concurrency=args.open_concurrency,
+                                  limits=rate_limits(per_channel=not args.no_limits, global_limit=args.global_limit)))
     print(report(figures))
     if not args.no_save:
         from bench import results

@@ -51,6 +51,9 @@ class CountedNotifier(DiscordNotifier):
         self.bot.metrics.asked_to_show(update)
         await super().publish(update)
 
+    def shown(self, kind: str, seconds: float) -> None:
+        self.bot.metrics.notification_shown(kind, seconds)
+
 
 class TableBot(commands.AutoShardedBot):
     """Discord's own sharding: with no shard settings one process runs every shard (Discord's
@@ -70,6 +73,7 @@ class TableBot(commands.AutoShardedBot):
         self.settings = settings
         self.owned = owned_shards(settings)
         self.gateway_status = self.metrics.watch_gateway(self)
+        self.metrics.time_holds(self.http)
         self.metrics_server: MetricsServer | None = None
 
     @property

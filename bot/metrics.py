@@ -6,7 +6,10 @@ in the harness) never share or collide on a counter. Where the numbers come from
 - active games: the database, read at every scrape (so right after a restart too), counting the
   games of this process's shards (so the sum over the processes of a sharded bot is the whole bot);
 - REST calls and 429s: aiohttp's tracing on discord.py's HTTP session (`http_trace=`), so every real
-  request counts, interaction callbacks included, with its route reduced to a template;
+  request counts, interaction callbacks included, with its route reduced to a template; and how long
+  each bot request waited off the wire (discord.py's rate limiter, a 429's retry_after), by wrapping
+  the instance's `HTTPClient.request` and subtracting the traced time on the wire;
+- notification delays: the notifier says when what it was handed reached Discord (`notification_shown`);
 - interaction response time: from discord.py parsing the INTERACTION_CREATE to the end of the first
   response (the callback POST), timed by the webhook adapter that discord.py lets a context choose;
 - database errors: every public coroutine of the `Database`, wrapped on the instance.
@@ -57,7 +60,11 @@ log = logging.getLogger(__name__)
 PREFIX = "tablebot"
 DECISION_KINDS = ("human", "ai", "afk")
 GAME_ENDS = ("finished", "abandoned", "all_afk")
-NOTIFICATION_KINDS = ("open", "table", "dm")
+NOTIFICATION_KINDS = ("open", "table", "dm", "log")
+DELAY_KINDS = ("table", "log", "dm")
+# Seconds a request is held: up to a message bucket's 5 s window (longer: a 429's retry_after, the global limit).
+HOLD_BUCKETS = (0.01, 0.05, 0.25, 1.0, 2.5, 5.0, 10.0, 30.0)
+DELAY_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 RATE_LIMIT_SCOPES = ("user", "global", "shared", "cloudflare")
 # Discord answers an interaction within 3 s or never: the buckets are finest around that limit.
 INTERACTION_BUCKETS = (0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 5.0, 10.0)
@@ -111,9 +118,19 @@ class BotMetrics:
         self.notifications = Counter(
             f"{PREFIX}_notifications", "What the table service asked the notifier to show, before coalescing: "
             "open (a new game's thread, table and DMs), table (an edit of the table message: one per update), dm "
-            "(a private message refreshed: one per human seat whose prompt changed, the clicking player's excepted). "
-            "Fewer requests go out when a newer update replaces one still being drawn or sent.",
+            "(a private message refreshed: one per human seat whose prompt changed, the clicking player's excepted), "
+            "log (a turn's line for the thread's log). Fewer requests go out when a newer update replaces one still "
+            "being drawn or sent, and the log lines owed at once share a post.",
             ["kind"], registry=registry)
+        self.requests_held = Histogram(
+            f"{PREFIX}_discord_request_held_seconds", "Time a REST request with the bot token waited off the wire: "
+            "discord.py holding it until its rate-limit bucket resets (after the request that used the bucket up, "
+            "too), the global limit, a 429's retry_after.", buckets=HOLD_BUCKETS, registry=registry)
+        self.notification_delay = Histogram(
+            f"{PREFIX}_notification_delay_seconds", "From an update handed to the notifier to Discord's answer to "
+            "the request that showed it: table (the first table edit showing it or a newer version: each update, "
+            "the coalesced ones too), log (its line posted), dm (a seat's message showing its newest view, from the "
+            "oldest view it was owed).", ["kind"], buckets=DELAY_BUCKETS, registry=registry)
         self.timer_ticks = Counter(f"{PREFIX}_timer_ticks", "Timer ticks run (reminders and AFK deadlines).",
                                    registry=registry)
         self.timer_games = Counter(f"{PREFIX}_timer_games", "Games a timer tick handled (a reminder or an AFK turn).",
@@ -131,6 +148,8 @@ class BotMetrics:
                 self.games_ended.labels(key, end)
         for kind in NOTIFICATION_KINDS:
             self.notifications.labels(kind)
+        for kind in DELAY_KINDS:
+            self.notification_delay.labels(kind)
 
     # --- the table service's observer -----------------------------------------------------------
     def decided(self, game_key: str, kind: str) -> None:
@@ -151,6 +170,12 @@ class BotMetrics:
         self.notifications.labels("open" if update.started else "table").inc()
         if update.dms:
             self.notifications.labels("dm").inc(len(update.dms))
+        if not update.started and (update.resolved or update.afk_seats):
+            self.notifications.labels("log").inc()
+
+    def notification_shown(self, kind: str, seconds: float) -> None:
+        """What the notifier was handed `seconds` ago reached Discord (`kind`: table, log, dm)."""
+        self.notification_delay.labels(kind).observe(seconds)
 
     # --- scrape ---------------------------------------------------------------------------------
     async def refresh(self, db: Database, shards: Shards | None = None) -> None:
@@ -167,12 +192,44 @@ class BotMetrics:
     def trace_config(self) -> aiohttp.TraceConfig:
         """For `discord.Client(http_trace=...)`: counts every request on discord.py's HTTP session."""
         trace = aiohttp.TraceConfig()
+        trace.on_request_start.append(self._request_started)
         trace.on_request_end.append(self._request_ended)
         trace.on_request_exception.append(self._request_failed)
         return trace
 
+    def time_holds(self, http: discord.http.HTTPClient) -> None:
+        """Time how long each request of `http` waits off the wire (its rate-limit waits), on this instance."""
+        request = http.request
+        observe = self.requests_held.observe
+
+        async def timed(route: discord.http.Route, **kwargs: Any) -> Any:
+            timing = _Timing()
+            token = _REQUEST_TIMING.set(timing)
+            started = time.perf_counter()
+            try:
+                return await request(route, **kwargs)
+            finally:
+                _REQUEST_TIMING.reset(token)
+                observe(max(0.0, time.perf_counter() - started - timing.wire))
+
+        setattr(http, "request", timed)  # noqa: B010 (a method, replaced per instance)
+
+    async def _request_started(self, _session: aiohttp.ClientSession, _context: Any,
+                               _params: aiohttp.TraceRequestStartParams) -> None:
+        timing = _REQUEST_TIMING.get()
+        if timing is not None:
+            timing.sent = time.perf_counter()
+
+    @staticmethod
+    def _on_wire_until_now() -> None:
+        timing = _REQUEST_TIMING.get()
+        if timing is not None and timing.sent:
+            timing.wire += time.perf_counter() - timing.sent
+            timing.sent = 0.0
+
     async def _request_ended(self, _session: aiohttp.ClientSession, _context: Any,
                              params: aiohttp.TraceRequestEndParams) -> None:
+        self._on_wire_until_now()
         route = route_template(str(params.url))
         status = params.response.status
         self.rest_requests.labels(params.method, route, str(status)).inc()
@@ -181,6 +238,7 @@ class BotMetrics:
 
     async def _request_failed(self, _session: aiohttp.ClientSession, _context: Any,
                               params: aiohttp.TraceRequestExceptionParams) -> None:
+        self._on_wire_until_now()
         self.rest_requests.labels(params.method, route_template(str(params.url)), "error").inc()
 
     # --- interactions -----------------------------------------------------------------------------
@@ -237,6 +295,19 @@ class BotMetrics:
                 bot.add_listener(status.up, event)
             bot.add_listener(status.down, "on_disconnect")
         return status
+
+
+class _Timing:
+    """One bot request's time on the wire so far (its tries), for `BotMetrics.time_holds`."""
+
+    __slots__ = ("sent", "wire")
+
+    def __init__(self) -> None:
+        self.sent = 0.0  # when the try on the wire now began (0: none is)
+        self.wire = 0.0
+
+
+_REQUEST_TIMING: ContextVar[_Timing | None] = ContextVar("tablebot_request_timing", default=None)
 
 
 class GatewayStatus:

@@ -65,8 +65,17 @@ def check_figures(figures: dict[str, object], games: int) -> None:
 
 async def test_bot_in_its_own_process_plays_eggs_and_empires_to_the_end(tmp_path: Path) -> None:
     figures = await load.run(3, database_url=None, think=0.01, seed=5, memory_games=0, directory=tmp_path,
-                             only="eggs-empires", max_seats=3, mode="loopback", warm_up=False)
+                             only="eggs-empires", max_seats=3, mode="loopback", warm_up=False,
+                             limits=load.rate_limits(per_channel=True, global_limit=False))
     check_figures(figures, 3)
+    # Discord's per-channel limits were on: discord.py paced the bot by their headers (no 429), and the
+    # notifier said how long the tables, prompts and log lines took to reach Discord.
+    assert figures["rate_limits"] == "5 messages per 5 s per channel"
+    within = figures["within_limits"]
+    assert isinstance(within, dict) and within["rate_limited"] == {} and within["requests"] > 0
+    assert 0 <= within["requests_held"] <= within["requests"]
+    assert within["delays"]["table"]["answers"] >= within["delays"]["log"]["answers"] > 0, within["delays"]
+    assert "429s the bot received: 0" in load.report(figures)
     assert figures["mode"] == "loopback" and figures["memory_per_game_kb"] is None
     assert figures["finished"] == 3, "every game reached its end"
     assert figures["games_by_kind"] == {"eggs-empires": 1, "eggs-empires (scoring=conpub)": 1,

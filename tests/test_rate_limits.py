@@ -180,7 +180,13 @@ async def test_a_fast_game_lives_within_the_thread_bucket_and_dms_are_not_held_b
         async with bot_on_loopback(lb, f"sqlite+aiosqlite:///{tmp_path}/bot.sqlite3") as t:
             notifier = t.bot.table.notifier
             delays: dict[str, list[float]] = {"table": [], "log": [], "dm": []}
-            notifier.shown = lambda kind, seconds: delays[kind].append(seconds)  # type: ignore[attr-defined]
+            to_metrics = notifier.shown  # type: ignore[attr-defined]
+
+            def shown(kind: str, seconds: float) -> None:
+                delays[kind].append(seconds)
+                to_metrics(kind, seconds)
+
+            notifier.shown = shown  # type: ignore[attr-defined]
             recorder = Recorder()
             recorder.install(t.bot)
             alice, bob = lb.user("Alice"), lb.user("Bob")
@@ -218,6 +224,14 @@ async def test_a_fast_game_lives_within_the_thread_bucket_and_dms_are_not_held_b
                   f"max table {max(delays['table']):.2f} dm {max(delays['dm']):.2f}")
             assert held and len(during) >= len(dm_calls) / 4, (len(during), len(dm_calls))
             assert statistics.median(delays["dm"]) < 0.25 < 1.0 < max(delays["table"])
+            # The bot's metrics say the same: requests held for their bucket, and the delays by kind.
+            metrics = t.bot.metrics.registry
+            held_long = (metrics.get_sample_value("tablebot_discord_request_held_seconds_count")
+                         - metrics.get_sample_value("tablebot_discord_request_held_seconds_bucket", {"le": "1.0"}))
+            assert held_long >= len(held) - 1 > 0, (held_long, len(held))
+            for kind in ("table", "log", "dm"):
+                assert metrics.get_sample_value("tablebot_notification_delay_seconds_count",
+                                                {"kind": kind}) == len(delays[kind])
     finally:
         await lb.close()
 
