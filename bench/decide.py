@@ -1,10 +1,11 @@
 """What one decision costs the table service and storage, with no Discord in the way.
 
-    python -m bench decide [--games N] [--batch N] [--seed N] [--no-cache] [--no-save]
+    python -m bench decide [--games N] [--batch N] [--seed N] [--no-cache] [--database-url URL] [--no-save]
 
 Drives `bot.table.TableService` directly (a notifier that only records the updates) on a fresh SQLite
-file through whole games of all three games at several seat counts, every game with its turn timer
-on (as a lobby opens by default), and the storage cache on as the bot opens it when it runs every
+file (with `--database-url postgresql+asyncpg://...`: on that PostgreSQL database) through whole
+games of all three games at several seat counts, every game with its turn timer on (as a lobby opens
+by default), and the storage cache on as the bot opens it when it runs every
 shard (`--no-cache`: without it, as one of several processes). Human seats answer every prompt with
 the random AI's choice, one decision at a time; AI seats decide inside the table service as they do
 in the bot. For each table it prints, over the human decisions (`TableService.decide`, including the
@@ -110,7 +111,7 @@ class Recorder:
 
 
 async def play_table(directory: Path, key: str, humans: int, ais: int, games_count: int, seed: int,
-                     cache: bool = True) -> tuple[list[Sample], int]:
+                     cache: bool = True, database_url: str | None = None) -> tuple[list[Sample], int]:
     """Play `games_count` games of one table; the samples of every human decision, and refusals."""
     import games
     from bot.table import TableError, TableService
@@ -118,7 +119,8 @@ async def play_table(directory: Path, key: str, humans: int, ais: int, games_cou
     from storage import Database
 
     game = games.get(key)
-    db = await Database.open(f"sqlite+aiosqlite:///{directory / f'{key}-{humans}-{ais}.sqlite3'}", cache=cache)
+    url = database_url or f"sqlite+aiosqlite:///{directory / f'{key}-{humans}-{ais}.sqlite3'}"
+    db = await Database.open(url, cache=cache)
     meter = Meter()
     for name in READS:
         meter.wrap(db, name, "read")
@@ -192,14 +194,15 @@ def summary(samples: list[Sample], batch: int) -> dict[str, float]:
 
 
 def measure(games_count: int, batch: int, seed: int, tables: tuple[tuple[str, int, int], ...] = TABLES,
-            cache: bool = True) -> tuple[dict[str, dict[str, float]], dict[str, float]]:
+            cache: bool = True, database_url: str | None = None
+            ) -> tuple[dict[str, dict[str, float]], dict[str, float]]:
     """Figures per table and over all of them."""
     per_table: dict[str, dict[str, float]] = {}
     everything: list[Sample] = []
     with tempfile.TemporaryDirectory() as directory:
         for key, humans, ais in tables:
             samples, refused = asyncio.run(play_table(Path(directory), key, humans, ais, games_count, seed,
-                                                           cache))
+                                                           cache, database_url))
             figures = summary(samples, batch)
             figures["refused"] = refused
             per_table[f"{key} {humans}h+{ais}ai"] = figures
@@ -214,14 +217,18 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--batch", type=int, default=50, help="decisions per batch for the CPU median")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-cache", action="store_true", help="storage without its cache of rows and seats")
+    parser.add_argument("--database-url", default=None,
+                        help="postgresql+asyncpg://... to measure on PostgreSQL (default: a fresh SQLite file)")
     parser.add_argument("--no-save", action="store_true", help="do not write bench/results/decide.json")
     args = parser.parse_args(argv)
     root = Path(__file__).resolve().parents[1]
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
-    per_table, overall = measure(args.games, args.batch, args.seed, cache=not args.no_cache)
-    print(f"TableService.decide on SQLite ({'no cache' if args.no_cache else 'cache'}), {args.games} games per table, "
-          "human decisions only "
+    per_table, overall = measure(args.games, args.batch, args.seed, cache=not args.no_cache,
+                                 database_url=args.database_url)
+    backend = "SQLite" if args.database_url is None else "PostgreSQL"
+    print(f"TableService.decide on {backend} ({'no cache' if args.no_cache else 'cache'}), "
+          f"{args.games} games per table, human decisions only "
           f"(CPU ms: median over batches of {args.batch})")
     header = f"  {'table':32s} {'decisions':>9s} {'CPU ms':>7s} {'read':>6s} {'commit':>7s} {'other':>6s} " \
              f"{'SQL/dec':>8s} {'reads':>6s}"
@@ -233,6 +240,8 @@ def main(argv: list[str]) -> int:
         from bench import results
 
         name = "decide-no-cache" if args.no_cache else "decide"
+        if args.database_url is not None:
+            name += "-postgresql"
         results.save(name, results.command("decide", argv), {"all": overall, "tables": per_table},
                      title="Storage and table-service cost per decision",
                      notes="CPU ms per human decision (median over batches), SQL statements and reads per "

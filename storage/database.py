@@ -58,6 +58,7 @@ from storage.models import (
     SeatRow,
     loaded,
 )
+from storage.pg_direct import PGStatementConnection
 from storage.shards import Shards
 from storage.sqlite_writer import SQLiteStatementConnection, WriteLockBusy
 from storage.types import UTCDateTime, dump_json, utcnow
@@ -182,12 +183,16 @@ class Database:
         # or two, instead of one thread hop per statement through aiosqlite (see storage.ladder).
         self._sync_reader: Engine | None = None
         self._sync_writer: Engine | None = None  # busy_timeout 0: never waits on the loop for the lock
-        self._statements: SQLiteStatementConnection | None = None  # update_game, update_seat: see _update_row
+        # update_game, update_seat: see _update_row. SQLite's stdlib connection or PostgreSQL's asyncpg one.
+        self._statements: SQLiteStatementConnection | None = None
+        self._pg_statements: PGStatementConnection | None = None
         if url.drivername.startswith("sqlite"):
             self._sync_reader = create_sync_sqlite_engine(url)
             self._sync_writer = create_sync_sqlite_engine(url, wait=False)
             assert url.database
             self._statements = SQLiteStatementConnection(url.database)
+        else:
+            self._pg_statements = PGStatementConnection(engine)
 
     # --- lifecycle ---------------------------------------------------------------------------------
     @classmethod
@@ -217,6 +222,8 @@ class Database:
     async def close(self) -> None:
         """Finish writing what was submitted, then release every connection."""
         await self.writer.stop()
+        if self._pg_statements is not None:
+            await self._pg_statements.close()
         await self.engine.dispose()
         if self._statements is not None:
             self._statements.close()
@@ -236,15 +243,17 @@ class Database:
         for engine in engines:
             event.listen(engine, "before_cursor_execute", before)
         self.writer.on_statement(seen)
-        if self._statements is not None:
-            self._statements.on_statement = seen
+        for direct in (self._statements, self._pg_statements):
+            if direct is not None:
+                direct.on_statement = seen
 
         def stop() -> None:
             for engine in engines:
                 event.remove(engine, "before_cursor_execute", before)
             self.writer.on_statement(None)
-            if self._statements is not None:
-                self._statements.on_statement = None
+            for direct in (self._statements, self._pg_statements):
+                if direct is not None:
+                    direct.on_statement = None
 
         return stop
 
@@ -290,9 +299,13 @@ class Database:
     async def _update_row(self, target: Table, key: dict[str, Any], fields: dict[str, Any]) -> int:
         """UPDATE the row of `target` whose columns equal `key` with `fields`, in a transaction of its own;
         the rows changed (0 or 1). On SQLite, a statement sent straight through the stdlib driver on the
-        loop while the write lock is free (see SQLiteStatementConnection); else through `_write`."""
+        loop while the write lock is free (see SQLiteStatementConnection), else through `_write`; on
+        PostgreSQL, on the asyncpg connection directly in autocommit (see PGStatementConnection)."""
+        statement, bind = _update_statement(target.name, tuple(fields), tuple(key), self.engine.dialect)
+        if self._pg_statements is not None:
+            with _unavailable_raised():
+                return await self._pg_statements.write(statement, [*bind(fields), *key.values()])
         if self._statements is not None:
-            statement, bind = _update_statement(target.name, tuple(fields), tuple(key), self.engine.dialect)
             try:
                 with _unavailable_raised():
                     return self._statements.write(statement, [*bind(fields), *key.values()])
@@ -859,12 +872,18 @@ def _update_where(conn: Connection, target: Table, key: dict[str, Any], fields: 
 @functools.cache
 def _update_statement(table_name: str, columns: tuple[str, ...], key: tuple[str, ...], dialect: Dialect
                       ) -> tuple[str, Callable[[dict[str, Any]], list[Any]]]:
-    """SQLite: the text of an UPDATE of these columns WHERE the key columns match, and the function that
-    turns the new values into its parameters as SQLAlchemy would store them (JSON text, UTC timestamps)."""
+    """The text of an UPDATE of these columns WHERE the key columns match, for the driver itself (sqlite3's
+    ? or asyncpg's $n), and the function that turns the new values into its parameters as SQLAlchemy
+    would bind them (JSON text, UTC timestamps)."""
     target = SQLModel.metadata.tables[table_name]
     processors = [(name, target.c[name].type.bind_processor(dialect)) for name in columns]
-    statement = (f"UPDATE {table_name} SET {', '.join(f'{name} = ?' for name in columns)} "
-                 f"WHERE {' AND '.join(f'{name} = ?' for name in key)}")
+    marks = iter(range(1, len(columns) + len(key) + 1))
+
+    def mark(name: str) -> str:
+        return f"{name} = ${next(marks)}" if dialect.name == "postgresql" else f"{name} = ?"
+
+    sets = ", ".join(mark(name) for name in columns)
+    statement = f"UPDATE {table_name} SET {sets} WHERE {' AND '.join(mark(name) for name in key)}"
 
     def bind(values: dict[str, Any]) -> list[Any]:
         return [values[name] if process is None else process(values[name]) for name, process in processors]

@@ -34,8 +34,9 @@ from sqlalchemy import (
     table,
     update,
 )
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine
 
+from storage import pg_direct
 from storage.errors import GameNotActive, GameNotFound, VersionConflict
 from storage.models import SeatRow
 from storage.sqlite_writer import SQLiteBatchConnection, WriteLockBusy, stamp
@@ -105,7 +106,8 @@ class _GameNow:
     old_version: int
     version: int
     status: str
-    deadline: datetime | str | None  # SQLite: the stored text, unless this batch changes it
+    # SQLite: the stored text, unless this batch changes it; ... : as stored (PostgreSQL's one statement)
+    deadline: datetime | str | EllipsisType | None
     reminded: bool
     state_json: str | None = None
     at: datetime | None = None
@@ -125,8 +127,11 @@ class GroupWriter:
         self.batches = 0  # transactions committed (for benchmarks and tests)
         self.largest_batch = 0
         self.waited_for_lock = 0  # SQLite batches that had to wait on the thread for the write lock
-        # PostgreSQL: asyncpg is natively async, so the writer keeps an async connection.
-        self._conn: AsyncConnection | None = None
+        # PostgreSQL: asyncpg is natively async, so the writer keeps a connection checked out, and sends
+        # most batches as one statement on its asyncpg connection (storage.pg_direct).
+        self._held: pg_direct.HeldConnection | None = None
+        self._seen: Callable[[str], None] | None = None
+        self.locked_batches = 0  # PostgreSQL: transactions of the locked path (games the one statement left)
         # SQLite: the stdlib driver, on the loop while the lock is free, else on a thread of ours.
         self._sqlite: SQLiteBatchConnection | None = None
         self._thread: ThreadPoolExecutor | None = None
@@ -136,11 +141,15 @@ class GroupWriter:
             assert engine.url.database
             self._sqlite = SQLiteBatchConnection(engine.url.database)
             self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="storage-writer")
+        else:
+            self._held = pg_direct.HeldConnection(engine)
 
     def on_statement(self, seen: Callable[[str], None] | None) -> None:
-        """Tell `seen` every statement of the SQLite batches (PostgreSQL's go through the engine's events)."""
+        """Tell `seen` every statement the writer sends itself (SQLite's batches, PostgreSQL's one statement;
+        PostgreSQL's locked path goes through the engine, whose events see it)."""
         if self._sqlite is not None:
             self._sqlite.on_statement = seen
+        self._seen = seen
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run(), name="storage-group-writer")
@@ -191,9 +200,10 @@ class GroupWriter:
                 await self._write(batch)
             except Exception as error:  # the whole transaction failed: try each action on its own
                 await self._drop_connection()
+                batch = [p for p in batch if not p.future.done()]  # PostgreSQL: a first statement committed
                 if len(batch) == 1:
                     _fail(batch[0], error)
-                else:
+                elif batch:
                     log.warning("group commit of %d actions failed (%s); retrying one by one", len(batch), error)
                     for pending in batch:
                         try:
@@ -217,25 +227,45 @@ class GroupWriter:
                     self._thread, functools.partial(self._write_sqlite, batch, wait=True)
                 )
             self._maybe_checkpoint()
+            self._committed(len(batch))
+            _answer(accepted, refused)
         else:
-            if self._conn is None:
-                self._conn = await self._engine.connect()
-            async with self._conn.begin():
-                accepted, refused = await self._conn.run_sync(_write_batch, batch)
+            await self._write_postgresql(batch)
+
+    def _committed(self, size: int) -> None:
         self.batches += 1
-        self.largest_batch = max(self.largest_batch, len(batch))
-        for pending, version in accepted:
-            if not pending.future.done():
-                pending.future.set_result(version)
-        for pending, problem in refused:
-            _fail(pending, problem)
+        self.largest_batch = max(self.largest_batch, size)
+
+    async def _write_postgresql(self, batch: list[PendingAction]) -> None:
+        """One statement for the batch (storage.pg_direct), answered as soon as it returns; then, in a
+        transaction that locks them first, the commits of the games it did not write (a version or status
+        that was not the expected one, or seat changes, which it does not carry)."""
+        assert self._held is not None
+        locked = batch
+        plan = _plan(batch)
+        if plan is not None:
+            written = pg_direct.updated_games(await self._held.fetch(pg_direct.GROUP_COMMIT, *plan.arguments))
+            if self._seen is not None:
+                self._seen(pg_direct.GROUP_COMMIT)
+            locked = [p for p in batch if p.game_id not in written]
+            if written:
+                self._committed(len(batch) - len(locked))
+            accepted, refused = plan.outcome
+            _answer([a for a in accepted if a[0].game_id in written], [r for r in refused if r[0].game_id in written])
+        if locked:
+            conn = await self._held.connection()
+            async with conn.begin():
+                outcome = await conn.run_sync(_write_batch, locked)
+            self._committed(len(locked))  # answered only now that it has committed
+            self.locked_batches += 1
+            _answer(*outcome)
 
     def _write_sqlite(self, batch: list[PendingAction], *, wait: bool) -> _Outcome:
         assert self._sqlite is not None
         outcome: list[_Outcome] = []
 
         def decide(rows: list[tuple[Any, ...]]) -> tuple[list[Any], list[Any], list[tuple[str, list[Any]]]]:
-            games = {r[0]: _GameNow(r[1], r[1], r[2], r[3], bool(r[4])) for r in rows}
+            games = {r[0]: _GameNow(r[1], r[1], r[2], r[3], bool(r[4])) for r in rows}  # deadlines as read
             outcome.append(_decide(batch, games))
             accepted = outcome[0][0]
             actions = [(p.game_id, seq, seat, action, int(afk), stamp(p.at))
@@ -245,7 +275,7 @@ class GroupWriter:
                     g.state_json,
                     g.version,
                     g.status,
-                    stamp(g.deadline),
+                    stamp(g.deadline),  # type: ignore[arg-type]  # read from the row, never ...
                     int(g.reminded),
                     stamp(g.at),
                     game_id,
@@ -272,12 +302,8 @@ class GroupWriter:
     async def _drop_connection(self) -> None:
         if self._sqlite is not None:
             self._sqlite.close()
-        if self._conn is not None:
-            with contextlib.suppress(Exception):
-                await self._conn.invalidate()
-            with contextlib.suppress(Exception):
-                await self._conn.close()
-            self._conn = None
+        if self._held is not None:
+            await self._held.drop()
 
 
 _CHECKPOINT_EVERY = 200  # batches between two WAL checkpoints (SQLite)
@@ -309,6 +335,50 @@ def _decide(batch: list[PendingAction], games: dict[int, _GameNow]) -> _Outcome:
             now.reminded = False
         accepted.append((pending, now.version))
     return accepted, refused
+
+
+@dataclass(slots=True)
+class _Plan:
+    """A batch decided against the versions its commits expect, and GROUP_COMMIT's parameters to write it."""
+
+    outcome: _Outcome
+    arguments: list[list[Any]]
+
+
+def _plan(batch: list[PendingAction]) -> _Plan | None:
+    """PostgreSQL's one statement: each game taken to be active at the version its first commit in the
+    batch expects (what it is unless another process moved it); its later commits chain or are refused as
+    the locked path would. Games with seat changes are left out (the statement does not carry them);
+    None if that leaves nothing."""
+    with_seats = {p.game_id for p in batch if p.seats}
+    planned = [p for p in batch if p.game_id not in with_seats]
+    if not planned:
+        return None
+    games: dict[int, _GameNow] = {}
+    for pending in planned:
+        if pending.game_id not in games:
+            games[pending.game_id] = _GameNow(pending.expected, pending.expected, "active", ..., False)
+    accepted, refused = _decide(planned, games)
+    stamp = pg_direct.stamp
+    rows = [(game_id, g) for game_id, g in games.items() if g.state_json is not None]
+    logged = list(_logged(accepted))
+    arguments: list[list[Any]] = [
+        [game_id for game_id, _g in rows],
+        [g.old_version for _id, g in rows],
+        [g.version for _id, g in rows],
+        [g.status for _id, g in rows],
+        [g.state_json for _id, g in rows],
+        [not isinstance(g.deadline, EllipsisType) for _id, g in rows],
+        [None if isinstance(g.deadline, EllipsisType | str) else stamp(g.deadline) for _id, g in rows],
+        [stamp(g.at) for _id, g in rows],
+        [p.game_id for p, *_rest in logged],
+        [seq for _p, seq, *_rest in logged],
+        [seat for _p, _seq, seat, _action, _afk in logged],
+        [action for _p, _seq, _seat, action, _afk in logged],
+        [afk for *_rest, afk in logged],
+        [stamp(p.at) for p, *_rest in logged],
+    ]
+    return _Plan((accepted, refused), arguments)
 
 
 def _write_batch(conn: Connection, batch: list[PendingAction]) -> _Outcome:
@@ -381,6 +451,15 @@ def _game_params(game_id: int, now: _GameNow) -> dict[str, Any]:
         "b_reminded": now.reminded,
         "b_at": now.at,
     }
+
+
+def _answer(accepted: list[tuple[PendingAction, int]], refused: list[tuple[PendingAction, Exception]]) -> None:
+    """Resolve the callers of a committed transaction: their new versions, or why they were refused."""
+    for pending, version in accepted:
+        if not pending.future.done():
+            pending.future.set_result(version)
+    for pending, problem in refused:
+        _fail(pending, problem)
 
 
 def _fail(pending: PendingAction, error: BaseException) -> None:
