@@ -45,8 +45,8 @@ Figures (play phase only; opening the lobbies is reported apart):
   in a turn-by-turn game is one player per turn, and not at all for the player who clicked; every
   player's at the end of a game.)
 - within Discord's rate limits (loopback): the 429s the fake answered, by scope; the bot's requests
-  held off the wire by discord.py's limiter (over 50 ms: waiting for a bucket's reset or a 429's
-  retry_after; the bot's `tablebot_discord_request_held_seconds`); and from an update handed to the
+  held by discord.py's limiter (`tablebot_discord_request_held_seconds`: before a request while its
+  bucket has no room, and after the one that used it up, until the reset); and from an update handed to the
   notifier to Discord's answer to the request that showed it (`tablebot_notification_delay_seconds`):
   the table (how stale it was when the update reached it; every update counts, coalesced ones too),
   the DM (a player's prompt), the log line; mean, and the metric's buckets under which p50/p99 fall;
@@ -925,9 +925,10 @@ class BotClock:
                 "largest_bucket_ms": 1000 * max((b for b in bounds if b != math.inf), default=0.0)}
 
 
-def histogram_counts(page: str, name: str, *, kinds: Sequence[str] | None = None) -> dict[float, float]:
-    """A histogram of a Prometheus page (its samples of these `kind` labels, or all), summed: cumulative
-    count by bucket bound (inf: all), and the sum under -1 (`BotClock.figures` reads two of them)."""
+def histogram_counts(page: str, name: str, *, kinds: Sequence[str] | None = None, label: str = "kind"
+                     ) -> dict[float, float]:
+    """A histogram of a Prometheus page (its samples whose `label` is one of `kinds`, or all), summed:
+    cumulative count by bucket bound (inf: all), and the sum under -1 (`BotClock.figures` reads two)."""
     from prometheus_client.parser import text_string_to_metric_families
 
     counts: dict[float, float] = {}
@@ -935,7 +936,7 @@ def histogram_counts(page: str, name: str, *, kinds: Sequence[str] | None = None
         if family.name != name:
             continue
         for sample in family.samples:
-            if kinds is not None and sample.labels.get("kind") not in kinds:
+            if kinds is not None and sample.labels.get(label) not in kinds:
                 continue
             if sample.name.endswith("_bucket"):
                 bound = float(sample.labels["le"])
@@ -947,24 +948,21 @@ def histogram_counts(page: str, name: str, *, kinds: Sequence[str] | None = None
 
 HELD = "tablebot_discord_request_held_seconds"
 DELAYS = "tablebot_notification_delay_seconds"
-HELD_OVER = 0.05  # seconds off the wire past which a request counts as held by the rate limiter
 
 
 def limit_figures(before: str, after: str) -> dict[str, Any]:
-    """From two scrapes of the bot's metrics: its requests held by discord.py's rate limiter (count over
-    HELD_OVER, the seconds they waited), and how long what the notifier was handed took to reach Discord,
-    by kind (table: how stale the table was when an update reached it; dm: a player's prompt; log)."""
-    held_before, held_after = histogram_counts(before, HELD), histogram_counts(after, HELD)
+    """From two scrapes of the bot's metrics: the requests discord.py's rate limiter held (before them:
+    no room in their bucket; after them: the one that used a bucket up waits for its reset) and for how
+    long, and how long what the notifier was handed took to reach Discord, by kind (table: how stale the
+    table was when an update reached it; dm: a player's prompt; log)."""
+    def between(name: str, label: str, value: str) -> dict[str, Any]:
+        return BotClock.figures(histogram_counts(before, name, kinds=(value,), label=label),
+                                histogram_counts(after, name, kinds=(value,), label=label))
 
-    def delta(bound: float) -> float:
-        return held_after.get(bound, 0.0) - held_before.get(bound, 0.0)
-
-    return {"requests": int(delta(math.inf)), "requests_held": int(delta(math.inf) - delta(HELD_OVER)),
-            "held_seconds": round(delta(-1.0), 1),
-            "held": BotClock.figures(held_before, held_after),
-            "delays": {kind: BotClock.figures(histogram_counts(before, DELAYS, kinds=(kind,)),
-                                              histogram_counts(after, DELAYS, kinds=(kind,)))
-                       for kind in ("table", "dm", "log")}}
+    held = {side: between(HELD, "when", side) for side in ("before", "after")}
+    return {"requests_held": {side: figures["answers"] for side, figures in held.items()},
+            "held_seconds": round(sum(f["answers"] * f.get("mean_ms", 0.0) for f in held.values()) / 1000, 1),
+            "held": held, "delays": {kind: between(DELAYS, "kind", kind) for kind in ("table", "dm", "log")}}
 
 
 def rate_limits(*, per_channel: bool, global_limit: bool) -> RateLimits | None:
@@ -1107,8 +1105,9 @@ def limit_report(f: dict[str, Any]) -> list[str]:
     lines = [f"  Discord's rate limits in the fake: {f['rate_limits']}; 429s the bot received: "
              f"{sum(rejected.values())}" + (f" ({', '.join(f'{n} {scope}' for scope, n in rejected.items())})"
                                              if rejected else ""),
-             f"    requests held by discord.py's limiter (over {HELD_OVER * 1000:g} ms off the wire): "
-             f"{within['requests_held']} of {within['requests']}, {within['held_seconds']} s in all"]
+             f"    requests held by discord.py's limiter: {within['requests_held']['before']} until their bucket had "
+             f"room, {within['requests_held']['after']} after their answer until the reset (the request that used "
+             f"the bucket up); {within['held_seconds']} s in all"]
 
     def timing(figures: dict[str, Any]) -> str:
         if not figures.get("answers"):

@@ -6,9 +6,9 @@ in the harness) never share or collide on a counter. Where the numbers come from
 - active games: the database, read at every scrape (so right after a restart too), counting the
   games of this process's shards (so the sum over the processes of a sharded bot is the whole bot);
 - REST calls and 429s: aiohttp's tracing on discord.py's HTTP session (`http_trace=`), so every real
-  request counts, interaction callbacks included, with its route reduced to a template; and how long
-  each bot request waited off the wire (discord.py's rate limiter, a 429's retry_after), by wrapping
-  the instance's `HTTPClient.request` and subtracting the traced time on the wire;
+  request counts, interaction callbacks included, with its route reduced to a template;
+- requests held by discord.py's rate limiter: its buckets (`Ratelimit`), made by this bot's HTTP
+  client as a subclass that times how long each holds a request (`time_holds`);
 - notification delays: the notifier says when what it was handed reached Discord (`notification_shown`);
 - interaction response time: from discord.py parsing the INTERACTION_CREATE to the end of the first
   response (the callback POST), timed by the webhook adapter that discord.py lets a context choose;
@@ -26,7 +26,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 import aiohttp
 import discord
@@ -62,8 +62,10 @@ DECISION_KINDS = ("human", "ai", "afk")
 GAME_ENDS = ("finished", "abandoned", "all_afk")
 NOTIFICATION_KINDS = ("open", "table", "dm", "log")
 DELAY_KINDS = ("table", "log", "dm")
-# Seconds a request is held: up to a message bucket's 5 s window (longer: a 429's retry_after, the global limit).
-HOLD_BUCKETS = (0.01, 0.05, 0.25, 1.0, 2.5, 5.0, 10.0, 30.0)
+# Seconds a request is held: up to a message bucket's 5 s window.
+HOLD_BUCKETS = (0.01, 0.05, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+HELD_FROM = 0.001  # seconds: shorter is no hold (a bucket with room answers at once, without waiting)
+HOLD_SIDES = ("before", "after")
 DELAY_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 RATE_LIMIT_SCOPES = ("user", "global", "shared", "cloudflare")
 # Discord answers an interaction within 3 s or never: the buckets are finest around that limit.
@@ -123,9 +125,10 @@ class BotMetrics:
             "being drawn or sent, and the log lines owed at once share a post.",
             ["kind"], registry=registry)
         self.requests_held = Histogram(
-            f"{PREFIX}_discord_request_held_seconds", "Time a REST request with the bot token waited off the wire: "
-            "discord.py holding it until its rate-limit bucket resets (after the request that used the bucket up, "
-            "too), the global limit, a 429's retry_after.", buckets=HOLD_BUCKETS, registry=registry)
+            f"{PREFIX}_discord_request_held_seconds", "REST requests (bot token) that discord.py's rate limiter "
+            "held, and for how long: before (until its bucket had room) or after (the request that used its "
+            "bucket up returns only once the bucket resets). 429s are counted apart (discord_rate_limits).",
+            ["when"], buckets=HOLD_BUCKETS, registry=registry)
         self.notification_delay = Histogram(
             f"{PREFIX}_notification_delay_seconds", "From an update handed to the notifier to Discord's answer to "
             "the request that showed it: table (the first table edit showing it or a newer version: each update, "
@@ -150,6 +153,8 @@ class BotMetrics:
             self.notifications.labels(kind)
         for kind in DELAY_KINDS:
             self.notification_delay.labels(kind)
+        for side in HOLD_SIDES:
+            self.requests_held.labels(side)
 
     # --- the table service's observer -----------------------------------------------------------
     def decided(self, game_key: str, kind: str) -> None:
@@ -192,44 +197,26 @@ class BotMetrics:
     def trace_config(self) -> aiohttp.TraceConfig:
         """For `discord.Client(http_trace=...)`: counts every request on discord.py's HTTP session."""
         trace = aiohttp.TraceConfig()
-        trace.on_request_start.append(self._request_started)
         trace.on_request_end.append(self._request_ended)
         trace.on_request_exception.append(self._request_failed)
         return trace
 
     def time_holds(self, http: discord.http.HTTPClient) -> None:
-        """Time how long each request of `http` waits off the wire (its rate-limit waits), on this instance."""
-        request = http.request
-        observe = self.requests_held.observe
+        """Let `http` (this instance only) make its rate-limit buckets as `_TimedRatelimit`s, reporting here.
+        discord.py 2.x: `HTTPClient.get_ratelimit(key)` is the one place its buckets are made."""
+        held = (self.requests_held.labels("before").observe, self.requests_held.labels("after").observe)
 
-        async def timed(route: discord.http.Route, **kwargs: Any) -> Any:
-            timing = _Timing()
-            token = _REQUEST_TIMING.set(timing)
-            started = time.perf_counter()
-            try:
-                return await request(route, **kwargs)
-            finally:
-                _REQUEST_TIMING.reset(token)
-                observe(max(0.0, time.perf_counter() - started - timing.wire))
+        def get_ratelimit(key: str) -> discord.http.Ratelimit:
+            bucket = http._buckets.get(key)
+            if bucket is None:
+                bucket = http._buckets[key] = _TimedRatelimit(http.max_ratelimit_timeout, held)
+                http._try_clear_expired_ratelimits()
+            return bucket
 
-        setattr(http, "request", timed)  # noqa: B010 (a method, replaced per instance)
-
-    async def _request_started(self, _session: aiohttp.ClientSession, _context: Any,
-                               _params: aiohttp.TraceRequestStartParams) -> None:
-        timing = _REQUEST_TIMING.get()
-        if timing is not None:
-            timing.sent = time.perf_counter()
-
-    @staticmethod
-    def _on_wire_until_now() -> None:
-        timing = _REQUEST_TIMING.get()
-        if timing is not None and timing.sent:
-            timing.wire += time.perf_counter() - timing.sent
-            timing.sent = 0.0
+        setattr(http, "get_ratelimit", get_ratelimit)  # noqa: B010 (a method, replaced per instance)
 
     async def _request_ended(self, _session: aiohttp.ClientSession, _context: Any,
                              params: aiohttp.TraceRequestEndParams) -> None:
-        self._on_wire_until_now()
         route = route_template(str(params.url))
         status = params.response.status
         self.rest_requests.labels(params.method, route, str(status)).inc()
@@ -238,7 +225,6 @@ class BotMetrics:
 
     async def _request_failed(self, _session: aiohttp.ClientSession, _context: Any,
                               params: aiohttp.TraceRequestExceptionParams) -> None:
-        self._on_wire_until_now()
         self.rest_requests.labels(params.method, route_template(str(params.url)), "error").inc()
 
     # --- interactions -----------------------------------------------------------------------------
@@ -297,17 +283,29 @@ class BotMetrics:
         return status
 
 
-class _Timing:
-    """One bot request's time on the wire so far (its tries), for `BotMetrics.time_holds`."""
+class _TimedRatelimit(discord.http.Ratelimit):
+    """discord.py's rate-limit bucket, saying how long it held a request: before it (no room in the
+    bucket) and after it (the request that used the bucket up is held until the reset)."""
 
-    __slots__ = ("sent", "wire")
+    __slots__ = ("_held",)
 
-    def __init__(self) -> None:
-        self.sent = 0.0  # when the try on the wire now began (0: none is)
-        self.wire = 0.0
+    def __init__(self, max_ratelimit_timeout: float | None,
+                 held: tuple[Callable[[float], None], Callable[[float], None]]) -> None:
+        super().__init__(max_ratelimit_timeout)
+        self._held = held
 
+    async def __aenter__(self) -> Self:
+        started = time.perf_counter()
+        entered = await super().__aenter__()
+        if (waited := time.perf_counter() - started) >= HELD_FROM:
+            self._held[0](waited)
+        return entered
 
-_REQUEST_TIMING: ContextVar[_Timing | None] = ContextVar("tablebot_request_timing", default=None)
+    async def __aexit__(self, *exc: Any) -> None:
+        started = time.perf_counter()
+        await super().__aexit__(*exc)
+        if (waited := time.perf_counter() - started) >= HELD_FROM:
+            self._held[1](waited)
 
 
 class GatewayStatus:

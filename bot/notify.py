@@ -1,7 +1,8 @@
 """The Discord side of `bot.table.Notifier`: threads, the table message, the log, DMs.
 
-REST budget per update: one table edit, one log post when the turn resolved, and one DM edit per
-seat whose prompt changed (the deciding player's DM is answered by the interaction response itself).
+REST budget per update: one table edit, one log post when the turn resolved (or less: see below), and
+one DM edit per seat whose prompt changed (the deciding player's DM is answered by the interaction
+response itself).
 Messages are edited through partial objects built from stored ids, so nothing is fetched first.
 
 Lanes, paid side by side: a game's thread (the table, then the log; on Discord they share one
@@ -132,6 +133,7 @@ class _Owed:
             self.open_table = self.edit_table = False
             self.lines.clear()
             self.posting = 0
+            self.table_since.clear()
         else:
             self.dms.pop(lane, None)
             self.dm_since.pop(lane, None)
@@ -209,8 +211,10 @@ class DiscordNotifier:
 
     def _claim(self, game_id: int, lane: int) -> bool:
         """Take a lane of a game to pay it, unless it owes nothing or is being paid (or retried) already."""
+        if not self._owed[game_id].owes(lane):
+            return False
         busy = self._busy.setdefault(game_id, set())
-        if lane in busy or not self._owed[game_id].owes(lane):
+        if lane in busy:
             return False
         busy.add(lane)
         return True
@@ -247,7 +251,8 @@ class DiscordNotifier:
         owed = self._owed[game_id]
         try:
             if lane == THREAD:
-                await self._pay_thread(game_id, owed)
+                while owed.owes(THREAD):  # (waiting for a new game's DMs may have let more come)
+                    await self._pay_thread(game_id, owed)
             else:
                 while owed.owes(lane):
                     await self._pay_dm(owed, lane)
