@@ -300,11 +300,14 @@ class Database:
         """UPDATE the row of `target` whose columns equal `key` with `fields`, in a transaction of its own;
         the rows changed (0 or 1). On SQLite, a statement sent straight through the stdlib driver on the
         loop while the write lock is free (see SQLiteStatementConnection), else through `_write`; on
-        PostgreSQL, on the asyncpg connection directly in autocommit (see PGStatementConnection)."""
+        PostgreSQL, on the asyncpg connection directly in autocommit unless it is busy with another write
+        (see PGStatementConnection), else through `_write`."""
         statement, bind = _update_statement(target.name, tuple(fields), tuple(key), self.engine.dialect)
         if self._pg_statements is not None:
             with _unavailable_raised():
-                return await self._pg_statements.write(statement, [*bind(fields), *key.values()])
+                changed = await self._pg_statements.write(statement, [*bind(fields), *key.values()])
+            if changed is not None:
+                return changed
         if self._statements is not None:
             try:
                 with _unavailable_raised():

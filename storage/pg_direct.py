@@ -157,24 +157,31 @@ def _keeps_connection(error: BaseException) -> bool:
 class PGStatementConnection:
     """One-statement write transactions (Database.update_game, update_seat) on a held connection.
 
-    Writers take turns on it (an asyncpg connection runs one statement at a time); each write is one
-    round trip of a statement asyncpg has already prepared.
+    An asyncpg connection runs one statement at a time, and a write may wait on the server (another
+    process's transaction holding the game's row): a write that finds the connection busy is not queued
+    behind it; `write` says so (None) and the caller sends it through the pool instead. Each write here
+    is one round trip of a statement asyncpg has already prepared.
     """
 
     def __init__(self, engine: AsyncEngine) -> None:
         self._held = HeldConnection(engine)
-        self._turn = asyncio.Lock()
+        self._busy = False
         self.on_statement: Callable[[str], None] | None = None  # told each statement's text (benchmarks)
 
-    async def write(self, statement: str, parameters: Sequence[Any]) -> int:
-        """Run the statement in autocommit; the rows it changed."""
-        async with self._turn:
+    async def write(self, statement: str, parameters: Sequence[Any]) -> int | None:
+        """Run the statement in autocommit; the rows it changed, or None (nothing done) if busy."""
+        if self._busy:
+            return None
+        self._busy = True
+        try:
             status = await self._held.execute(statement, *parameters)
+        finally:
+            self._busy = False
         seen = self.on_statement
         if seen is not None:
             seen(statement)
         return int(status.rsplit(" ", 1)[-1])  # "UPDATE 1"
 
     async def close(self) -> None:
-        async with self._turn:
-            await self._held.drop()
+        self._busy = True  # for good
+        await self._held.drop()

@@ -9,6 +9,7 @@ import asyncio
 from datetime import timedelta
 
 import pytest
+from sqlalchemy import text
 
 from storage import Database, GameNotActive, Move, VersionConflict
 from storage.pg_direct import GROUP_COMMIT
@@ -97,3 +98,24 @@ async def test_connections_the_server_dropped_cost_no_decision(db_url: str) -> N
         await db.update_game(game_id, reminded=True)
         assert await db.load_state(game_id) == ({"turn": 2}, 3)
         assert [s.afk_count for s in await db.seats(game_id)] == [2, 0]
+
+
+async def test_a_write_waiting_on_a_locked_row_holds_up_no_other_write(db_url: str) -> None:
+    async with await Database.open(db_url) as db:
+        locked_game, other_game = await active_game(db, 901), await active_game(db, 902)
+        if db.engine.dialect.name != "postgresql":
+            pytest.skip("PostgreSQL's row locks")
+        async with db.engine.connect() as other_process:  # holds the first game's row, as a writer elsewhere
+            await other_process.execute(text("SELECT id FROM games WHERE id = :id FOR UPDATE"), {"id": locked_game})
+            waiting = asyncio.ensure_future(db.update_game(locked_game, turn_seconds=60))
+            await asyncio.sleep(0.1)
+            assert not waiting.done()
+            # Not queued behind it: the other writes go through the pool while the held connection waits.
+            await asyncio.wait_for(asyncio.gather(db.update_game(other_game, turn_seconds=90),
+                                                  db.update_seat(other_game, 1, afk_count=3)), 5)
+            assert not waiting.done()
+            await other_process.commit()
+        await asyncio.wait_for(waiting, 5)
+        rows = {g.id: g.turn_seconds for g in await db.active_games()}
+        assert rows == {locked_game: 60, other_game: 90}
+        assert [s.afk_count for s in await db.seats(other_game)] == [0, 3]
