@@ -1057,7 +1057,9 @@ async def _run_loopback(count: int, *, url: str, think: float, seed: int, direct
             main_cpu = cpu_seconds(bot.pid) - main_cpu
             lags = [x * 1000 for x in lag.lags]
             with contextlib.suppress(TimeoutError):  # what the last decisions set off is sent before the bot stops
-                await lb.quiet(idle=0.5, within=120)
+                # (a request held for its rate-limit bucket sends nothing until the bucket resets)
+                held_up_to = limits.messages.per if limits is not None and limits.messages is not None else 0.0
+                await lb.quiet(idle=0.5 + held_up_to, within=120)
             final = await clock.scrape()
             inside = BotClock.figures(BotClock.answer_counts(scraped), BotClock.answer_counts(final))
             asked = notifications_asked(final) - notifications_asked(scraped)
