@@ -186,6 +186,7 @@ class Database:
         # update_game, update_seat: see _update_row. SQLite's stdlib connection or PostgreSQL's asyncpg one.
         self._statements: SQLiteStatementConnection | None = None
         self._pg_statements: PGStatementConnection | None = None
+        self._pg_reads: PGStatementConnection | None = None  # a game's row and seats: see _read_table
         if url.drivername.startswith("sqlite"):
             self._sync_reader = create_sync_sqlite_engine(url)
             self._sync_writer = create_sync_sqlite_engine(url, wait=False)
@@ -193,6 +194,7 @@ class Database:
             self._statements = SQLiteStatementConnection(url.database)
         else:
             self._pg_statements = PGStatementConnection(engine)
+            self._pg_reads = PGStatementConnection(engine)
 
     # --- lifecycle ---------------------------------------------------------------------------------
     @classmethod
@@ -222,8 +224,9 @@ class Database:
     async def close(self) -> None:
         """Finish writing what was submitted, then release every connection."""
         await self.writer.stop()
-        if self._pg_statements is not None:
-            await self._pg_statements.close()
+        for direct in (self._pg_statements, self._pg_reads):
+            if direct is not None:
+                await direct.close()
         await self.engine.dispose()
         if self._statements is not None:
             self._statements.close()
@@ -243,7 +246,7 @@ class Database:
         for engine in engines:
             event.listen(engine, "before_cursor_execute", before)
         self.writer.on_statement(seen)
-        for direct in (self._statements, self._pg_statements):
+        for direct in (self._statements, self._pg_statements, self._pg_reads):
             if direct is not None:
                 direct.on_statement = seen
 
@@ -251,7 +254,7 @@ class Database:
             for engine in engines:
                 event.remove(engine, "before_cursor_execute", before)
             self.writer.on_statement(None)
-            for direct in (self._statements, self._pg_statements):
+            for direct in (self._statements, self._pg_statements, self._pg_reads):
                 if direct is not None:
                     direct.on_statement = None
 
@@ -377,14 +380,25 @@ class Database:
 
     async def _table(self, game_id: int) -> _Known | None:
         if self._known is None:
-            return await self._read(_read_table, game_id)
+            return await self._read_table(game_id)
         known = self._known.get(game_id)
         if known is None:
             writes = self._written.get(game_id, 0)
-            known = await self._read(_read_table, game_id)
+            known = await self._read_table(game_id)
             if known is not None and self._written.get(game_id, 0) == writes:
                 self._known[game_id] = known
         return known
+
+    async def _read_table(self, game_id: int) -> _Known | None:
+        """The game's row (without its state) and its seats: on PostgreSQL one statement on the asyncpg
+        connection directly unless it is busy (what each decision reads when the cache is off), else
+        through SQLAlchemy."""
+        if self._pg_reads is not None:
+            with _unavailable_raised():
+                rows = await self._pg_reads.fetch(_PG_TABLE_AND_SEATS, [game_id])
+            if rows is not None:
+                return _known_from_joined(rows)
+        return await self._read(_read_table, game_id)
 
     @asynccontextmanager
     async def _changing(self, game_id: int) -> AsyncIterator[None]:
@@ -847,6 +861,44 @@ def _read_table(conn: Connection, game_id: int) -> _Known | None:
     row["state"] = None
     row["options"] = _decode_object(row["options"]) or {}
     return _Known(row, [dict(s._mapping) for s in conn.execute(_TABLE_SEATS, {"game_id": game_id})])
+
+
+# PostgreSQL, sent on the asyncpg connection (Database._read_table): the game's row without its state, once
+# per seat (or once with no seat), its seats' columns beside it, in one statement (one snapshot).
+_PG_GAME_COLUMNS = [c for c in _games.columns if c.name != "state"]
+_PG_TABLE_AND_SEATS = (
+    f"SELECT {', '.join(f'g.{c.name}' for c in _PG_GAME_COLUMNS)}, {', '.join(f's.{c.name}' for c in _seats.columns)} "
+    "FROM games AS g LEFT JOIN seats AS s ON s.game_id = g.id WHERE g.id = $1 ORDER BY s.seat"
+)
+
+
+@functools.cache
+def _pg_result_processors() -> tuple[list[tuple[str, Any]], list[tuple[str, Any]]]:
+    """Each column's name and the function SQLAlchemy would turn its driver value with (None: as is);
+    the options column stays raw text, decoded as _read_table decodes it."""
+    from sqlalchemy.dialects.postgresql.asyncpg import dialect
+
+    pg = dialect()
+
+    def processors(columns: Sequence[Any]) -> list[tuple[str, Any]]:
+        return [(c.name, None if c.name in _RAW_JSON else c.type.result_processor(pg, None)) for c in columns]
+
+    return processors(_PG_GAME_COLUMNS), processors(list(_seats.columns))
+
+
+def _known_from_joined(rows: Sequence[Any]) -> _Known | None:
+    if not rows:
+        return None
+    game_columns, seat_columns = _pg_result_processors()
+    first = rows[0]
+    row = {name: first[i] if process is None else process(first[i]) for i, (name, process) in enumerate(game_columns)}
+    row["state"] = None
+    row["options"] = _decode_object(row["options"]) or {}
+    offset = len(game_columns)
+    seats = [{name: r[offset + i] if process is None else process(r[offset + i])
+              for i, (name, process) in enumerate(seat_columns)}
+             for r in rows if r[offset] is not None]  # seats.game_id: None when the game has no seat
+    return _Known(row, seats)
 
 
 def _read_games(conn: Connection, query: Any) -> list[GameRow]:

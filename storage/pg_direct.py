@@ -155,12 +155,13 @@ def _keeps_connection(error: BaseException) -> bool:
 
 
 class PGStatementConnection:
-    """One-statement write transactions (Database.update_game, update_seat) on a held connection.
+    """One-statement transactions (Database.update_game and update_seat on one, the table read of a game
+    and its seats on another) on a held connection.
 
-    An asyncpg connection runs one statement at a time, and a write may wait on the server (another
-    process's transaction holding the game's row): a write that finds the connection busy is not queued
-    behind it; `write` says so (None) and the caller sends it through the pool instead. Each write here
-    is one round trip of a statement asyncpg has already prepared.
+    An asyncpg connection runs one statement at a time, and a statement may wait on the server (another
+    process's transaction holding the game's row): one that finds the connection busy is not queued
+    behind it; `write` and `fetch` say so (None, nothing done) and the caller goes through the pool
+    instead. Each statement here is one round trip of a statement asyncpg has already prepared.
     """
 
     def __init__(self, engine: AsyncEngine) -> None:
@@ -170,17 +171,26 @@ class PGStatementConnection:
 
     async def write(self, statement: str, parameters: Sequence[Any]) -> int | None:
         """Run the statement in autocommit; the rows it changed, or None (nothing done) if busy."""
+        status = await self._send(self._held.execute, statement, parameters)
+        return None if status is None else int(status.rsplit(" ", 1)[-1])  # "UPDATE 1"
+
+    async def fetch(self, statement: str, parameters: Sequence[Any]) -> list[Any] | None:
+        """The statement's rows (asyncpg Records), or None (nothing done) if busy."""
+        rows: list[Any] | None = await self._send(self._held.fetch, statement, parameters)
+        return rows
+
+    async def _send(self, method: Callable[..., Any], statement: str, parameters: Sequence[Any]) -> Any:
         if self._busy:
             return None
         self._busy = True
         try:
-            status = await self._held.execute(statement, *parameters)
+            result = await method(statement, *parameters)
         finally:
             self._busy = False
         seen = self.on_statement
         if seen is not None:
             seen(statement)
-        return int(status.rsplit(" ", 1)[-1])  # "UPDATE 1"
+        return result
 
     async def close(self) -> None:
         self._busy = True  # for good

@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import text
 
 from storage import Database, GameNotActive, Move, VersionConflict
+from storage.database import _read_table
 from storage.pg_direct import GROUP_COMMIT
 from storage.types import utcnow
 from tests.storage.test_repository import NOW, active_game, raw
@@ -119,3 +120,22 @@ async def test_a_write_waiting_on_a_locked_row_holds_up_no_other_write(db_url: s
         rows = {g.id: g.turn_seconds for g in await db.active_games()}
         assert rows == {locked_game: 60, other_game: 90}
         assert [s.afk_count for s in await db.seats(other_game)] == [0, 3]
+
+
+async def test_the_table_read_in_one_statement_reads_what_sqlalchemy_reads(db: Database) -> None:
+    lobby = (await db.create_game(guild_id=None, channel_id=903, game_key="eggs-empires", options={"a": [1]},
+                                  host_id=5, seed=-7, turn_seconds=None)).id
+    assert lobby is not None
+    playing = await active_game(db, 904, users=(21, 22, 23))
+    await db.update_game(playing, deadline=NOW + timedelta(seconds=30), thread_id=2**62, reminded=True)
+    await db.update_seat(playing, 2, dm_failed=True, locale="it", dm_message_id=2**60, ai_controlled=True)
+    await raw(db, "UPDATE games SET options = 'not json' WHERE id = :id", id=lobby)  # read as {} either way
+    for game_id in (lobby, playing, 31337):
+        direct = await db._read_table(game_id)
+        through_sqlalchemy = await db._read(_read_table, game_id)
+        assert direct == through_sqlalchemy
+        if direct is not None:
+            assert [type(v) for v in direct.row.values()] == [type(v) for v in through_sqlalchemy.row.values()]
+    known = await db._read_table(playing)
+    assert known is not None and known.row["deadline"] == NOW + timedelta(seconds=30) and known.row["reminded"]
+    assert [s["seat"] for s in known.seats] == [0, 1, 2] and known.seats[2]["locale"] == "it"
