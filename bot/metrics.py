@@ -302,9 +302,11 @@ class _TimedRatelimit(discord.http.Ratelimit):
         return entered
 
     async def __aexit__(self, *exc: Any) -> None:
+        # Without Discord's headers discord.py "waits" 0 s after every request: that is no hold.
+        resets = self.reset_after > 0
         started = time.perf_counter()
         await super().__aexit__(*exc)
-        if (waited := time.perf_counter() - started) >= HELD_FROM:
+        if resets and (waited := time.perf_counter() - started) >= HELD_FROM:
             self._held[1](waited)
 
 

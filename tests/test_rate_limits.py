@@ -9,6 +9,7 @@ once, every log line shown once and in order, and no 429.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import random
 import statistics
@@ -21,6 +22,7 @@ import aiohttp
 import discord
 import pytest
 
+from bot.metrics import BotMetrics
 from tests.harness.fault_play import Recorder, bot_on_loopback, caught_up, check_game, open_game
 from tests.harness.loopback import TOKEN, Loopback
 from tests.harness.play import choice_components
@@ -92,19 +94,34 @@ async def limited() -> AsyncIterator[Loopback]:
         await lb.close()
 
 
-@pytest.fixture
-async def client(limited: Loopback) -> AsyncIterator[discord.Client]:
-    with mock.patch.object(discord.http.Route, "BASE", f"{limited.url}/api/v10"):
+@contextlib.asynccontextmanager
+async def logged_in(lb: Loopback) -> AsyncIterator[tuple[discord.Client, BotMetrics]]:
+    """A discord.py client on the loopback, its rate-limit holds timed as the bot's are."""
+    with mock.patch.object(discord.http.Route, "BASE", f"{lb.url}/api/v10"):
         bot = discord.Client(intents=discord.Intents.none())
+        metrics = BotMetrics()
+        metrics.time_holds(bot.http)
         await bot.login(TOKEN)
         try:
-            yield bot
+            yield bot, metrics
         finally:
             await bot.close()
 
 
-async def test_a_burst_over_a_bucket_is_held_by_discord_py_not_refused(limited: Loopback,
-                                                                       client: discord.Client) -> None:
+@pytest.fixture
+async def limited_client(limited: Loopback) -> AsyncIterator[tuple[discord.Client, BotMetrics]]:
+    async with logged_in(limited) as logged:
+        yield logged
+
+
+def holds(metrics: BotMetrics) -> dict[str, float]:
+    return {side: metrics.registry.get_sample_value("tablebot_discord_request_held_seconds_count", {"when": side}) or 0
+            for side in ("before", "after")}
+
+
+async def test_a_burst_over_a_bucket_is_held_by_discord_py_not_refused(
+        limited: Loopback, limited_client: tuple[discord.Client, BotMetrics]) -> None:
+    client, metrics = limited_client
     busy, quiet = limited.channel, limited.other_channel
     sends = [client.get_partial_messageable(busy).send(f"line {n}") for n in range(8)]
     sends.append(client.get_partial_messageable(quiet).send("elsewhere"))
@@ -118,10 +135,20 @@ async def test_a_burst_over_a_bucket_is_held_by_discord_py_not_refused(limited: 
     assert arrivals[-1] - arrivals[0] >= 1.0 - 0.02
     [elsewhere] = [c.at for c in limited.fake.calls if c.path == f"/channels/{quiet}/messages"]
     assert elsewhere < arrivals[3], "another channel's bucket is not held by this one"
+    # The bot's metric saw the holds: the 4th to 8th waited for room, or the 3rd and 6th for the reset.
+    assert sum(holds(metrics).values()) >= 2, holds(metrics)
+
+
+async def test_without_rate_limit_headers_nothing_counts_as_held(loopback: Loopback) -> None:
+    async with logged_in(loopback) as (client, metrics):
+        for n in range(6):
+            await client.get_partial_messageable(loopback.channel).send(f"line {n}")
+    assert holds(metrics) == {"before": 0, "after": 0}
 
 
 async def test_a_request_over_a_bucket_anyway_gets_a_429_and_discord_py_retries_after_it(
-        limited: Loopback, client: discord.Client) -> None:
+        limited: Loopback, limited_client: tuple[discord.Client, BotMetrics]) -> None:
+    client, _metrics = limited_client
     url = f"{limited.url}/api/v10/channels/{limited.channel}/messages"
     async with aiohttp.ClientSession(headers={"Authorization": f"Bot {TOKEN}"}) as session:
         for n in range(3):  # another process (one that does not know the bucket) uses it up
