@@ -8,8 +8,8 @@ and gateway). It answers every button click by editing the clicked message (as t
 decision) and sends `--posts` other REST calls per click on average, each an edit of a message in the
 clicker's channel (the real bot sends about 1.3 per decision besides its answer: table edits, log
 posts, DMs; `python -m bench load` reports its REST per turn). No rules, no database, no pictures, no
-text to build. `--clickers` users click in a closed loop: each clicks again as soon as it is answered,
-so the bot is kept saturated.
+text to build. `--clickers` users click in a closed loop: each clicks again as soon as it is answered
+and the edits its click set off have arrived, so the bot is kept saturated and nothing piles up unsent.
 
 Figures: clicks answered per second; CPU per click of that bot and of this process (the clicking
 users and the fake Discord, which a real deployment does not pay but this machine does); the first
@@ -49,7 +49,7 @@ def serve() -> int:
     class Answering(discord.Client):
         def __init__(self) -> None:
             super().__init__(intents=discord.Intents.none())
-            self.owed = 0.0  # other REST calls owed, fractional (`posts` per click on average)
+            self.owed: dict[int, float] = {}  # channel -> other REST calls owed, fractional (`posts` per click)
             self.sending: set[asyncio.Task[Any]] = set()  # edits on their way (a task must be held)
 
         async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
@@ -57,12 +57,13 @@ def serve() -> int:
             await interaction.response.edit_message(content=f"answered {interaction.id}")
             if message is None:
                 return
-            self.owed += posts
-            while self.owed >= 1:
-                self.owed -= 1
+            owed = self.owed.get(message.channel.id, 0.0) + posts
+            while owed >= 1 - 1e-9:
+                owed -= 1
                 task = asyncio.get_running_loop().create_task(message.edit(content=f"and edited {interaction.id}"))
                 self.sending.add(task)
                 task.add_done_callback(self.sending.discard)
+            self.owed[message.channel.id] = owed
 
     async def run() -> None:
         async with Answering() as client:
@@ -82,6 +83,8 @@ async def measure(clickers: int, duration: float, posts: float) -> dict[str, Any
     fake = lb.fake
     waiting: dict[str, asyncio.Future[float]] = {}
     other_calls = [0]  # REST calls other than answers, while recording
+    edits: dict[int, int] = {}  # channel -> edits received (all along)
+    edited: dict[int, asyncio.Event] = {}  # channel -> set at each edit
     recording = False
     original = fake._handle
 
@@ -92,8 +95,13 @@ async def measure(clickers: int, duration: float, posts: float) -> dict[str, Any
             answered = waiting.pop(parts[2], None)
             if answered is not None and not answered.done():
                 answered.set_result(time.perf_counter())
-        elif recording and parts[0] == "channels":
-            other_calls[0] += 1
+        elif parts[0] == "channels":
+            channel = int(parts[1])
+            edits[channel] = edits.get(channel, 0) + 1
+            if channel in edited:
+                edited[channel].set()
+            if recording:
+                other_calls[0] += 1
         fake.calls.clear()
         fake.responses.clear()
         return result
@@ -112,6 +120,9 @@ async def measure(clickers: int, duration: float, posts: float) -> dict[str, Any
         stop = False
 
         async def click(user: int, message: dict[str, Any]) -> None:
+            channel = int(message["channel_id"])
+            edited[channel] = asyncio.Event()
+            clicks = 0
             while not stop:
                 payload, token = lb.click_payload(user, CUSTOM_ID, message=message)
                 answered: asyncio.Future[float] = asyncio.get_running_loop().create_future()
@@ -119,6 +130,11 @@ async def measure(clickers: int, duration: float, posts: float) -> dict[str, Any
                 sent = time.perf_counter()
                 await lb.send(payload, token)
                 at = await asyncio.wait_for(answered, 30)
+                clicks += 1
+                # The next click waits for the edits this one set off, so that none piles up unsent.
+                while edits.get(channel, 0) < int(clicks * posts + 1e-9):
+                    edited[channel].clear()
+                    await asyncio.wait_for(edited[channel].wait(), 30)
                 if recording:
                     latencies.append(at - sent)
                 for records in (fake.interaction_sources, fake.interaction_messages):  # a long run piles none up
