@@ -246,6 +246,7 @@ def main(argv: list[str]) -> int:
                      title="Storage and table-service cost per decision",
                      notes="CPU ms per human decision (median over batches), SQL statements and reads per "
                            "decision; the read/commit split is CPU inside Database reads and writes. A decision is "
-                           "one commit_actions transaction (BEGIN, SELECT, INSERT, UPDATE, COMMIT) holding the AI "
-                           "moves it sets off and the turn's new deadline.")
+                           "one commit_actions transaction holding the AI moves it sets off and the turn's new "
+                           "deadline: on SQLite BEGIN, SELECT, INSERT, UPDATE, COMMIT; on PostgreSQL one statement "
+                           "on the asyncpg connection (storage/pg_direct.py), its BEGIN/COMMIT implicit.")
     return 0

@@ -185,8 +185,7 @@ class Database:
         self._sync_writer: Engine | None = None  # busy_timeout 0: never waits on the loop for the lock
         # update_game, update_seat: see _update_row. SQLite's stdlib connection or PostgreSQL's asyncpg one.
         self._statements: SQLiteStatementConnection | None = None
-        self._pg_statements: PGStatementConnection | None = None
-        self._pg_reads: PGStatementConnection | None = None  # a game's row and seats: see _read_table
+        self._pg_statements: PGStatementConnection | None = None  # and a game's row and seats: _read_table
         if url.drivername.startswith("sqlite"):
             self._sync_reader = create_sync_sqlite_engine(url)
             self._sync_writer = create_sync_sqlite_engine(url, wait=False)
@@ -194,7 +193,6 @@ class Database:
             self._statements = SQLiteStatementConnection(url.database)
         else:
             self._pg_statements = PGStatementConnection(engine)
-            self._pg_reads = PGStatementConnection(engine)
 
     # --- lifecycle ---------------------------------------------------------------------------------
     @classmethod
@@ -224,9 +222,8 @@ class Database:
     async def close(self) -> None:
         """Finish writing what was submitted, then release every connection."""
         await self.writer.stop()
-        for direct in (self._pg_statements, self._pg_reads):
-            if direct is not None:
-                await direct.close()
+        if self._pg_statements is not None:
+            await self._pg_statements.close()
         await self.engine.dispose()
         if self._statements is not None:
             self._statements.close()
@@ -246,7 +243,7 @@ class Database:
         for engine in engines:
             event.listen(engine, "before_cursor_execute", before)
         self.writer.on_statement(seen)
-        for direct in (self._statements, self._pg_statements, self._pg_reads):
+        for direct in (self._statements, self._pg_statements):
             if direct is not None:
                 direct.on_statement = seen
 
@@ -254,7 +251,7 @@ class Database:
             for engine in engines:
                 event.remove(engine, "before_cursor_execute", before)
             self.writer.on_statement(None)
-            for direct in (self._statements, self._pg_statements, self._pg_reads):
+            for direct in (self._statements, self._pg_statements):
                 if direct is not None:
                     direct.on_statement = None
 
@@ -393,9 +390,9 @@ class Database:
         """The game's row (without its state) and its seats: on PostgreSQL one statement on the asyncpg
         connection directly unless it is busy (what each decision reads when the cache is off), else
         through SQLAlchemy."""
-        if self._pg_reads is not None:
+        if self._pg_statements is not None:
             with _unavailable_raised():
-                rows = await self._pg_reads.fetch(_PG_TABLE_AND_SEATS, [game_id])
+                rows = await self._pg_statements.fetch(_PG_TABLE_AND_SEATS, [game_id])
             if rows is not None:
                 return _known_from_joined(rows)
         return await self._read(_read_table, game_id)

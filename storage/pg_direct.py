@@ -155,43 +155,59 @@ def _keeps_connection(error: BaseException) -> bool:
 
 
 class PGStatementConnection:
-    """One-statement transactions (Database.update_game and update_seat on one, the table read of a game
-    and its seats on another) on a held connection.
+    """One-statement transactions (Database.update_game, update_seat, the read of a game's row and seats)
+    on a few held connections, opened as they are needed, up to `most`.
 
     An asyncpg connection runs one statement at a time, and a statement may wait on the server (another
-    process's transaction holding the game's row): one that finds the connection busy is not queued
-    behind it; `write` and `fetch` say so (None, nothing done) and the caller goes through the pool
-    instead. Each statement here is one round trip of a statement asyncpg has already prepared.
+    process's transaction holding the game's row): a statement that finds every held connection busy
+    (and `most` open) is not queued behind them; `write` and `fetch` say so (None, nothing done) and the
+    caller goes through the pool and SQLAlchemy instead. Each statement here is one round trip of a
+    statement asyncpg has already prepared. Under load a connection stays busy until the event loop
+    gets round to the answer, so one would turn most statements away: hence a few.
     """
 
-    def __init__(self, engine: AsyncEngine) -> None:
-        self._held = HeldConnection(engine)
-        self._busy = False
+    def __init__(self, engine: AsyncEngine, most: int = 4) -> None:
+        self._engine = engine
+        self._most = most
+        self._idle: list[HeldConnection] = []
+        self._open = 0
+        self._closed = False
         self.on_statement: Callable[[str], None] | None = None  # told each statement's text (benchmarks)
 
     async def write(self, statement: str, parameters: Sequence[Any]) -> int | None:
-        """Run the statement in autocommit; the rows it changed, or None (nothing done) if busy."""
-        status = await self._send(self._held.execute, statement, parameters)
+        """Run the statement in autocommit; the rows it changed, or None (nothing done) if all are busy."""
+        status = await self._send("execute", statement, parameters)
         return None if status is None else int(status.rsplit(" ", 1)[-1])  # "UPDATE 1"
 
     async def fetch(self, statement: str, parameters: Sequence[Any]) -> list[Any] | None:
-        """The statement's rows (asyncpg Records), or None (nothing done) if busy."""
-        rows: list[Any] | None = await self._send(self._held.fetch, statement, parameters)
+        """The statement's rows (asyncpg Records), or None (nothing done) if all are busy."""
+        rows: list[Any] | None = await self._send("fetch", statement, parameters)
         return rows
 
-    async def _send(self, method: Callable[..., Any], statement: str, parameters: Sequence[Any]) -> Any:
-        if self._busy:
+    async def _send(self, method: str, statement: str, parameters: Sequence[Any]) -> Any:
+        if self._closed:
             return None
-        self._busy = True
+        if self._idle:
+            held = self._idle.pop()
+        elif self._open < self._most:
+            held = HeldConnection(self._engine)
+            self._open += 1
+        else:
+            return None
         try:
-            result = await method(statement, *parameters)
+            result = await getattr(held, method)(statement, *parameters)
         finally:
-            self._busy = False
+            if self._closed:
+                await asyncio.shield(held.drop())
+            else:
+                self._idle.append(held)  # a connection that failed was dropped: the next use opens another
         seen = self.on_statement
         if seen is not None:
             seen(statement)
         return result
 
     async def close(self) -> None:
-        self._busy = True  # for good
-        await self._held.drop()
+        self._closed = True
+        idle, self._idle = self._idle, []
+        for held in idle:
+            await held.drop()
