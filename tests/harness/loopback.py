@@ -202,9 +202,9 @@ class Loopback(Driver):
             return _json({"code": 0, "message": "401: Unauthorized"}, status=401)
         via = "webhook" if path.startswith(("/interactions/", "/webhooks/")) else "http"
         arrived = asyncio.get_running_loop().time()
-        limits: dict[str, str] = {}
+        limit_headers: dict[str, str] = {}  # X-RateLimit-* of the answer, when a bucket counts this call
         if self.limiter is not None:
-            rejection, limits = self.limiter.check(request.method, path, interaction=via == "webhook")
+            rejection, limit_headers = self.limiter.check(request.method, path, interaction=via == "webhook")
             if rejection is not None:
                 self.fake.calls.append(Call(request.method, path, via=via, status=429, at=arrived))
                 return _json(rejection.body, status=429, headers=rejection.headers)
@@ -235,12 +235,12 @@ class Loopback(Driver):
         try:
             result = self.fake._handle(call)
         except discord.HTTPException as exc:
-            return _json({"code": exc.code, "message": exc.text}, status=exc.status, headers=limits)
+            return _json({"code": exc.code, "message": exc.text}, status=exc.status, headers=limit_headers)
         except (AssertionError, KeyError, ValueError) as exc:
             self.unknown.append(f"{request.method} {path}: {exc!r}")
             log.warning("the loopback does not know %s %s: %r", request.method, path, exc)
             return _json({"code": 0, "message": "404: Not Found"}, status=404)
-        return _json(result, headers=limits)
+        return _json(result, headers=limit_headers)
 
     # --- faults --------------------------------------------------------------------------------
     def fail_next(self, count: int = 1, *, status: int = 429, retry_after: float = 0.2,
