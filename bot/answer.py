@@ -114,20 +114,24 @@ async def _first_answer(interaction: discord.Interaction[Any],
     may or may not have reached Discord, and Discord refuses a second callback (40060) if it did.
     (False, None): refused so (acknowledged already: by the lost attempt, or by a deferral whose answer
     was lost); the caller then answers through the acknowledged response."""
-    for attempt in (1, 2):
-        try:
-            return True, await answer()
-        except CONNECTION_LOST as error:
-            if attempt == 2:
-                raise
-            log.warning("the answer to interaction %s was lost on its way (%r); sending it again",
-                        interaction.id, error)
-        except discord.HTTPException as error:
-            if error.code != ALREADY_ACKNOWLEDGED:
-                raise
-            interaction.extras[ACKNOWLEDGED_KEY] = True
-            return False, None
-    raise AssertionError("unreachable: the second attempt returns or raises")
+    try:
+        return True, await answer()
+    except CONNECTION_LOST as error:
+        log.warning("the answer to interaction %s was lost on its way (%r); sending it again", interaction.id, error)
+    except discord.HTTPException as error:
+        return _acknowledged_already(interaction, error)
+    try:
+        return True, await answer()
+    except discord.HTTPException as error:
+        return _acknowledged_already(interaction, error)
+
+
+def _acknowledged_already(interaction: discord.Interaction[Any], error: discord.HTTPException) -> tuple[bool, None]:
+    """Discord's refusal of a callback because the interaction is acknowledged already; re-raised if not."""
+    if error.code != ALREADY_ACKNOWLEDGED:
+        raise error
+    interaction.extras[ACKNOWLEDGED_KEY] = True
+    return False, None
 
 
 async def send(interaction: discord.Interaction[Any], content: str | None = None, **kwargs: Any) -> int | None:
