@@ -243,7 +243,8 @@ def main(argv: list[str]) -> int:
         if args.database_url is not None:
             name += "-postgresql"
         results.save(name, results.command("decide", argv), {"all": overall, "tables": per_table},
-                     title="Storage and table-service cost per decision",
+                     title="Storage and table-service cost per decision"
+                           + ("" if args.database_url is None else " (PostgreSQL)"),
                      notes="CPU ms per human decision (median over batches), SQL statements and reads per "
                            "decision; the read/commit split is CPU inside Database reads and writes. A decision is "
                            "one commit_actions transaction holding the AI moves it sets off and the turn's new "
