@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from bot import notify, present
 from bot.notify import MESSAGE_LIMIT, DiscordNotifier
+from tests.harness.offline import offline_notifier
 
 SEATS = 3
 
@@ -47,13 +48,7 @@ class World:
 
 
 def _notifier(world: World) -> DiscordNotifier:
-    bot = mock.MagicMock()
-    bot.is_closed.return_value = False
-    bot.table.db.update_game = mock.AsyncMock()
-    notifier = DiscordNotifier(bot)
-
-    async def server_language(game: Any) -> str:
-        return "en"
+    notifier = offline_notifier()
 
     class Thread:
         async def send(self, content: str, *, nonce: int, **_: Any) -> None:
@@ -87,7 +82,6 @@ def _notifier(world: World) -> DiscordNotifier:
             world.events.append("dm")
         await world.request(sent)
 
-    notifier._server_language = server_language  # type: ignore[method-assign]
     notifier._public_channel = lambda game: Thread()  # type: ignore[assignment,method-assign,return-value]
     notifier._open_table = open_table  # type: ignore[method-assign]
     notifier._edit_table = edit_table  # type: ignore[method-assign]

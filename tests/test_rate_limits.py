@@ -270,7 +270,8 @@ async def test_log_lines_owed_at_once_share_posts_within_discords_length(seed: i
     from types import SimpleNamespace
 
     from bot import present
-    from bot.notify import MESSAGE_LIMIT, DiscordNotifier
+    from bot.notify import MESSAGE_LIMIT
+    from tests.harness.offline import offline_notifier
 
     rng = random.Random(seed)
     lines = [f"turn {n}: " + "x" * rng.randint(10, 900) for n in range(30)]
@@ -283,18 +284,11 @@ async def test_log_lines_owed_at_once_share_posts_within_discords_length(seed: i
                 await gate.wait()  # the first post is on its way while the other lines come
             posts.append((content, nonce))
 
-    bot = mock.MagicMock()
-    bot.is_closed.return_value = False
-    bot.table.db.update_game = mock.AsyncMock()
-    notifier = DiscordNotifier(bot)
-
-    async def server_language(game: Any) -> str:
-        return "en"
+    notifier = offline_notifier()
 
     async def no_table(*args: Any) -> bool:
         return False
 
-    notifier._server_language = server_language  # type: ignore[method-assign]
     notifier._public_channel = lambda game: Channel()  # type: ignore[assignment,method-assign,return-value]
     notifier._edit_table = no_table  # type: ignore[method-assign]
     game = SimpleNamespace(id=5, status="active", guild_id=None)
@@ -314,4 +308,4 @@ async def test_log_lines_owed_at_once_share_posts_within_discords_length(seed: i
     assert all(len(a) + 1 + len(b.split("\n")[0]) > MESSAGE_LIMIT for (a, _), (b, _) in itertools.pairwise(posts[1:]))
     assert len(posts) < len(lines) / 2
     assert len({n for _, n in posts}) == len(posts), "each post its own nonce"
-    bot.table.db.update_game.assert_awaited_with(5, announced=len(lines))
+    notifier.bot.table.db.update_game.assert_awaited_with(5, announced=len(lines))  # type: ignore[attr-defined]
