@@ -202,45 +202,38 @@ def answers_timed(h: Harness) -> list[tuple[float, Any]]:
     return answered
 
 
-async def test_a_write_lock_held_for_seconds_defers_the_answer_in_time(harness: Harness, tmp_path: Path) -> None:
-    h = harness
+async def decide_while_locked(h: Harness, tmp_path: Path, seconds: float) -> tuple[float, float, float]:
+    """Alice decides while another connection holds the write lock for `seconds`. Checks that her click
+    was answered with a deferral, edited once the commit was done, and counted once; returns when she
+    clicked, when the lock was released and when the first answer was sent."""
     alice, bob = h.user("Alice"), h.user("Bob")
     game_id = await open_game(Table.of(h), "eggs-empires", [alice, bob], 0, h.channel)
     answered = answers_timed(h)
-    lock = SQLiteLock(str(tmp_path / "bot.sqlite3"))
-    released = await lock.taken_for(3.5)
+    released = await SQLiteLock(str(tmp_path / "bot.sqlite3")).taken_for(seconds)
+    released_at: list[float] = []
+    released.add_done_callback(lambda _: released_at.append(time.monotonic()))
     start = time.monotonic()
     dm = await first_prompt(h, alice)
     await h.click(alice, choice_components(dm)[0]["custom_id"], message=dm)
     await released
     first_at, first = answered[0]
-    assert first_at - start < 3.0, "Discord got an answer within its 3 seconds"
     assert first is not None and first["type"] == 6, "a deferred update, edited once the commit is done"
     assert "You chose" in (h.dms(alice)[0]["content"] or "")
     assert h.bot is not None
     assert len(await h.bot.table.db.actions(game_id)) == 1
+    return start, released_at[0], first_at
+
+
+async def test_a_write_lock_held_for_seconds_defers_the_answer_in_time(harness: Harness, tmp_path: Path) -> None:
+    start, _released, first_at = await decide_while_locked(harness, tmp_path, 3.5)
+    assert first_at - start < 3.0, "Discord got an answer within its 3 seconds"
 
 
 async def test_a_decision_that_waits_is_acknowledged_long_before_its_answer(harness: Harness, tmp_path: Path) -> None:
     # A click whose commit waits (here a write lock held for 1.5 s) is deferred at once, not after the
     # 2 s that other interactions allow, so the player's client stops spinning; the answer follows.
-    h = harness
-    alice, bob = h.user("Alice"), h.user("Bob")
-    game_id = await open_game(Table.of(h), "eggs-empires", [alice, bob], 0, h.channel)
-    answered = answers_timed(h)
-    lock = SQLiteLock(str(tmp_path / "bot.sqlite3"))
-    released = await lock.taken_for(1.5)
-    released_at: list[float] = []
-    released.add_done_callback(lambda _: released_at.append(time.monotonic()))
-    dm = await first_prompt(h, alice)
-    await h.click(alice, choice_components(dm)[0]["custom_id"], message=dm)
-    await released
-    first_at, first = answered[0]
-    assert first_at < released_at[0], "the deferral came while the lock was still held"
-    assert first is not None and first["type"] == 6, "a deferred update, edited once the commit is done"
-    assert "You chose" in (h.dms(alice)[0]["content"] or "")
-    assert h.bot is not None
-    assert len(await h.bot.table.db.actions(game_id)) == 1
+    _start, released_at, first_at = await decide_while_locked(harness, tmp_path, 1.5)
+    assert first_at < released_at, "the deferral came while the lock was still held"
 
 
 @pytest.mark.parametrize("how", ["button", "command"])
