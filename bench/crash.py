@@ -44,8 +44,12 @@ from tests.harness.loopback import Loopback
 from tests.harness.run_bot import BotProcess
 
 # What a button that is no longer valid must answer (English: the scripted players' locale).
-STALE_ANSWERS = ("That choice is no longer available", "That was already decided",
-                 "You have nothing to decide right now", "That game is over")
+STALE_ANSWERS = (
+    "That choice is no longer available",
+    "That was already decided",
+    "You have nothing to decide right now",
+    "That game is over",
+)
 IDLE_BEFORE_HAND = 3.0  # seconds nobody could move before a prompted player without buttons asks for their hand
 STALLED = 60.0  # seconds nobody could move, even after "/game hand": the game is stuck
 SEATS = {"eggs-empires": (2, 6), "eight-minute-empire": (2, 4), "reggverse-riddles": (2, 6)}
@@ -75,9 +79,14 @@ class Figures:
     problems: list[str] = field(default_factory=list)
 
     def ok(self) -> bool:
-        return (self.decisions_lost == 0 and self.unanswered == 0 and self.old_buttons_dead == 0
-                and self.games_finished == self.games_started and self.kills_survived == self.kills
-                and not self.problems)
+        return (
+            self.decisions_lost == 0
+            and self.unanswered == 0
+            and self.old_buttons_dead == 0
+            and self.games_finished == self.games_started
+            and self.kills_survived == self.kills
+            and not self.problems
+        )
 
 
 @dataclass
@@ -101,8 +110,17 @@ def choice_of(component: dict[str, Any], values: list[str] | None) -> tuple[int,
 
 
 class CrashRun:
-    def __init__(self, loopback: Loopback, database_url: str, *, kills: int, tables: int, seed: int,
-                 log: IO[bytes], max_gap: float = 3.0) -> None:
+    def __init__(
+        self,
+        loopback: Loopback,
+        database_url: str,
+        *,
+        kills: int,
+        tables: int,
+        seed: int,
+        log: IO[bytes],
+        max_gap: float = 3.0,
+    ) -> None:
         self.lb = loopback
         self.database_url = database_url
         self.kills_wanted = kills
@@ -192,8 +210,9 @@ class CrashRun:
             await asyncio.sleep(0.1)  # its gateway is reconnecting
             return None
         self._pending[token] = generation
-        await self.lb.wait_until(lambda: self.lb.is_answered(token) or self.generation != generation
-                                 or not self.up.is_set(), 30)
+        await self.lb.wait_until(
+            lambda: self.lb.is_answered(token) or self.generation != generation or not self.up.is_set(), 30
+        )
         self._pending.pop(token, None)
         if self.lb.is_answered(token):
             return self.lb.responses_for(token)
@@ -229,8 +248,9 @@ class CrashRun:
             outcome = "acked"
         elif any(stale in text for stale in STALE_ANSWERS):
             outcome = "stale"
-        elif final and all(int((r["data"] or {}).get("flags") or 0) & 64
-                           for r in final if r["type"] in (4, "followup")):
+        elif final and all(
+            int((r["data"] or {}).get("flags") or 0) & 64 for r in final if r["type"] in (4, "followup")
+        ):
             outcome = "refused"  # a rule refusal ("you cannot take that"): pick again
         else:
             outcome = "other"
@@ -337,7 +357,8 @@ class CrashRun:
                 waiting = await self.prompted(game_id, humans)
                 self.figures.problems.append(
                     f"game {game_id} stalled: nobody could move for {STALLED:.0f} s; prompted humans {waiting}, "
-                    f"with a live message: {[u for u in waiting if self.live_message(u, game_id, dead)]}")
+                    f"with a live message: {[u for u in waiting if self.live_message(u, game_id, dead)]}"
+                )
                 return False
             if loop.time() - max(idle_since, asked) > IDLE_BEFORE_HAND:
                 # Nobody could move: a crash left someone's DM behind. They ask for their hand.
@@ -436,8 +457,9 @@ def count_errors(log_path: Path) -> int:
     return text.count("Traceback") + sum(1 for line in text.splitlines() if " ERROR " in line)
 
 
-async def crash(kills: int, *, tables: int = 3, seed: int = 1, database_url: str | None = None,
-                workdir: Path, max_gap: float = 3.0) -> Figures:
+async def crash(
+    kills: int, *, tables: int = 3, seed: int = 1, database_url: str | None = None, workdir: Path, max_gap: float = 3.0
+) -> Figures:
     """Run the crash script; the bot's log is left in `workdir`/bot.log."""
     url = database_url or f"sqlite+aiosqlite:///{workdir / 'crash.sqlite3'}"
     loopback = await Loopback.start()
@@ -466,8 +488,16 @@ def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory(prefix="crash-") as tmp:
         workdir = Path(args.workdir or tmp)
         workdir.mkdir(parents=True, exist_ok=True)
-        figures = asyncio.run(crash(args.kills, tables=args.tables, seed=args.seed,
-                                    database_url=args.database_url, workdir=workdir, max_gap=args.max_gap))
+        figures = asyncio.run(
+            crash(
+                args.kills,
+                tables=args.tables,
+                seed=args.seed,
+                database_url=args.database_url,
+                workdir=workdir,
+                max_gap=args.max_gap,
+            )
+        )
         if figures.bot_errors:
             print(Path(workdir, "bot.log").read_text(encoding="utf-8", errors="replace")[-4000:], file=sys.stderr)
     shown = {k: v for k, v in asdict(figures).items() if k != "problems"}
@@ -478,10 +508,21 @@ def main(argv: list[str]) -> int:
     command = "python -m bench crash " + " ".join(argv) if argv else "python -m bench crash"
     from bench.results import save
 
-    save("crash", command, shown, title="Crash proof (SIGKILL at random moments, restart on the same database)",
-         targets={"kills_survived": f">= {args.kills}", "decisions_lost": "0", "games_unfinished": "0",
-                  "unanswered": "0", "old_buttons_dead": "0", "bot_errors": "0"},
-         notes="in_flight_at_kill: interactions the bot was killed before answering (Discord shows "
-               "'interaction failed'; the scripted player clicks again). hand_recoveries: '/game hand' used because "
-               "a kill left a player's DM behind. restart_median_s: spawn to gateway READY on this shared machine.")
+    save(
+        "crash",
+        command,
+        shown,
+        title="Crash proof (SIGKILL at random moments, restart on the same database)",
+        targets={
+            "kills_survived": f">= {args.kills}",
+            "decisions_lost": "0",
+            "games_unfinished": "0",
+            "unanswered": "0",
+            "old_buttons_dead": "0",
+            "bot_errors": "0",
+        },
+        notes="in_flight_at_kill: interactions the bot was killed before answering (Discord shows "
+        "'interaction failed'; the scripted player clicks again). hand_recoveries: '/game hand' used because "
+        "a kill left a player's DM behind. restart_median_s: spawn to gateway READY on this shared machine.",
+    )
     return 0 if figures.ok() else 1

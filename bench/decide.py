@@ -35,10 +35,29 @@ from pathlib import Path
 from typing import Any
 
 # Database methods by path. A call inside another (mark_broken -> update_game) counts for the outer one.
-READS = ("game_row", "game_and_seats", "get_game", "seats", "load_state", "actions", "channel_game", "thread_game",
-         "user_games", "results", "ratings")
-COMMITS = ("commit_action", "commit_actions", "update_game", "update_seat", "set_seats", "start_game", "finish_game",
-           "mark_broken")
+READS = (
+    "game_row",
+    "game_and_seats",
+    "get_game",
+    "seats",
+    "load_state",
+    "actions",
+    "channel_game",
+    "thread_game",
+    "user_games",
+    "results",
+    "ratings",
+)
+COMMITS = (
+    "commit_action",
+    "commit_actions",
+    "update_game",
+    "update_seat",
+    "set_seats",
+    "start_game",
+    "finish_game",
+    "mark_broken",
+)
 # (game key, humans, AI seats): all three games, small and large tables.
 TABLES = (
     ("eggs-empires", 2, 0),
@@ -110,8 +129,16 @@ class Recorder:
         return None
 
 
-async def play_table(directory: Path, key: str, humans: int, ais: int, games_count: int, seed: int,
-                     cache: bool = True, database_url: str | None = None) -> tuple[list[Sample], int]:
+async def play_table(
+    directory: Path,
+    key: str,
+    humans: int,
+    ais: int,
+    games_count: int,
+    seed: int,
+    cache: bool = True,
+    database_url: str | None = None,
+) -> tuple[list[Sample], int]:
     """Play `games_count` games of one table; the samples of every human decision, and refusals."""
     import games
     from bot.table import TableError, TableService
@@ -134,8 +161,9 @@ async def play_table(directory: Path, key: str, humans: int, ais: int, games_cou
     try:
         for index in range(games_count):
             host = 1000 * (index + 1)
-            row = await table.create_lobby(guild_id=1, channel_id=10 + index, game_key=key, host_id=host,
-                                           host_name="P0")
+            row = await table.create_lobby(
+                guild_id=1, channel_id=10 + index, game_key=key, host_id=host, host_name="P0"
+            )
             assert row.id is not None
             for i in range(1, humans):
                 await table.join(row.id, host + i, f"P{i}")
@@ -160,8 +188,9 @@ async def play_table(directory: Path, key: str, humans: int, ais: int, games_cou
                     refused += 1
                     continue
                 cpu = time.process_time() - began
-                samples.append(Sample(cpu, sum(meter.statements.values()), meter.reads, meter.cpu["read"],
-                                      meter.cpu["commit"]))
+                samples.append(
+                    Sample(cpu, sum(meter.statements.values()), meter.reads, meter.cpu["read"], meter.cpu["commit"])
+                )
                 update = decided.update
             else:
                 raise RuntimeError(f"{key}: a game did not end within {MAX_STEPS} human decisions")
@@ -174,7 +203,7 @@ async def play_table(directory: Path, key: str, humans: int, ais: int, games_cou
 
 def summary(samples: list[Sample], batch: int) -> dict[str, float]:
     """Medians over batches of consecutive decisions (CPU), means (statements)."""
-    batches = [samples[i:i + batch] for i in range(0, len(samples), batch)]
+    batches = [samples[i : i + batch] for i in range(0, len(samples), batch)]
     if len(batches) > 1 and len(batches[-1]) < batch // 2:
         batches.pop()  # a short last batch is mostly one game's end
 
@@ -193,16 +222,22 @@ def summary(samples: list[Sample], batch: int) -> dict[str, float]:
     }
 
 
-def measure(games_count: int, batch: int, seed: int, tables: tuple[tuple[str, int, int], ...] = TABLES,
-            cache: bool = True, database_url: str | None = None
-            ) -> tuple[dict[str, dict[str, float]], dict[str, float]]:
+def measure(
+    games_count: int,
+    batch: int,
+    seed: int,
+    tables: tuple[tuple[str, int, int], ...] = TABLES,
+    cache: bool = True,
+    database_url: str | None = None,
+) -> tuple[dict[str, dict[str, float]], dict[str, float]]:
     """Figures per table and over all of them."""
     per_table: dict[str, dict[str, float]] = {}
     everything: list[Sample] = []
     with tempfile.TemporaryDirectory() as directory:
         for key, humans, ais in tables:
-            samples, refused = asyncio.run(play_table(Path(directory), key, humans, ais, games_count, seed,
-                                                           cache, database_url))
+            samples, refused = asyncio.run(
+                play_table(Path(directory), key, humans, ais, games_count, seed, cache, database_url)
+            )
             figures = summary(samples, batch)
             figures["refused"] = refused
             per_table[f"{key} {humans}h+{ais}ai"] = figures
@@ -211,43 +246,58 @@ def measure(games_count: int, batch: int, seed: int, tables: tuple[tuple[str, in
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench decide", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m bench decide", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=3, help="games per table (default 3)")
     parser.add_argument("--batch", type=int, default=50, help="decisions per batch for the CPU median")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-cache", action="store_true", help="storage without its cache of rows and seats")
-    parser.add_argument("--database-url", default=None,
-                        help="postgresql+asyncpg://... to measure on PostgreSQL (default: a fresh SQLite file)")
+    parser.add_argument(
+        "--database-url",
+        default=None,
+        help="postgresql+asyncpg://... to measure on PostgreSQL (default: a fresh SQLite file)",
+    )
     parser.add_argument("--no-save", action="store_true", help="do not write bench/results/decide.json")
     args = parser.parse_args(argv)
     root = Path(__file__).resolve().parents[1]
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
-    per_table, overall = measure(args.games, args.batch, args.seed, cache=not args.no_cache,
-                                 database_url=args.database_url)
+    per_table, overall = measure(
+        args.games, args.batch, args.seed, cache=not args.no_cache, database_url=args.database_url
+    )
     backend = "SQLite" if args.database_url is None else "PostgreSQL"
-    print(f"TableService.decide on {backend} ({'no cache' if args.no_cache else 'cache'}), "
-          f"{args.games} games per table, human decisions only "
-          f"(CPU ms: median over batches of {args.batch})")
-    header = f"  {'table':32s} {'decisions':>9s} {'CPU ms':>7s} {'read':>6s} {'commit':>7s} {'other':>6s} " \
-             f"{'SQL/dec':>8s} {'reads':>6s}"
+    print(
+        f"TableService.decide on {backend} ({'no cache' if args.no_cache else 'cache'}), "
+        f"{args.games} games per table, human decisions only "
+        f"(CPU ms: median over batches of {args.batch})"
+    )
+    header = (
+        f"  {'table':32s} {'decisions':>9s} {'CPU ms':>7s} {'read':>6s} {'commit':>7s} {'other':>6s} "
+        f"{'SQL/dec':>8s} {'reads':>6s}"
+    )
     print(header)
     for name, f in [*per_table.items(), ("all", overall)]:
-        print(f"  {name:32s} {f['decisions']:9.0f} {f['cpu_ms']:7.3f} {f['read_ms']:6.3f} {f['commit_ms']:7.3f} "
-              f"{f['other_ms']:6.3f} {f['statements']:8.2f} {f['reads']:6.2f}")
+        print(
+            f"  {name:32s} {f['decisions']:9.0f} {f['cpu_ms']:7.3f} {f['read_ms']:6.3f} {f['commit_ms']:7.3f} "
+            f"{f['other_ms']:6.3f} {f['statements']:8.2f} {f['reads']:6.2f}"
+        )
     if not args.no_save:
         from bench import results
 
         name = "decide-no-cache" if args.no_cache else "decide"
         if args.database_url is not None:
             name += "-postgresql"
-        results.save(name, results.command("decide", argv), {"all": overall, "tables": per_table},
-                     title="Storage and table-service cost per decision"
-                           + ("" if args.database_url is None else " (PostgreSQL)"),
-                     notes="CPU ms per human decision (median over batches), SQL statements and reads per "
-                           "decision; the read/commit split is CPU inside Database reads and writes. A decision is "
-                           "one commit_actions transaction holding the AI moves it sets off and the turn's new "
-                           "deadline: on SQLite BEGIN, SELECT, INSERT, UPDATE, COMMIT; on PostgreSQL one statement "
-                           "on the asyncpg connection (storage/pg_direct.py), its BEGIN/COMMIT implicit.")
+        results.save(
+            name,
+            results.command("decide", argv),
+            {"all": overall, "tables": per_table},
+            title="Storage and table-service cost per decision"
+            + ("" if args.database_url is None else " (PostgreSQL)"),
+            notes="CPU ms per human decision (median over batches), SQL statements and reads per "
+            "decision; the read/commit split is CPU inside Database reads and writes. A decision is "
+            "one commit_actions transaction holding the AI moves it sets off and the turn's new "
+            "deadline: on SQLite BEGIN, SELECT, INSERT, UPDATE, COMMIT; on PostgreSQL one statement "
+            "on the asyncpg connection (storage/pg_direct.py), its BEGIN/COMMIT implicit.",
+        )
     return 0

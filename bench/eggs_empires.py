@@ -33,10 +33,13 @@ KEY = "eggs-empires"
 
 def interpreted_throughput(players: int, count: int, repeats: int) -> dict[str, Any]:
     """`throughput` of the interpreted engine, in a child process that runs the .py files."""
-    code = ("import json, sys; from games import build; build.prefer_sources();"
-            "from bench.eggs_empires import throughput; print(json.dumps(throughput(*map(int, sys.argv[1:]))))")
-    child = subprocess.run([sys.executable, "-c", code, str(players), str(count), str(repeats)],
-                           capture_output=True, text=True, check=True)
+    code = (
+        "import json, sys; from games import build; build.prefer_sources();"
+        "from bench.eggs_empires import throughput; print(json.dumps(throughput(*map(int, sys.argv[1:]))))"
+    )
+    child = subprocess.run(
+        [sys.executable, "-c", code, str(players), str(count), str(repeats)], capture_output=True, text=True, check=True
+    )
     result: dict[str, Any] = json.loads(child.stdout)
     return result
 
@@ -45,8 +48,13 @@ def throughput(players: int, count: int, repeats: int) -> dict[str, Any]:
     game = games.get(KEY)
     reports = [simulate(game, players, count, 1000 * r, ["random"] * players, {}) for r in range(repeats)]
     rates = [r["games_per_second"] for r in reports]
-    return {"players": players, "games": count, "runs": rates, "median_games_per_second": statistics.median(rates),
-            "median_wall_games_per_second": statistics.median(r["wall_games_per_second"] for r in reports)}
+    return {
+        "players": players,
+        "games": count,
+        "runs": rates,
+        "median_games_per_second": statistics.median(rates),
+        "median_wall_games_per_second": statistics.median(r["wall_games_per_second"] for r in reports),
+    }
 
 
 class _Floor:
@@ -83,8 +91,11 @@ def contract_floor_ratio(count: int, repeats: int) -> dict[str, Any]:
         for i in range(count):
             play_out(floor, {"left": 42, "sub": [None] * 4}, [RandomPlayer(i * 4 + s) for s in range(4)])  # type: ignore[arg-type]
         empty.append(time.process_time() - started)
-    return {"games_per_cpu_second_best": round(count / min(real)), "floor_games_per_cpu_second_best":
-            round(count / min(empty)), "ratio": round(min(real) / min(empty), 2)}
+    return {
+        "games_per_cpu_second_best": round(count / min(real)),
+        "floor_games_per_cpu_second_best": round(count / min(empty)),
+        "ratio": round(min(real) / min(empty), 2),
+    }
 
 
 def heuristic_win_rate(count: int) -> dict[str, Any]:
@@ -122,32 +133,50 @@ def main(argv: list[str]) -> int:
     compiled = ", ".join(results["compiled"]) or "none: the interpreted engine (python -m games.build compiles it)"
     print(f"eggs-empires compiled modules: {compiled}")
     for row in results["throughput"]:
-        print(f"eggs-empires {row['players']}p random: median {row['median_games_per_second']:.0f} games per CPU "
-              f"second (runs of {row['games']}: {', '.join(f'{r:.0f}' for r in row['runs'])}; wall clock "
-              f"{row['median_wall_games_per_second']:.0f}/s)")
+        print(
+            f"eggs-empires {row['players']}p random: median {row['median_games_per_second']:.0f} games per CPU "
+            f"second (runs of {row['games']}: {', '.join(f'{r:.0f}' for r in row['runs'])}; wall clock "
+            f"{row['median_wall_games_per_second']:.0f}/s)"
+        )
     for row in results.get("interpreted", []):
-        print(f"eggs-empires {row['players']}p random, interpreted (.py files): median "
-              f"{row['median_games_per_second']:.0f} games per CPU second (runs: "
-              f"{', '.join(f'{r:.0f}' for r in row['runs'])})")
+        print(
+            f"eggs-empires {row['players']}p random, interpreted (.py files): median "
+            f"{row['median_games_per_second']:.0f} games per CPU second (runs: "
+            f"{', '.join(f'{r:.0f}' for r in row['runs'])})"
+        )
     f = results["floor"]
-    print(f"eggs-empires 4p vs a rule-less game of the same 168 decisions, best of {args.repeats} alternating "
-          f"runs: {f['games_per_cpu_second_best']} vs {f['floor_games_per_cpu_second_best']} games per CPU second "
-          f"(the rules cost {f['ratio']}x the contract's own floor)")
+    print(
+        f"eggs-empires 4p vs a rule-less game of the same 168 decisions, best of {args.repeats} alternating "
+        f"runs: {f['games_per_cpu_second_best']} vs {f['floor_games_per_cpu_second_best']} games per CPU second "
+        f"(the rules cost {f['ratio']}x the contract's own floor)"
+    )
     if "heuristic" in results:
         h = results["heuristic"]
-        print(f"eggs-empires 4p, 1 heuristic vs 3 random: heuristic wins {h['heuristic_win_rate']:.1%} "
-              f"of {h['games']} games (chance 25%)")
+        print(
+            f"eggs-empires 4p, 1 heuristic vs 3 random: heuristic wins {h['heuristic_win_rate']:.1%} "
+            f"of {h['games']} games (chance 25%)"
+        )
     from bench import results as saved
 
     # The issue's targets, as flat figures the report can check: 4 players on one core, and the heuristic.
-    figures: dict[str, Any] = {f"games_per_cpu_second_{row['players']}p": row["median_games_per_second"]
-                               for row in results["throughput"]}
-    figures.update({f"interpreted_games_per_cpu_second_{row['players']}p": row["median_games_per_second"]
-                    for row in results.get("interpreted", [])})
+    figures: dict[str, Any] = {
+        f"games_per_cpu_second_{row['players']}p": row["median_games_per_second"] for row in results["throughput"]
+    }
+    figures.update(
+        {
+            f"interpreted_games_per_cpu_second_{row['players']}p": row["median_games_per_second"]
+            for row in results.get("interpreted", [])
+        }
+    )
     targets = {"games_per_cpu_second_4p": ">= 1000"}
     if "heuristic" in results:
         figures["heuristic_win_rate_percent"] = round(100 * results["heuristic"]["heuristic_win_rate"], 1)
         targets["heuristic_win_rate_percent"] = ">= 45"
-    saved.save("eggs_empires", saved.command("eggs_empires", argv), {**figures, **results},
-               title="Eggs and Empires engine", targets=targets)
+    saved.save(
+        "eggs_empires",
+        saved.command("eggs_empires", argv),
+        {**figures, **results},
+        title="Eggs and Empires engine",
+        targets=targets,
+    )
     return 0

@@ -32,8 +32,15 @@ from typing import Any
 import games
 from bench import results
 
-TARGETS = {"duplicated posts": "0", "missing posts": "0", "decisions lost": "0", "events not shown": "0",
-           "events shown twice": "0", "replays differing": "0", "closed-DM pings per closed player": "1"}
+TARGETS = {
+    "duplicated posts": "0",
+    "missing posts": "0",
+    "decisions lost": "0",
+    "events not shown": "0",
+    "events shown twice": "0",
+    "replays differing": "0",
+    "closed-DM pings per closed player": "1",
+}
 DISCORD_KINDS = ("429", "429-global", "500", "502", "503", "timeout", "answer-lost")
 DB_KINDS = ("io-error", "after-commit", "write-lock")
 PG_KINDS = ("connections-refused", "after-commit")
@@ -81,32 +88,37 @@ async def discord_part(totals: Totals, keys: list[str], per_key: int, rng: rando
                     closed: set[int] = set()
                     close_at = rng.randint(3, 12)
 
-                    async def faults(step: int, bob: int = bob, closed: set[int] = closed,
-                                     close_at: int = close_at) -> None:
+                    async def faults(
+                        step: int, bob: int = bob, closed: set[int] = closed, close_at: int = close_at
+                    ) -> None:
                         _discord_fault(lb, rng.choice(DISCORD_KINDS), rng)
                         if step == close_at:
                             lb.fake.dm_closed.add(bob)
                             closed.add(bob)
                             totals.faults["discord DMs closed mid-game"] += 1
 
-                    stats = await play(t, game_id, [alice, bob], rng=rng, between=faults, closed_dms=closed,
-                                       max_steps=20_000)
+                    stats = await play(
+                        t, game_id, [alice, bob], rng=rng, between=faults, closed_dms=closed, max_steps=20_000
+                    )
                     lb.faults.clear()
                     check = await check_game(t, game_id, recorder, stats)
                     totals.add_check(check, stats)
                     row = await t.bot.table.db.get_game(game_id)
                     assert row is not None
                     thread = row.thread_id or row.channel_id
-                    pings_per_closed.append(sum(1 for m in lb.messages_in(thread)
-                                                if f"<@{bob}>" in m["content"] and m.get("components")))
+                    pings_per_closed.append(
+                        sum(1 for m in lb.messages_in(thread) if f"<@{bob}>" in m["content"] and m.get("components"))
+                    )
             for call in lb.fake.calls:
                 kind = {429: "429", 500: "500", 502: "502", 503: "503", 504: "timeout", -1: "answer lost"}.get(
-                    call.status)
+                    call.status
+                )
                 if kind is not None:
                     totals.faults[f"discord {kind}"] += 1
             totals.figures["notification retries (bot)"] += t.bot.table.notifier.retried  # type: ignore[attr-defined]
-            totals.figures["closed-DM pings per closed player"] = max(pings_per_closed, default=0) if all(
-                p == pings_per_closed[0] for p in pings_per_closed) else -1
+            totals.figures["closed-DM pings per closed player"] = (
+                max(pings_per_closed, default=0) if all(p == pings_per_closed[0] for p in pings_per_closed) else -1
+            )
     finally:
         await lb.close()
 
@@ -130,15 +142,17 @@ def _discord_fault(lb: Any, kind: str, rng: random.Random) -> None:
             lb.lose_answer_next(1, match="/messages")
 
 
-async def database_part(totals: Totals, keys: list[str], per_key: int, rng: random.Random, work: Path,
-                        postgres: str | None) -> None:
+async def database_part(
+    totals: Totals, keys: list[str], per_key: int, rng: random.Random, work: Path, postgres: str | None
+) -> None:
     await _database_backend(totals, keys, per_key, rng, work, None)
     if postgres:
         await _database_backend(totals, keys, per_key, rng, work, postgres)
 
 
-async def _database_backend(totals: Totals, keys: list[str], per_key: int, rng: random.Random, work: Path,
-                            postgres: str | None) -> None:
+async def _database_backend(
+    totals: Totals, keys: list[str], per_key: int, rng: random.Random, work: Path, postgres: str | None
+) -> None:
     from tests.harness import Harness
     from tests.harness.db_faults import PostgresOutage, SQLiteLock, SQLiteOutage
     from tests.harness.fault_play import Recorder, Table, caught_up, check_game, open_game, play
@@ -202,7 +216,8 @@ async def _database_backend(totals: Totals, keys: list[str], per_key: int, rng: 
                     check = await check_game(t, game_id, recorder, stats)
                     totals.add_check(check, stats)
             totals.figures[f"{backend}: games that waited for the database and resumed by themselves"] += (
-                h.bot.table.stalls)
+                h.bot.table.stalls
+            )
             if pg is None:
                 totals.figures["sqlite: statements refused during outages"] += io_outage.refused
             else:
@@ -249,8 +264,15 @@ def _print(totals: Totals, seconds: float) -> dict[str, Any]:
     figures: dict[str, Any] = {"games finished": f"{totals.finished}/{totals.games}"}
     figures.update({f"faults: {k}": v for k, v in sorted(totals.faults.items())})
     figures["faults injected"] = sum(totals.faults.values())
-    for name in ("duplicated posts", "missing posts", "events not shown", "events shown twice", "decisions lost",
-                 "replays differing", "closed-DM pings per closed player"):
+    for name in (
+        "duplicated posts",
+        "missing posts",
+        "events not shown",
+        "events shown twice",
+        "decisions lost",
+        "replays differing",
+        "closed-DM pings per closed player",
+    ):
         figures[name] = totals.figures.get(name, 0)
     figures.update({k: v for k, v in sorted(totals.figures.items()) if k not in figures})
     figures["wall seconds"] = round(seconds, 1)
@@ -267,8 +289,11 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench faults", description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1, help="games per game and part (default 1)")
     parser.add_argument("--seed", type=int, default=9)
-    parser.add_argument("--postgres", default=os.environ.get("TEST_POSTGRES_URL"),
-                        help="a PostgreSQL server database to also fault (default: TEST_POSTGRES_URL)")
+    parser.add_argument(
+        "--postgres",
+        default=os.environ.get("TEST_POSTGRES_URL"),
+        help="a PostgreSQL server database to also fault (default: TEST_POSTGRES_URL)",
+    )
     parser.add_argument("--only", choices=["discord", "database"], help="run one part only")
     parser.add_argument("--game", choices=list(games.keys()), help="play this game only")
     parser.add_argument("--no-save", action="store_true")
@@ -295,9 +320,14 @@ def main(argv: list[str]) -> int:
         shown += [f"--{name}={value}" for name, value in (("only", args.only), ("game", args.game)) if value]
         if args.postgres:
             shown += ["--postgres", "URL"]
-        results.save("faults", results.command("faults", shown), figures, targets=TARGETS,
-                     title="Faults: Discord (429, 5xx, timeouts, lost answers, closed DMs), the database unavailable",
-                     notes="Whole games of every game with 2 scripted players and 1 AI; faults injected every round "
-                           "(Discord) or every few rounds for 0.5-3 s (database); players keep clicking.")
+        results.save(
+            "faults",
+            results.command("faults", shown),
+            figures,
+            targets=TARGETS,
+            title="Faults: Discord (429, 5xx, timeouts, lost answers, closed DMs), the database unavailable",
+            notes="Whole games of every game with 2 scripted players and 1 AI; faults injected every round "
+            "(Discord) or every few rounds for 0.5-3 s (database); players keep clicking.",
+        )
     ok = not totals.problems and totals.finished == totals.games
     return 0 if ok else 1

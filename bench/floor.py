@@ -107,15 +107,23 @@ async def measure(clickers: int, duration: float, posts: float) -> dict[str, Any
         return result
 
     fake._handle = observe  # type: ignore[method-assign]
-    env = {**os.environ, "LOOPBACK_URL": lb.url, "DISCORD_TOKEN": TOKEN, "FLOOR_POSTS": str(posts),
-           "PYTHONUNBUFFERED": "1"}
-    bot = await asyncio.create_subprocess_exec(sys.executable, "-m", "bench.floor", env=env,
-                                               stdin=asyncio.subprocess.DEVNULL)
+    env = {
+        **os.environ,
+        "LOOPBACK_URL": lb.url,
+        "DISCORD_TOKEN": TOKEN,
+        "FLOOR_POSTS": str(posts),
+        "PYTHONUNBUFFERED": "1",
+    }
+    bot = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bench.floor", env=env, stdin=asyncio.subprocess.DEVNULL
+    )
     try:
         await lb.wait_ready()
         users = [lb.user(f"clicker{i}") for i in range(clickers)]
-        messages = [fake._message(fake.add_text_channel(f"floor{i}"), {"content": "", "components": BUTTON_ROW}, [])
-                    for i in range(clickers)]
+        messages = [
+            fake._message(fake.add_text_channel(f"floor{i}"), {"content": "", "components": BUTTON_ROW}, [])
+            for i in range(clickers)
+        ]
         latencies: list[float] = []
         stop = False
 
@@ -162,7 +170,10 @@ async def measure(clickers: int, duration: float, posts: float) -> dict[str, Any
     per_click_bench = 1000 * own_cpu / clicks
     cores = os.cpu_count() or 1
     return {
-        "clickers": clickers, "posts_per_click": posts, "seconds": round(wall, 2), "clicks": clicks,
+        "clickers": clickers,
+        "posts_per_click": posts,
+        "seconds": round(wall, 2),
+        "clicks": clicks,
         "clicks_per_second": round(clicks / wall, 1),
         "other_calls_per_click": round(other_calls[0] / clicks, 2),
         "bot_cpu_ms_per_click": round(per_click_bot, 3),
@@ -175,22 +186,25 @@ async def measure(clickers: int, duration: float, posts: float) -> dict[str, Any
 
 
 def report(f: dict[str, Any]) -> str:
-    return "\n".join([
-        f"an answering-only bot, {f['clickers']} users clicking in a closed loop for {f['seconds']} s, "
-        f"{f['posts_per_click']} other REST calls per click",
-        f"  clicks answered: {f['clicks']} ({f['clicks_per_second']}/s), other REST calls "
-        f"{f['other_calls_per_click']} per click",
-        f"  CPU per click: bot {f['bot_cpu_ms_per_click']} ms, bench (users + fake Discord) "
-        f"{f['bench_cpu_ms_per_click']} ms",
-        f"  first response p50 {f['first_response_p50_ms']} ms, p99 {f['first_response_p99_ms']} ms",
-        f"  ceiling on this machine ({f['cores']} cores, both fully used, nothing else running): "
-        f"{f['ceiling_clicks_per_second']} clicks/s",
-    ])
+    return "\n".join(
+        [
+            f"an answering-only bot, {f['clickers']} users clicking in a closed loop for {f['seconds']} s, "
+            f"{f['posts_per_click']} other REST calls per click",
+            f"  clicks answered: {f['clicks']} ({f['clicks_per_second']}/s), other REST calls "
+            f"{f['other_calls_per_click']} per click",
+            f"  CPU per click: bot {f['bot_cpu_ms_per_click']} ms, bench (users + fake Discord) "
+            f"{f['bench_cpu_ms_per_click']} ms",
+            f"  first response p50 {f['first_response_p50_ms']} ms, p99 {f['first_response_p99_ms']} ms",
+            f"  ceiling on this machine ({f['cores']} cores, both fully used, nothing else running): "
+            f"{f['ceiling_clicks_per_second']} clicks/s",
+        ]
+    )
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench floor", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m bench floor", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--clickers", type=int, default=64)
     parser.add_argument("--duration", type=float, default=20.0)
     parser.add_argument("--posts", type=float, default=1.3, help="other REST calls per click, on average")
@@ -201,9 +215,13 @@ def main(argv: list[str]) -> int:
     figures = asyncio.run(measure(args.clickers, args.duration, args.posts))
     print(report(figures))
     if not args.no_save:
-        save("floor", "python -m bench floor " + " ".join(argv), figures,
-             title="Floor: answering clicks with no game behind them (bot in its own process)",
-             notes="The least CPU a decision costs through the harness on this machine; see bench/floor.py.")
+        save(
+            "floor",
+            "python -m bench floor " + " ".join(argv),
+            figures,
+            title="Floor: answering clicks with no game behind them (bot in its own process)",
+            notes="The least CPU a decision costs through the harness on this machine; see bench/floor.py.",
+        )
     return 0
 
 

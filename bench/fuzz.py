@@ -60,8 +60,15 @@ def run(examples: int, seed_value: int) -> dict[str, Any]:
     close_loop(loop)
     tally = dict(arena.tally)
     tried = arena.tried
-    return {"examples tried": tried, "failures": len(failures), **dict(kinds), "tally": tally,
-            "seconds": round(elapsed, 1), "cpu seconds": round(cpu, 1), "failure list": failures}
+    return {
+        "examples tried": tried,
+        "failures": len(failures),
+        **dict(kinds),
+        "tally": tally,
+        "seconds": round(elapsed, 1),
+        "cpu seconds": round(cpu, 1),
+        "failure list": failures,
+    }
 
 
 def main(argv: list[str]) -> int:
@@ -73,8 +80,10 @@ def main(argv: list[str]) -> int:
     figures = run(args.examples, args.seed)
     tally = figures.pop("tally")
     failures = figures.pop("failure list")
-    print(f"hostile interactions tried: {figures['examples tried']} in {figures['seconds']} s "
-          f"({figures['cpu seconds']} s CPU)")
+    print(
+        f"hostile interactions tried: {figures['examples tried']} in {figures['seconds']} s "
+        f"({figures['cpu seconds']} s CPU)"
+    )
     for name in sorted(tally):
         print(f"  {name}: {tally[name]}")
     print(f"failures: {figures['failures']}")
@@ -82,10 +91,15 @@ def main(argv: list[str]) -> int:
         print(f"  {failure}")
     if not args.no_save:
         figures.update(tally)
-        results.save("fuzz", f"python -m bench fuzz --examples {args.examples} --seed {args.seed}", figures,
-                      title="Hostile input (forged clicks, selects, commands, damaged payloads)", targets=TARGETS,
-                      notes="In-process harness, real discord.py; invariants per example: answered exactly once, "
-                            "no error logged, no change unless a legitimate move (tests/harness/hostile.py).")
+        results.save(
+            "fuzz",
+            f"python -m bench fuzz --examples {args.examples} --seed {args.seed}",
+            figures,
+            title="Hostile input (forged clicks, selects, commands, damaged payloads)",
+            targets=TARGETS,
+            notes="In-process harness, real discord.py; invariants per example: answered exactly once, "
+            "no error logged, no change unless a legitimate move (tests/harness/hostile.py).",
+        )
     return 1 if failures else 0
 
 

@@ -39,8 +39,12 @@ def positions(key: str, players: int, count: int) -> list[tuple[dict[str, Any], 
     return found
 
 
-def cpu_ms_per_decision(key: str, recorded: list[tuple[dict[str, Any], int, int]], repeats: int,
-                        work: Callable[[Any, Any, Any, int], object]) -> float:
+def cpu_ms_per_decision(
+    key: str,
+    recorded: list[tuple[dict[str, Any], int, int]],
+    repeats: int,
+    work: Callable[[Any, Any, Any, int], object],
+) -> float:
     """Median over `repeats` of the mean CPU ms of `work(game, state, prompt, seed)` per position."""
     game = games.get(key)
     ready = []
@@ -79,15 +83,21 @@ def main(argv: list[str]) -> int:
             recorded = positions(key, players, args.games)
             decide = cpu_ms_per_decision(key, recorded, args.repeats, _decide)
             view = cpu_ms_per_decision(key, recorded, args.repeats, _view)
-            print(f"{key} {players}p: median {decide:.3f} ms CPU per heuristic decision, of which the view "
-                  f"{view:.3f} ms ({len(recorded)} decisions, {args.repeats} repeats)")
+            print(
+                f"{key} {players}p: median {decide:.3f} ms CPU per heuristic decision, of which the view "
+                f"{view:.3f} ms ({len(recorded)} decisions, {args.repeats} repeats)"
+            )
             figures[f"{key}_{players}p_ms_per_decision"] = round(decide, 3)
             figures[f"{key}_{players}p_view_ms"] = round(view, 3)
     if not args.no_save:
         from bench import results
 
-        results.save("heuristics", " ".join(["python -m bench heuristics", *argv]), figures,
-                     title="CPU per heuristic (AI seat) decision",
-                     notes="Fresh player per decision from recorded positions, as the table service does; "
-                           "the view alone is timed on the same positions. Medians of the mean per decision.")
+        results.save(
+            "heuristics",
+            " ".join(["python -m bench heuristics", *argv]),
+            figures,
+            title="CPU per heuristic (AI seat) decision",
+            notes="Fresh player per decision from recorded positions, as the table service does; "
+            "the view alone is timed on the same positions. Medians of the mean per decision.",
+        )
     return 0

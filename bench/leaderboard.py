@@ -64,8 +64,31 @@ def fill(path: Path, results: int, players: int, seed: int = 1) -> int:
         users: list[int | None] = list(rng.sample(range(FIRST_USER, FIRST_USER + players), SEATS))
         if game_id % 5 == 0:
             users[-1] = None  # an AI seat in every fifth game
-        game_rows.append((game_id, GUILD_ID, 1000 + game_id % 50, 5000 + game_id, key, "{}", "finished",
-                          users[0], game_id, None, 10, None, 0, None, None, None, None, at, at, at, game_id))
+        game_rows.append(
+            (
+                game_id,
+                GUILD_ID,
+                1000 + game_id % 50,
+                5000 + game_id,
+                key,
+                "{}",
+                "finished",
+                users[0],
+                game_id,
+                None,
+                10,
+                None,
+                0,
+                None,
+                None,
+                None,
+                None,
+                at,
+                at,
+                at,
+                game_id,
+            )
+        )
         scores = [rng.randint(20, 80) for _ in range(SEATS)]
         ranks = rank_by_scores(scores)
         plays = json.dumps({"Bard (1)": rng.randint(0, 9), "Hero (10)": rng.randint(0, 9)})
@@ -94,8 +117,12 @@ async def timed(repeat: int, call: Callable[[], Awaitable[Any]]) -> list[tuple[f
 
 def summary(times: list[tuple[float, float]]) -> dict[str, float]:
     wall = sorted(t[0] for t in times)
-    return {"median_ms": round(statistics.median(wall), 2), "p90_ms": round(wall[int(0.9 * (len(wall) - 1))], 2),
-            "cpu_median_ms": round(statistics.median(t[1] for t in times), 2), "n": len(wall)}
+    return {
+        "median_ms": round(statistics.median(wall), 2),
+        "p90_ms": round(wall[int(0.9 * (len(wall) - 1))], 2),
+        "cpu_median_ms": round(statistics.median(t[1] for t in times), 2),
+        "n": len(wall),
+    }
 
 
 def played_log(game_key: str, seed: int) -> tuple[int, list[tuple[int, list[str]]]]:
@@ -117,15 +144,17 @@ def write_log(path: Path, game_id: int, log: list[tuple[int, list[str]]]) -> Non
     at = datetime(2024, 6, 1).isoformat(sep=" ")
     connection = sqlite3.connect(path, timeout=15)
     with connection:
-        connection.executemany("INSERT INTO actions (game_id, seq, seat, action, afk, at) VALUES (?, ?, ?, ?, 0, ?)",
-                               [(game_id, seq, seat, json.dumps(action), at)
-                                for seq, (seat, action) in enumerate(log, start=2)])
+        connection.executemany(
+            "INSERT INTO actions (game_id, seq, seat, action, afk, at) VALUES (?, ?, ?, ?, 0, ?)",
+            [(game_id, seq, seat, json.dumps(action), at) for seq, (seat, action) in enumerate(log, start=2)],
+        )
         connection.execute("UPDATE games SET version = ? WHERE id = ?", (len(log) + 1, game_id))
     connection.close()
 
 
-async def prepare(path: Path, results: int, players: int, reuse: Path | None, reuse_ready: bool,
-                  figures: dict[str, Any]) -> bool:
+async def prepare(
+    path: Path, results: int, players: int, reuse: Path | None, reuse_ready: bool, figures: dict[str, Any]
+) -> bool:
     """Fill the database (or copy a kept one); True if it still needs rerating."""
     if reuse is not None and reuse_ready:
         shutil.copyfile(reuse, path)
@@ -139,8 +168,9 @@ async def prepare(path: Path, results: int, players: int, reuse: Path | None, re
     return True
 
 
-async def run(results: int, players: int, repeat: int, reuse: Path | None = None, reuse_ready: bool = False
-              ) -> dict[str, Any]:
+async def run(
+    results: int, players: int, repeat: int, reuse: Path | None = None, reuse_ready: bool = False
+) -> dict[str, Any]:
     from bot.cogs import leaderboard as cog
     from tests.harness import Harness
 
@@ -185,18 +215,29 @@ async def run(results: int, players: int, repeat: int, reuse: Path | None = None
             figures["/leaderboard"] = summary(await timed(repeat, board_cmd))
             figures["/stats"] = summary(await timed(repeat, stats_cmd))
             figures["/history"] = summary(await timed(repeat, history_cmd))
-            figures["builder board"] = summary(await timed(repeat, lambda: cog.board_message(
-                db, GUILD_ID, "s", GAME_KEYS[0], someone, 3, "en")))
-            figures["builder stats"] = summary(await timed(repeat, lambda: cog.stats_message(
-                db, GUILD_ID, heavy_target, "Heavy", "en", self_view=True)))
+            figures["builder board"] = summary(
+                await timed(repeat, lambda: cog.board_message(db, GUILD_ID, "s", GAME_KEYS[0], someone, 3, "en"))
+            )
+            figures["builder stats"] = summary(
+                await timed(
+                    repeat, lambda: cog.stats_message(db, GUILD_ID, heavy_target, "Heavy", "en", self_view=True)
+                )
+            )
 
             # Game end: fresh 4-seat games of rated players (results + ratings + history).
             rng = random.Random(3)
             maths: list[tuple[float, float]] = []
 
             async def new_game(seed: int, game_key: str, seats: int) -> tuple[int, list[dict[str, Any]]]:
-                row = await db.create_game(guild_id=GUILD_ID, channel_id=77, game_key=game_key, options={},
-                                           host_id=FIRST_USER, seed=seed, turn_seconds=None)
+                row = await db.create_game(
+                    guild_id=GUILD_ID,
+                    channel_id=77,
+                    game_key=game_key,
+                    options={},
+                    host_id=FIRST_USER,
+                    seed=seed,
+                    turn_seconds=None,
+                )
                 assert row.id is not None
                 users = rng.sample(range(FIRST_USER, FIRST_USER + players), seats)
                 await db.set_seats(row.id, [{"seat": s, "user_id": u, "name": "x"} for s, u in enumerate(users)])
@@ -213,8 +254,17 @@ async def run(results: int, players: int, repeat: int, reuse: Path | None = None
                 for prior in priors:
                     rate_game(prior, entries)
                 maths.append(((time.perf_counter() - began) * 1000, (time.process_time() - cpu) * 1000))
-                return row.id, [{"seat": s, "user_id": u, "ai_level": None, "rank": ranks[s], "score": scores[s],
-                                 "breakdown": {"total": scores[s]}} for s, u in enumerate(users)]
+                return row.id, [
+                    {
+                        "seat": s,
+                        "user_id": u,
+                        "ai_level": None,
+                        "rank": ranks[s],
+                        "score": scores[s],
+                        "breakdown": {"total": scores[s]},
+                    }
+                    for s, u in enumerate(users)
+                ]
 
             async def finish_all(prepared: list[tuple[int, list[dict[str, Any]]]]) -> list[tuple[float, float]]:
                 times = []
@@ -244,37 +294,66 @@ async def run(results: int, players: int, repeat: int, reuse: Path | None = None
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench leaderboard", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m bench leaderboard", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--results", type=int, default=100_000)
     parser.add_argument("--players", type=int, default=2_000)
     parser.add_argument("--repeat", type=int, default=50)
-    parser.add_argument("--reuse", type=Path, default=None,
-                        help="keep the filled, rerated database in this file and reuse it on later runs")
+    parser.add_argument(
+        "--reuse",
+        type=Path,
+        default=None,
+        help="keep the filled, rerated database in this file and reuse it on later runs",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    figures = asyncio.run(run(args.results, args.players, args.repeat, args.reuse,
-                                   args.reuse is not None and args.reuse.exists()))
+    figures = asyncio.run(
+        run(args.results, args.players, args.repeat, args.reuse, args.reuse is not None and args.reuse.exists())
+    )
     if args.json:
         print(json.dumps(figures, indent=2))
         return 0
-    print(f"{figures['results']:,} results ({figures['games']:,} games, {figures['players']:,} players, "
-          f"SQLite): filled in {figures['fill_s']} s; rerate of {figures['rerated_games']:,} games "
-          f"{figures['rerate_s']} s")
-    for name in ("/leaderboard", "/stats", "/history", "builder board", "builder stats",
-                 "rating maths alone (2 scopes)", "finish_game (rating at game end)", "finish_game with a played log"):
+    print(
+        f"{figures['results']:,} results ({figures['games']:,} games, {figures['players']:,} players, "
+        f"SQLite): filled in {figures['fill_s']} s; rerate of {figures['rerated_games']:,} games "
+        f"{figures['rerate_s']} s"
+    )
+    for name in (
+        "/leaderboard",
+        "/stats",
+        "/history",
+        "builder board",
+        "builder stats",
+        "rating maths alone (2 scopes)",
+        "finish_game (rating at game end)",
+        "finish_game with a played log",
+    ):
         f = figures[name]
-        print(f"  {name:34} median {f['median_ms']:7.2f} ms   p90 {f['p90_ms']:7.2f} ms   "
-              f"CPU median {f['cpu_median_ms']:7.2f} ms   (n={f['n']})")
+        print(
+            f"  {name:34} median {f['median_ms']:7.2f} ms   p90 {f['p90_ms']:7.2f} ms   "
+            f"CPU median {f['cpu_median_ms']:7.2f} ms   (n={f['n']})"
+        )
     actions = ", ".join(f"{key} {count}" for key, count in figures["played log actions"].items())
     print(f"  (played logs, replayed to count plays: {actions} actions)")
     print(f"  (/stats for a player with {figures['stats_user_results']} results on this server)")
-    ok = (figures["/leaderboard"]["median_ms"] < 50 and figures["/stats"]["median_ms"] < 50
-          and figures["finish_game (rating at game end)"]["median_ms"] < 10)
+    ok = (
+        figures["/leaderboard"]["median_ms"] < 50
+        and figures["/stats"]["median_ms"] < 50
+        and figures["finish_game (rating at game end)"]["median_ms"] < 10
+    )
     print("targets met" if ok else "TARGETS MISSED: /leaderboard and /stats < 50 ms, finish_game < 10 ms")
     from bench import results
 
-    results.save("leaderboard", results.command("leaderboard", argv), figures, title="Leaderboard and stats",
-                 targets={"/leaderboard.median_ms": "< 50 ms", "/stats.median_ms": "< 50 ms",
-                          "finish_game (rating at game end).median_ms": "< 10 ms"})
+    results.save(
+        "leaderboard",
+        results.command("leaderboard", argv),
+        figures,
+        title="Leaderboard and stats",
+        targets={
+            "/leaderboard.median_ms": "< 50 ms",
+            "/stats.median_ms": "< 50 ms",
+            "finish_game (rating at game end).median_ms": "< 10 ms",
+        },
+    )
     return 0 if ok else 1

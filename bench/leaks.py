@@ -48,10 +48,18 @@ async def run(count: int, seed: int) -> dict[str, Any]:
         finally:
             errors = h.errors
             await h.close()
-    return {"games": count, "games finished": finished, **{f"games of {k}": v for k, v in sorted(played.items())},
-            "messages checked": watch.messages_checked, "renders checked": watch.renders_checked,
-            "leaks": len(watch.problems), "errors": len(errors), "seconds": round(time.perf_counter() - started, 1),
-            "cpu seconds": round(time.process_time() - cpu, 1), "problems": watch.problems[:50] + errors[:10]}
+    return {
+        "games": count,
+        "games finished": finished,
+        **{f"games of {k}": v for k, v in sorted(played.items())},
+        "messages checked": watch.messages_checked,
+        "renders checked": watch.renders_checked,
+        "leaks": len(watch.problems),
+        "errors": len(errors),
+        "seconds": round(time.perf_counter() - started, 1),
+        "cpu seconds": round(time.process_time() - cpu, 1),
+        "problems": watch.problems[:50] + errors[:10],
+    }
 
 
 def main(argv: list[str]) -> int:
@@ -67,12 +75,16 @@ def main(argv: list[str]) -> int:
     for problem in problems:
         print(f"  {problem}")
     if not args.no_save:
-        results.save("leaks", f"python -m bench leaks --games {args.games} --seed {args.seed}", figures,
-                     title="Leaks (secrets in channel, thread and other players' messages)",
-                     targets={"leaks": "0", "errors": "0"},
-                     notes="Every message sent or edited, after every decision, against the secrets of the seats "
-                           "outside its audience (tests/harness/leaks.py); renderer inputs checked against the "
-                           "engine's views of the stored state.")
+        results.save(
+            "leaks",
+            f"python -m bench leaks --games {args.games} --seed {args.seed}",
+            figures,
+            title="Leaks (secrets in channel, thread and other players' messages)",
+            targets={"leaks": "0", "errors": "0"},
+            notes="Every message sent or edited, after every decision, against the secrets of the seats "
+            "outside its audience (tests/harness/leaks.py); renderer inputs checked against the "
+            "engine's views of the stored state.",
+        )
     return 1 if problems else 0
 
 

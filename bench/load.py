@@ -107,8 +107,17 @@ MODES = ("loopback", "inprocess")
 TABLES_PER_GUILD = 100
 EPHEMERAL = 64
 TARGETS = {"decisions_per_second": ">= 500", "latency_p99_ms": "< 100", "memory_per_game_kb": "<= 100"}
-FAKE_RECORDS = ("messages", "ephemeral_messages", "calls", "responses", "interaction_sources", "acknowledged",
-                "interaction_messages", "channels", "users")
+FAKE_RECORDS = (
+    "messages",
+    "ephemeral_messages",
+    "calls",
+    "responses",
+    "interaction_sources",
+    "acknowledged",
+    "interaction_messages",
+    "channels",
+    "users",
+)
 STALL_SECONDS = 120.0  # no decision anywhere for this long: the run failed
 ANSWER_WITHIN = 30.0  # a click with no answer after this long counts as unanswered
 LOBBY_WITHIN = 120.0  # a lobby interaction with no answer after this long fails the run
@@ -144,8 +153,9 @@ class Pending:
     late: bool = False  # given up on (unanswered in time); its answer, if it comes, is counted apart
 
 
-def plan(count: int, rng: random.Random, only: str | None = None, max_seats: int = 6
-         ) -> list[tuple[str, str, int, int]]:
+def plan(
+    count: int, rng: random.Random, only: str | None = None, max_seats: int = 6
+) -> list[tuple[str, str, int, int]]:
     """(key, variants, humans, AI seats) for each game: the mix in turn, seats and AIs at random."""
     mix = [m for m in MIX if only is None or m[0] == only]
     tables = []
@@ -184,7 +194,7 @@ def refusal_reason(content: str, prefixes: list[tuple[str, str]] | None = None) 
     (`REFUSED_BY_RULES: ...`), an unknown text is shown as it is."""
     for prefix, name in prefixes if prefixes is not None else _refusal_prefixes():
         if content.startswith(prefix):
-            rest = content[len(prefix):].strip()
+            rest = content[len(prefix) :].strip()
             return f"{name}: {rest[:60]}" if name == "REFUSED_BY_RULES" else name
     return f"other: {content[:80]}"
 
@@ -261,9 +271,11 @@ class Ledger:
 
         if not game_ids:
             return 0, 0
-        query = text("SELECT count(*), coalesce(sum(CASE WHEN s.user_id IS NULL OR a.afk THEN 1 ELSE 0 END), 0) "
-                     "FROM actions a JOIN seats s ON s.game_id = a.game_id AND s.seat = a.seat "
-                     "WHERE a.game_id IN :ids").bindparams(bindparam("ids", expanding=True))
+        query = text(
+            "SELECT count(*), coalesce(sum(CASE WHEN s.user_id IS NULL OR a.afk THEN 1 ELSE 0 END), 0) "
+            "FROM actions a JOIN seats s ON s.game_id = a.game_id AND s.seat = a.seat "
+            "WHERE a.game_id IN :ids"
+        ).bindparams(bindparam("ids", expanding=True))
         async with self.engine.connect() as connection:
             total, robot = (await connection.execute(query, {"ids": list(game_ids)})).one()
         return int(total) - int(robot), int(robot)
@@ -274,8 +286,9 @@ class Ledger:
 
         if not game_ids:
             return set()
-        query = text("SELECT id FROM games WHERE status <> 'active' AND id IN :ids"
-                     ).bindparams(bindparam("ids", expanding=True))
+        query = text("SELECT id FROM games WHERE status <> 'active' AND id IN :ids").bindparams(
+            bindparam("ids", expanding=True)
+        )
         async with self.engine.connect() as connection:
             return {int(row[0]) for row in await connection.execute(query, {"ids": list(game_ids)})}
 
@@ -293,19 +306,31 @@ def rest_figures(sent: Counter[str], answers: int, turns: int, asked: Counter[st
     every asked DM refresh; the floor is a log post, one table edit and the asked DM refreshes."""
     per = max(1, turns)
     figures: dict[str, Any] = {
-        "resolved_turns": turns, "rest_per_turn": round(sum(sent.values()) / per, 2),
+        "resolved_turns": turns,
+        "rest_per_turn": round(sum(sent.values()) / per, 2),
         "rest_by_kind_per_turn": {k: round(v / per, 2) for k, v in sorted(sent.items())},
-        "interaction_answers_per_turn": round(answers / per, 2)}
+        "interaction_answers_per_turn": round(answers / per, 2),
+    }
     if asked is None:
-        figures.update({"floor_per_turn": None, "uncoalesced_per_turn": None, "asked_per_turn": None,
-                        "coalesced_away_per_turn": None})
+        figures.update(
+            {
+                "floor_per_turn": None,
+                "uncoalesced_per_turn": None,
+                "asked_per_turn": None,
+                "coalesced_away_per_turn": None,
+            }
+        )
         return figures
-    figures.update({
-        "floor_per_turn": round((2 * turns + asked["dm"]) / per, 2),
-        "uncoalesced_per_turn": round((turns + asked["table"] + asked["dm"]) / per, 2),
-        "asked_per_turn": {kind: round(asked[kind] / per, 2) for kind in SENT_AS},
-        "coalesced_away_per_turn": {kind: round((asked[kind] - sum(sent[k] for k in SENT_AS[kind])) / per, 2)
-                                    for kind in SENT_AS}})
+    figures.update(
+        {
+            "floor_per_turn": round((2 * turns + asked["dm"]) / per, 2),
+            "uncoalesced_per_turn": round((turns + asked["table"] + asked["dm"]) / per, 2),
+            "asked_per_turn": {kind: round(asked[kind] / per, 2) for kind in SENT_AS},
+            "coalesced_away_per_turn": {
+                kind: round((asked[kind] - sum(sent[k] for k in SENT_AS[kind])) / per, 2) for kind in SENT_AS
+            },
+        }
+    )
     return figures
 
 
@@ -379,8 +404,12 @@ class LoadRun:
         if parts[0] == "interactions":  # /interactions/{id}/{token}/callback
             kind = int(body.get("type", 0))
             data = body.get("data") or {}
-            self._answered(parts[2], final=kind in (4, 7), content=data.get("content"),
-                           ephemeral=bool(int(data.get("flags") or 0) & EPHEMERAL))
+            self._answered(
+                parts[2],
+                final=kind in (4, 7),
+                content=data.get("content"),
+                ephemeral=bool(int(data.get("flags") or 0) & EPHEMERAL),
+            )
             channel = fake.interaction_sources.get(parts[2], {}).get("channel_id")
         elif parts[0] == "webhooks" and len(parts) > 2:  # a followup or an edit after a deferral
             refusal = call.method == "POST" and bool(int(body.get("flags") or 0) & EPHEMERAL)
@@ -462,8 +491,11 @@ class LoadRun:
         for user in users:
             self.changed[user] = asyncio.Event()
         extra: dict[str, Any] = {"variants": variants} if variants else {}
-        await self._lobby_step(table, "game new", lambda: driver.slash_payload(
-            users[0], "game new", channel=channel, game=key, timer=0, **extra))
+        await self._lobby_step(
+            table,
+            "game new",
+            lambda: driver.slash_payload(users[0], "game new", channel=channel, game=key, timer=0, **extra),
+        )
         for user in users[1:]:
             await self._lobby_click(table, user, "Join")
         for _ in range(ais):
@@ -495,8 +527,7 @@ class LoadRun:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(changed.wait(), 1.0)
 
-    async def _lobby_step(self, table: Table, kind: str, interaction: Callable[[], tuple[dict[str, Any], str]]
-                          ) -> None:
+    async def _lobby_step(self, table: Table, kind: str, interaction: Callable[[], tuple[dict[str, Any], str]]) -> None:
         """One lobby interaction (made afresh by `interaction()` for each try, as Discord gives each click its
         own); tried again a moment later when the bot says it changed nothing and to try again."""
         for _attempt in range(LOBBY_ATTEMPTS):
@@ -524,8 +555,15 @@ class LoadRun:
 
         await self._lobby_step(table, label, click)
 
-    async def open_all(self, planned: Sequence[tuple[str, str, int, int]], channels: Sequence[int], *,
-                       concurrency: int, first_index: int = 0, progress: bool = False) -> float:
+    async def open_all(
+        self,
+        planned: Sequence[tuple[str, str, int, int]],
+        channels: Sequence[int],
+        *,
+        concurrency: int,
+        first_index: int = 0,
+        progress: bool = False,
+    ) -> float:
         """Open these games, `concurrency` lobbies at a time; the wall time it took."""
         gate = asyncio.Semaphore(concurrency)
         started = time.perf_counter()
@@ -629,8 +667,11 @@ class LoadRun:
         """Every human of every game plays at once, until every game ended or `duration` seconds
         passed; returns the wall time from the first click to the last answer."""
         self.recording = True
-        tasks = [asyncio.create_task(self.player(t, u), name=f"player-{t.game_id}-{u}")
-                 for t in self.tables for u in t.humans]
+        tasks = [
+            asyncio.create_task(self.player(t, u), name=f"player-{t.game_id}-{u}")
+            for t in self.tables
+            for u in t.humans
+        ]
         watcher = asyncio.create_task(self.watch_ends(ledger))
         self.last_progress = started = time.perf_counter()
         try:
@@ -662,31 +703,42 @@ class LoadRun:
         answer_ms = [latency * 1000 for latency in self.answers]
         kinds = Counter(f"{t.key}{' (' + t.variants + ')' if t.variants else ''}" for t in self.tables)
         return {
-            "games": len(self.tables), "finished": sum(t.finished for t in self.tables),
+            "games": len(self.tables),
+            "finished": sum(t.finished for t in self.tables),
             "games_by_kind": dict(sorted(kinds.items())),
-            "human_seats": sum(len(t.humans) for t in self.tables), "ai_seats": sum(t.ais for t in self.tables),
-            "clicks": self.clicks, "accepted_clicks": self.outcomes["accepted"],
-            "refused_clicks": self.outcomes["refused"], "unanswered": self.outcomes["unanswered"],
+            "human_seats": sum(len(t.humans) for t in self.tables),
+            "ai_seats": sum(t.ais for t in self.tables),
+            "clicks": self.clicks,
+            "accepted_clicks": self.outcomes["accepted"],
+            "refused_clicks": self.outcomes["refused"],
+            "unanswered": self.outcomes["unanswered"],
             "undelivered": self.outcomes["undelivered"],
             "refusals_by_reason": dict(self.refusals.most_common()),
             "unanswered_then_answered": dict(self.late_answers.most_common()),
             "unanswered_never_answered": sum(1 for p in self.pending.values() if p.late and p.kind == "click"),
-            "latency_p50_ms": round(percentile(ms, 0.50), 1), "latency_p99_ms": round(percentile(ms, 0.99), 1),
+            "latency_p50_ms": round(percentile(ms, 0.50), 1),
+            "latency_p99_ms": round(percentile(ms, 0.99), 1),
             "latency_max_ms": round(max(ms, default=0.0), 1),
             "latency_mean_ms": round(statistics.fmean(ms), 1) if ms else 0.0,
             "answer_p50_ms": round(percentile(answer_ms, 0.50), 1),
             "answer_p99_ms": round(percentile(answer_ms, 0.99), 1),
             "answer_max_ms": round(max(answer_ms, default=0.0), 1),
             **rest_figures(self.bot_calls, self.answer_calls, turns, asked),
-            "lobby_steps": self.lobby_figures(), "lobby_retries": dict(self.lobby_retries.most_common()),
+            "lobby_steps": self.lobby_figures(),
+            "lobby_retries": dict(self.lobby_retries.most_common()),
         }
 
     def lobby_figures(self) -> dict[str, Any]:
         """Arrival -> answer of each lobby step while opening: p50 / p99 / max in ms (each try counts)."""
-        return {kind: {"count": len(values), "p50_ms": round(percentile(values, 0.5) * 1000, 1),
-                       "p99_ms": round(percentile(values, 0.99) * 1000, 1),
-                       "max_ms": round(max(values) * 1000, 1)}
-                for kind, values in sorted(self.lobby_latencies.items())}
+        return {
+            kind: {
+                "count": len(values),
+                "p50_ms": round(percentile(values, 0.5) * 1000, 1),
+                "p99_ms": round(percentile(values, 0.99) * 1000, 1),
+                "max_ms": round(max(values) * 1000, 1),
+            }
+            for kind, values in sorted(self.lobby_latencies.items())
+        }
 
 
 class InProcessRun(LoadRun):
@@ -737,13 +789,18 @@ async def _channels(count: int, add_guild: Any) -> list[int]:
 async def _warm_up(load: LoadRun, add_guild: Any, concurrency: int) -> None:
     """One game of each kind first, outside the figures: imports, fonts and caches warm up as in a running bot."""
     keys = sorted({key for key, _v, _lo, _hi in MIX})
-    await load.open_all([(key, "", 2, 0) for key in keys], await _channels(len(keys), add_guild),
-                        concurrency=concurrency, first_index=-len(keys) - 1)
+    await load.open_all(
+        [(key, "", 2, 0) for key in keys],
+        await _channels(len(keys), add_guild),
+        concurrency=concurrency,
+        first_index=-len(keys) - 1,
+    )
     load.forget()
 
 
-async def traced_memory(count: int, *, database_url: str | None, seed: int, directory: Path,
-                        only: str | None = None, max_seats: int = 6) -> float:
+async def traced_memory(
+    count: int, *, database_url: str | None, seed: int, directory: Path, only: str | None = None, max_seats: int = 6
+) -> float:
     """KB of Python memory traced per game with `count` games open in process (the bot, discord.py, storage)."""
     from tests.harness import Harness
 
@@ -772,6 +829,7 @@ async def traced_memory(count: int, *, database_url: str | None, seed: int, dire
 
 def _given(channels: list[int]) -> Any:
     """An `add_guild` that hands out channels made earlier (the loopback's guilds exist before the bot connects)."""
+
     async def add(count: int) -> list[int]:
         taken, channels[:] = channels[:count], channels[count:]
         return taken
@@ -787,29 +845,78 @@ def _harness_guild(h: Harness) -> Any:
     return add
 
 
-async def run(count: int, *, database_url: str | None, think: float, seed: int, memory_games: int,
-              directory: Path, only: str | None = None, duration: float | None = None, max_seats: int = 6,
-              mode: str = "loopback", open_concurrency: int = 16, warm_up: bool = True,
-              limits: RateLimits | None = None) -> dict[str, Any]:
+async def run(
+    count: int,
+    *,
+    database_url: str | None,
+    think: float,
+    seed: int,
+    memory_games: int,
+    directory: Path,
+    only: str | None = None,
+    duration: float | None = None,
+    max_seats: int = 6,
+    mode: str = "loopback",
+    open_concurrency: int = 16,
+    warm_up: bool = True,
+    limits: RateLimits | None = None,
+) -> dict[str, Any]:
     """One load run; its figures. `warm_up`: one game of each kind is opened first, outside the figures.
     `limits`: Discord's rate limits the loopback fake applies (loopback mode only; None: none)."""
     url = database_url or f"sqlite+aiosqlite:///{directory / 'load.sqlite3'}"
-    figures: dict[str, Any] = {"mode": mode,
-                               "database": "postgresql" if url.startswith("postgresql") else "sqlite",
-                               "rate_limits": limits_name(limits if mode == "loopback" else None)}
+    figures: dict[str, Any] = {
+        "mode": mode,
+        "database": "postgresql" if url.startswith("postgresql") else "sqlite",
+        "rate_limits": limits_name(limits if mode == "loopback" else None),
+    }
     if mode == "loopback":
-        figures.update(await _run_loopback(count, url=url, think=think, seed=seed, directory=directory, only=only,
-                                           duration=duration, max_seats=max_seats,
-                                           open_concurrency=open_concurrency, warm_up=warm_up, limits=limits))
+        figures.update(
+            await _run_loopback(
+                count,
+                url=url,
+                think=think,
+                seed=seed,
+                directory=directory,
+                only=only,
+                duration=duration,
+                max_seats=max_seats,
+                open_concurrency=open_concurrency,
+                warm_up=warm_up,
+                limits=limits,
+            )
+        )
     else:
-        figures.update(await _run_inprocess(count, url=url, think=think, seed=seed, directory=directory, only=only,
-                                            duration=duration, max_seats=max_seats,
-                                            open_concurrency=open_concurrency, warm_up=warm_up))
+        figures.update(
+            await _run_inprocess(
+                count,
+                url=url,
+                think=think,
+                seed=seed,
+                directory=directory,
+                only=only,
+                duration=duration,
+                max_seats=max_seats,
+                open_concurrency=open_concurrency,
+                warm_up=warm_up,
+            )
+        )
     measured = min(memory_games, count)
     figures["memory_games"] = measured
-    figures["memory_per_game_kb"] = round(await traced_memory(
-        measured, database_url=database_url and f"{database_url}", seed=seed, directory=directory, only=only,
-        max_seats=max_seats), 1) if measured and database_url is None else None
+    figures["memory_per_game_kb"] = (
+        round(
+            await traced_memory(
+                measured,
+                database_url=database_url and f"{database_url}",
+                seed=seed,
+                directory=directory,
+                only=only,
+                max_seats=max_seats,
+            ),
+            1,
+        )
+        if measured and database_url is None
+        else None
+    )
     return figures
 
 
@@ -819,14 +926,29 @@ async def _play_and_count(load: LoadRun, ledger: Ledger, duration: float | None)
     wall = await load.play(duration, ledger)
     human_after, robot_after = await ledger.decisions(ids)
     human, robot = human_after - human_before, robot_after - robot_before
-    return {"wall_seconds": round(wall, 2), "decisions": human + robot, "human_decisions": human,
-            "ai_decisions": robot, "decisions_per_second": round((human + robot) / wall, 1),
-            "human_decisions_per_second": round(human / wall, 1)}
+    return {
+        "wall_seconds": round(wall, 2),
+        "decisions": human + robot,
+        "human_decisions": human,
+        "ai_decisions": robot,
+        "decisions_per_second": round((human + robot) / wall, 1),
+        "human_decisions_per_second": round(human / wall, 1),
+    }
 
 
-async def _run_inprocess(count: int, *, url: str, think: float, seed: int, directory: Path, only: str | None,
-                         duration: float | None, max_seats: int, open_concurrency: int, warm_up: bool
-                         ) -> dict[str, Any]:
+async def _run_inprocess(
+    count: int,
+    *,
+    url: str,
+    think: float,
+    seed: int,
+    directory: Path,
+    only: str | None,
+    duration: float | None,
+    max_seats: int,
+    open_concurrency: int,
+    warm_up: bool,
+) -> dict[str, Any]:
     from tests.harness import Harness
 
     h = await Harness.start(directory / "load.sqlite3", seed=seed, database_url=url)
@@ -841,8 +963,9 @@ async def _run_inprocess(count: int, *, url: str, think: float, seed: int, direc
         if warm_up:
             await _warm_up(load, _harness_guild(h), open_concurrency)
         channels = await _channels(count, _harness_guild(h))
-        opened = await load.open_all(plan(count, rng, only, max_seats), channels, concurrency=open_concurrency,
-                                     progress=True)
+        opened = await load.open_all(
+            plan(count, rng, only, max_seats), channels, concurrency=open_concurrency, progress=True
+        )
         await h.settle()
         assert h.bot is not None
         asked_before = notifications_asked(h.bot.metrics.exposition().decode())
@@ -857,12 +980,18 @@ async def _run_inprocess(count: int, *, url: str, think: float, seed: int, direc
         await h.close()
         bot_logger.setLevel(old_level)
     figures.update(load.figures(asked))
-    figures.update({
-        "think_seconds": f"uniform 0-{2 * think:g}", "window_seconds": duration,
-        "opening_seconds": round(opened, 1),
-        "cpu_seconds": round(cpu, 2), "cpu_ms_per_decision": round(1000 * cpu / max(1, figures["decisions"]), 2),
-        "decisions_per_cpu_second": round(figures["decisions"] / max(cpu, 1e-9), 1),
-        "errors": len(errors), "first_errors": errors[:3]})
+    figures.update(
+        {
+            "think_seconds": f"uniform 0-{2 * think:g}",
+            "window_seconds": duration,
+            "opening_seconds": round(opened, 1),
+            "cpu_seconds": round(cpu, 2),
+            "cpu_ms_per_decision": round(1000 * cpu / max(1, figures["decisions"]), 2),
+            "decisions_per_cpu_second": round(figures["decisions"] / max(cpu, 1e-9), 1),
+            "errors": len(errors),
+            "first_errors": errors[:3],
+        }
+    )
     return figures
 
 
@@ -875,7 +1004,7 @@ def _errors(log: bytes) -> list[str]:
         if " ERROR " not in line:
             continue
         head, *folded = line.split("\\n")
-        following = [x for x in lines[number + 1:number + 60] if x and not x.startswith((" ", "Traceback"))][:1]
+        following = [x for x in lines[number + 1 : number + 60] if x and not x.startswith((" ", "Traceback"))][:1]
         cause = folded[-1] if folded else following[0] if following and " ERROR " not in following[0] else ""
         found.append(head + (f" / {cause.strip()}" if cause else ""))
     return found
@@ -920,13 +1049,18 @@ class BotClock:
             bound = next(b for b in bounds if delta[b] >= fraction * count)
             return 1000 * bound if bound != math.inf else None
 
-        return {"answers": int(count), "mean_ms": round(1000 * delta[-1.0] / count, 1),
-                "p50_under_ms": under(0.5), "p99_under_ms": under(0.99),
-                "largest_bucket_ms": 1000 * max((b for b in bounds if b != math.inf), default=0.0)}
+        return {
+            "answers": int(count),
+            "mean_ms": round(1000 * delta[-1.0] / count, 1),
+            "p50_under_ms": under(0.5),
+            "p99_under_ms": under(0.99),
+            "largest_bucket_ms": 1000 * max((b for b in bounds if b != math.inf), default=0.0),
+        }
 
 
-def histogram_counts(page: str, name: str, *, kinds: Sequence[str] | None = None, label: str = "kind"
-                     ) -> dict[float, float]:
+def histogram_counts(
+    page: str, name: str, *, kinds: Sequence[str] | None = None, label: str = "kind"
+) -> dict[float, float]:
     """A histogram of a Prometheus page (its samples whose `label` is one of `kinds`, or all), summed:
     cumulative count by bucket bound (inf: all), and the sum under -1 (`BotClock.figures` reads two)."""
     from prometheus_client.parser import text_string_to_metric_families
@@ -955,14 +1089,20 @@ def limit_figures(before: str, after: str) -> dict[str, Any]:
     no room in their bucket; after them: the one that used a bucket up waits for its reset) and for how
     long, and how long what the notifier was handed took to reach Discord, by kind (table: how stale the
     table was when an update reached it; dm: a player's prompt; log)."""
+
     def between(name: str, label: str, value: str) -> dict[str, Any]:
-        return BotClock.figures(histogram_counts(before, name, kinds=(value,), label=label),
-                                histogram_counts(after, name, kinds=(value,), label=label))
+        return BotClock.figures(
+            histogram_counts(before, name, kinds=(value,), label=label),
+            histogram_counts(after, name, kinds=(value,), label=label),
+        )
 
     held = {side: between(HELD, "when", side) for side in ("before", "after")}
-    return {"requests_held": {side: figures["answers"] for side, figures in held.items()},
-            "held_seconds": round(sum(f["answers"] * f.get("mean_ms", 0.0) for f in held.values()) / 1000, 1),
-            "held": held, "delays": {kind: between(DELAYS, "kind", kind) for kind in ("table", "dm", "log")}}
+    return {
+        "requests_held": {side: figures["answers"] for side, figures in held.items()},
+        "held_seconds": round(sum(f["answers"] * f.get("mean_ms", 0.0) for f in held.values()) / 1000, 1),
+        "held": held,
+        "delays": {kind: between(DELAYS, "kind", kind) for kind in ("table", "dm", "log")},
+    }
 
 
 def rate_limits(*, per_channel: bool, global_limit: bool) -> RateLimits | None:
@@ -1003,9 +1143,20 @@ class LoopLag:
             self.lags.append(time.perf_counter() - before - self.period)
 
 
-async def _run_loopback(count: int, *, url: str, think: float, seed: int, directory: Path, only: str | None,
-                        duration: float | None, max_seats: int, open_concurrency: int, warm_up: bool,
-                        limits: RateLimits | None = None) -> dict[str, Any]:
+async def _run_loopback(
+    count: int,
+    *,
+    url: str,
+    think: float,
+    seed: int,
+    directory: Path,
+    only: str | None,
+    duration: float | None,
+    max_seats: int,
+    open_concurrency: int,
+    warm_up: bool,
+    limits: RateLimits | None = None,
+) -> dict[str, Any]:
     from tests.harness.loopback import Loopback
     from tests.harness.run_bot import BotProcess
 
@@ -1039,8 +1190,9 @@ async def _run_loopback(count: int, *, url: str, think: float, seed: int, direct
             await idle(bot.pid)
             rss_before, own_cpu = rss_kb(bot.pid), time.process_time()
             bot_cpu = cpu_seconds(bot.pid, children=True)
-            opened = await load.open_all(plan(count, rng, only, max_seats), channels, concurrency=open_concurrency,
-                                         progress=True)
+            opened = await load.open_all(
+                plan(count, rng, only, max_seats), channels, concurrency=open_concurrency, progress=True
+            )
             opening_own_cpu = time.process_time() - own_cpu
             # The threads, tables and first DMs are out once the bot has nothing left to do.
             backlog = await idle(bot.pid)
@@ -1064,8 +1216,9 @@ async def _run_loopback(count: int, *, url: str, think: float, seed: int, direct
             inside = BotClock.figures(BotClock.answer_counts(scraped), BotClock.answer_counts(final))
             asked = notifications_asked(final) - notifications_asked(scraped)
             within_limits = limit_figures(scraped, final)
-            within_limits["rate_limited"] = dict((Counter(lb.limiter.rejected) if lb.limiter is not None else Counter())
-                                                 - rejected_before)
+            within_limits["rate_limited"] = dict(
+                (Counter(lb.limiter.rejected) if lb.limiter is not None else Counter()) - rejected_before
+            )
             log.flush()
             measured_log = log_path.stat().st_size
             await bot.stop()
@@ -1080,21 +1233,32 @@ async def _run_loopback(count: int, *, url: str, think: float, seed: int, direct
     errors = _errors(logged[:measured_log])
     figures.update(load.figures(asked))
     decisions = max(1, figures["decisions"])
-    figures.update({
-        "think_seconds": f"uniform 0-{2 * think:g}", "window_seconds": duration,
-        "opening_seconds": round(opened, 1), "open_concurrency": open_concurrency,
-        "opening_bot_cpu_seconds": round(opening_bot_cpu, 2),
-        "opening_bot_cpu_ms_per_game": round(1000 * opening_bot_cpu / max(1, count), 1),
-        "opening_bench_cpu_seconds": round(opening_own_cpu, 2), "bot_busy_after_opening_seconds": round(backlog, 1),
-        "cpu_seconds": round(bot_cpu, 2), "cpu_ms_per_decision": round(1000 * bot_cpu / decisions, 2),
-        "bot_main_process_cpu_seconds": round(main_cpu, 2),
-        "decisions_per_cpu_second": round(figures["decisions"] / max(bot_cpu, 1e-9), 1),
-        "bench_cpu_seconds": round(own_cpu, 2),
-        "bench_loop_lag_p99_ms": round(percentile(lags, 0.99), 1),
-        "bench_loop_lag_max_ms": round(max(lags, default=0), 1),
-        "rss_per_game_kb": round(rss_growth / max(1, count), 1), "bot_answer_timing": inside,
-        "unknown_rest_calls": len(lb.unknown), "within_limits": within_limits,
-        "errors": len(errors), "first_errors": errors[:3], "errors_at_shutdown": len(_errors(logged[measured_log:]))})
+    figures.update(
+        {
+            "think_seconds": f"uniform 0-{2 * think:g}",
+            "window_seconds": duration,
+            "opening_seconds": round(opened, 1),
+            "open_concurrency": open_concurrency,
+            "opening_bot_cpu_seconds": round(opening_bot_cpu, 2),
+            "opening_bot_cpu_ms_per_game": round(1000 * opening_bot_cpu / max(1, count), 1),
+            "opening_bench_cpu_seconds": round(opening_own_cpu, 2),
+            "bot_busy_after_opening_seconds": round(backlog, 1),
+            "cpu_seconds": round(bot_cpu, 2),
+            "cpu_ms_per_decision": round(1000 * bot_cpu / decisions, 2),
+            "bot_main_process_cpu_seconds": round(main_cpu, 2),
+            "decisions_per_cpu_second": round(figures["decisions"] / max(bot_cpu, 1e-9), 1),
+            "bench_cpu_seconds": round(own_cpu, 2),
+            "bench_loop_lag_p99_ms": round(percentile(lags, 0.99), 1),
+            "bench_loop_lag_max_ms": round(max(lags, default=0), 1),
+            "rss_per_game_kb": round(rss_growth / max(1, count), 1),
+            "bot_answer_timing": inside,
+            "unknown_rest_calls": len(lb.unknown),
+            "within_limits": within_limits,
+            "errors": len(errors),
+            "first_errors": errors[:3],
+            "errors_at_shutdown": len(_errors(logged[measured_log:])),
+        }
+    )
     return figures
 
 
@@ -1104,12 +1268,14 @@ def limit_report(f: dict[str, Any]) -> list[str]:
     if within is None:
         return [f"  Discord's rate limits: {f.get('rate_limits', 'none')} (in process: the fake has no limiter)"]
     rejected = within["rate_limited"]
-    lines = [f"  Discord's rate limits in the fake: {f['rate_limits']}; 429s the bot received: "
-             f"{sum(rejected.values())}" + (f" ({', '.join(f'{n} {scope}' for scope, n in rejected.items())})"
-                                             if rejected else ""),
-             f"    requests held by discord.py's limiter: {within['requests_held']['before']} until their bucket had "
-             f"room, {within['requests_held']['after']} after their answer until the reset (the request that used "
-             f"the bucket up); {within['held_seconds']} s in all"]
+    lines = [
+        f"  Discord's rate limits in the fake: {f['rate_limits']}; 429s the bot received: "
+        f"{sum(rejected.values())}"
+        + (f" ({', '.join(f'{n} {scope}' for scope, n in rejected.items())})" if rejected else ""),
+        f"    requests held by discord.py's limiter: {within['requests_held']['before']} until their bucket had "
+        f"room, {within['requests_held']['after']} after their answer until the reset (the request that used "
+        f"the bucket up); {within['held_seconds']} s in all",
+    ]
 
     def timing(figures: dict[str, Any]) -> str:
         if not figures.get("answers"):
@@ -1121,8 +1287,11 @@ def limit_report(f: dict[str, Any]) -> list[str]:
 
         return f"mean {figures['mean_ms']} ms, p50 {bound('p50_under_ms')}, p99 {bound('p99_under_ms')}"
 
-    names = {"table": "table (how stale it was when an update reached it)", "dm": "dm (a player's prompt)",
-             "log": "log line"}
+    names = {
+        "table": "table (how stale it was when an update reached it)",
+        "dm": "dm (a player's prompt)",
+        "log": "log line",
+    }
     lines.append("    from an update handed to the notifier to Discord's answer showing it (metrics' buckets):")
     lines += [f"      {names[kind]:52s} {timing(figures)}" for kind, figures in within["delays"].items()]
     return lines
@@ -1135,16 +1304,25 @@ def report(figures: dict[str, Any]) -> str:
     lines = [
         f"{f['games']} games at once on {f['database']}, bot {'in this process' if inprocess else 'in its own process'}"
         f" ({f['human_seats']} human seats, {f['ai_seats']} AI; think time {f['think_seconds']} s; "
-        + (f"{f['finished']} finished" if f["window_seconds"] is None
-           else f"played for a {f['window_seconds']:g} s window, {f['finished']} finished in it") + ")",
+        + (
+            f"{f['finished']} finished"
+            if f["window_seconds"] is None
+            else f"played for a {f['window_seconds']:g} s window, {f['finished']} finished in it"
+        )
+        + ")",
         f"  opening the lobbies: {f['opening_seconds']} s"
-        + (f" ({f['open_concurrency']} at a time; bot CPU {f['opening_bot_cpu_seconds']} s, "
-           f"{f['opening_bot_cpu_ms_per_game']} ms per game; bench CPU {f['opening_bench_cpu_seconds']} s; "
-           f"the bot then busy for {f['bot_busy_after_opening_seconds']} s more)"
-           if not inprocess else ""),
+        + (
+            f" ({f['open_concurrency']} at a time; bot CPU {f['opening_bot_cpu_seconds']} s, "
+            f"{f['opening_bot_cpu_ms_per_game']} ms per game; bench CPU {f['opening_bench_cpu_seconds']} s; "
+            f"the bot then busy for {f['bot_busy_after_opening_seconds']} s more)"
+            if not inprocess
+            else ""
+        ),
     ]
-    lines += [f"    {kind:10s} x{s['count']:<6d} answered p50 {s['p50_ms']} ms, p99 {s['p99_ms']} ms, "
-              f"max {s['max_ms']} ms" for kind, s in f["lobby_steps"].items()]
+    lines += [
+        f"    {kind:10s} x{s['count']:<6d} answered p50 {s['p50_ms']} ms, p99 {s['p99_ms']} ms, max {s['max_ms']} ms"
+        for kind, s in f["lobby_steps"].items()
+    ]
     lines += [f"    tried again {count} times: {why}" for why, count in f["lobby_retries"].items()]
     lines += [
         f"  decisions: {f['decisions']} ({f['human_decisions']} human, {f['ai_decisions']} AI) in "
@@ -1155,8 +1333,10 @@ def report(figures: dict[str, Any]) -> str:
         + ("" if inprocess else f" (main process alone: {f['bot_main_process_cpu_seconds']} s)"),
     ]
     if not inprocess:
-        lines.append(f"  bench process (players + fake Discord): CPU {f['bench_cpu_seconds']} s, event-loop lag "
-                     f"p99 {f['bench_loop_lag_p99_ms']} ms, max {f['bench_loop_lag_max_ms']} ms")
+        lines.append(
+            f"  bench process (players + fake Discord): CPU {f['bench_cpu_seconds']} s, event-loop lag "
+            f"p99 {f['bench_loop_lag_p99_ms']} ms, max {f['bench_loop_lag_max_ms']} ms"
+        )
     lines += [
         f"  INTERACTION_CREATE -> first callback over {f['clicks']} clicks: p50 {f['latency_p50_ms']} ms, "
         f"p99 {f['latency_p99_ms']} ms, max {f['latency_max_ms']} ms  [target p99 < 100 ms]",
@@ -1165,31 +1345,42 @@ def report(figures: dict[str, Any]) -> str:
     ]
     inside = f.get("bot_answer_timing") or {}
     if inside.get("answers"):
+
         def bound(key: str) -> str:
             value = inside[key]
             return f"<= {value:g} ms" if value is not None else f"> {inside['largest_bucket_ms']:g} ms"
 
-        lines.append(f"  the bot's own clock (Interaction parsed -> first response sent) over {inside['answers']} "
-                     f"clicks: mean {inside['mean_ms']} ms, p50 {bound('p50_under_ms')}, "
-                     f"p99 {bound('p99_under_ms')} (its metrics' buckets)")
+        lines.append(
+            f"  the bot's own clock (Interaction parsed -> first response sent) over {inside['answers']} "
+            f"clicks: mean {inside['mean_ms']} ms, p50 {bound('p50_under_ms')}, "
+            f"p99 {bound('p99_under_ms')} (its metrics' buckets)"
+        )
     lines += [
         f"  clicks: {f['accepted_clicks']} accepted, {f['refused_clicks']} refused, {f['unanswered']} unanswered "
         f"within {ANSWER_WITHIN:g} s, {f['undelivered']} undelivered",
     ]
     lines += [f"    refused {count:6d}  {reason}" for reason, count in f["refusals_by_reason"].items()]
     if f["unanswered"]:
-        lines.append(f"    of the unanswered: {f['unanswered_never_answered']} never answered while the bot ran; "
-                     "answered later: " + (", ".join(f"{n} {why}" for why, n in f["unanswered_then_answered"].items())
-                                  or "none"))
-    lines.append(f"  REST calls the bot sent on its own per resolved turn (a log line): {f['rest_per_turn']} over "
-                 f"{f['resolved_turns']} turns; plus {f['interaction_answers_per_turn']} answers to interactions")
+        lines.append(
+            f"    of the unanswered: {f['unanswered_never_answered']} never answered while the bot ran; "
+            "answered later: " + (", ".join(f"{n} {why}" for why, n in f["unanswered_then_answered"].items()) or "none")
+        )
+    lines.append(
+        f"  REST calls the bot sent on its own per resolved turn (a log line): {f['rest_per_turn']} over "
+        f"{f['resolved_turns']} turns; plus {f['interaction_answers_per_turn']} answers to interactions"
+    )
     lines += [f"    {kind:28s} {per:6.2f} per turn" for kind, per in f["rest_by_kind_per_turn"].items()]
     if f.get("asked_per_turn"):
         asked, away = f["asked_per_turn"], f["coalesced_away_per_turn"]
-        lines.append(f"    floor {f['floor_per_turn']} (a log post, a table edit, a DM edit per player whose prompt "
-                     f"changed); without coalescing {f['uncoalesced_per_turn']}")
-        lines += [f"    asked {kind:5s} {asked[kind]:6.2f} per turn, {away[kind]:6.2f} coalesced away (a newer update "
-                  "replaced it while it waited)" for kind in asked]
+        lines.append(
+            f"    floor {f['floor_per_turn']} (a log post, a table edit, a DM edit per player whose prompt "
+            f"changed); without coalescing {f['uncoalesced_per_turn']}"
+        )
+        lines += [
+            f"    asked {kind:5s} {asked[kind]:6.2f} per turn, {away[kind]:6.2f} coalesced away (a newer update "
+            "replaced it while it waited)"
+            for kind in asked
+        ]
     lines += limit_report(f)
     memory = []
     if f.get("rss_per_game_kb") is not None:
@@ -1197,32 +1388,57 @@ def report(figures: dict[str, Any]) -> str:
     if f.get("memory_per_game_kb") is not None:
         memory.append(f"{f['memory_per_game_kb']} KB traced per game over {f['memory_games']} games (in process)")
     lines.append("  memory per active game: " + ("; ".join(memory) or "not measured") + "  [target <= 100 KB]")
-    lines.append(f"  errors logged: {f['errors']}" + (f" {f['first_errors']}" if f["errors"] else "")
-                 + (f"; {f['errors_at_shutdown']} more while the bot stopped" if f.get("errors_at_shutdown") else ""))
+    lines.append(
+        f"  errors logged: {f['errors']}"
+        + (f" {f['first_errors']}" if f["errors"] else "")
+        + (f"; {f['errors_at_shutdown']} more while the bot stopped" if f.get("errors_at_shutdown") else "")
+    )
     return "\n".join(lines)
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench load", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m bench load", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--database-url", default=None,
-                        help="postgresql+asyncpg://... (an EMPTY database: the fake's ids restart at each run); "
-                             "SQLite in a temporary file otherwise")
-    parser.add_argument("--mode", choices=MODES, default="loopback",
-                        help="loopback: the bot in its own process (default); inprocess: one process, for profiling")
+    parser.add_argument(
+        "--database-url",
+        default=None,
+        help="postgresql+asyncpg://... (an EMPTY database: the fake's ids restart at each run); "
+        "SQLite in a temporary file otherwise",
+    )
+    parser.add_argument(
+        "--mode",
+        choices=MODES,
+        default="loopback",
+        help="loopback: the bot in its own process (default); inprocess: one process, for profiling",
+    )
     parser.add_argument("--think", type=float, default=3.0, help="mean think time in seconds (uniform 0..2x)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--memory-games", type=int, default=100,
-                        help="games opened in process with memory tracing on (SQLite only; 0: skip)")
+    parser.add_argument(
+        "--memory-games",
+        type=int,
+        default=100,
+        help="games opened in process with memory tracing on (SQLite only; 0: skip)",
+    )
     parser.add_argument("--open-concurrency", type=int, default=16, help="lobbies opened at a time")
-    parser.add_argument("--duration", type=float, default=None,
-                        help="stop clicking after this many seconds of play (default: play every game to its end)")
+    parser.add_argument(
+        "--duration",
+        type=float,
+        default=None,
+        help="stop clicking after this many seconds of play (default: play every game to its end)",
+    )
     parser.add_argument("--only", default=None, help="one game key instead of the mix (for profiling)")
-    parser.add_argument("--no-limits", action="store_true",
-                        help="the loopback fake answers at once (default: Discord's 5 messages per 5 s per channel)")
-    parser.add_argument("--global-limit", action="store_true",
-                        help="add Discord's global limit (50 requests per second; interactions exempt)")
+    parser.add_argument(
+        "--no-limits",
+        action="store_true",
+        help="the loopback fake answers at once (default: Discord's 5 messages per 5 s per channel)",
+    )
+    parser.add_argument(
+        "--global-limit",
+        action="store_true",
+        help="add Discord's global limit (50 requests per second; interactions exempt)",
+    )
     parser.add_argument("--no-save", action="store_true", help="print only; leave bench/results alone")
     parser.add_argument("--workdir", default=None, help="keep the bot's log and the SQLite files here")
     args = parser.parse_args(argv)
@@ -1232,18 +1448,33 @@ def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory(prefix="load-") as temporary:
         directory = Path(args.workdir or temporary)
         directory.mkdir(parents=True, exist_ok=True)
-        figures = asyncio.run(run(args.games, database_url=args.database_url, think=args.think, seed=args.seed,
-                                  memory_games=args.memory_games, directory=directory, only=args.only,
-                                  duration=args.duration, mode=args.mode, open_concurrency=args.open_concurrency,
-                                  limits=rate_limits(per_channel=not args.no_limits, global_limit=args.global_limit)))
+        figures = asyncio.run(
+            run(
+                args.games,
+                database_url=args.database_url,
+                think=args.think,
+                seed=args.seed,
+                memory_games=args.memory_games,
+                directory=directory,
+                only=args.only,
+                duration=args.duration,
+                mode=args.mode,
+                open_concurrency=args.open_concurrency,
+                limits=rate_limits(per_channel=not args.no_limits, global_limit=args.global_limit),
+            )
+        )
     print(report(figures))
     if not args.no_save:
         from bench import results
 
         name = f"load-{figures['database']}"
         where = "in its own process" if args.mode == "loopback" else "in process"
-        results.save(name, results.command("load", argv), figures,
-                     title=f"Load: {args.games} concurrent games ({figures['database']}, bot {where})",
-                     targets=TARGETS if figures["database"] == "sqlite" else {},
-                     notes=__doc__.split("Figures", 1)[1].strip() if __doc__ else "")
+        results.save(
+            name,
+            results.command("load", argv),
+            figures,
+            title=f"Load: {args.games} concurrent games ({figures['database']}, bot {where})",
+            targets=TARGETS if figures["database"] == "sqlite" else {},
+            notes=__doc__.split("Figures", 1)[1].strip() if __doc__ else "",
+        )
     return 0 if figures["errors"] == 0 and figures["unanswered"] == 0 else 1

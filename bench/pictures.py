@@ -39,8 +39,13 @@ def _positions(key: str, count: int, seat: int | None, options: dict[str, Any]) 
     return views
 
 
-def measure(views: list[dict[str, Any]], picture: Picture, draw: Callable[[dict[str, Any]], Any],
-            encode: Callable[[Any], bytes], repeats: int) -> dict[str, float]:
+def measure(
+    views: list[dict[str, Any]],
+    picture: Picture,
+    draw: Callable[[dict[str, Any]], Any],
+    encode: Callable[[Any], bytes],
+    repeats: int,
+) -> dict[str, float]:
     picture(views[0])  # fonts and kept layers loaded, as in a running bot
     total, drawing, encoding, sizes = [], [], [], []
     for _ in range(repeats):
@@ -55,8 +60,12 @@ def measure(views: list[dict[str, Any]], picture: Picture, draw: Callable[[dict[
             total.append((drawn - started) * 1000)
             drawing.append((encoded - drawn) * 1000)
             encoding.append((done - encoded) * 1000)
-    return {"cpu_ms": round(statistics.median(total), 2), "draw_cpu_ms": round(statistics.median(drawing), 2),
-            "encode_cpu_ms": round(statistics.median(encoding), 2), "kb": round(statistics.median(sizes) / 1024, 1)}
+    return {
+        "cpu_ms": round(statistics.median(total), 2),
+        "draw_cpu_ms": round(statistics.median(drawing), 2),
+        "encode_cpu_ms": round(statistics.median(encoding), 2),
+        "kb": round(statistics.median(sizes) / 1024, 1),
+    }
 
 
 def main(argv: list[str]) -> int:
@@ -71,23 +80,41 @@ def main(argv: list[str]) -> int:
 
     expansions = {"action_tiles": True, "objectives": True}
     kinds: dict[str, tuple[list[dict[str, Any]], Picture, Callable[[dict[str, Any]], Any], Callable[[Any], bytes]]] = {
-        "eight_minute_empire_map": (_positions("eight-minute-empire", args.positions, None,
-                                               {"explore": True, "citadels": True}),
-                                    eme.render_map, eme.render_image, eme.encode),
-        "reggverse_table": (_positions("reggverse-riddles", args.positions, None, expansions),
-                            reggverse.render_board, reggverse.draw_view, reggverse.encode),
-        "reggverse_seat": (_positions("reggverse-riddles", args.positions, 2, expansions),
-                           reggverse.render_board, reggverse.draw_view, reggverse.encode),
+        "eight_minute_empire_map": (
+            _positions("eight-minute-empire", args.positions, None, {"explore": True, "citadels": True}),
+            eme.render_map,
+            eme.render_image,
+            eme.encode,
+        ),
+        "reggverse_table": (
+            _positions("reggverse-riddles", args.positions, None, expansions),
+            reggverse.render_board,
+            reggverse.draw_view,
+            reggverse.encode,
+        ),
+        "reggverse_seat": (
+            _positions("reggverse-riddles", args.positions, 2, expansions),
+            reggverse.render_board,
+            reggverse.draw_view,
+            reggverse.encode,
+        ),
     }
     figures: dict[str, Any] = {}
     for name, (views, picture, draw, encode) in kinds.items():
         figures[name] = measure(views, picture, draw, encode, args.repeats)
         f = figures[name]
-        print(f"{name}: median {f['cpu_ms']} ms CPU per picture (draw {f['draw_cpu_ms']} ms, "
-              f"encode {f['encode_cpu_ms']} ms), {f['kb']} KB; {len(views)} positions x {args.repeats}")
+        print(
+            f"{name}: median {f['cpu_ms']} ms CPU per picture (draw {f['draw_cpu_ms']} ms, "
+            f"encode {f['encode_cpu_ms']} ms), {f['kb']} KB; {len(views)} positions x {args.repeats}"
+        )
     if not args.no_save:
         from bench import results
 
-        results.save("pictures", results.command("pictures", argv), figures, title="Pictures: CPU per picture",
-                     targets={f"{name}.cpu_ms": "< 20 ms" for name in kinds})
+        results.save(
+            "pictures",
+            results.command("pictures", argv),
+            figures,
+            title="Pictures: CPU per picture",
+            targets={f"{name}.cpu_ms": "< 20 ms" for name in kinds},
+        )
     return 0

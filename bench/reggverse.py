@@ -44,11 +44,16 @@ def throughput(count: int, repeats: int, options: dict[str, Any]) -> dict[str, A
             cpu += time.process_time() - started_cpu
         wall_rates.append(round(count / wall, 1))
         cpu_rates.append(round(count / cpu, 1))
-    return {"options": options, "games": count, "wall_runs": wall_rates, "cpu_runs": cpu_rates,
-            "median_games_per_second": statistics.median(wall_rates),
-            "median_games_per_cpu_second": statistics.median(cpu_rates),
-            "best_games_per_cpu_second": max(cpu_rates),
-            "decisions_per_game": round(decisions / (count * repeats), 1)}
+    return {
+        "options": options,
+        "games": count,
+        "wall_runs": wall_rates,
+        "cpu_runs": cpu_rates,
+        "median_games_per_second": statistics.median(wall_rates),
+        "median_games_per_cpu_second": statistics.median(cpu_rates),
+        "best_games_per_cpu_second": max(cpu_rates),
+        "decisions_per_game": round(decisions / (count * repeats), 1),
+    }
 
 
 def render_times(count: int) -> dict[str, float]:
@@ -77,8 +82,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     results: dict[str, Any] = {
-        "throughput": [throughput(args.games, args.repeats, {}),
-                       throughput(args.games, args.repeats, {"action_tiles": True, "objectives": True})],
+        "throughput": [
+            throughput(args.games, args.repeats, {}),
+            throughput(args.games, args.repeats, {"action_tiles": True, "objectives": True}),
+        ],
         "render_ms": render_times(args.renders),
     }
     if args.json:
@@ -86,18 +93,32 @@ def main(argv: list[str]) -> int:
         return 0
     for row in results["throughput"]:
         label = "both expansions" if row["options"] else "base game"
-        print(f"reggverse-riddles 4p random, {label}: median {row['median_games_per_second']:.1f} games/s wall, "
-              f"{row['median_games_per_cpu_second']:.1f} per CPU second, best run "
-              f"{row['best_games_per_cpu_second']:.1f} (target >= 100; runs of {row['games']}, "
-              f"wall: {', '.join(f'{r:.1f}' for r in row['wall_runs'])}; "
-              f"{row['decisions_per_game']} decisions per game)")
+        print(
+            f"reggverse-riddles 4p random, {label}: median {row['median_games_per_second']:.1f} games/s wall, "
+            f"{row['median_games_per_cpu_second']:.1f} per CPU second, best run "
+            f"{row['best_games_per_cpu_second']:.1f} (target >= 100; runs of {row['games']}, "
+            f"wall: {', '.join(f'{r:.1f}' for r in row['wall_runs'])}; "
+            f"{row['decisions_per_game']} decisions per game)"
+        )
     r = results["render_ms"]
     print(f"reggverse-riddles render: median {r['public']} ms table view, {r['seat']} ms seat view (target < 100 ms)")
     from bench import results as saved
 
-    figures = {"base_games_per_cpu_second": results["throughput"][0]["median_games_per_cpu_second"],
-               "expansions_games_per_cpu_second": results["throughput"][1]["median_games_per_cpu_second"], **results}
-    saved.save("reggverse", saved.command("reggverse", argv), figures, title="Reggverse Riddles engine and render",
-               targets={"base_games_per_cpu_second": ">= 100", "expansions_games_per_cpu_second": ">= 100",
-                        "render_ms.public": "< 100 ms", "render_ms.seat": "< 100 ms"})
+    figures = {
+        "base_games_per_cpu_second": results["throughput"][0]["median_games_per_cpu_second"],
+        "expansions_games_per_cpu_second": results["throughput"][1]["median_games_per_cpu_second"],
+        **results,
+    }
+    saved.save(
+        "reggverse",
+        saved.command("reggverse", argv),
+        figures,
+        title="Reggverse Riddles engine and render",
+        targets={
+            "base_games_per_cpu_second": ">= 100",
+            "expansions_games_per_cpu_second": ">= 100",
+            "render_ms.public": "< 100 ms",
+            "render_ms.seat": "< 100 ms",
+        },
+    )
     return 0

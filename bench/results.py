@@ -34,8 +34,9 @@ def machine() -> str:
 
 def _commit() -> str:
     try:
-        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=5,
-                             cwd=RESULTS.parent)
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=5, cwd=RESULTS.parent
+        )
     except (OSError, subprocess.SubprocessError):
         return "unknown"
     return out.stdout.strip() or "unknown"
@@ -48,8 +49,16 @@ def command(name: str, argv: list[str]) -> str:
     return " ".join(["python -m bench", name, *(shlex.quote(a) for a in shown)])
 
 
-def save(name: str, command: str, figures: dict[str, Any], *, title: str | None = None,
-         targets: dict[str, str] | None = None, notes: str = "", directory: Path | None = None) -> Path:
+def save(
+    name: str,
+    command: str,
+    figures: dict[str, Any],
+    *,
+    title: str | None = None,
+    targets: dict[str, str] | None = None,
+    notes: str = "",
+    directory: Path | None = None,
+) -> Path:
     """Write bench/results/<name>.json: the figures (JSON values), the command and where they were measured.
 
     `targets` maps a figure's name to its target as text (">= 500", "< 100 ms", "0") so the report
@@ -57,9 +66,17 @@ def save(name: str, command: str, figures: dict[str, Any], *, title: str | None 
     """
     folder = directory or RESULTS
     folder.mkdir(parents=True, exist_ok=True)
-    record = {"name": name, "title": title or name, "command": command, "figures": figures,
-              "targets": targets or {}, "notes": notes, "machine": machine(), "commit": _commit(),
-              "measured_at": datetime.now(UTC).isoformat(timespec="seconds")}
+    record = {
+        "name": name,
+        "title": title or name,
+        "command": command,
+        "figures": figures,
+        "targets": targets or {},
+        "notes": notes,
+        "machine": machine(),
+        "commit": _commit(),
+        "measured_at": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
     path = folder / f"{name}.json"
     path.write_text(json.dumps(record, indent=2, sort_keys=False) + "\n", encoding="utf-8")
     return path

@@ -73,8 +73,7 @@ class ShardedRun(CrashRun):
     tables in guilds of every process. Kills (if any) alternate between the processes, the last one
     first; every choice click sent is kept, so that `doubled()` can check that none was applied twice."""
 
-    def __init__(self, loopback: Loopback, database_url: str, *, split: tuple[str, ...] = TWO,
-                 **kwargs: Any) -> None:
+    def __init__(self, loopback: Loopback, database_url: str, *, split: tuple[str, ...] = TWO, **kwargs: Any) -> None:
         super().__init__(loopback, database_url, **kwargs)
         guilds = guilds_on_every_shard(loopback)
         owner = {g: next(i for i, r in enumerate(split) if shard in shard_ids(r)) for shard, g in enumerate(guilds)}
@@ -131,8 +130,17 @@ class ShardedRun(CrashRun):
                 previous[action.seat] = action.seq
                 if seats[action.seat].user_id is None:
                     continue  # an AI seat
-                match = next((c for c in unused if c[0] == game_id and c[1] == action.seat
-                              and since <= c[2] < action.seq and c[3] == list(action.action)), None)
+                match = next(
+                    (
+                        c
+                        for c in unused
+                        if c[0] == game_id
+                        and c[1] == action.seat
+                        and since <= c[2] < action.seq
+                        and c[3] == list(action.action)
+                    ),
+                    None,
+                )
                 if match is None:
                     problems.append(f"game {game_id} seq {action.seq}: {action.action} by seat {action.seat}")
                 else:
@@ -171,13 +179,19 @@ class ShardedRun(CrashRun):
         finally:
             await self.db.close()
         latencies = sorted(self.latencies)
-        return {"processes": len(self.split), "games": len(games), "finished": finished,
-                "decisions": decisions, "wall_s": round(wall, 2),
-                "decisions_per_s": round(decisions / wall, 1),
-                "latency_p50_ms": round(1000 * statistics.median(latencies), 1),
-                "latency_p99_ms": round(1000 * latencies[int(0.99 * (len(latencies) - 1))], 1),
-                "bot_cpu_s_per_1000_decisions": round(1000 * used / max(decisions, 1), 2),
-                "doubled": len(doubled), "problems": len(self.figures.problems)}
+        return {
+            "processes": len(self.split),
+            "games": len(games),
+            "finished": finished,
+            "decisions": decisions,
+            "wall_s": round(wall, 2),
+            "decisions_per_s": round(decisions / wall, 1),
+            "latency_p50_ms": round(1000 * statistics.median(latencies), 1),
+            "latency_p99_ms": round(1000 * latencies[int(0.99 * (len(latencies) - 1))], 1),
+            "bot_cpu_s_per_1000_decisions": round(1000 * used / max(decisions, 1), 2),
+            "doubled": len(doubled),
+            "problems": len(self.figures.problems),
+        }
 
 
 async def compare(database_url: str, games: int, seed: int, workdir: Path) -> list[dict[str, Any]]:
@@ -199,31 +213,41 @@ async def compare(database_url: str, games: int, seed: int, workdir: Path) -> li
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench shards", description=__doc__.split("\n")[0])
-    parser.add_argument("--database-url", default=os.environ.get("TEST_POSTGRES_URL"),
-                        help="PostgreSQL (default: TEST_POSTGRES_URL); games are added to it")
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get("TEST_POSTGRES_URL"),
+        help="PostgreSQL (default: TEST_POSTGRES_URL); games are added to it",
+    )
     parser.add_argument("--games", type=int, default=16, help="games played at once in each setup")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     if not args.database_url or not args.database_url.startswith("postgres"):
-        print("bench shards needs PostgreSQL: --database-url postgresql+asyncpg://... (or TEST_POSTGRES_URL)",
-              file=sys.stderr)
+        print(
+            "bench shards needs PostgreSQL: --database-url postgresql+asyncpg://... (or TEST_POSTGRES_URL)",
+            file=sys.stderr,
+        )
         return 2
     with tempfile.TemporaryDirectory(prefix="shards-") as tmp:
         results = asyncio.run(compare(args.database_url, args.games, args.seed, Path(tmp)))
     for figures in results:
-        print(f"{figures['processes']} process(es): {figures['decisions']} decisions in {figures['wall_s']} s = "
-              f"{figures['decisions_per_s']}/s; click latency p50 {figures['latency_p50_ms']} ms, p99 "
-              f"{figures['latency_p99_ms']} ms; bot CPU {figures['bot_cpu_s_per_1000_decisions']} s per 1,000 "
-              f"decisions; {figures['finished']}/{figures['games']} finished, {figures['doubled']} doubled")
+        print(
+            f"{figures['processes']} process(es): {figures['decisions']} decisions in {figures['wall_s']} s = "
+            f"{figures['decisions_per_s']}/s; click latency p50 {figures['latency_p50_ms']} ms, p99 "
+            f"{figures['latency_p99_ms']} ms; bot CPU {figures['bot_cpu_s_per_1000_decisions']} s per 1,000 "
+            f"decisions; {figures['finished']}/{figures['games']} finished, {figures['doubled']} doubled"
+        )
     one, two = results
     ratio = round(two["decisions_per_s"] / one["decisions_per_s"], 2)
     print(f"two processes / one: {ratio}x decisions per second")
     from bench import results as saved
 
-    saved.save("shards", saved.command("shards", argv), {"one_process": one, "two_processes": two,
-                                                          "throughput_ratio": ratio},
-               title="One bot process against two on PostgreSQL (loopback Discord, 4 shards)",
-               notes="2-player Eggs and Empires, 1 human + 1 AI per game, players click at once; "
-                     "the players and the fake Discord share the machine with the bots.")
+    saved.save(
+        "shards",
+        saved.command("shards", argv),
+        {"one_process": one, "two_processes": two, "throughput_ratio": ratio},
+        title="One bot process against two on PostgreSQL (loopback Discord, 4 shards)",
+        notes="2-player Eggs and Empires, 1 human + 1 AI per game, players click at once; "
+        "the players and the fake Discord share the machine with the bots.",
+    )
     ok = all(f["finished"] == f["games"] and f["doubled"] == 0 and f["problems"] == 0 for f in results)
     return 0 if ok else 1

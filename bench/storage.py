@@ -206,7 +206,15 @@ def main(argv: list[str]) -> int:
     from bench import results
 
     figures = {("sqlite" if r is reports[0] else "postgresql"): r for r in reports}
-    results.save("storage", results.command("storage", argv), figures, title="Storage: group commit",
-                 targets={"sqlite.many_games.actions_per_s": ">= 5000", "sqlite.many_games.p99_ms": "< 50 ms",
-                          "sqlite.one_game.p99_ms": "< 10 ms"})
+    results.save(
+        "storage",
+        results.command("storage", argv),
+        figures,
+        title="Storage: group commit",
+        targets={
+            "sqlite.many_games.actions_per_s": ">= 5000",
+            "sqlite.many_games.p99_ms": "< 50 ms",
+            "sqlite.one_game.p99_ms": "< 10 ms",
+        },
+    )
     return 0

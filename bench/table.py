@@ -18,8 +18,9 @@ from collections import Counter
 from pathlib import Path
 
 
-async def _one_game(directory: Path, key: str, variants: str, humans: int, ais: int, index: int
-                    ) -> tuple[object, float, int]:
+async def _one_game(
+    directory: Path, key: str, variants: str, humans: int, ais: int, index: int
+) -> tuple[object, float, int]:
     from tests.harness import Harness
     from tests.harness.play import play_to_end
 
@@ -62,8 +63,9 @@ def main(argv: list[str]) -> int:
     seconds = 0.0
     with tempfile.TemporaryDirectory() as directory:
         for index in range(args.games):
-            cost, elapsed, started = asyncio.run(_one_game(Path(directory), args.game, args.variants, args.humans,
-                                                          args.ais, index))
+            cost, elapsed, started = asyncio.run(
+                _one_game(Path(directory), args.game, args.variants, args.humans, args.ais, index)
+            )
             kinds.update(cost.kinds)  # type: ignore[attr-defined]
             turns += cost.resolved_turns  # type: ignore[attr-defined]
             decisions += cost.decisions  # type: ignore[attr-defined]
@@ -85,13 +87,26 @@ def main(argv: list[str]) -> int:
     print(f"  wall time: {seconds:.2f} s for {decisions} decisions ({decisions / max(seconds, 1e-9):.0f} decisions/s)")
     from bench import results
 
-    figures = {"game": title, "humans": args.humans, "ais": args.ais, "games": args.games, "resolved_turns": turns,
-               "human_decisions": decisions, "rest_per_turn": round(bot_calls / max(1, turns), 2),
-               "floor_per_turn": 2 + args.humans,
-               "by_kind_per_turn": {k: round(v / max(1, turns), 2) for k, v in sorted(kinds.items())},
-               "responses_per_decision": round(responses / max(1, decisions), 2), "start_calls": start_calls,
-               "decisions_per_second": round(decisions / max(seconds, 1e-9))}
+    figures = {
+        "game": title,
+        "humans": args.humans,
+        "ais": args.ais,
+        "games": args.games,
+        "resolved_turns": turns,
+        "human_decisions": decisions,
+        "rest_per_turn": round(bot_calls / max(1, turns), 2),
+        "floor_per_turn": 2 + args.humans,
+        "by_kind_per_turn": {k: round(v / max(1, turns), 2) for k, v in sorted(kinds.items())},
+        "responses_per_decision": round(responses / max(1, decisions), 2),
+        "start_calls": start_calls,
+        "decisions_per_second": round(decisions / max(seconds, 1e-9)),
+    }
     name = "table" if not argv else "table-" + args.game + ("-variants" if args.variants else "")
-    results.save(name, results.command("table", argv), figures, title=f"REST per turn: {title}",
-                 targets={"rest_per_turn": f"<= {2 + args.humans}"})
+    results.save(
+        name,
+        results.command("table", argv),
+        figures,
+        title=f"REST per turn: {title}",
+        targets={"rest_per_turn": f"<= {2 + args.humans}"},
+    )
     return 0

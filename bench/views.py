@@ -75,8 +75,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         seats = statistics.mean(game.players(s) for s in states)
         figures[f"{key}_us_per_update"] = round(us, 1)
         figures[f"{key}_view_per_audience_us_per_update"] = round(one_each, 1)
-        print(f"{key}: public + every seat's view ({seats:.1f} seats on average): median {us:.0f} us CPU per update "
-              f"with views(), {one_each:.0f} us with view() once per audience")
+        print(
+            f"{key}: public + every seat's view ({seats:.1f} seats on average): median {us:.0f} us CPU per update "
+            f"with views(), {one_each:.0f} us with view() once per audience"
+        )
         if key == "eight-minute-empire":
             from tests.eme_reference_view import reference_view
 
@@ -85,13 +87,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             old = cpu_us_per_update(one_by_one, states, args.repeats)
             figures[f"{key}_reference_us_per_update"] = round(old, 1)
-            print(f"{key}: the same views one audience at a time, as before: median {old:.0f} us CPU per update "
-                  f"({old / us:.1f}x the time)")
+            print(
+                f"{key}: the same views one audience at a time, as before: median {old:.0f} us CPU per update "
+                f"({old / us:.1f}x the time)"
+            )
     if not args.no_save:
         from bench import results
 
-        results.save("views", results.command("views", list(argv or [])), figures,
-                     title="Views per update (public + every seat), CPU", notes=(
-                         "Eight-Minute Empire's reference is its former one-audience-at-a-time view, timed in "
-                         "the same run on the same positions."))
+        results.save(
+            "views",
+            results.command("views", list(argv or [])),
+            figures,
+            title="Views per update (public + every seat), CPU",
+            notes=(
+                "Eight-Minute Empire's reference is its former one-audience-at-a-time view, timed in "
+                "the same run on the same positions."
+            ),
+        )
     return 0

@@ -24,8 +24,10 @@ from bot.settings import TOKEN_HELP, Settings
 
 log = logging.getLogger("bot")
 
-NO_UVLOOP = "EVENT_LOOP=uvloop, but uvloop is not installed (it exists for Linux and macOS only): " \
-            "install it, or set EVENT_LOOP=auto or asyncio."
+NO_UVLOOP = (
+    "EVENT_LOOP=uvloop, but uvloop is not installed (it exists for Linux and macOS only): "
+    "install it, or set EVENT_LOOP=auto or asyncio."
+)
 BAD_TOKEN = "Discord rejected DISCORD_TOKEN. Reset it in the developer portal and update .env.\n\n" + TOKEN_HELP
 
 
@@ -79,12 +81,20 @@ def loop_factory(choice: str) -> Callable[[], asyncio.AbstractEventLoop] | None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--shard-ids", metavar="IDS",
-                        help="the shards this process runs: ranges like 0-3 or 0,2,5-7 (overrides SHARD_IDS)")
-    parser.add_argument("--shard-count", metavar="N", type=int,
-                        help="the total number of shards across all processes (overrides SHARD_COUNT)")
+    parser = argparse.ArgumentParser(
+        prog="python -m bot", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--shard-ids",
+        metavar="IDS",
+        help="the shards this process runs: ranges like 0-3 or 0,2,5-7 (overrides SHARD_IDS)",
+    )
+    parser.add_argument(
+        "--shard-count",
+        metavar="N",
+        type=int,
+        help="the total number of shards across all processes (overrides SHARD_COUNT)",
+    )
     return parser
 
 

@@ -108,8 +108,9 @@ def _rewind(kwargs: dict[str, Any]) -> None:
                 item.reset(seek=True)
 
 
-async def _first_answer(interaction: discord.Interaction[Any],
-                        answer: Callable[[], Awaitable[T]]) -> tuple[bool, T | None]:
+async def _first_answer(
+    interaction: discord.Interaction[Any], answer: Callable[[], Awaitable[T]]
+) -> tuple[bool, T | None]:
     """The interaction's callback, sent again once if the connection failed on its way: the failed one
     may or may not have reached Discord, and Discord refuses a second callback (40060) if it did.
     (False, None): refused so (acknowledged already: by the lost attempt, or by a deferral whose answer

@@ -67,9 +67,14 @@ class TableBot(commands.AutoShardedBot):
         self.metrics = BotMetrics()
         # Interactions only: no privileged intents (no message content, no members).
         sharding: dict[str, Any] = {"shard_ids": settings.shard_ids, "shard_count": settings.shard_count}
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None, tree_cls=TableTree, http_trace=self.metrics.trace_config(),
-                         **sharding)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            help_command=None,
+            tree_cls=TableTree,
+            http_trace=self.metrics.trace_config(),
+            **sharding,
+        )
         self.settings = settings
         self.owned = owned_shards(settings)
         self.gateway_status = self.metrics.watch_gateway(self)

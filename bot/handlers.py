@@ -59,8 +59,7 @@ async def malformed(interaction: discord.Interaction[Any]) -> None:
     await refuse(interaction, i18n.t(of_user(interaction), text.MALFORMED))
 
 
-async def decide(interaction: discord.Interaction[Any], game_id: int, seat: int, seq: int,
-                 choice: list[str]) -> None:
+async def decide(interaction: discord.Interaction[Any], game_id: int, seat: int, seq: int, choice: list[str]) -> None:
     table = service(interaction)
     if table.busy(game_id):
         # Another decision of this game is being committed and published: answer Discord now.
@@ -73,8 +72,9 @@ async def decide(interaction: discord.Interaction[Any], game_id: int, seat: int,
             await _acknowledge(interaction, decided, lang)
 
         try:
-            await table.decide(game_id, interaction.user.id, seat, seq, choice, ack=acknowledge,
-                               locale=locale_of(interaction))
+            await table.decide(
+                game_id, interaction.user.id, seat, seq, choice, ack=acknowledge, locale=locale_of(interaction)
+            )
         except TableError as exc:
             await refuse_error(interaction, exc)
 
@@ -89,10 +89,10 @@ async def _acknowledge(interaction: discord.Interaction[Any], decided: Decided, 
     (The player's previous picture stays until then.)"""
     game = decided.update.game
     notice = decided.own
-    labels = present.chosen_labels(game, notice, decided.prompt, decided.choice, decided.labels,
-                                   decided.update, lang)
-    message = present.seat_message(game, notice, decided.update, lang=lang,
-                                   content=i18n.t(lang, text.YOU_CHOSE, labels=labels))
+    labels = present.chosen_labels(game, notice, decided.prompt, decided.choice, decided.labels, decided.update, lang)
+    message = present.seat_message(
+        game, notice, decided.update, lang=lang, content=i18n.t(lang, text.YOU_CHOSE, labels=labels)
+    )
     if message.picture is None:
         await answer.edit(interaction, **message.edit_kwargs())
         return
@@ -121,8 +121,9 @@ async def show_hand(interaction: discord.Interaction[Any], game_id: int) -> None
         except TableError as exc:
             await refuse_error(interaction, exc)
             return
-        message = await present.seat_message(game, notice, None, seats=seats,
-                                             lang=of_user(interaction)).render(urgent=True)
+        message = await present.seat_message(game, notice, None, seats=seats, lang=of_user(interaction)).render(
+            urgent=True
+        )
         await answer.send(interaction, ephemeral=True, **message.send_kwargs())
 
 
@@ -137,8 +138,9 @@ async def back(interaction: discord.Interaction[Any], game_id: int) -> None:
             await refuse_error(interaction, exc)
             return
         lang = of_user(interaction)
-        message = await present.seat_message(game, notice, None, seats=seats, lang=lang,
-                                             content=i18n.t(lang, text.WELCOME_BACK)).render(urgent=True)
+        message = await present.seat_message(
+            game, notice, None, seats=seats, lang=lang, content=i18n.t(lang, text.WELCOME_BACK)
+        ).render(urgent=True)
         await answer.edit(interaction, **message.edit_kwargs())
 
 
@@ -230,8 +232,9 @@ async def start(interaction: discord.Interaction[Any], game_id: int, *, from_but
         await _say_started(interaction, game, lang, from_button=from_button, again=True)
 
 
-async def _say_started(interaction: discord.Interaction[Any], game: GameRow, lang: str, *, from_button: bool,
-                       again: bool = False) -> None:
+async def _say_started(
+    interaction: discord.Interaction[Any], game: GameRow, lang: str, *, from_button: bool, again: bool = False
+) -> None:
     """The lobby closed with "The game started: <where>" (the thread once it exists, else the channel).
     From a button this is the answer itself; from `/game start` the answer says it and the lobby message
     is closed apart. `again`: the answer was given already, and is edited."""

@@ -52,7 +52,7 @@ def NN_(singular: str, plural: str) -> tuple[str, str]:
 
 # --- languages -------------------------------------------------------------------------------------
 def language(locale: Any) -> str:
-    """"it", "fr" or "en" for a Discord locale ("it", "fr", "en-US", a discord.Locale) or None."""
+    """ "it", "fr" or "en" for a Discord locale ("it", "fr", "en-US", a discord.Locale) or None."""
     if locale is None:
         return DEFAULT
     value = str(getattr(locale, "value", locale)).strip().lower().replace("_", "-")
@@ -154,7 +154,7 @@ def _integer(lang: str, value: int) -> str:
 
 
 def listing(lang: str, items: Iterable[str]) -> str:
-    """"A, B and C" / "A, B e C" / "A, B et C"."""
+    """ "A, B and C" / "A, B e C" / "A, B et C"."""
     values = tuple(str(i) for i in items)
     return _listing(lang, values) if values else "-"
 

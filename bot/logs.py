@@ -35,9 +35,13 @@ WITHHELD = "[message withheld: it held a secret that could not be redacted]"
 # discord.py's DEBUG lines hold request bodies (a DM's content is a player's hand) and gateway events
 # (interaction tokens, the values of a secret choice); aiosqlite's DEBUG lines and SQLAlchemy's INFO
 # lines hold SQL parameters (a game's whole state).
-QUIET_LOGGERS = {"discord.http": logging.INFO, "discord.gateway": logging.INFO,
-                 "discord.webhook.async_": logging.INFO, "aiosqlite": logging.INFO,
-                 "sqlalchemy.engine": logging.WARNING}
+QUIET_LOGGERS = {
+    "discord.http": logging.INFO,
+    "discord.gateway": logging.INFO,
+    "discord.webhook.async_": logging.INFO,
+    "aiosqlite": logging.INFO,
+    "sqlalchemy.engine": logging.WARNING,
+}
 
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
@@ -179,6 +183,7 @@ def configure_logging(settings: Settings, stream: IO[str] | None = None) -> logg
     for name, quietest in QUIET_LOGGERS.items():
         logging.getLogger(name).setLevel(max(root.level, quietest))
     if unknown:
-        logging.getLogger(__name__).warning("LOG_LEVEL %r is not a level (DEBUG, INFO, WARNING, ERROR): using INFO",
-                                            settings.log_level)
+        logging.getLogger(__name__).warning(
+            "LOG_LEVEL %r is not a level (DEBUG, INFO, WARNING, ERROR): using INFO", settings.log_level
+        )
     return handler

@@ -89,58 +89,104 @@ class BotMetrics:
         keys = sorted(game_keys if game_keys is not None else games.keys())
         self._active_keys = set(keys)  # every key the active-games gauge has shown
         self.active_games = Gauge(
-            f"{PREFIX}_active_games", "Games running now, per game (read from the database at each scrape).",
-            ["game"], registry=registry)
+            f"{PREFIX}_active_games",
+            "Games running now, per game (read from the database at each scrape).",
+            ["game"],
+            registry=registry,
+        )
         self.decisions = Counter(
-            f"{PREFIX}_decisions", "Decisions committed, by game and by who decided: human, ai (an AI seat) "
+            f"{PREFIX}_decisions",
+            "Decisions committed, by game and by who decided: human, ai (an AI seat) "
             "or afk (the AI standing in for an absent player). Decisions per second: rate() of it.",
-            ["game", "kind"], registry=registry)
-        self.games_started = Counter(f"{PREFIX}_games_started", "Games started (lobbies that became games).",
-                                     ["game"], registry=registry)
+            ["game", "kind"],
+            registry=registry,
+        )
+        self.games_started = Counter(
+            f"{PREFIX}_games_started", "Games started (lobbies that became games).", ["game"], registry=registry
+        )
         self.games_ended = Counter(
-            f"{PREFIX}_games_ended", "Started games that ended: finished, abandoned (by the host or an admin) or "
-            "all_afk (every human player went AFK).", ["game", "end"], registry=registry)
+            f"{PREFIX}_games_ended",
+            "Started games that ended: finished, abandoned (by the host or an admin) or "
+            "all_afk (every human player went AFK).",
+            ["game", "end"],
+            registry=registry,
+        )
         self.interaction_seconds = Histogram(
-            f"{PREFIX}_interaction_response_seconds", "From an interaction's arrival to the end of its first "
+            f"{PREFIX}_interaction_response_seconds",
+            "From an interaction's arrival to the end of its first "
             "response, by kind (/command, component:<prefix>). Discord drops answers after 3 s.",
-            ["kind"], buckets=INTERACTION_BUCKETS, registry=registry)
+            ["kind"],
+            buckets=INTERACTION_BUCKETS,
+            registry=registry,
+        )
         self.interaction_failures = Counter(
-            f"{PREFIX}_interaction_response_failures", "First responses to an interaction that failed (Discord "
-            "answers 404 Unknown interaction when the 3 s limit has passed).", ["kind"], registry=registry)
+            f"{PREFIX}_interaction_response_failures",
+            "First responses to an interaction that failed (Discord "
+            "answers 404 Unknown interaction when the 3 s limit has passed).",
+            ["kind"],
+            registry=registry,
+        )
         self.rest_requests = Counter(
-            f"{PREFIX}_discord_requests", "HTTP requests to Discord (interaction callbacks included), by method, "
-            "route template and status (error: no answer).", ["method", "route", "status"], registry=registry)
+            f"{PREFIX}_discord_requests",
+            "HTTP requests to Discord (interaction callbacks included), by method, "
+            "route template and status (error: no answer).",
+            ["method", "route", "status"],
+            registry=registry,
+        )
         self.rate_limits = Counter(
-            f"{PREFIX}_discord_rate_limits", "429 answers from Discord, by scope (user: this bot's per-route "
+            f"{PREFIX}_discord_rate_limits",
+            "429 answers from Discord, by scope (user: this bot's per-route "
             "limit; global; shared: the resource's limit; cloudflare: an IP ban) and route template.",
-            ["scope", "route"], registry=registry)
+            ["scope", "route"],
+            registry=registry,
+        )
         self.database_errors = Counter(
-            f"{PREFIX}_database_errors", "Database operations that failed (not counting lost races and unknown "
-            "ids, which are answers), by operation.", ["operation"], registry=registry)
+            f"{PREFIX}_database_errors",
+            "Database operations that failed (not counting lost races and unknown "
+            "ids, which are answers), by operation.",
+            ["operation"],
+            registry=registry,
+        )
         self.notifications = Counter(
-            f"{PREFIX}_notifications", "What the table service asked the notifier to show, before coalescing: "
+            f"{PREFIX}_notifications",
+            "What the table service asked the notifier to show, before coalescing: "
             "open (a new game's thread, table and DMs), table (an edit of the table message: one per update), dm "
             "(a private message refreshed: one per human seat whose prompt changed, the clicking player's excepted), "
             "log (a turn's line for the thread's log). Fewer requests go out when a newer update replaces one still "
             "being drawn or sent, and the log lines owed at once share a post.",
-            ["kind"], registry=registry)
+            ["kind"],
+            registry=registry,
+        )
         self.requests_held = Histogram(
-            f"{PREFIX}_discord_request_held_seconds", "REST requests (bot token) that discord.py's rate limiter "
+            f"{PREFIX}_discord_request_held_seconds",
+            "REST requests (bot token) that discord.py's rate limiter "
             "held, and for how long: before (until its bucket had room) or after (the request that used its "
             "bucket up returns only once the bucket resets). 429s are counted apart (discord_rate_limits).",
-            ["when"], buckets=HOLD_BUCKETS, registry=registry)
+            ["when"],
+            buckets=HOLD_BUCKETS,
+            registry=registry,
+        )
         self.notification_delay = Histogram(
-            f"{PREFIX}_notification_delay_seconds", "From an update handed to the notifier to Discord's answer to "
+            f"{PREFIX}_notification_delay_seconds",
+            "From an update handed to the notifier to Discord's answer to "
             "the request that showed it: table (the first table edit showing it or a newer version: each update, "
             "the coalesced ones too), log (its line posted), dm (a seat's message showing its newest view, from the "
-            "oldest view it was owed).", ["kind"], buckets=DELAY_BUCKETS, registry=registry)
-        self.timer_ticks = Counter(f"{PREFIX}_timer_ticks", "Timer ticks run (reminders and AFK deadlines).",
-                                   registry=registry)
-        self.timer_games = Counter(f"{PREFIX}_timer_games", "Games a timer tick handled (a reminder or an AFK turn).",
-                                   registry=registry)
-        self.gateway_connected = Gauge(f"{PREFIX}_gateway_connected",
-                                       "1 while every shard of this process is connected to the gateway.",
-                                       registry=registry)
+            "oldest view it was owed).",
+            ["kind"],
+            buckets=DELAY_BUCKETS,
+            registry=registry,
+        )
+        self.timer_ticks = Counter(
+            f"{PREFIX}_timer_ticks", "Timer ticks run (reminders and AFK deadlines).", registry=registry
+        )
+        self.timer_games = Counter(
+            f"{PREFIX}_timer_games", "Games a timer tick handled (a reminder or an AFK turn).", registry=registry
+        )
+        self.gateway_connected = Gauge(
+            f"{PREFIX}_gateway_connected",
+            "1 while every shard of this process is connected to the gateway.",
+            registry=registry,
+        )
         # Every label value that is known in advance starts at 0, so rate() sees the first increase.
         for key in keys:
             self.active_games.labels(key)
@@ -215,16 +261,18 @@ class BotMetrics:
 
         setattr(http, "get_ratelimit", get_ratelimit)  # noqa: B010 (a method, replaced per instance)
 
-    async def _request_ended(self, _session: aiohttp.ClientSession, _context: Any,
-                             params: aiohttp.TraceRequestEndParams) -> None:
+    async def _request_ended(
+        self, _session: aiohttp.ClientSession, _context: Any, params: aiohttp.TraceRequestEndParams
+    ) -> None:
         route = route_template(str(params.url))
         status = params.response.status
         self.rest_requests.labels(params.method, route, str(status)).inc()
         if status == 429:
             self.rate_limits.labels(rate_limit_scope(params.response.headers), route).inc()
 
-    async def _request_failed(self, _session: aiohttp.ClientSession, _context: Any,
-                              params: aiohttp.TraceRequestExceptionParams) -> None:
+    async def _request_failed(
+        self, _session: aiohttp.ClientSession, _context: Any, params: aiohttp.TraceRequestExceptionParams
+    ) -> None:
         self.rest_requests.labels(params.method, route_template(str(params.url)), "error").inc()
 
     # --- interactions -----------------------------------------------------------------------------
@@ -289,8 +337,9 @@ class _TimedRatelimit(discord.http.Ratelimit):
 
     __slots__ = ("_held",)
 
-    def __init__(self, max_ratelimit_timeout: float | None,
-                 held: tuple[Callable[[float], None], Callable[[float], None]]) -> None:
+    def __init__(
+        self, max_ratelimit_timeout: float | None, held: tuple[Callable[[float], None], Callable[[float], None]]
+    ) -> None:
         super().__init__(max_ratelimit_timeout)
         self._held = held
 
@@ -433,7 +482,7 @@ def route_template(url: str) -> str:
     base = URL(discord.http.Route.BASE)
     if parsed.host != base.host or parsed.port != base.port or not parsed.path.startswith(base.path):
         return "other"
-    parts = parsed.path[len(base.path):].strip("/").split("/")
+    parts = parsed.path[len(base.path) :].strip("/").split("/")
     template: list[str] = []
     for i, part in enumerate(parts):
         if part.isdigit():
@@ -474,8 +523,7 @@ async def health(bot: TableBot) -> tuple[bool, dict[str, Any]]:
         database = f"error ({type(exc).__name__}: {_first_words(exc)})"
     if database != "ok":
         problems.append(f"database: {database}")
-    body: dict[str, Any] = {"status": "ok" if not problems else "unavailable", "gateway": gateway,
-                            "database": database}
+    body: dict[str, Any] = {"status": "ok" if not problems else "unavailable", "gateway": gateway, "database": database}
     if problems:
         body["reasons"] = problems
     return not problems, body
@@ -532,13 +580,23 @@ class _PictureCollector(Collector):
 
     def collect(self) -> Iterable[Metric]:
         counts = self.pictures.counts
-        drawn = CounterMetricFamily(f"{PREFIX}_pictures", "Pictures asked for, by what became of them: drawn by a "
-                                    "worker process, drawn in the bot's process, or superseded (not drawn: a newer "
-                                    "version of its message was owed by then).", labels=["outcome"])
-        for outcome, value in (("worker", counts.in_workers), ("in_process", counts.in_process),
-                               ("superseded", counts.superseded)):
+        drawn = CounterMetricFamily(
+            f"{PREFIX}_pictures",
+            "Pictures asked for, by what became of them: drawn by a "
+            "worker process, drawn in the bot's process, or superseded (not drawn: a newer "
+            "version of its message was owed by then).",
+            labels=["outcome"],
+        )
+        for outcome, value in (
+            ("worker", counts.in_workers),
+            ("in_process", counts.in_process),
+            ("superseded", counts.superseded),
+        ):
             drawn.add_metric([outcome], value)
         yield drawn
-        yield CounterMetricFamily(f"{PREFIX}_picture_worker_failures", "Picture worker processes that crashed or "
-                                  "failed to start (each replaced; their pictures drawn in the bot).",
-                                  value=counts.worker_failures)
+        yield CounterMetricFamily(
+            f"{PREFIX}_picture_worker_failures",
+            "Picture worker processes that crashed or "
+            "failed to start (each replaced; their pictures drawn in the bot).",
+            value=counts.worker_failures,
+        )

@@ -60,8 +60,7 @@ def transient(error: BaseException) -> bool:
     """A failure that may pass by itself: worth retrying the same request later."""
     if isinstance(error, discord.HTTPException):
         return error.status == 429 or error.status >= 500
-    return isinstance(error, DatabaseUnavailable | discord.RateLimited | TimeoutError | aiohttp.ClientError
-                      | OSError)
+    return isinstance(error, DatabaseUnavailable | discord.RateLimited | TimeoutError | aiohttp.ClientError | OSError)
 
 
 def nonce(*parts: object) -> int:
@@ -151,7 +150,7 @@ class _Owed:
             while self.posting < len(self.lines) and size + 1 + len(self.lines[self.posting][1]) <= MESSAGE_LIMIT:
                 size += 1 + len(self.lines[self.posting][1])
                 self.posting += 1
-        return self.lines[:self.posting]
+        return self.lines[: self.posting]
 
 
 class DiscordNotifier:
@@ -192,8 +191,11 @@ class DiscordNotifier:
         try:
             lang = await self._server_language(update.game)
         except DatabaseUnavailable:
-            lang = i18n.DEFAULT if update.game.guild_id is None else i18n.language(
-                self.bot.languages.preferred_locale(update.game.guild_id))
+            lang = (
+                i18n.DEFAULT
+                if update.game.guild_id is None
+                else i18n.language(self.bot.languages.preferred_locale(update.game.guild_id))
+            )
         owed = self._owed.get(game_id)
         if owed is None:
             owed = self._owed[game_id] = _Owed(update)
@@ -239,7 +241,8 @@ class DiscordNotifier:
         try:
             if not await self._attempt(game_id, lane):
                 task = self._retries[(game_id, lane)] = asyncio.get_running_loop().create_task(
-                    self._pay_later(game_id, lane))
+                    self._pay_later(game_id, lane)
+                )
                 task.set_name(f"bot-notify-retry-{game_id}-{lane}")
                 retrying = True
         finally:
@@ -330,7 +333,8 @@ class DiscordNotifier:
                 self._table_shown(owed, update.version)
         elif owed.edit_table:
             shown = await _unless_refused(
-                self._edit_table(update, lang, lambda: owed.latest is update, owed.table_again), self.bot.is_closed)
+                self._edit_table(update, lang, lambda: owed.latest is update, owed.table_again), self.bot.is_closed
+            )
             owed.table_again = owed.latest is not update
             if owed.latest is update:
                 owed.edit_table = False
@@ -340,10 +344,13 @@ class DiscordNotifier:
             batch = owed.next_post()
             content = "\n".join(line for _version, line, _when in batch)
             version = batch[-1][0]
-            await _unless_refused(self._public_channel(game).send(
-                content, nonce=nonce(game.id, version, content), allowed_mentions=discord.AllowedMentions.none()),
-                self.bot.is_closed)
-            del owed.lines[:owed.posting]
+            await _unless_refused(
+                self._public_channel(game).send(
+                    content, nonce=nonce(game.id, version, content), allowed_mentions=discord.AllowedMentions.none()
+                ),
+                self.bot.is_closed,
+            )
+            del owed.lines[: owed.posting]
             owed.posting = 0
             now = time.monotonic()
             for _version, _line, when in batch:
@@ -364,8 +371,10 @@ class DiscordNotifier:
         owing = owed.dms[seat]
         # The newest view of the seat (a later update may have left this seat out of its DMs).
         notice = update.notices.get(seat) or owing
-        await _unless_refused(self._send_private(game, notice, update, lang, lambda: owed.dms.get(seat) is owing,
-                                                 seat in owed.dms_again), self.bot.is_closed)
+        await _unless_refused(
+            self._send_private(game, notice, update, lang, lambda: owed.dms.get(seat) is owing, seat in owed.dms_again),
+            self.bot.is_closed,
+        )
         if owed.dms.get(seat) is owing:
             del owed.dms[seat]
             owed.dms_again.discard(seat)
@@ -418,8 +427,9 @@ class DiscordNotifier:
             return made
         self._thread_tried.add(game.id)
         try:
-            thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread,
-                                                 auto_archive_duration=1440)
+            thread = await channel.create_thread(
+                name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
+            )
         except discord.HTTPException as error:
             if transient(error):
                 raise
@@ -436,11 +446,11 @@ class DiscordNotifier:
         threads = list(channel.threads)
         if asked:
             threads += await channel.guild.active_threads()
-        return next((t.id for t in threads
-                     if t.parent_id == channel.id and t.name == name and t.owner_id == me), None)
+        return next((t.id for t in threads if t.parent_id == channel.id and t.name == name and t.owner_id == me), None)
 
-    async def _edit_table(self, update: TableUpdate, lang: str, still_wanted: Callable[[], bool],
-                          again: bool = False) -> bool:
+    async def _edit_table(
+        self, update: TableUpdate, lang: str, still_wanted: Callable[[], bool], again: bool = False
+    ) -> bool:
         """The table message edited to show `update`; False if it was not sent (outdated, or no table yet)."""
         game = update.game
         assert game.id is not None
@@ -457,8 +467,15 @@ class DiscordNotifier:
         await partial.edit(**message.edit_kwargs())
         return True
 
-    async def _send_private(self, game: GameRow, notice: SeatNotice, update: TableUpdate, server_lang: str,
-                            still_wanted: Callable[[], bool], again: bool = False) -> None:
+    async def _send_private(
+        self,
+        game: GameRow,
+        notice: SeatNotice,
+        update: TableUpdate,
+        server_lang: str,
+        still_wanted: Callable[[], bool],
+        again: bool = False,
+    ) -> None:
         assert game.id is not None
         seat = notice.seat
         if seat.user_id is None:
@@ -470,7 +487,8 @@ class DiscordNotifier:
         # The DM speaks the player's language (their Discord locale, remembered on the seat).
         try:
             message = await present.seat_message(game, notice, update, lang=i18n.language(seat.locale)).render(
-                still_wanted=still_wanted, again=again)
+                still_wanted=still_wanted, again=again
+            )
         except Superseded:
             return  # a newer view of this seat is owed and goes next
         if not still_wanted():
@@ -485,8 +503,9 @@ class DiscordNotifier:
                     pass  # the player deleted it: send a new one
                 else:
                     if (seat.dm_channel_id, seat.dm_message_id) != (channel_id, message_id):
-                        await self.db.update_seat(game.id, seat.seat, dm_channel_id=channel_id,
-                                                  dm_message_id=message_id)
+                        await self.db.update_seat(
+                            game.id, seat.seat, dm_channel_id=channel_id, dm_message_id=message_id
+                        )
                     return
             channel = await self.bot.create_dm(discord.Object(seat.user_id))
             sent = await channel.send(**message.send_kwargs(), nonce=nonce(game.id, seat.seat, notice.version))
@@ -514,8 +533,11 @@ class DiscordNotifier:
     async def _ping(self, game: GameRow, seat: SeatRow, lang: str) -> None:
         assert game.id is not None and seat.user_id is not None
         ping = present.dm_closed_ping(game.id, seat.user_id, lang)
-        await self._public_channel(game).send(**ping.send_kwargs(), nonce=nonce(game.id, seat.seat, "dm-closed"),
-                                              allowed_mentions=discord.AllowedMentions(users=True))
+        await self._public_channel(game).send(
+            **ping.send_kwargs(),
+            nonce=nonce(game.id, seat.seat, "dm-closed"),
+            allowed_mentions=discord.AllowedMentions(users=True),
+        )
 
     async def remind(self, game: GameRow, seats: list[SeatRow], deadline: datetime) -> None:
         mentions = " ".join(f"<@{s.user_id}>" for s in seats if s.user_id is not None)
@@ -526,7 +548,8 @@ class DiscordNotifier:
             await self._public_channel(game).send(
                 i18n.t(lang, text.REMINDER, mentions=mentions, when=relative_time(deadline)),
                 nonce=nonce(game.id, "reminder", deadline.isoformat()),
-                allowed_mentions=discord.AllowedMentions(users=True))
+                allowed_mentions=discord.AllowedMentions(users=True),
+            )
         except Exception as error:  # a missed reminder is not worth a retry: the deadline still holds
             if not (transient(error) or isinstance(error, discord.HTTPException)):
                 raise

@@ -48,8 +48,9 @@ class Outgoing:
     picture: PictureJob | None = None
     pictured: bool = False
 
-    async def render(self, *, still_wanted: Callable[[], bool] | None = None, urgent: bool = False,
-                     again: bool = False) -> Outgoing:
+    async def render(
+        self, *, still_wanted: Callable[[], bool] | None = None, urgent: bool = False, again: bool = False
+    ) -> Outgoing:
         """Draw the picture: `urgent` for the answer to a player's click (drawn before notifications),
         `again` for a notification whose previous version was superseded (it waited its turn already).
         Raises `Superseded` if `still_wanted()` says the message is outdated before its picture is drawn."""
@@ -90,8 +91,9 @@ def _names(seats: list[SeatRow]) -> list[str]:
     return [s.name for s in seats]
 
 
-def context(game: GameRow, seats: list[SeatRow], waiting: list[int], update: TableUpdate | None = None,
-            lang: str = i18n.DEFAULT) -> TableContext:
+def context(
+    game: GameRow, seats: list[SeatRow], waiting: list[int], update: TableUpdate | None = None, lang: str = i18n.DEFAULT
+) -> TableContext:
     assert game.id is not None
     title = games.get(game.game_key).title
     return TableContext(title, game.id, _names(seats), waiting, update.deadline if update else None, lang)
@@ -109,38 +111,67 @@ def lobby(game: GameRow, seats: list[SeatRow], lang: str = i18n.DEFAULT) -> Outg
     assert game.id is not None
     engine = games.get(game.game_key)
     host = next((s.name for s in seats if s.user_id == game.host_id), "?")
-    embed = discord.Embed(title=i18n.t(lang, text.LOBBY_TITLE, title=engine.title), colour=COLOUR,
-                          description=i18n.t(lang, text.LOBBY_HOST, name=host, low=engine.min_players,
-                                             high=engine.max_players))
+    embed = discord.Embed(
+        title=i18n.t(lang, text.LOBBY_TITLE, title=engine.title),
+        colour=COLOUR,
+        description=i18n.t(lang, text.LOBBY_HOST, name=host, low=engine.min_players, high=engine.max_players),
+    )
     lines = [f"{i + 1}. {s.name}" for i, s in enumerate(seats)] or ["-"]
-    embed.add_field(name=i18n.t(lang, text.LOBBY_SEATS, n=len(seats), high=engine.max_players),
-                    value=clip("\n".join(lines), 1024), inline=False)
+    embed.add_field(
+        name=i18n.t(lang, text.LOBBY_SEATS, n=len(seats), high=engine.max_players),
+        value=clip("\n".join(lines), 1024),
+        inline=False,
+    )
     if engine.options:
-        described = [f"**{o.name}**: {rules.option_value(game.options.get(o.name, o.default), lang)} "
-                     f"({rules.option_description(engine.key, o, lang)})" for o in engine.options]
-        embed.add_field(name=i18n.t(lang, text.LOBBY_OPTIONS), value=clip("\n".join(described), 1024),
-                        inline=False)
+        described = [
+            f"**{o.name}**: {rules.option_value(game.options.get(o.name, o.default), lang)} "
+            f"({rules.option_description(engine.key, o, lang)})"
+            for o in engine.options
+        ]
+        embed.add_field(name=i18n.t(lang, text.LOBBY_OPTIONS), value=clip("\n".join(described), 1024), inline=False)
     embed.add_field(name=i18n.t(lang, text.LOBBY_TIMER), value=timer_text(game.turn_seconds, lang), inline=False)
     view = discord.ui.View(timeout=None)
-    for action, label, style in (("join", text.BUTTON_JOIN, discord.ButtonStyle.success),
-                                 ("leave", text.BUTTON_LEAVE, discord.ButtonStyle.secondary),
-                                 ("ai", text.BUTTON_ADD_AI, discord.ButtonStyle.secondary),
-                                 ("start", text.BUTTON_START, discord.ButtonStyle.primary),
-                                 ("cancel", text.BUTTON_CANCEL, discord.ButtonStyle.danger)):
+    for action, label, style in (
+        ("join", text.BUTTON_JOIN, discord.ButtonStyle.success),
+        ("leave", text.BUTTON_LEAVE, discord.ButtonStyle.secondary),
+        ("ai", text.BUTTON_ADD_AI, discord.ButtonStyle.secondary),
+        ("start", text.BUTTON_START, discord.ButtonStyle.primary),
+        ("cancel", text.BUTTON_CANCEL, discord.ButtonStyle.danger),
+    ):
         view.add_item(LobbyButton(game.id, action, label=i18n.t(lang, label), style=style))
     for row, option in enumerate(engine.options[:3], start=1):
         current = game.options.get(option.name, option.default)
-        choices = [discord.SelectOption(label=clip(f"{option.name}: {rules.option_value(value, lang)}", 100),
-                                        value=str(value), default=value == current)
-                   for value in option.values[:25]]
-        view.add_item(LobbyOption(game.id, option.name, choices, row=row,
-                                  placeholder=i18n.t(lang, text.OPTION_PLACEHOLDER, name=option.name)))
+        choices = [
+            discord.SelectOption(
+                label=clip(f"{option.name}: {rules.option_value(value, lang)}", 100),
+                value=str(value),
+                default=value == current,
+            )
+            for value in option.values[:25]
+        ]
+        view.add_item(
+            LobbyOption(
+                game.id,
+                option.name,
+                choices,
+                row=row,
+                placeholder=i18n.t(lang, text.OPTION_PLACEHOLDER, name=option.name),
+            )
+        )
     timer_row = min(len(engine.options[:3]) + 1, 4)
-    timer_choices = [discord.SelectOption(label=timer_text(s, lang), value=str(s),
-                                          default=(game.turn_seconds or 0) == s) for s in TIMER_CHOICES]
-    view.add_item(LobbyOption(game.id, "turn_seconds", timer_choices, row=timer_row,
-                              placeholder=i18n.t(lang, text.OPTION_PLACEHOLDER,
-                                                 name=i18n.t(lang, text.LOBBY_TIMER))))
+    timer_choices = [
+        discord.SelectOption(label=timer_text(s, lang), value=str(s), default=(game.turn_seconds or 0) == s)
+        for s in TIMER_CHOICES
+    ]
+    view.add_item(
+        LobbyOption(
+            game.id,
+            "turn_seconds",
+            timer_choices,
+            row=timer_row,
+            placeholder=i18n.t(lang, text.OPTION_PLACEHOLDER, name=i18n.t(lang, text.LOBBY_TIMER)),
+        )
+    )
     return Outgoing(embeds=[embed], view=view)
 
 
@@ -171,10 +202,13 @@ def results_embed(update: TableUpdate, lang: str = i18n.DEFAULT) -> discord.Embe
     scores = outcome.get("scores") or [None] * len(update.seats)
     ranks = outcome.get("ranking") or outcome.get("ranks") or _ranks_by_score(scores)
     order = sorted(range(len(update.seats)), key=lambda s: (ranks[s] or 0, s))
-    lines = [i18n.t(lang, text.RESULT_LINE, rank=ranks[s], name=update.seats[s].name, score=_score(scores[s], lang))
-             for s in order]
-    return discord.Embed(title=i18n.t(lang, text.GAME_FINISHED), description="\n".join(lines),
-                         colour=discord.Colour.green())
+    lines = [
+        i18n.t(lang, text.RESULT_LINE, rank=ranks[s], name=update.seats[s].name, score=_score(scores[s], lang))
+        for s in order
+    ]
+    return discord.Embed(
+        title=i18n.t(lang, text.GAME_FINISHED), description="\n".join(lines), colour=discord.Colour.green()
+    )
 
 
 def _ranks_by_score(scores: list[Any]) -> list[int | None]:
@@ -206,17 +240,35 @@ def log_line(update: TableUpdate, lang: str = i18n.DEFAULT) -> str | None:
 
 
 # --- a seat's private message ------------------------------------------------------------------
-def seat_context(game: GameRow, notice: SeatNotice, update: TableUpdate | None = None, *,
-                 seats: list[SeatRow] | None = None, lang: str = i18n.DEFAULT) -> TableContext:
+def seat_context(
+    game: GameRow,
+    notice: SeatNotice,
+    update: TableUpdate | None = None,
+    *,
+    seats: list[SeatRow] | None = None,
+    lang: str = i18n.DEFAULT,
+) -> TableContext:
     assert game.id is not None
     names = _names(update.seats if update is not None else seats or [notice.seat])
-    return TableContext(games.get(game.game_key).title, game.id, names,
-                        [notice.seat.seat] if notice.prompt else [], update.deadline if update else None, lang)
+    return TableContext(
+        games.get(game.game_key).title,
+        game.id,
+        names,
+        [notice.seat.seat] if notice.prompt else [],
+        update.deadline if update else None,
+        lang,
+    )
 
 
-def seat_message(game: GameRow, notice: SeatNotice, update: TableUpdate | None = None, *,
-                 seats: list[SeatRow] | None = None, content: str | None = None,
-                 lang: str = i18n.DEFAULT) -> Outgoing:
+def seat_message(
+    game: GameRow,
+    notice: SeatNotice,
+    update: TableUpdate | None = None,
+    *,
+    seats: list[SeatRow] | None = None,
+    content: str | None = None,
+    lang: str = i18n.DEFAULT,
+) -> Outgoing:
     """A seat's private message (a DM or an ephemeral answer: the player's language)."""
     assert game.id is not None
     renderer = renderer_for(game.game_key)
@@ -226,18 +278,34 @@ def seat_message(game: GameRow, notice: SeatNotice, update: TableUpdate | None =
     if notice.seat.ai_controlled:
         lines.append(i18n.t(lang, text.AI_CONTROLLED))
     prompt = notice.prompt
-    view = choice_view(game.id, notice.seat.seat, notice.version, prompt, notice.seat.ai_controlled,
-                       (lambda choice: renderer.choice_label(prompt, choice, ctx)) if prompt else None, lang)
+    view = choice_view(
+        game.id,
+        notice.seat.seat,
+        notice.version,
+        prompt,
+        notice.seat.ai_controlled,
+        (lambda choice: renderer.choice_label(prompt, choice, ctx)) if prompt else None,
+        lang,
+    )
     # A game with pictures whose seat has none now (no prompt) still edits its picture slot: cleared.
-    picture = PictureJob(renderer, "seat_image", (notice.view, prompt, lang)) if renderer.seat_pictured(prompt) \
-        else None
-    return Outgoing(content="\n".join(lines) or None, embeds=[embed], view=view, picture=picture,
-                    pictured=renderer.pictured())
+    picture = (
+        PictureJob(renderer, "seat_image", (notice.view, prompt, lang)) if renderer.seat_pictured(prompt) else None
+    )
+    return Outgoing(
+        content="\n".join(lines) or None, embeds=[embed], view=view, picture=picture, pictured=renderer.pictured()
+    )
 
 
-def chosen_labels(game: GameRow, notice: SeatNotice, prompt: Prompt | None, choice: list[str], fallback: list[str],
-                  update: TableUpdate | None, lang: str) -> str:
-    """"You chose ..." in the player's language: the answered prompt's labels, translated."""
+def chosen_labels(
+    game: GameRow,
+    notice: SeatNotice,
+    prompt: Prompt | None,
+    choice: list[str],
+    fallback: list[str],
+    update: TableUpdate | None,
+    lang: str,
+) -> str:
+    """ "You chose ..." in the player's language: the answered prompt's labels, translated."""
     if prompt is None:
         return i18n.listing(lang, fallback)
     renderer = renderer_for(game.game_key)
@@ -246,20 +314,35 @@ def chosen_labels(game: GameRow, notice: SeatNotice, prompt: Prompt | None, choi
     return i18n.listing(lang, [renderer.choice_label(prompt, by_id[c], ctx) if c in by_id else c for c in choice])
 
 
-def choice_view(game_id: int, seat: int, version: int, prompt: Prompt | None, away: bool,
-                label: Callable[[Choice], str] | None = None, lang: str = i18n.DEFAULT) -> discord.ui.View | None:
+def choice_view(
+    game_id: int,
+    seat: int,
+    version: int,
+    prompt: Prompt | None,
+    away: bool,
+    label: Callable[[Choice], str] | None = None,
+    lang: str = i18n.DEFAULT,
+) -> discord.ui.View | None:
     view = discord.ui.View(timeout=None)
     name = label or (lambda c: c.label)
     if prompt is not None and not away:
         if prompt.pick == 1 and len(prompt.choices) <= MAX_BUTTONS:
             for i, choice in enumerate(prompt.choices):
-                view.add_item(ChoiceButton(game_id, seat, version, choice.id, label=clip(name(choice), 80),
-                                           row=i // 5))
+                view.add_item(ChoiceButton(game_id, seat, version, choice.id, label=clip(name(choice), 80), row=i // 5))
         else:
-            options = [discord.SelectOption(label=clip(name(c), 100), value=c.id)
-                       for c in prompt.choices[:MAX_SELECT_OPTIONS]]
-            view.add_item(ChoiceSelect(game_id, seat, version, options, prompt.pick,
-                                       placeholder=i18n.tn(lang, text.CHOOSE_PLACEHOLDER, prompt.pick)))
+            options = [
+                discord.SelectOption(label=clip(name(c), 100), value=c.id) for c in prompt.choices[:MAX_SELECT_OPTIONS]
+            ]
+            view.add_item(
+                ChoiceSelect(
+                    game_id,
+                    seat,
+                    version,
+                    options,
+                    prompt.pick,
+                    placeholder=i18n.tn(lang, text.CHOOSE_PLACEHOLDER, prompt.pick),
+                )
+            )
     if away:
         view.add_item(BackButton(game_id, row=4, label=i18n.t(lang, text.BUTTON_BACK)))
     return view if view.children else None

@@ -13,7 +13,7 @@ def _blank_is_none(value: Any) -> Any:
 
 
 def parse_shard_ids(value: Any) -> Any:
-    """"0-3" or "0,2,5-7" (ranges inclusive) -> sorted shard ids; a list passes through; blank -> None."""
+    """ "0-3" or "0,2,5-7" (ranges inclusive) -> sorted shard ids; a list passes through; blank -> None."""
     value = _blank_is_none(value)
     if not isinstance(value, str):
         return value

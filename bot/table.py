@@ -63,7 +63,7 @@ ECHO_LIMIT = 30  # characters of a user's own input quoted back in a refusal
 def echo(value: Any) -> str:
     """User input quoted back in a refusal, cut short: a refusal stays one readable sentence."""
     shown = str(value)
-    return shown if len(shown) <= ECHO_LIMIT else shown[:ECHO_LIMIT - 1] + "…"
+    return shown if len(shown) <= ECHO_LIMIT else shown[: ECHO_LIMIT - 1] + "…"
 
 
 class TableError(Exception):
@@ -247,14 +247,24 @@ def _utcnow() -> datetime:
 def _prompt_key(prompt: Prompt | None, offered: int) -> str:
     if prompt is None:
         return ""
-    return json.dumps([prompt.kind, prompt.text, prompt.pick, prompt.choice_ids(), dict(prompt.info), offered],
-                      sort_keys=True, default=str)
+    return json.dumps(
+        [prompt.kind, prompt.text, prompt.pick, prompt.choice_ids(), dict(prompt.info), offered],
+        sort_keys=True,
+        default=str,
+    )
 
 
 class TableService:
-    def __init__(self, db: Database, notifier: Notifier | None = None, *, clock: Clock = _utcnow,
-                 seeds: random.Random | None = None, shards: Shards | None = None,
-                 observer: TableObserver | None = None) -> None:
+    def __init__(
+        self,
+        db: Database,
+        notifier: Notifier | None = None,
+        *,
+        clock: Clock = _utcnow,
+        seeds: random.Random | None = None,
+        shards: Shards | None = None,
+        observer: TableObserver | None = None,
+    ) -> None:
         self.db = db
         # The Discord shards this process runs when the bot is split over several processes: timers
         # and start-up resumption touch only their guilds' games. None: every game is ours.
@@ -279,10 +289,18 @@ class TableService:
 
     # --- lobby -------------------------------------------------------------------------------
     @_storage_errors_said
-    async def create_lobby(self, *, guild_id: int | None, channel_id: int, game_key: str, host_id: int,
-                           host_name: str, options: dict[str, Any] | None = None,
-                           turn_seconds: int | None = DEFAULT_TURN_SECONDS, host_locale: str | None = None
-                           ) -> GameRow:
+    async def create_lobby(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        game_key: str,
+        host_id: int,
+        host_name: str,
+        options: dict[str, Any] | None = None,
+        turn_seconds: int | None = DEFAULT_TURN_SECONDS,
+        host_locale: str | None = None,
+    ) -> GameRow:
         try:
             game = games.get(game_key)
         except KeyError:
@@ -294,14 +312,22 @@ class TableService:
         except ValueError as exc:
             raise TableError(str(exc), from_rules=True) from None
         turn_seconds = _turn_seconds(turn_seconds)
-        row = await self.db.create_game(guild_id=guild_id, channel_id=channel_id, game_key=game_key,
-                                        options=resolved, host_id=host_id, seed=self.seeds.getrandbits(48),
-                                        turn_seconds=turn_seconds)
+        row = await self.db.create_game(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            game_key=game_key,
+            options=resolved,
+            host_id=host_id,
+            seed=self.seeds.getrandbits(48),
+            turn_seconds=turn_seconds,
+        )
         assert row.id is not None
-        await self.db.set_seats(row.id, [{"seat": 0, "user_id": host_id, "ai_level": None, "name": host_name,
-                                          "locale": host_locale}])
-        log.info("lobby opened", extra={"event": "game_created", "game_id": row.id, "guild_id": guild_id,
-                                        "game": game_key})
+        await self.db.set_seats(
+            row.id, [{"seat": 0, "user_id": host_id, "ai_level": None, "name": host_name, "locale": host_locale}]
+        )
+        log.info(
+            "lobby opened", extra={"event": "game_created", "game_id": row.id, "guild_id": guild_id, "game": game_key}
+        )
         return row
 
     @_storage_errors_said
@@ -329,8 +355,10 @@ class TableService:
 
     @staticmethod
     def _seat_dicts(seats: list[SeatRow]) -> list[dict[str, Any]]:
-        return [{"seat": i, "user_id": s.user_id, "ai_level": s.ai_level, "name": s.name, "locale": s.locale}
-                for i, s in enumerate(seats)]
+        return [
+            {"seat": i, "user_id": s.user_id, "ai_level": s.ai_level, "name": s.name, "locale": s.locale}
+            for i, s in enumerate(seats)
+        ]
 
     @_storage_errors_said
     async def join(self, game_id: int, user_id: int, name: str, locale: str | None = None) -> None:
@@ -341,8 +369,7 @@ class TableService:
             if len(seats) >= game.max_players:
                 raise TableError(text.LOBBY_FULL, count=game.max_players)
             entries = self._seat_dicts(seats)
-            entries.append({"seat": len(entries), "user_id": user_id, "ai_level": None, "name": name,
-                            "locale": locale})
+            entries.append({"seat": len(entries), "user_id": user_id, "ai_level": None, "name": name, "locale": locale})
             await self.db.set_seats(game_id, entries)
 
     @_storage_errors_said
@@ -357,8 +384,14 @@ class TableService:
                 raise TableError(text.LOBBY_FULL, count=game.max_players)
             entries = self._seat_dicts(seats)
             number = sum(1 for s in seats if s.user_id is None) + 1
-            entries.append({"seat": len(entries), "user_id": None, "ai_level": level,
-                            "name": i18n.t(lang, text.AI_NAME, n=number, level=level)})
+            entries.append(
+                {
+                    "seat": len(entries),
+                    "user_id": None,
+                    "ai_level": level,
+                    "name": i18n.t(lang, text.AI_NAME, n=number, level=level),
+                }
+            )
             await self.db.set_seats(game_id, entries)
 
     @_storage_errors_said
@@ -444,15 +477,15 @@ class TableService:
         humans = [s for s in seats if s.user_id is not None]
         views = game.views(state, [None, *(s.seat for s in humans)])
         notices = {s.seat: SeatNotice(s, views[s.seat], None, version) for s in humans}
-        update = TableUpdate(row, seats, version, views[None], [], [event], [],
-                             list(notices.values()), None)
+        update = TableUpdate(row, seats, version, views[None], [], [event], [], list(notices.values()), None)
         update.notices = notices
         return update
 
     # --- start -------------------------------------------------------------------------------
     @_storage_errors_said
-    async def start(self, game_id: int, by_user: int, ack: Callable[[TableUpdate], Awaitable[None]] | None = None
-                    ) -> TableUpdate:
+    async def start(
+        self, game_id: int, by_user: int, ack: Callable[[TableUpdate], Awaitable[None]] | None = None
+    ) -> TableUpdate:
         """Start a lobby: commit the new game (and the AI moves that open it), tell the host (`ack`, only
         once all of that is committed), then publish the thread, the table and the DMs."""
         async with self.lock(game_id):
@@ -460,16 +493,25 @@ class TableService:
             if row.host_id != by_user:
                 raise TableError(text.HOST_ONLY)
             if not game.min_players <= len(seats) <= game.max_players:
-                raise TableError(text.PLAYER_COUNT, title=game.title, low=game.min_players,
-                                 high=game.max_players, n=len(seats))
+                raise TableError(
+                    text.PLAYER_COUNT, title=game.title, low=game.min_players, high=game.max_players, n=len(seats)
+                )
             state = game.new(len(seats), row.seed, row.options)
             version = await self.db.start_game(game_id, game.to_json(state), None)
             self._cache[game_id] = (version, state)
             self._last_acted[game_id] = {}
             self.observer.game_started(row.game_key)
-            log.info("game started", extra={"event": "game_started", "game_id": game_id, "guild_id": row.guild_id,
-                                            "game": row.game_key, "seats": len(seats),
-                                            "humans": sum(1 for s in seats if s.user_id is not None)})
+            log.info(
+                "game started",
+                extra={
+                    "event": "game_started",
+                    "game_id": game_id,
+                    "guild_id": row.guild_id,
+                    "game": row.game_key,
+                    "seats": len(seats),
+                    "humans": sum(1 for s in seats if s.user_id is not None),
+                },
+            )
             events: list[Event] = []
             try:
                 update = await self._advance(game_id, version, state, events, [])
@@ -494,9 +536,16 @@ class TableService:
         raise TableError(text.NOT_YOUR_SEAT)
 
     @_storage_errors_said
-    async def decide(self, game_id: int, user_id: int, seat: int, offered: int, choice: list[str],
-                     ack: Callable[[Decided], Awaitable[None]] | None = None, locale: str | None = None
-                     ) -> Decided:
+    async def decide(
+        self,
+        game_id: int,
+        user_id: int,
+        seat: int,
+        offered: int,
+        choice: list[str],
+        ack: Callable[[Decided], Awaitable[None]] | None = None,
+        locale: str | None = None,
+    ) -> Decided:
         """A player's decision: validate, commit, acknowledge (`ack`), then notify everybody else."""
         async with self.lock(game_id):
             row, seats = await self._game_and_seats(game_id)
@@ -570,7 +619,7 @@ class TableService:
 
     @_storage_errors_said
     async def back(self, game_id: int, user_id: int) -> None:
-        """"I'm back": the player takes their seat back from the AI."""
+        """ "I'm back": the player takes their seat back from the AI."""
         async with self.lock(game_id):
             row = await self._game(game_id)
             if row.status != "active":
@@ -668,8 +717,11 @@ class TableService:
             version, state = await self._state(row)
             game = games.get(row.game_key)
             seats = await self.db.seats(game_id)
-            waiting = [seats[p.seat] for p in game.prompts(state)
-                       if seats[p.seat].user_id is not None and not seats[p.seat].ai_controlled]
+            waiting = [
+                seats[p.seat]
+                for p in game.prompts(state)
+                if seats[p.seat].user_id is not None and not seats[p.seat].ai_controlled
+            ]
             if not row.reminded and row.turn_seconds:
                 deadline = row.deadline + timedelta(seconds=row.turn_seconds / 2)
                 await self.db.update_game(game_id, reminded=True, deadline=deadline)
@@ -688,8 +740,16 @@ class TableService:
         if update is not None:
             await self.notifier.publish(update)
 
-    async def _afk_turn(self, row: GameRow, version: int, state: Any, seats: list[SeatRow],
-                        waiting: list[SeatRow], events: list[Event], afk: list[int]) -> TableUpdate:
+    async def _afk_turn(
+        self,
+        row: GameRow,
+        version: int,
+        state: Any,
+        seats: list[SeatRow],
+        waiting: list[SeatRow],
+        events: list[Event],
+        afk: list[int],
+    ) -> TableUpdate:
         """The AI decides for the waiting seats; their moves, AFK counts and the AI turns that follow are
         one commit. `events` and `afk` are filled once it is committed."""
         assert row.id is not None
@@ -755,8 +815,16 @@ class TableService:
 
     def _ended(self, row: GameRow, end: str) -> None:
         self.observer.game_ended(row.game_key, end)
-        log.info("game ended", extra={"event": "game_ended", "game_id": row.id, "guild_id": row.guild_id,
-                                      "game": row.game_key, "end": end})
+        log.info(
+            "game ended",
+            extra={
+                "event": "game_ended",
+                "game_id": row.id,
+                "guild_id": row.guild_id,
+                "game": row.game_key,
+                "end": end,
+            },
+        )
 
     # --- catching up after the database was unavailable ---------------------------------------
     def _stall(self, game_id: int, events: list[Event], afk: list[int], *, started: bool = False) -> None:
@@ -826,15 +894,17 @@ class TableService:
         await asyncio.gather(*self._resumers.values(), return_exceptions=True)
         self._resumers.clear()
 
-    async def _commit(self, row: GameRow, version: int, turn: _Turn, state: Any, *,
-                      deadline: datetime | EllipsisType | None = ...) -> int:
+    async def _commit(
+        self, row: GameRow, version: int, turn: _Turn, state: Any, *, deadline: datetime | EllipsisType | None = ...
+    ) -> int:
         """Commit the turn's moves, seat changes and deadline at once; the new version. Stale if the game
         moved on meanwhile, Unavailable if the database could not be reached: nothing was written then."""
         assert row.id is not None
         game = games.get(row.game_key)
         try:
-            new_version = await self.db.commit_actions(row.id, version, turn.moves, game.to_json(state),
-                                                       deadline=deadline, seats=turn.seats)
+            new_version = await self.db.commit_actions(
+                row.id, version, turn.moves, game.to_json(state), deadline=deadline, seats=turn.seats
+            )
         except VersionConflict:
             self._forget(row.id)  # our copy was mutated by apply(); reload next time
             raise Stale(text.ALREADY_DECIDED) from None
@@ -851,18 +921,37 @@ class TableService:
             acted[move.seat] = seq
             self.observer.decided(row.game_key, kind)
             # Ids, seat and kind only: the choice itself may be a secret (a card played face down).
-            log.info("decision accepted", extra={"event": "decision", "game_id": row.id, "guild_id": row.guild_id,
-                                                 "game": row.game_key, "seat": move.seat, "kind": kind,
-                                                 "version": seq})
+            log.info(
+                "decision accepted",
+                extra={
+                    "event": "decision",
+                    "game_id": row.id,
+                    "guild_id": row.guild_id,
+                    "game": row.game_key,
+                    "seat": move.seat,
+                    "kind": kind,
+                    "version": seq,
+                },
+            )
         return new_version
 
     @staticmethod
     def _ai_seed(row: GameRow, version: int, seat: int) -> int:
         return (row.seed * 1_000_003 + version * 101 + seat) & 0xFFFF_FFFF
 
-    async def _advance(self, game_id: int, version: int, state: Any, events: list[Event], afk: list[int],
-                       *, turn: _Turn | None = None, row: GameRow | None = None,
-                       seats: list[SeatRow] | None = None, moved: bool = True) -> TableUpdate:
+    async def _advance(
+        self,
+        game_id: int,
+        version: int,
+        state: Any,
+        events: list[Event],
+        afk: list[int],
+        *,
+        turn: _Turn | None = None,
+        row: GameRow | None = None,
+        seats: list[SeatRow] | None = None,
+        moved: bool = True,
+    ) -> TableUpdate:
         """Let AI seats decide until a human must, set the deadline, finish a game that ended.
 
         `turn`: decisions already applied to `state` (at `version`) but not committed; the AI's join them
@@ -878,8 +967,9 @@ class TableService:
             afk[:0] = stalled.afk
         started = stalled is not None and stalled.started
         try:
-            update = await self._advance_committed(game_id, version, state, events, afk, turn=turn or _Turn(),
-                                                   row=row, seats=seats, moved=moved)
+            update = await self._advance_committed(
+                game_id, version, state, events, afk, turn=turn or _Turn(), row=row, seats=seats, moved=moved
+            )
         except (Unavailable, Stale):
             # Nothing of this turn was written: what an earlier run committed but never showed still waits.
             if stalled is not None:
@@ -895,9 +985,19 @@ class TableService:
         update.started = started
         return update
 
-    async def _advance_committed(self, game_id: int, version: int, state: Any, events: list[Event],
-                                 afk: list[int], *, turn: _Turn, row: GameRow | None,
-                                 seats: list[SeatRow] | None, moved: bool) -> TableUpdate:
+    async def _advance_committed(
+        self,
+        game_id: int,
+        version: int,
+        state: Any,
+        events: list[Event],
+        afk: list[int],
+        *,
+        turn: _Turn,
+        row: GameRow | None,
+        seats: list[SeatRow] | None,
+        moved: bool,
+    ) -> TableUpdate:
         row = row or await self._game(game_id)
         game = games.get(row.game_key)
         seats = seats or await self.db.seats(game_id)
@@ -930,8 +1030,9 @@ class TableService:
         views = game.views(state, [None, *(seat.seat for seat in humans)])
         for seat in humans:
             own_prompt = by_seat.get(seat.seat)
-            notice = SeatNotice(seat, views[seat.seat], own_prompt, version,
-                                [e for e in told if e.get("to") == seat.seat])
+            notice = SeatNotice(
+                seat, views[seat.seat], own_prompt, version, [e for e in told if e.get("to") == seat.seat]
+            )
             notices[seat.seat] = notice
             key = _prompt_key(own_prompt, acted.get(seat.seat, 1))
             if self._shown.get((game_id, seat.seat)) != key or outcome is not None:
@@ -966,8 +1067,18 @@ class TableService:
         deadline = None
         if wake is not None and row.turn_seconds:
             deadline = wake if row.reminded else wake + timedelta(seconds=row.turn_seconds / 2)
-        update = TableUpdate(row, seats, version, views[None], prompts if outcome is None else [],
-                             [e for e in events if "to" not in e], afk, dms, outcome, deadline=deadline)
+        update = TableUpdate(
+            row,
+            seats,
+            version,
+            views[None],
+            prompts if outcome is None else [],
+            [e for e in events if "to" not in e],
+            afk,
+            dms,
+            outcome,
+            deadline=deadline,
+        )
         update.notices = notices
         return update
 
@@ -989,8 +1100,17 @@ def _results(seats: list[SeatRow], outcome: dict[str, Any]) -> list[dict[str, An
     ranks = outcome.get("ranking") or outcome.get("ranks") or [None] * len(seats)
     scores = outcome.get("scores") or [None] * len(seats)
     breakdown = outcome.get("breakdown") or [{}] * len(seats)
-    return [{"seat": s.seat, "user_id": s.user_id, "ai_level": s.ai_level, "rank": ranks[s.seat],
-             "score": scores[s.seat], "breakdown": breakdown[s.seat]} for s in seats]
+    return [
+        {
+            "seat": s.seat,
+            "user_id": s.user_id,
+            "ai_level": s.ai_level,
+            "rank": ranks[s.seat],
+            "score": scores[s.seat],
+            "breakdown": breakdown[s.seat],
+        }
+        for s in seats
+    ]
 
 
 def _started(update: TableUpdate) -> TableUpdate:

@@ -17,22 +17,28 @@ from discord import app_commands
 from bot import i18n
 
 NAME_CONTEXT = "command"
-NAME_LOCATIONS = frozenset({app_commands.TranslationContextLocation.command_name,
-                            app_commands.TranslationContextLocation.group_name,
-                            app_commands.TranslationContextLocation.parameter_name})
+NAME_LOCATIONS = frozenset(
+    {
+        app_commands.TranslationContextLocation.command_name,
+        app_commands.TranslationContextLocation.group_name,
+        app_commands.TranslationContextLocation.parameter_name,
+    }
+)
 
 
 class CatalogTranslator(app_commands.Translator):
-    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
-                        context: app_commands.TranslationContextTypes) -> str | None:
+    async def translate(
+        self, string: app_commands.locale_str, locale: discord.Locale, context: app_commands.TranslationContextTypes
+    ) -> str | None:
         lang = i18n.language(locale)
         if lang == i18n.DEFAULT:
             return None
         return translate(string.message, lang, context.location, string.extras)
 
 
-def translate(message: str, lang: str, location: app_commands.TranslationContextLocation,
-              extras: dict[str, Any]) -> str | None:
+def translate(
+    message: str, lang: str, location: app_commands.TranslationContextLocation, extras: dict[str, Any]
+) -> str | None:
     catalog = i18n.translations(lang)
     if location in NAME_LOCATIONS:
         result = catalog.pgettext(NAME_CONTEXT, message)

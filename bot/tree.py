@@ -45,10 +45,15 @@ class TableTree(app_commands.CommandTree[Any]):
         for option in _options(interaction.data):
             expected = declared.get(str(option.get("name")))
             if expected is not None and option.get("type") != expected:
-                log.warning("option %r of /%s arrived as type %r", option.get("name"), command.qualified_name,
-                            option.get("type"))
-                await interaction.response.send_message(i18n.t(of_user(interaction), text.COMMAND_OUT_OF_DATE),
-                                                        ephemeral=True)
+                log.warning(
+                    "option %r of /%s arrived as type %r",
+                    option.get("name"),
+                    command.qualified_name,
+                    option.get("type"),
+                )
+                await interaction.response.send_message(
+                    i18n.t(of_user(interaction), text.COMMAND_OUT_OF_DATE), ephemeral=True
+                )
                 return False
         # From here the command runs: if its work stalls (the database), Discord still hears in time.
         # (Autocomplete passes here too, and cannot be deferred.)

@@ -34,16 +34,28 @@ def _parse_ints(raw: str, count: int) -> list[int] | None:
 
 
 class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)g:(?P<rest>.*)"):
-    def __init__(self, game_id: int, seat: int, seq: int, choice: str, *, label: str = "?",
-                 row: int | None = None, raw: str | None = None) -> None:
+    def __init__(
+        self,
+        game_id: int,
+        seat: int,
+        seq: int,
+        choice: str,
+        *,
+        label: str = "?",
+        row: int | None = None,
+        raw: str | None = None,
+    ) -> None:
         custom_id = f"g:{raw}" if raw is not None else f"g:{game_id}:{seat}:{seq}:{choice}"
-        super().__init__(discord.ui.Button(label=label, custom_id=custom_id[:CUSTOM_ID_LIMIT],
-                                           style=discord.ButtonStyle.primary), row=row)
+        super().__init__(
+            discord.ui.Button(label=label, custom_id=custom_id[:CUSTOM_ID_LIMIT], style=discord.ButtonStyle.primary),
+            row=row,
+        )
         self.raw = raw if raw is not None else custom_id[2:]
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> ChoiceButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ChoiceButton:
         return cls(0, 0, 0, "", raw=match["rest"], label=getattr(item, "label", None) or "?")
 
     def parsed(self) -> tuple[int, int, int, str] | None:
@@ -68,18 +80,34 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?
 
 
 class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"(?s)gs:(?P<rest>.*)"):
-    def __init__(self, game_id: int, seat: int, seq: int, options: list[discord.SelectOption], pick: int, *,
-                 placeholder: str | None = None, raw: str | None = None) -> None:
+    def __init__(
+        self,
+        game_id: int,
+        seat: int,
+        seq: int,
+        options: list[discord.SelectOption],
+        pick: int,
+        *,
+        placeholder: str | None = None,
+        raw: str | None = None,
+    ) -> None:
         custom_id = f"gs:{raw}" if raw is not None else f"gs:{game_id}:{seat}:{seq}"
         count = max(1, min(pick, len(options) or 1))
-        super().__init__(discord.ui.Select(custom_id=custom_id[:CUSTOM_ID_LIMIT], options=options or [
-            discord.SelectOption(label="-", value="-")], min_values=count, max_values=count,
-            placeholder=placeholder))
+        super().__init__(
+            discord.ui.Select(
+                custom_id=custom_id[:CUSTOM_ID_LIMIT],
+                options=options or [discord.SelectOption(label="-", value="-")],
+                min_values=count,
+                max_values=count,
+                placeholder=placeholder,
+            )
+        )
         self.raw = raw if raw is not None else custom_id[3:]
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> ChoiceSelect:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ChoiceSelect:
         return cls(0, 0, 0, list(getattr(item, "options", [])), getattr(item, "min_values", 1), raw=match["rest"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -95,16 +123,23 @@ class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"(?
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)lb:(?P<rest>.*)"):
     ACTIONS = ("join", "leave", "ai", "start", "cancel")
 
-    def __init__(self, game_id: int, action: str, *, label: str = "?",
-                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, raw: str | None = None) -> None:
+    def __init__(
+        self,
+        game_id: int,
+        action: str,
+        *,
+        label: str = "?",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        raw: str | None = None,
+    ) -> None:
         custom_id = f"lb:{raw}" if raw is not None else f"lb:{game_id}:{action}"
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id[:CUSTOM_ID_LIMIT]),
-                         row=0)
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id[:CUSTOM_ID_LIMIT]), row=0)
         self.raw = raw if raw is not None else custom_id[3:]
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> LobbyButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LobbyButton:
         return cls(0, "", raw=match["rest"], label=getattr(item, "label", None) or "?")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -119,16 +154,26 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s
 
 
 class LobbyOption(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"(?s)lo:(?P<rest>.*)"):
-    def __init__(self, game_id: int, option: str, choices: list[discord.SelectOption], *, row: int | None = None,
-                 placeholder: str | None = None, raw: str | None = None) -> None:
+    def __init__(
+        self,
+        game_id: int,
+        option: str,
+        choices: list[discord.SelectOption],
+        *,
+        row: int | None = None,
+        placeholder: str | None = None,
+        raw: str | None = None,
+    ) -> None:
         custom_id = f"lo:{raw}" if raw is not None else f"lo:{game_id}:{option}"
-        super().__init__(discord.ui.Select(custom_id=custom_id[:CUSTOM_ID_LIMIT], options=choices,
-                                           placeholder=placeholder), row=row)
+        super().__init__(
+            discord.ui.Select(custom_id=custom_id[:CUSTOM_ID_LIMIT], options=choices, placeholder=placeholder), row=row
+        )
         self.raw = raw if raw is not None else custom_id[3:]
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> LobbyOption:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LobbyOption:
         return cls(0, "", list(getattr(item, "options", [])), raw=match["rest"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -152,17 +197,20 @@ class _GameIdButton:
     handler: ClassVar[str]  # the name of the function in bot.handlers that answers the click
     raw: str
 
-    def __init__(self, game_id: int, *, row: int | None = None, label: str | None = None,
-                 raw: str | None = None) -> None:
+    def __init__(
+        self, game_id: int, *, row: int | None = None, label: str | None = None, raw: str | None = None
+    ) -> None:
         self.raw = raw if raw is not None else str(game_id)
         custom_id = f"{self.prefix}:{self.raw}"[:CUSTOM_ID_LIMIT]
-        button: discord.ui.Button[Any] = discord.ui.Button(label=label or self.default_label, custom_id=custom_id,
-                                                           style=self.style)
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label or self.default_label, custom_id=custom_id, style=self.style
+        )
         super().__init__(button, row=row)  # type: ignore[call-arg]
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> Any:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Any:
         return cls(0, raw=match["rest"], label=getattr(item, "label", None))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -190,16 +238,24 @@ class BackButton(_GameIdButton, discord.ui.DynamicItem[discord.ui.Button[Any]], 
 class RulesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)rules:(?P<rest>.*)"):
     """Turns the pages of a `/game rules` answer: rules:GAME_KEY:PAGE (the page to show)."""
 
-    def __init__(self, game_key: str, page: int, *, label: str = "?", disabled: bool = False,
-                 raw: str | None = None) -> None:
+    def __init__(
+        self, game_key: str, page: int, *, label: str = "?", disabled: bool = False, raw: str | None = None
+    ) -> None:
         custom_id = f"rules:{raw}" if raw is not None else f"rules:{game_key}:{page}"
-        super().__init__(discord.ui.Button(label=label, custom_id=custom_id[:CUSTOM_ID_LIMIT], disabled=disabled,
-                                           style=discord.ButtonStyle.secondary))
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                custom_id=custom_id[:CUSTOM_ID_LIMIT],
+                disabled=disabled,
+                style=discord.ButtonStyle.secondary,
+            )
+        )
         self.raw = raw if raw is not None else custom_id[6:]
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> RulesButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> RulesButton:
         return cls("", 0, raw=match["rest"], label=getattr(item, "label", None) or "?")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -214,5 +270,12 @@ class RulesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    ChoiceButton, ChoiceSelect, LobbyButton, LobbyOption, HandButton, BackButton, RulesButton)
+    ChoiceButton,
+    ChoiceSelect,
+    LobbyButton,
+    LobbyOption,
+    HandButton,
+    BackButton,
+    RulesButton,
+)
 PREFIXES = ("g:", "gs:", "lb:", "lo:", "hand:", "back:", "rules:")

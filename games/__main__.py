@@ -1,8 +1,8 @@
 """Command-line tools for the engines.
 
-    python -m games list
-    python -m games simulate GAME --players N --games K --seed S [--ai random|heuristic|a,b,..] [--json]
-    python -m games play GAME --players N [--seat 0] [--ai heuristic] [--seed S]
+python -m games list
+python -m games simulate GAME --players N --games K --seed S [--ai random|heuristic|a,b,..] [--json]
+python -m games play GAME --players N [--seat 0] [--ai heuristic] [--seed S]
 """
 
 from __future__ import annotations
@@ -119,7 +119,12 @@ def _ask(prompt: Prompt, read: Callable[[str], str]) -> list[str]:
 
 
 def play(
-    game: Game[Any], players: int, seat: int, level: str, seed: int, options: dict[str, Any],
+    game: Game[Any],
+    players: int,
+    seat: int,
+    level: str,
+    seed: int,
+    options: dict[str, Any],
     read: Callable[[str], str] = input,
 ) -> int:
     """A terminal game: one human seat, AI seats for the others. Shows only what that seat may know."""
@@ -162,14 +167,17 @@ def play(
                 print("  " + format_event(event))
     print("\n" + game.describe(game.view(state, seat)))
     result = game.outcome(state)
-    print(f"\nGame over. Scores: {result['scores'] if result else '?'}; "
-          f"winners: {[w + 1 for w in result['winners']] if result else '?'}")
+    print(
+        f"\nGame over. Scores: {result['scores'] if result else '?'}; "
+        f"winners: {[w + 1 for w in result['winners']] if result else '?'}"
+    )
     return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m games", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m games", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="list the registered games and their options")
     for name in ("simulate", "play"):
@@ -203,14 +211,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {exc.args[0]}", file=sys.stderr)
         return 2
     if args.command == "simulate":
-        report = simulate(game, args.players, args.games, args.seed, _seat_levels(args.ai, args.players),
-                          options)
+        report = simulate(game, args.players, args.games, args.seed, _seat_levels(args.ai, args.players), options)
         if args.json:
             print(json.dumps(report))
         else:
             print(f"{game.title}, {args.players} players, {args.games} games, AI {','.join(report['ai'])}")
-            print(f"  {report['games_per_second']} games per CPU second ({report['cpu_seconds']} s CPU, "
-                  f"{report['seconds']} s wall, {report['decisions_per_game']} decisions per game)")
+            print(
+                f"  {report['games_per_second']} games per CPU second ({report['cpu_seconds']} s CPU, "
+                f"{report['seconds']} s wall, {report['decisions_per_game']} decisions per game)"
+            )
             print(f"  compiled modules: {', '.join(report['compiled']) or 'none (interpreted)'}")
             print(f"  mean score per seat: {report['mean_score']}")
             print(f"  win rate per seat:   {report['win_rate']}")

@@ -119,8 +119,9 @@ class _SourcesFirst(importlib.abc.MetaPathFinder):
     def __init__(self) -> None:
         self.sources = {s.removesuffix(".py").replace("/", "."): ROOT / s for s in COMPILED}
 
-    def find_spec(self, fullname: str, path: Sequence[str] | None, target: object = None
-                  ) -> importlib.machinery.ModuleSpec | None:
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: object = None
+    ) -> importlib.machinery.ModuleSpec | None:
         source = self.sources.get(fullname)
         return importlib.util.spec_from_file_location(fullname, source) if source else None
 
@@ -136,14 +137,18 @@ def prefer_sources() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m games.build", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m games.build", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     action = parser.add_mutually_exclusive_group()
     action.add_argument("--clean", action="store_true", help="remove the compiled modules")
     action.add_argument("--status", action="store_true", help="list the modules that run compiled")
-    parser.add_argument("--optional", action="store_true",
-                        help="when compiling fails (no C compiler, no Python headers, no mypy), remove any partial "
-                             "output, say so and exit 0: the .py files then run interpreted")
+    parser.add_argument(
+        "--optional",
+        action="store_true",
+        help="when compiling fails (no C compiler, no Python headers, no mypy), remove any partial "
+        "output, say so and exit 0: the .py files then run interpreted",
+    )
     args = parser.parse_args(argv)
     if args.clean:
         for path in clean():

@@ -33,8 +33,11 @@ def _parser() -> argparse.ArgumentParser:
     save = commands.add_parser("backup", help="copy the SQLite database to PATH (safe while the bot runs)")
     save.add_argument("path", type=Path)
     save.add_argument("--force", action="store_true", help="replace PATH if it exists")
-    load = commands.add_parser("restore", help="replace the SQLite database with the backup at PATH "
-                                               "(stop the bot first; the replaced file is kept aside)")
+    load = commands.add_parser(
+        "restore",
+        help="replace the SQLite database with the backup at PATH "
+        "(stop the bot first; the replaced file is kept aside)",
+    )
     load.add_argument("path", type=Path)
     load.add_argument("--force", action="store_true", help="restore even while a bot has the database open")
     return parser
@@ -52,8 +55,10 @@ def _copy(args: argparse.Namespace) -> int:
     except backups.BackupError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    print(f"restored {restored.games} games (schema {restored.revision}) into {restored.path}"
-          + (f"; the replaced database is kept at {kept}" if kept else ""))
+    print(
+        f"restored {restored.games} games (schema {restored.revision}) into {restored.path}"
+        + (f"; the replaced database is kept at {kept}" if kept else "")
+    )
     if restored.revision != head_revision():
         print(f"the bot migrates it to schema {head_revision()} at its next start", file=sys.stderr)
     return 0

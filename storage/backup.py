@@ -105,8 +105,10 @@ def describe(path: Path) -> Snapshot:
                 raise BackupError(f"{path} is damaged ({'; '.join(problems[:3])}); nothing was changed")
             tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             if not {"alembic_version", "games", "actions"} <= tables:
-                raise BackupError(f"{path} is an SQLite database, but not one of this bot (no games, actions "
-                                  "and alembic_version tables); nothing was changed")
+                raise BackupError(
+                    f"{path} is an SQLite database, but not one of this bot (no games, actions "
+                    "and alembic_version tables); nothing was changed"
+                )
             revisions = [row[0] for row in db.execute("SELECT version_num FROM alembic_version")]
             games = int(db.execute("SELECT count(*) FROM games").fetchone()[0])
     except sqlite3.DatabaseError as error:
@@ -114,9 +116,11 @@ def describe(path: Path) -> Snapshot:
     if len(revisions) != 1:
         raise BackupError(f"{path} has schema revisions {revisions}, expected one; nothing was changed")
     if not known_revision(revisions[0]):
-        raise BackupError(f"{path} is at schema revision {revisions[0]!r}, which this code does not know (newest "
-                          f"known: {head_revision()!r}): it comes from a newer version of the bot. Restore it "
-                          "with that version; nothing was changed")
+        raise BackupError(
+            f"{path} is at schema revision {revisions[0]!r}, which this code does not know (newest "
+            f"known: {head_revision()!r}): it comes from a newer version of the bot. Restore it "
+            "with that version; nothing was changed"
+        )
     return Snapshot(path, revisions[0], games)
 
 
@@ -131,9 +135,11 @@ def _claim(target: sqlite3.Connection, path: Path) -> None:
             raise
         mode = "busy"
     if mode != "delete":
-        raise BackupError(f"{path} is in use (a bot is running on it?). Stop every bot process first, then "
-                          "restore; or pass --force to replace it under the running bot, which must then be "
-                          "restarted. Nothing was changed")
+        raise BackupError(
+            f"{path} is in use (a bot is running on it?). Stop every bot process first, then "
+            "restore; or pass --force to replace it under the running bot, which must then be "
+            "restarted. Nothing was changed"
+        )
 
 
 def _has_tables(db: sqlite3.Connection) -> bool:

@@ -92,8 +92,15 @@ _SEAT_FIELDS = {c.name for c in _seats.columns} - {"game_id", "seat"}
 MAX_REASON = 500
 # SQLite errors that mean "the file cannot be used right now", as opposed to a mistake in a statement
 # (which sqlite3 also reports as OperationalError: "no such table", a syntax error, ...).
-_SQLITE_UNAVAILABLE = ("locked", "busy", "disk i/o", "unable to open", "interrupted", "disk is full",
-                       "readonly database")
+_SQLITE_UNAVAILABLE = (
+    "locked",
+    "busy",
+    "disk i/o",
+    "unable to open",
+    "interrupted",
+    "disk is full",
+    "readonly database",
+)
 # PostgreSQL SQLSTATEs of the same kind: connection exceptions, the server shutting down or starting,
 # a backend terminated (pg_terminate_backend), a database closed to connections (ALLOW_CONNECTIONS).
 _PG_UNAVAILABLE = ("08", "57P01", "57P02", "57P03", "55000")
@@ -196,8 +203,9 @@ class Database:
 
     # --- lifecycle ---------------------------------------------------------------------------------
     @classmethod
-    async def open(cls, url: str | None = None, *, group_window: float = 0.0, max_batch: int = 500,
-                   cache: bool = False) -> Database:
+    async def open(
+        cls, url: str | None = None, *, group_window: float = 0.0, max_batch: int = 500, cache: bool = False
+    ) -> Database:
         """Connect, migrate to the newest schema (SchemaTooNew if the database is newer), start the writer.
 
         `group_window` (seconds) makes the writer wait that long for more actions before each
@@ -487,8 +495,14 @@ class Database:
 
     async def start_game(self, game_id: int, state: dict[str, Any], deadline: datetime | None) -> int:
         """lobby -> active with the initial state; returns its version, 1."""
-        fields = {"status": "active", "version": 1, "announced": 1, "deadline": deadline, "reminded": False,
-                  "updated_at": utcnow()}
+        fields = {
+            "status": "active",
+            "version": 1,
+            "announced": 1,
+            "deadline": deadline,
+            "reminded": False,
+            "updated_at": utcnow(),
+        }
         state_json = _encode_state(state)
         async with self._changing(game_id):
             refused = await self._write(_start_game, game_id, state_json, fields)
@@ -512,8 +526,9 @@ class Database:
         afk: bool = False,
     ) -> int:
         """One move: `commit_actions` with `[Move(seat, action, afk)]`."""
-        return await self.commit_actions(game_id, expected_version, [Move(seat, action, afk)], state,
-                                         deadline=deadline, status=status)
+        return await self.commit_actions(
+            game_id, expected_version, [Move(seat, action, afk)], state, deadline=deadline, status=status
+        )
 
     async def commit_actions(
         self,
@@ -723,8 +738,9 @@ class Database:
         """The identity's ratings in these scopes, every game, by game key."""
         return await self._read(ladder.user_ratings, user_id, guild_ids)
 
-    async def rating_history(self, guild_id: int, game_key: str, user_id: int, limit: int = 50
-                             ) -> list[RatingHistoryRow]:
+    async def rating_history(
+        self, guild_id: int, game_key: str, user_id: int, limit: int = 50
+    ) -> list[RatingHistoryRow]:
         """The identity's rating after each of its last `limit` rated games there, oldest first."""
         return await self._read(ladder.rating_history, guild_id, game_key, user_id, limit)
 
@@ -732,8 +748,9 @@ class Database:
         """Per game and scoring variant: games, wins (rank 1), average and best score (None: everywhere)."""
         return await self._read(ladder.score_summary, user_id, guild_id)
 
-    async def user_results(self, user_id: int, guild_id: int | None = None, limit: int = 10,
-                           game_key: str | None = None) -> list[PlayedGame]:
+    async def user_results(
+        self, user_id: int, guild_id: int | None = None, limit: int = 10, game_key: str | None = None
+    ) -> list[PlayedGame]:
         """The user's finished games, newest first (guild_id None: everywhere)."""
         return await self._read(ladder.user_results, user_id, guild_id, limit, game_key)
 
@@ -741,14 +758,23 @@ class Database:
         """The seats of these games with names, ranks and scores, best first."""
         return await self._read(ladder.game_players, game_ids)
 
-    async def board_page(self, guild_id: int, game_key: str, user_id: int, limit: int = 10, offset: int = 0
-                         ) -> BoardPage:
+    async def board_page(
+        self, guild_id: int, game_key: str, user_id: int, limit: int = 10, offset: int = 0
+    ) -> BoardPage:
         """One leaderboard page, the board's size and the caller's position when off the page (one
         connection: what `/leaderboard` needs)."""
         return await self._read(ladder.board_page, guild_id, game_key, user_id, limit, offset)
 
-    async def player_stats(self, user_id: int, guild_id: int | None, scopes: Sequence[int], *,
-                           history_limit: int = 50, recent_limit: int = 100, last: int = 5) -> PlayerStats:
+    async def player_stats(
+        self,
+        user_id: int,
+        guild_id: int | None,
+        scopes: Sequence[int],
+        *,
+        history_limit: int = 50,
+        recent_limit: int = 100,
+        last: int = 5,
+    ) -> PlayerStats:
         """Everything `/stats` shows, read on one connection: score summaries (games of `guild_id`,
         None: everywhere), ratings in `scopes` with positions, rating history in scopes[0], recent
         results and the seats of the `last` newest games."""
@@ -787,8 +813,11 @@ class Database:
         """How many games are running (status active) per game key, of `shards`' guilds when given:
         each process of a sharded bot reports its own, so the operators' sum is the whole bot's."""
         owned = [] if shards is None else [shards.where(_games.c.guild_id)]
-        query = (select(_games.c.game_key, func.count()).where(_games.c.status == "active", *owned)
-                 .group_by(_games.c.game_key))
+        query = (
+            select(_games.c.game_key, func.count())
+            .where(_games.c.status == "active", *owned)
+            .group_by(_games.c.game_key)
+        )
         async with self._reading() as conn:
             return {str(key): int(count) for key, count in (await conn.execute(query)).all()}
 
@@ -801,10 +830,14 @@ class Database:
 
 
 # What finish_game reads before its transaction, built once (bound parameters) rather than per call.
-_FINISH_GAME_INPUTS = (select(_games.c.game_key, _games.c.seed, type_coerce(_games.c.options, Text).label("options"))
-                       .where(_games.c.id == bindparam("game_id")))
-_FINISH_ACTIONS = (select(_actions.c.seat, type_coerce(_actions.c.action, Text).label("action"))
-                   .where(_actions.c.game_id == bindparam("game_id")).order_by(_actions.c.seq))
+_FINISH_GAME_INPUTS = select(
+    _games.c.game_key, _games.c.seed, type_coerce(_games.c.options, Text).label("options")
+).where(_games.c.id == bindparam("game_id"))
+_FINISH_ACTIONS = (
+    select(_actions.c.seat, type_coerce(_actions.c.action, Text).label("action"))
+    .where(_actions.c.game_id == bindparam("game_id"))
+    .order_by(_actions.c.seq)
+)
 
 
 def _finish_inputs(conn: Connection, game_id: int) -> tuple[Any, list[tuple[int, Any]]] | None:
@@ -844,7 +877,7 @@ def _game_from(known: dict[str, Any]) -> GameRow:
 
 
 # The hot path's statements, built once (bound parameters, so SQLAlchemy compiles each once).
-_TABLE_ROW = (select(*[c for c in _GAME_COLUMNS if c.name != "state"]).where(_games.c.id == bindparam("game_id")))
+_TABLE_ROW = select(*[c for c in _GAME_COLUMNS if c.name != "state"]).where(_games.c.id == bindparam("game_id"))
 _TABLE_SEATS = select(_seats).where(_seats.c.game_id == bindparam("game_id")).order_by(_seats.c.seat)
 _ACTIONS = select(_actions).where(_actions.c.game_id == bindparam("game_id")).order_by(_actions.c.seq)
 
@@ -892,9 +925,14 @@ def _known_from_joined(rows: Sequence[Any]) -> _Known | None:
     row["state"] = None
     row["options"] = _decode_object(row["options"]) or {}
     offset = len(game_columns)
-    seats = [{name: r[offset + i] if process is None else process(r[offset + i])
-              for i, (name, process) in enumerate(seat_columns)}
-             for r in rows if r[offset] is not None]  # seats.game_id: None when the game has no seat
+    seats = [
+        {
+            name: r[offset + i] if process is None else process(r[offset + i])
+            for i, (name, process) in enumerate(seat_columns)
+        }
+        for r in rows
+        if r[offset] is not None
+    ]  # seats.game_id: None when the game has no seat
     return _Known(row, seats)
 
 
@@ -922,8 +960,9 @@ def _update_where(conn: Connection, target: Table, key: dict[str, Any], fields: 
 
 
 @functools.cache
-def _update_statement(table_name: str, columns: tuple[str, ...], key: tuple[str, ...], dialect: Dialect
-                      ) -> tuple[str, Callable[[dict[str, Any]], list[Any]]]:
+def _update_statement(
+    table_name: str, columns: tuple[str, ...], key: tuple[str, ...], dialect: Dialect
+) -> tuple[str, Callable[[dict[str, Any]], list[Any]]]:
     """The text of an UPDATE of these columns WHERE the key columns match, for the driver itself (sqlite3's
     ? or asyncpg's $n), and the function that turns the new values into its parameters as SQLAlchemy
     would bind them (JSON text, UTC timestamps)."""
@@ -945,8 +984,11 @@ def _update_statement(table_name: str, columns: tuple[str, ...], key: tuple[str,
 
 def _start_game(conn: Connection, game_id: int, state_json: str, fields: dict[str, Any]) -> Exception | None:
     """lobby -> active; the error to raise if the game is not a lobby (or not there)."""
-    started = conn.execute(update(_games).where(_games.c.id == game_id, _games.c.status == "lobby")
-                           .values(state=type_coerce(state_json, Text), **fields))
+    started = conn.execute(
+        update(_games)
+        .where(_games.c.id == game_id, _games.c.status == "lobby")
+        .values(state=type_coerce(state_json, Text), **fields)
+    )
     if started.rowcount:
         return None
     current = conn.execute(select(_games.c.status, _games.c.version).where(_games.c.id == game_id)).first()
@@ -962,5 +1004,3 @@ def _replace_seats(conn: Connection, game_id: int, rows: list[dict[str, Any]]) -
     if rows:
         conn.execute(insert(_seats), rows)
     return True
-
-

@@ -54,8 +54,9 @@ def create_engine(url: URL) -> AsyncEngine:
         return engine
     # A server that does not answer (a network partition, a failover) is reported within seconds, so a
     # player is told to try again soon rather than kept waiting for asyncpg's default minute.
-    return create_async_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True,
-                               connect_args={"timeout": PG_CONNECT_TIMEOUT})
+    return create_async_engine(
+        url, pool_size=10, max_overflow=10, pool_pre_ping=True, connect_args={"timeout": PG_CONNECT_TIMEOUT}
+    )
 
 
 def create_sync_sqlite_engine(url: URL, *, wait: bool = True) -> Engine:

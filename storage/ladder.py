@@ -100,24 +100,27 @@ class ScoreSummary:
 
 
 # --- writing ------------------------------------------------------------------------------------------
-def normalise_results(game_id: int, results: Iterable[Mapping[str, Any]], variant: str | None,
-                      plays: Sequence[Mapping[str, int]] | None) -> list[dict[str, Any]]:
+def normalise_results(
+    game_id: int, results: Iterable[Mapping[str, Any]], variant: str | None, plays: Sequence[Mapping[str, int]] | None
+) -> list[dict[str, Any]]:
     """Result rows by seat; a missing score counts 0 and missing ranks come from the scores."""
     rows: list[dict[str, Any]] = []
     for r in results:
         seat = int(r["seat"])
         score = r.get("score")
-        rows.append({
-            "game_id": game_id,
-            "seat": seat,
-            "user_id": r.get("user_id"),
-            "ai_level": r.get("ai_level"),
-            "rank": r.get("rank"),
-            "score": float(score) if score is not None else 0.0,
-            "breakdown": dict(r.get("breakdown") or {}),
-            "variant": variant,
-            "plays": dict(plays[seat]) if plays is not None and 0 <= seat < len(plays) else None,
-        })
+        rows.append(
+            {
+                "game_id": game_id,
+                "seat": seat,
+                "user_id": r.get("user_id"),
+                "ai_level": r.get("ai_level"),
+                "rank": r.get("rank"),
+                "score": float(score) if score is not None else 0.0,
+                "breakdown": dict(r.get("breakdown") or {}),
+                "variant": variant,
+                "plays": dict(plays[seat]) if plays is not None and 0 <= seat < len(plays) else None,
+            }
+        )
     rows.sort(key=lambda row: row["seat"])
     if any(row["rank"] is None for row in rows):
         derived = rank_by_scores([row["score"] for row in rows])
@@ -132,31 +135,38 @@ def normalise_results(game_id: int, results: Iterable[Mapping[str, Any]], varian
 # The game-end transaction runs a handful of statements, each built once here: building them per
 # call (and SQLAlchemy deriving a cache key for each) cost as much as running them on SQLite.
 _latest = _games.alias("latest")
-_FINISHING_GAME = (
-    select(_games.c.status, _games.c.guild_id, _games.c.game_key, _games.c.finished_at, _games.c.finished_seq,
-           select(func.max(_latest.c.finished_seq)).scalar_subquery().label("highest"))  # ix_games_finished_seq
-    .where(_games.c.id == bindparam("game_id"))
-)
+_FINISHING_GAME = select(
+    _games.c.status,
+    _games.c.guild_id,
+    _games.c.game_key,
+    _games.c.finished_at,
+    _games.c.finished_seq,
+    select(func.max(_latest.c.finished_seq)).scalar_subquery().label("highest"),
+).where(_games.c.id == bindparam("game_id"))  # ix_games_finished_seq
 _CLOSE_GAME = (
-    update(_games).where(_games.c.id == bindparam("game_id"))
-    .values(status=bindparam("new_status", type_=_games.c.status.type), deadline=None,
-            updated_at=bindparam("now", type_=_games.c.updated_at.type),
-            finished_at=bindparam("at", type_=_games.c.finished_at.type),
-            finished_seq=bindparam("seq", type_=_games.c.finished_seq.type))
+    update(_games)
+    .where(_games.c.id == bindparam("game_id"))
+    .values(
+        status=bindparam("new_status", type_=_games.c.status.type),
+        deadline=None,
+        updated_at=bindparam("now", type_=_games.c.updated_at.type),
+        finished_at=bindparam("at", type_=_games.c.finished_at.type),
+        finished_seq=bindparam("seq", type_=_games.c.finished_seq.type),
+    )
 )
 _DELETE_RESULTS = delete(_results).where(_results.c.game_id == bindparam("game_id"))
 _INSERT_RESULTS = insert(_results)
 _INSERT_HISTORY = insert(_history)
-_PRIORS = (
-    select(_ratings.c.guild_id, _ratings.c.user_id, _ratings.c.mu, _ratings.c.sigma, _ratings.c.games,
-           _ratings.c.wins)
-    .where(_ratings.c.guild_id.in_(bindparam("scopes", expanding=True)), _ratings.c.game_key == bindparam("game_key"),
-           _ratings.c.user_id.in_(bindparam("ids", expanding=True)))
+_PRIORS = select(
+    _ratings.c.guild_id, _ratings.c.user_id, _ratings.c.mu, _ratings.c.sigma, _ratings.c.games, _ratings.c.wins
+).where(
+    _ratings.c.guild_id.in_(bindparam("scopes", expanding=True)),
+    _ratings.c.game_key == bindparam("game_key"),
+    _ratings.c.user_id.in_(bindparam("ids", expanding=True)),
 )
 
 
-def record_finish(conn: Connection, game_id: int, status: str, rows: list[dict[str, Any]],
-                  now: datetime) -> None:
+def record_finish(conn: Connection, game_id: int, status: str, rows: list[dict[str, Any]], now: datetime) -> None:
     """Close the game, replace its results and, the first time it finishes, rate it.
 
     Statements: the game with the highest finished_seq (one read), the game's update, the results
@@ -174,8 +184,7 @@ def record_finish(conn: Connection, game_id: int, status: str, rows: list[dict[s
     # A retry of a finish that already counted replaces the results but does not rate twice.
     rate = status == "finished" and game.finished_seq is None
     seq = int(game.highest or 0) + 1 if rate else game.finished_seq
-    conn.execute(_CLOSE_GAME, {"game_id": game_id, "new_status": status, "now": now, "at": finished_at,
-                               "seq": seq})
+    conn.execute(_CLOSE_GAME, {"game_id": game_id, "new_status": status, "now": now, "at": finished_at, "seq": seq})
     if game.finished_at is not None:  # only finish_game writes results, and it always sets finished_at
         conn.execute(_DELETE_RESULTS, {"game_id": game_id})
     if rows:
@@ -194,8 +203,15 @@ def _ids(entries: Sequence[tuple[int, int]]) -> list[int]:
     return sorted({who for who, _rank in entries})
 
 
-def _rate(conn: Connection, game_id: int, guild_id: int | None, game_key: str, seq: int,
-          entries: list[tuple[int, int]], at: datetime) -> None:
+def _rate(
+    conn: Connection,
+    game_id: int,
+    guild_id: int | None,
+    game_key: str,
+    seq: int,
+    entries: list[tuple[int, int]],
+    at: datetime,
+) -> None:
     ids = _ids(entries)
     if len(ids) < 2:
         return
@@ -207,25 +223,54 @@ def _rate(conn: Connection, game_id: int, guild_id: int | None, game_key: str, s
     rating_rows: list[dict[str, Any]] = []
     history_rows: list[dict[str, Any]] = []
     for scope in where:
-        _collect(scope, game_id, game_key, seq, entries, rate_game(priors[scope], entries), at,
-                 rating_rows, history_rows)
+        _collect(
+            scope, game_id, game_key, seq, entries, rate_game(priors[scope], entries), at, rating_rows, history_rows
+        )
     _upsert_ratings(conn, rating_rows)
     conn.execute(_INSERT_HISTORY, history_rows)
 
 
-def _collect(scope: int, game_id: int, game_key: str, seq: int, entries: Sequence[tuple[int, int]],
-             updated: Mapping[int, Standing], at: datetime, rating_rows: list[dict[str, Any]],
-             history_rows: list[dict[str, Any]]) -> None:
+def _collect(
+    scope: int,
+    game_id: int,
+    game_key: str,
+    seq: int,
+    entries: Sequence[tuple[int, int]],
+    updated: Mapping[int, Standing],
+    at: datetime,
+    rating_rows: list[dict[str, Any]],
+    history_rows: list[dict[str, Any]],
+) -> None:
     best: dict[int, int] = {}
     for who, rank in entries:
         best[who] = min(rank, best.get(who, rank))
     for who, standing in sorted(updated.items()):
-        rating_rows.append({"guild_id": scope, "game_key": game_key, "user_id": who, "mu": standing.mu,
-                            "sigma": standing.sigma, "games": standing.games, "wins": standing.wins,
-                            "updated_at": at, "ordinal": standing.ordinal})
-        history_rows.append({"game_id": game_id, "guild_id": scope, "user_id": who, "game_key": game_key,
-                             "seq": seq, "rank": best[who], "mu": standing.mu, "sigma": standing.sigma,
-                             "ordinal": standing.ordinal})
+        rating_rows.append(
+            {
+                "guild_id": scope,
+                "game_key": game_key,
+                "user_id": who,
+                "mu": standing.mu,
+                "sigma": standing.sigma,
+                "games": standing.games,
+                "wins": standing.wins,
+                "updated_at": at,
+                "ordinal": standing.ordinal,
+            }
+        )
+        history_rows.append(
+            {
+                "game_id": game_id,
+                "guild_id": scope,
+                "user_id": who,
+                "game_key": game_key,
+                "seq": seq,
+                "rank": best[who],
+                "mu": standing.mu,
+                "sigma": standing.sigma,
+                "ordinal": standing.ordinal,
+            }
+        )
 
 
 @cache
@@ -253,13 +298,24 @@ def upsert_ratings(conn: Connection, rows: list[dict[str, Any]]) -> None:
 def rerate(conn: Connection) -> int:
     """Rebuild ratings and rating_history from the results of finished games; the games rated."""
     _lock_ratings(conn)
-    found = (conn.execute(
-        select(_games.c.id, _games.c.guild_id, _games.c.game_key, _games.c.finished_seq, _games.c.finished_at,
-               _results.c.seat, _results.c.user_id, _results.c.ai_level, _results.c.rank)
-        .join(_results, _results.c.game_id == _games.c.id)
-        .where(_games.c.status == "finished", _games.c.finished_seq.is_not(None))
-        .order_by(_games.c.finished_seq, _results.c.seat)
-    )).all()
+    found = (
+        conn.execute(
+            select(
+                _games.c.id,
+                _games.c.guild_id,
+                _games.c.game_key,
+                _games.c.finished_seq,
+                _games.c.finished_at,
+                _results.c.seat,
+                _results.c.user_id,
+                _results.c.ai_level,
+                _results.c.rank,
+            )
+            .join(_results, _results.c.game_id == _games.c.id)
+            .where(_games.c.status == "finished", _games.c.finished_seq.is_not(None))
+            .order_by(_games.c.finished_seq, _results.c.seat)
+        )
+    ).all()
     standings: dict[tuple[int, str], dict[int, Standing]] = {}
     latest: dict[tuple[int, str, int], dict[str, Any]] = {}
     history_rows: list[dict[str, Any]] = []
@@ -274,18 +330,27 @@ def rerate(conn: Connection) -> int:
             board = standings.setdefault((scope, first.game_key), {})
             updated = rate_game(board, entries)
             rating_rows: list[dict[str, Any]] = []
-            _collect(scope, first.id, first.game_key, first.finished_seq, entries, updated, first.finished_at,
-                     rating_rows, history_rows)
+            _collect(
+                scope,
+                first.id,
+                first.game_key,
+                first.finished_seq,
+                entries,
+                updated,
+                first.finished_at,
+                rating_rows,
+                history_rows,
+            )
             board.update(updated)
             for row in rating_rows:
                 latest[(scope, first.game_key, row["user_id"])] = row
     conn.execute(delete(_history))
     conn.execute(delete(_ratings))
     for start in range(0, len(history_rows), 5000):
-        conn.execute(insert(_history), history_rows[start:start + 5000])
+        conn.execute(insert(_history), history_rows[start : start + 5000])
     rating_rows = list(latest.values())
     for start in range(0, len(rating_rows), 5000):
-        conn.execute(insert(_ratings), rating_rows[start:start + 5000])
+        conn.execute(insert(_ratings), rating_rows[start : start + 5000])
     return rated
 
 
@@ -321,43 +386,72 @@ def _ahead_of(guild_id: Any, game_key: Any, ordinal: Any, user_id: Any) -> Any:
     better = select(func.count()).select_from(other).where(*board, other.c.ordinal > ordinal).scalar_subquery()
     # Ties on the ordinal are rare: find them by the ordinal (an equality on that index), then compare
     # the user ids of those few rows ("+ 0" keeps SQLite from preferring the primary key's user_id).
-    tied = (select(func.count()).select_from(other)
-            .where(*board, other.c.ordinal == ordinal, other.c.user_id + 0 < user_id).scalar_subquery())
+    tied = (
+        select(func.count())
+        .select_from(other)
+        .where(*board, other.c.ordinal == ordinal, other.c.user_id + 0 < user_id)
+        .scalar_subquery()
+    )
     return (better + tied).label("ahead")
 
 
 def _board_size_of(guild_id: Any, game_key: Any) -> Any:
     other = _ratings.alias("size_of")
-    return (select(func.count()).select_from(other)
-            .where(other.c.guild_id == guild_id, other.c.game_key == game_key).scalar_subquery())
+    return (
+        select(func.count())
+        .select_from(other)
+        .where(other.c.guild_id == guild_id, other.c.game_key == game_key)
+        .scalar_subquery()
+    )
 
 
 _BOARD = (_ratings.c.guild_id == _p("guild_id"), _ratings.c.game_key == _p("game_key"))
-_LEADERBOARD = (select(_ratings).where(*_BOARD).order_by(_ratings.c.ordinal.desc(), _ratings.c.user_id)
-                .limit(_p("limit")).offset(_p("offset")))
+_LEADERBOARD = (
+    select(_ratings)
+    .where(*_BOARD)
+    .order_by(_ratings.c.ordinal.desc(), _ratings.c.user_id)
+    .limit(_p("limit"))
+    .offset(_p("offset"))
+)
 _BOARD_SIZE = select(func.count()).select_from(_ratings).where(*_BOARD)
 # One identity's row with its position (1 + those ahead) and the board's size.
-_PLACED_COLUMNS = (_ahead_of(_ratings.c.guild_id, _ratings.c.game_key, _ratings.c.ordinal, _ratings.c.user_id),
-                   _board_size_of(_ratings.c.guild_id, _ratings.c.game_key).label("size"))
+_PLACED_COLUMNS = (
+    _ahead_of(_ratings.c.guild_id, _ratings.c.game_key, _ratings.c.ordinal, _ratings.c.user_id),
+    _board_size_of(_ratings.c.guild_id, _ratings.c.game_key).label("size"),
+)
 _STANDING = select(_ratings, *_PLACED_COLUMNS).where(*_BOARD, _ratings.c.user_id == _p("user_id"))
-_PLACED = (select(_ratings, *_PLACED_COLUMNS)
-           .where(_ratings.c.user_id == _p("user_id"), _ratings.c.guild_id.in_(_p("scopes", expanding=True)))
-           .order_by(_ratings.c.game_key, _ratings.c.guild_id))
-_USER_RATINGS = (select(_ratings)
-                 .where(_ratings.c.user_id == _p("user_id"), _ratings.c.guild_id.in_(_p("scopes", expanding=True)))
-                 .order_by(_ratings.c.game_key, _ratings.c.guild_id))
+_PLACED = (
+    select(_ratings, *_PLACED_COLUMNS)
+    .where(_ratings.c.user_id == _p("user_id"), _ratings.c.guild_id.in_(_p("scopes", expanding=True)))
+    .order_by(_ratings.c.game_key, _ratings.c.guild_id)
+)
+_USER_RATINGS = (
+    select(_ratings)
+    .where(_ratings.c.user_id == _p("user_id"), _ratings.c.guild_id.in_(_p("scopes", expanding=True)))
+    .order_by(_ratings.c.game_key, _ratings.c.guild_id)
+)
 # The newest `limit` rows of one identity's history on one board: a bounded walk backwards on the
 # (guild_id, game_key, user_id, seq) index.
-_HISTORY_WHERE = (_history.c.guild_id == _p("guild_id"), _history.c.game_key == _p("game_key"),
-                  _history.c.user_id == _p("user_id"))
+_HISTORY_WHERE = (
+    _history.c.guild_id == _p("guild_id"),
+    _history.c.game_key == _p("game_key"),
+    _history.c.user_id == _p("user_id"),
+)
 _HISTORY = select(_history).where(*_HISTORY_WHERE).order_by(_history.c.seq.desc()).limit(_p("limit"))
-_HISTORY_ORDINALS = (select(_history.c.ordinal).where(*_HISTORY_WHERE).order_by(_history.c.seq.desc())
-                     .limit(_p("limit")))
+_HISTORY_ORDINALS = select(_history.c.ordinal).where(*_HISTORY_WHERE).order_by(_history.c.seq.desc()).limit(_p("limit"))
 _GAME_PLAYERS = (
-    select(_results.c.game_id, _results.c.seat, _results.c.user_id, _results.c.ai_level, _results.c.rank,
-           _results.c.score, _seats.c.name)
-    .select_from(_results.outerjoin(_seats, and_(_seats.c.game_id == _results.c.game_id,
-                                                 _seats.c.seat == _results.c.seat)))
+    select(
+        _results.c.game_id,
+        _results.c.seat,
+        _results.c.user_id,
+        _results.c.ai_level,
+        _results.c.rank,
+        _results.c.score,
+        _seats.c.name,
+    )
+    .select_from(
+        _results.outerjoin(_seats, and_(_seats.c.game_id == _results.c.game_id, _seats.c.seat == _results.c.seat))
+    )
     .where(_results.c.game_id.in_(_p("game_ids", expanding=True)))
     .order_by(_results.c.game_id, _results.c.rank, _results.c.seat)
 )
@@ -368,10 +462,8 @@ def _placed(row: Any) -> Placed:
     return Placed(RatingRow(**fields), int(row.ahead) + 1, int(row.size))
 
 
-def leaderboard(conn: Connection, guild_id: int, game_key: str, limit: int, offset: int
-                ) -> list[RatingRow]:
-    found = conn.execute(_LEADERBOARD, {"guild_id": guild_id, "game_key": game_key, "limit": limit,
-                                        "offset": offset})
+def leaderboard(conn: Connection, guild_id: int, game_key: str, limit: int, offset: int) -> list[RatingRow]:
+    found = conn.execute(_LEADERBOARD, {"guild_id": guild_id, "game_key": game_key, "limit": limit, "offset": offset})
     return [_rating(row) for row in found.all()]
 
 
@@ -385,8 +477,7 @@ def placed(conn: Connection, guild_id: int, game_key: str, user_id: int) -> Plac
     return None if row is None else _placed(row)
 
 
-def standing(conn: Connection, guild_id: int, game_key: str, user_id: int
-             ) -> tuple[int, RatingRow] | None:
+def standing(conn: Connection, guild_id: int, game_key: str, user_id: int) -> tuple[int, RatingRow] | None:
     """(1-based position on the board, the row), or None if the identity has no rating there."""
     found = placed(conn, guild_id, game_key, user_id)
     return None if found is None else (found.position, found.rating)
@@ -397,10 +488,8 @@ def user_ratings(conn: Connection, user_id: int, guild_ids: Sequence[int]) -> li
     return [_rating(row) for row in found.all()]
 
 
-def rating_history(conn: Connection, guild_id: int, game_key: str, user_id: int, limit: int
-                   ) -> list[RatingHistoryRow]:
-    found = conn.execute(_HISTORY, {"guild_id": guild_id, "game_key": game_key, "user_id": user_id,
-                                    "limit": limit})
+def rating_history(conn: Connection, guild_id: int, game_key: str, user_id: int, limit: int) -> list[RatingHistoryRow]:
+    found = conn.execute(_HISTORY, {"guild_id": guild_id, "game_key": game_key, "user_id": user_id, "limit": limit})
     rows = [RatingHistoryRow(**row._mapping) for row in found.all()]
     rows.reverse()
     return rows
@@ -414,9 +503,14 @@ def _score_summary_query(by_guild: bool) -> Any:
     if by_guild:
         conditions.append(_games.c.guild_id == _p("guild_id"))
     return (
-        select(_games.c.game_key, _results.c.variant, func.count().label("games"),
-               func.sum(case((_results.c.rank == 1, 1), else_=0)).label("wins"),
-               func.avg(_results.c.score).label("average"), func.max(_results.c.score).label("best"))
+        select(
+            _games.c.game_key,
+            _results.c.variant,
+            func.count().label("games"),
+            func.sum(case((_results.c.rank == 1, 1), else_=0)).label("wins"),
+            func.avg(_results.c.score).label("average"),
+            func.max(_results.c.score).label("best"),
+        )
         .select_from(_results.join(_games, _games.c.id == _results.c.game_id))
         .where(*conditions)
         .group_by(_games.c.game_key, _results.c.variant)
@@ -426,8 +520,10 @@ def _score_summary_query(by_guild: bool) -> Any:
 
 def score_summary(conn: Connection, user_id: int, guild_id: int | None) -> list[ScoreSummary]:
     found = conn.execute(_score_summary_query(guild_id is not None), {"user_id": user_id, "guild_id": guild_id})
-    return [ScoreSummary(r.game_key, r.variant, int(r.games), int(r.wins or 0), float(r.average), float(r.best))
-            for r in found.all()]
+    return [
+        ScoreSummary(r.game_key, r.variant, int(r.games), int(r.wins or 0), float(r.average), float(r.best))
+        for r in found.all()
+    ]
 
 
 @cache
@@ -438,9 +534,19 @@ def _user_results_query(by_guild: bool, by_game: bool) -> Any:
     if by_game:
         conditions.append(_games.c.game_key == _p("game_key"))
     return (
-        select(_games.c.id, _games.c.game_key, _games.c.guild_id, _games.c.channel_id, _games.c.thread_id,
-               _games.c.finished_at, _results.c.seat, _results.c.rank, _results.c.score, _results.c.variant,
-               _results.c.plays)
+        select(
+            _games.c.id,
+            _games.c.game_key,
+            _games.c.guild_id,
+            _games.c.channel_id,
+            _games.c.thread_id,
+            _games.c.finished_at,
+            _results.c.seat,
+            _results.c.rank,
+            _results.c.score,
+            _results.c.variant,
+            _results.c.plays,
+        )
         .select_from(_results.join(_games, _games.c.id == _results.c.game_id))
         .where(*conditions)
         .order_by(_games.c.finished_seq.desc(), _games.c.id.desc())
@@ -448,14 +554,28 @@ def _user_results_query(by_guild: bool, by_game: bool) -> Any:
     )
 
 
-def user_results(conn: Connection, user_id: int, guild_id: int | None, limit: int,
-                 game_key: str | None = None) -> list[PlayedGame]:
+def user_results(
+    conn: Connection, user_id: int, guild_id: int | None, limit: int, game_key: str | None = None
+) -> list[PlayedGame]:
     """The user's finished games, newest first."""
     query = _user_results_query(guild_id is not None, game_key is not None)
     found = conn.execute(query, {"user_id": user_id, "guild_id": guild_id, "game_key": game_key, "limit": limit})
-    return [PlayedGame(r.id, r.game_key, r.guild_id, r.channel_id, r.thread_id, r.finished_at, r.seat, r.rank,
-                       r.score, r.variant, dict(r.plays or {}))
-            for r in found.all()]
+    return [
+        PlayedGame(
+            r.id,
+            r.game_key,
+            r.guild_id,
+            r.channel_id,
+            r.thread_id,
+            r.finished_at,
+            r.seat,
+            r.rank,
+            r.score,
+            r.variant,
+            dict(r.plays or {}),
+        )
+        for r in found.all()
+    ]
 
 
 def game_players(conn: Connection, game_ids: Sequence[int]) -> dict[int, list[GameSeat]]:
@@ -494,8 +614,7 @@ class PlayerStats:
     players: dict[int, list[GameSeat]]  # the seats of the newest `last` games
 
 
-def board_page(conn: Connection, guild_id: int, game_key: str, user_id: int, limit: int,
-               offset: int) -> BoardPage:
+def board_page(conn: Connection, guild_id: int, game_key: str, user_id: int, limit: int, offset: int) -> BoardPage:
     size = board_size(conn, guild_id, game_key)
     rows = leaderboard(conn, guild_id, game_key, limit, offset) if size else []
     mine = None
@@ -509,24 +628,36 @@ def placed_ratings(conn: Connection, user_id: int, guild_ids: Sequence[int]) -> 
     return [_placed(row) for row in conn.execute(_PLACED, {"user_id": user_id, "scopes": list(guild_ids)}).all()]
 
 
-def recent_history(conn: Connection, guild_id: int, user_id: int, game_keys: Iterable[str], limit: int
-                   ) -> dict[str, list[float]]:
+def recent_history(
+    conn: Connection, guild_id: int, user_id: int, game_keys: Iterable[str], limit: int
+) -> dict[str, list[float]]:
     """Per game, the ordinal after each of the user's last `limit` rated games there, oldest first.
 
     One bounded statement per game (the user's rated games, at most a handful): a filter without the
     game key cannot use the history index past guild_id, and SQLite read the whole server's history."""
     found: dict[str, list[float]] = {}
     for game_key in sorted(set(game_keys)):
-        values = [float(v) for v in conn.execute(_HISTORY_ORDINALS, {
-            "guild_id": guild_id, "game_key": game_key, "user_id": user_id, "limit": limit}).scalars()]
+        values = [
+            float(v)
+            for v in conn.execute(
+                _HISTORY_ORDINALS, {"guild_id": guild_id, "game_key": game_key, "user_id": user_id, "limit": limit}
+            ).scalars()
+        ]
         if values:
             values.reverse()
             found[game_key] = values
     return found
 
 
-def player_stats(conn: Connection, user_id: int, guild_id: int | None, scopes_: Sequence[int],
-                 history_limit: int, recent_limit: int, last: int) -> PlayerStats:
+def player_stats(
+    conn: Connection,
+    user_id: int,
+    guild_id: int | None,
+    scopes_: Sequence[int],
+    history_limit: int,
+    recent_limit: int,
+    last: int,
+) -> PlayerStats:
     summaries = score_summary(conn, user_id, guild_id)
     if not summaries:
         return PlayerStats([], [], {}, [], {})

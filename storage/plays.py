@@ -50,8 +50,20 @@ PLAY_SPECS: dict[str, PlaySpec] = {
     "eight-minute-empire": PlaySpec(frozenset({"card"}), _label_before_paren),
     # Which side of a tile was used (move or rule) and which action tiles: named by prompt kind.
     "reggverse-riddles": PlaySpec(
-        frozenset({"move", "rule", "rule_egg", "teleport", "switch", "swap", "steal_from", "shift_from",
-                   "trade_give", "to_pile_from"}),
+        frozenset(
+            {
+                "move",
+                "rule",
+                "rule_egg",
+                "teleport",
+                "switch",
+                "swap",
+                "steal_from",
+                "shift_from",
+                "trade_give",
+                "to_pile_from",
+            }
+        ),
         _kind,
     ),
 }
@@ -70,8 +82,14 @@ def variant(game_key: str, options: Mapping[str, Any]) -> str | None:
     return None
 
 
-def seat_plays(lookup: Lookup, game_key: str, players: int, seed: int, options: dict[str, Any],
-               actions: Sequence[tuple[int, Sequence[str]]]) -> list[dict[str, int]] | None:
+def seat_plays(
+    lookup: Lookup,
+    game_key: str,
+    players: int,
+    seed: int,
+    options: dict[str, Any],
+    actions: Sequence[tuple[int, Sequence[str]]],
+) -> list[dict[str, int]] | None:
     """Per seat, how often it made each named play; None if the game has no PlaySpec or cannot be
     replayed (a finish must never fail because of this)."""
     spec = PLAY_SPECS.get(game_key)

@@ -155,8 +155,13 @@ class SQLiteBatchConnection:
                     raise LookupError(f"no such seat: {parameters[-2:]} (game, seat)")
             conn.execute("COMMIT")
             if seen is not None:
-                for statement in ("BEGIN IMMEDIATE", select, *((_INSERT_ACTION, _UPDATE_GAME) if actions else ()),
-                                  *(s for s, _ in seats), "COMMIT"):
+                for statement in (
+                    "BEGIN IMMEDIATE",
+                    select,
+                    *((_INSERT_ACTION, _UPDATE_GAME) if actions else ()),
+                    *(s for s, _ in seats),
+                    "COMMIT",
+                ):
                     seen(statement)
         except BaseException as error:
             if conn.in_transaction:

@@ -268,8 +268,9 @@ class GroupWriter:
             games = {r[0]: _GameNow(r[1], r[1], r[2], r[3], bool(r[4])) for r in rows}  # deadlines as read
             outcome.append(_decide(batch, games))
             accepted = outcome[0][0]
-            actions = [(p.game_id, seq, seat, action, int(afk), stamp(p.at))
-                       for p, seq, seat, action, afk in _logged(accepted)]
+            actions = [
+                (p.game_id, seq, seat, action, int(afk), stamp(p.at)) for p, seq, seat, action, afk in _logged(accepted)
+            ]
             changed = [
                 (
                     g.state_json,
@@ -284,8 +285,11 @@ class GroupWriter:
                 for game_id, g in games.items()
                 if g.state_json is not None
             ]
-            seats = [(_seat_sql(fields), [*fields.values(), p.game_id, seat])
-                     for p, _version in accepted for seat, fields in p.seats]
+            seats = [
+                (_seat_sql(fields), [*fields.values(), p.game_id, seat])
+                for p, _version in accepted
+                for seat, fields in p.seats
+            ]
             return actions, changed, seats
 
         self._sqlite.write(sorted({p.game_id for p in batch}), decide, wait=wait)
@@ -401,8 +405,10 @@ def _write_batch(conn: Connection, batch: list[PendingAction]) -> _Outcome:
     accepted, refused = _decide(batch, games)
     if accepted:
         changed = [_game_params(game_id, g) for game_id, g in games.items() if g.state_json is not None]
-        conn.execute(_INSERT_ACTION, [_action_params(p, seq, seat, action, afk)
-                                      for p, seq, seat, action, afk in _logged(accepted)])
+        conn.execute(
+            _INSERT_ACTION,
+            [_action_params(p, seq, seat, action, afk) for p, seq, seat, action, afk in _logged(accepted)],
+        )
         rowcount = conn.execute(_UPDATE_GAME, changed).rowcount
         if conn.dialect.supports_sane_multi_rowcount and rowcount != len(changed):
             raise RuntimeError(f"versioned update touched {rowcount} of {len(changed)} games")

@@ -115,8 +115,12 @@ def reference_view(game: EightMinuteEmpire, state: State, seat: int | None) -> d
         "bids": list(state.revealed) if state.revealed is not None else None,
         "seats": seats,
         "step": step,
-        "scores": [row["total"] for row in scoring.score(state.board, n, state.armies, state.cities, state.hands,
-                                                          state.coins, state.explore, state.citadels)],
+        "scores": [
+            row["total"]
+            for row in scoring.score(
+                state.board, n, state.armies, state.cities, state.hands, state.coins, state.explore, state.citadels
+            )
+        ],
         "citadel_token": CITADEL,
     }
     if seat is not None:

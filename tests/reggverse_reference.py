@@ -9,8 +9,14 @@ from typing import Any
 from games.reggverse.board import geometry, side_of
 
 
-def holds(rule: Mapping[str, Any], cell: int, board: Mapping[str, Any], seat: int, egg: str,
-          rows: Mapping[str, Sequence[Mapping[str, Any]]]) -> bool:
+def holds(
+    rule: Mapping[str, Any],
+    cell: int,
+    board: Mapping[str, Any],
+    seat: int,
+    egg: str,
+    rows: Mapping[str, Sequence[Mapping[str, Any]]],
+) -> bool:
     geo = geometry(board["shape"])
     side = side_of(seat)
     types, eggs, pawns = board["types"], board["eggs"], board["pawns"]
@@ -31,8 +37,12 @@ def holds(rule: Mapping[str, Any], cell: int, board: Mapping[str, Any], seat: in
         total = sum(here.values())
         return total <= rule["n"] if neg else total >= rule["n"]
     if t == 4:
-        inside = {"left": lx < (lw - 1) / 2, "right": lx > (lw - 1) / 2,
-                  "top": ly < (lh - 1) / 2, "bottom": ly > (lh - 1) / 2}[rule["side"]]
+        inside = {
+            "left": lx < (lw - 1) / 2,
+            "right": lx > (lw - 1) / 2,
+            "top": ly < (lh - 1) / 2,
+            "bottom": ly > (lh - 1) / 2,
+        }[rule["side"]]
         return inside != neg
     if t == 5:
         return len(here) == 1 if neg else all(v == 1 for v in here.values())
@@ -55,7 +65,8 @@ def holds(rule: Mapping[str, Any], cell: int, board: Mapping[str, Any], seat: in
         return all(
             all(holds(r, cell, board, seat, name, rows) for r in other if r["t"] != 11)
             and any(r["t"] != 11 for r in other)
-            for name, other in rows.items() if name != egg and other
+            for name, other in rows.items()
+            if name != egg and other
         )
     if t == 12:
         return any(types[j] == rule["tile"] for j in line) != neg
@@ -74,5 +85,4 @@ def matching(board: Mapping[str, Any], egg: str, seat: int) -> list[int]:
     row = board["rows"].get(egg, [])
     if not row:
         return []
-    return [c for c in range(len(board["types"]))
-            if all(holds(r, c, board, seat, egg, board["rows"]) for r in row)]
+    return [c for c in range(len(board["types"])) if all(holds(r, c, board, seat, egg, board["rows"]) for r in row)]

@@ -17,11 +17,18 @@ from games.ai import RandomPlayer
 from games.core import Game
 
 
-def replay_digest(game: Game[Any], players: int, seed: int, options: dict[str, Any], level: str = "random", *,
-                  views: bool = False, max_decisions: int = 5000) -> str:
+def replay_digest(
+    game: Game[Any],
+    players: int,
+    seed: int,
+    options: dict[str, Any],
+    level: str = "random",
+    *,
+    views: bool = False,
+    max_decisions: int = 5000,
+) -> str:
     state = game.new(players, seed, options)
-    ais = [RandomPlayer(seed * 31 + s) if level == "random" else game.ai(level, seed * 31 + s)
-           for s in range(players)]
+    ais = [RandomPlayer(seed * 31 + s) if level == "random" else game.ai(level, seed * 31 + s) for s in range(players)]
     digest = hashlib.sha256()
 
     def feed(value: Any) -> None:
@@ -30,8 +37,7 @@ def replay_digest(game: Game[Any], players: int, seed: int, options: dict[str, A
     decisions = 0
     while prompts := game.prompts(state):
         for p in prompts:
-            feed([p.seat, p.kind, p.pick, p.secret, p.text, dict(p.info),
-                  [[c.id, c.label] for c in p.choices]])
+            feed([p.seat, p.kind, p.pick, p.secret, p.text, dict(p.info), [[c.id, c.label] for c in p.choices]])
             if views:
                 feed([game.view(state, None), game.view(state, p.seat)])
             feed(game.apply(state, p.seat, ais[p.seat].choose(game, state, p)))

@@ -27,7 +27,8 @@ def _callbacks(lb: Loopback) -> list[int]:
 
 @pytest.mark.parametrize("fault", ["answer lost", "request dropped"])
 async def test_a_click_whose_answer_fails_on_its_way_counts_once_and_is_answered(
-        loopback: Loopback, tmp_path: Path, caplog: pytest.LogCaptureFixture, fault: str) -> None:
+    loopback: Loopback, tmp_path: Path, caplog: pytest.LogCaptureFixture, fault: str
+) -> None:
     lb = loopback
     caplog.set_level(logging.WARNING)
     async with bot_on_loopback(lb, f"sqlite+aiosqlite:///{tmp_path}/bot.sqlite3") as t:
@@ -61,7 +62,8 @@ async def test_a_click_whose_answer_fails_on_its_way_counts_once_and_is_answered
 
 
 async def test_a_command_whose_answer_is_lost_posts_its_lobby_once_and_keeps_its_id(
-        loopback: Loopback, tmp_path: Path) -> None:
+    loopback: Loopback, tmp_path: Path
+) -> None:
     lb = loopback
     async with bot_on_loopback(lb, f"sqlite+aiosqlite:///{tmp_path}/bot.sqlite3") as t:
         alice, bob = lb.user("Alice"), lb.user("Bob")
@@ -79,7 +81,8 @@ async def test_a_command_whose_answer_is_lost_posts_its_lobby_once_and_keeps_its
 
 
 async def test_a_deferral_whose_answer_is_lost_is_followed_by_the_answer_through_it(
-        loopback: Loopback, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    loopback: Loopback, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     """The click waits for a held write lock, so it is deferred; that deferral reaches Discord but its
     answer is lost. The answer's own callback is then refused (40060): it edits the deferred response."""
     lb = loopback

@@ -42,8 +42,9 @@ async def play_some(table: TableService, games: int, turns: int) -> list[int]:
     return ids
 
 
-async def test_backup_of_a_running_bot_is_one_consistent_snapshot(tmp_path: Path,
-                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+async def test_backup_of_a_running_bot_is_one_consistent_snapshot(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     live = tmp_path / "bot.sqlite3"
     db = await Database.open(url_of(live))
     try:
@@ -86,7 +87,8 @@ async def test_backup_of_a_running_bot_is_one_consistent_snapshot(tmp_path: Path
 
 
 async def test_restore_refuses_while_a_bot_runs_then_restores_and_keeps_the_old_file(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     live, backup = tmp_path / "bot.sqlite3", tmp_path / "monday.sqlite3"
     db = await Database.open(url_of(live))
     table = TableService(db)
@@ -124,16 +126,26 @@ def _sqlite_file(path: Path, *statements: str) -> Path:
     return path
 
 
-@pytest.mark.parametrize(("make", "complaint"), [
-    (lambda p: p.write_bytes(b"not a database at all, " * 400) and p, "not a readable SQLite database"),
-    (lambda p: _sqlite_file(p, "CREATE TABLE notes (x)"), "not one of this bot"),
-    (lambda p: _sqlite_file(p, "CREATE TABLE games (id)", "CREATE TABLE actions (id)",
-                            "CREATE TABLE alembic_version (version_num)",
-                            "INSERT INTO alembic_version VALUES ('0099_from_the_future')"),
-     "comes from a newer version of the bot"),
-])
-async def test_restore_refuses_what_is_not_this_bots_database(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                              make: object, complaint: str) -> None:
+@pytest.mark.parametrize(
+    ("make", "complaint"),
+    [
+        (lambda p: p.write_bytes(b"not a database at all, " * 400) and p, "not a readable SQLite database"),
+        (lambda p: _sqlite_file(p, "CREATE TABLE notes (x)"), "not one of this bot"),
+        (
+            lambda p: _sqlite_file(
+                p,
+                "CREATE TABLE games (id)",
+                "CREATE TABLE actions (id)",
+                "CREATE TABLE alembic_version (version_num)",
+                "INSERT INTO alembic_version VALUES ('0099_from_the_future')",
+            ),
+            "comes from a newer version of the bot",
+        ),
+    ],
+)
+async def test_restore_refuses_what_is_not_this_bots_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], make: object, complaint: str
+) -> None:
     live = tmp_path / "bot.sqlite3"
     db = await Database.open(url_of(live))
     await play_some(TableService(db), 1, 1)

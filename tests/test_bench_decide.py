@@ -34,8 +34,9 @@ def test_a_decision_costs_a_bounded_number_of_statements_and_reads() -> None:
 async def test_on_postgresql_a_decision_is_one_statement() -> None:
     url = await create_pg_database()
     try:
-        per_table, overall = await asyncio.to_thread(decide.measure, games_count=1, batch=20, seed=3, tables=SMALL,
-                                                     database_url=url)
+        per_table, overall = await asyncio.to_thread(
+            decide.measure, games_count=1, batch=20, seed=3, tables=SMALL, database_url=url
+        )
     finally:
         await drop_pg_database(url)
     assert overall["decisions"] > 100

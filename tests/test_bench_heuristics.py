@@ -11,16 +11,18 @@ import games
 from bench import heuristics, results
 
 
-def test_heuristics_bench_prints_a_figure_per_game_and_seat_count(capsys: pytest.CaptureFixture[str],
-                                                                  tmp_path: Path,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_heuristics_bench_prints_a_figure_per_game_and_seat_count(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(results, "RESULTS", tmp_path)
     assert heuristics.main(["--games", "1", "--repeats", "1", "--no-save"]) == 0
     out = capsys.readouterr().out
     for key in games.keys():
         for players in heuristics.SEATS:
-            line = (rf"^{re.escape(key)} {players}p: median (\d+\.\d+) ms CPU per heuristic decision, "
-                    r"of which the view (\d+\.\d+) ms \((\d+) decisions")
+            line = (
+                rf"^{re.escape(key)} {players}p: median (\d+\.\d+) ms CPU per heuristic decision, "
+                r"of which the view (\d+\.\d+) ms \((\d+) decisions"
+            )
             found = re.search(line, out, re.MULTILINE)
             assert found, out
             decide, view, decisions = float(found[1]), float(found[2]), int(found[3])

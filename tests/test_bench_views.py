@@ -12,8 +12,9 @@ from bench import results
 from bench import views as bench_views
 
 
-def test_views_bench_prints_a_figure_per_game(capsys: pytest.CaptureFixture[str], tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_views_bench_prints_a_figure_per_game(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(results, "RESULTS", tmp_path)
     assert bench_views.main(["--positions", "4", "--repeats", "1", "--no-save"]) == 0
     out = capsys.readouterr().out

@@ -17,7 +17,8 @@ def test_compiled_modules_are_not_older_than_their_sources() -> None:
     for source in build.compiled_modules():
         for extension in build._extensions(source):
             assert extension.stat().st_mtime >= (build.ROOT / source).stat().st_mtime, (
-                f"{extension.name} is older than {source}: run `python -m games.build` (or --clean)")
+                f"{extension.name} is older than {source}: run `python -m games.build` (or --clean)"
+            )
 
 
 def test_no_stray_extension_module_shadows_a_source() -> None:
@@ -47,7 +48,8 @@ def test_makefile_rebuilds_when_any_compiled_source_changes() -> None:
 
 
 def test_optional_build_falls_back_to_interpreted(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     def no_compiler() -> list[Path]:
         raise SystemExit("error: command 'gcc' failed: No such file or directory")
 
@@ -64,11 +66,14 @@ def test_optional_build_falls_back_to_interpreted(
 def test_prefer_sources_runs_the_py_files_even_where_compiled() -> None:
     # The benchmark measures the interpreted engine beside the compiled one this way; in CI the compiled
     # modules exist (make test builds them), so this also shows the finder wins over the extensions.
-    code = ("from games import build; build.prefer_sources(); import games, games.ai;"
-            "from games.eggs_empires import engine, rules;"
-            "print(build.running_compiled(), engine.__file__.endswith('.py'), games.get('eggs-empires').title)")
-    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                           cwd=build.ROOT).stdout.split()
+    code = (
+        "from games import build; build.prefer_sources(); import games, games.ai;"
+        "from games.eggs_empires import engine, rules;"
+        "print(build.running_compiled(), engine.__file__.endswith('.py'), games.get('eggs-empires').title)"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=build.ROOT
+    ).stdout.split()
     assert shown == ["[]", "True", "Eggs", "and", "Empires"]
 
 

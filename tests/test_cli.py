@@ -16,14 +16,21 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def run(*args: str, env: dict[str, str] | None = None, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True, input=stdin,
-                          env=env, timeout=120)
+    return subprocess.run(
+        [sys.executable, *args], cwd=ROOT, capture_output=True, text=True, input=stdin, env=env, timeout=120
+    )
 
 
 def test_bot_without_token_explains_and_exits_2(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
-    result = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, capture_output=True, text=True,
-                            env={**env, "PYTHONPATH": str(ROOT)}, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={**env, "PYTHONPATH": str(ROOT)},
+        timeout=60,
+    )
     assert result.returncode == 2
     assert "DISCORD_TOKEN" in result.stderr and "developers/applications" in result.stderr
     assert "Traceback" not in result.stderr
@@ -44,8 +51,9 @@ def test_unknown_game_is_a_clear_error() -> None:
 @pytest.mark.parametrize("key", games.keys())
 def test_simulate_json(key: str) -> None:
     game = games.get(key)
-    result = run("-m", "games", "simulate", key, "--players", str(game.min_players), "--games", "3",
-                 "--seed", "5", "--json")
+    result = run(
+        "-m", "games", "simulate", key, "--players", str(game.min_players), "--games", "3", "--seed", "5", "--json"
+    )
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["games"] == 3 and report["games_per_second"] > 0
@@ -94,8 +102,9 @@ def test_event_loop_setting_picks_uvloop_where_installed(monkeypatch: pytest.Mon
 
 
 @pytest.mark.parametrize(("value", "said"), [("uvloop", "uvloop is not installed"), ("trio", "EVENT_LOOP")])
-def test_bot_refuses_an_event_loop_it_cannot_run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-                                                 tmp_path: Path, value: str, said: str) -> None:
+def test_bot_refuses_an_event_loop_it_cannot_run(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, value: str, said: str
+) -> None:
     from bot.__main__ import main
 
     monkeypatch.chdir(tmp_path)  # no .env

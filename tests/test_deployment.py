@@ -44,7 +44,7 @@ def test_the_image_holds_every_package_the_bot_imports() -> None:
     assert {"bot", "games", "storage"} <= copied
     assert re.search(r'^CMD \["python", "-m", "bot"\]$', dockerfile, re.M)
     assert re.search(r"^USER (?!root)\w+$", dockerfile, re.M)
-    assert "VOLUME [\"/data\"]" in dockerfile and "sqlite+aiosqlite:////data/" in dockerfile
+    assert 'VOLUME ["/data"]' in dockerfile and "sqlite+aiosqlite:////data/" in dockerfile
     # The health check calls an endpoint the bot serves.
     assert "/healthz" in dockerfile
     assert 'add_get("/healthz"' in (ROOT / "bot" / "metrics.py").read_text()

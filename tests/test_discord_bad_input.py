@@ -123,8 +123,7 @@ async def test_clicks_on_a_finished_game_are_refused(harness: Harness) -> None:
 
 def _with_button(message: dict[str, Any], custom_id: str) -> dict[str, Any]:
     forged = copy.deepcopy(message)
-    forged["components"] = [{"type": 1, "components": [{"type": 2, "style": 2, "label": "x",
-                                                         "custom_id": custom_id}]}]
+    forged["components"] = [{"type": 1, "components": [{"type": 2, "style": 2, "label": "x", "custom_id": custom_id}]}]
     return forged
 
 

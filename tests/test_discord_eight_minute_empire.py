@@ -31,11 +31,6 @@ PICTURE_CHECK_EVERY = 9  # steps between byte-for-byte comparisons of a DM map w
 ENGINE = games.get(KEY)
 
 
-
-
-
-
-
 def assert_components_fit_discord(calls: list[Call]) -> tuple[int, int]:
     """No select over 25 options, at most 5 rows of at most 5 buttons (or one select).
 

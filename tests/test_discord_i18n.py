@@ -29,8 +29,9 @@ class LocaleHarness(Harness):
         self.locales[user_id] = locale
         return user_id
 
-    def _payload(self, user_id: int, kind: int, data: dict[str, Any], channel_id: int,
-                 message: dict[str, Any] | None) -> tuple[dict[str, Any], str]:
+    def _payload(
+        self, user_id: int, kind: int, data: dict[str, Any], channel_id: int, message: dict[str, Any] | None
+    ) -> tuple[dict[str, Any], str]:
         payload, token = super()._payload(user_id, kind, data, channel_id, message)
         payload["locale"] = self.locales.get(user_id, "en-US")
         return payload, token
@@ -50,8 +51,9 @@ async def h(tmp_path: Path) -> AsyncIterator[LocaleHarness]:
 def shown(message: dict[str, Any]) -> str:
     """Everything a person reads in a message: content, embeds, button and select labels."""
     labels = [str(c.get("label") or c.get("placeholder") or "") for c in Harness.components(message)]
-    return "\n".join([message.get("content") or "", json.dumps(message.get("embeds") or [], ensure_ascii=False),
-                      *labels])
+    return "\n".join(
+        [message.get("content") or "", json.dumps(message.get("embeds") or [], ensure_ascii=False), *labels]
+    )
 
 
 def thread_text(h: Harness) -> str:
@@ -70,7 +72,8 @@ async def three_language_table(h: LocaleHarness) -> tuple[int, int, int]:
 
 
 async def test_each_player_reads_dms_and_ephemerals_in_their_language_while_the_thread_stays_english(
-        h: LocaleHarness) -> None:
+    h: LocaleHarness,
+) -> None:
     alice, bianca, camille = await three_language_table(h)
     # A refusal only Camille sees: in French.
     refusal = (await h.click(camille, h.find_button(h.channel, "Start")))[-1]
@@ -92,8 +95,7 @@ async def test_each_player_reads_dms_and_ephemerals_in_their_language_while_the_
     answer = (await h.click(bianca, choice_components(bianca_dm)[0]["custom_id"], message=bianca_dm))[-1]
     assert answer["type"] == 7 and answer["data"]["content"].startswith("Hai scelto: Tieni questa mano")
     hand = (await h.click(camille, f"hand:{GAME_ID}"))[-1]
-    assert hand["data"]["flags"] & EPHEMERAL and "Votre main" in json.dumps(hand["data"]["embeds"],
-                                                                           ensure_ascii=False)
+    assert hand["data"]["flags"] & EPHEMERAL and "Votre main" in json.dumps(hand["data"]["embeds"], ensure_ascii=False)
 
     # Play on: after the others' moves the bot edits each DM again, still in each player's language.
     users = [alice, bianca, camille]
@@ -106,8 +108,18 @@ async def test_each_player_reads_dms_and_ephemerals_in_their_language_while_the_
     assert "Uova disponibili" in bianca_now and "Sacerdotessa Oscura" not in camille_now
     assert "Œufs disponibles" in camille_now
     # Italian Adventurer names from the Italian rulebook; the French rulebook keeps the English ones.
-    italian = {"Bardo", "Esploratore", "Pastore", "Corriere", "Mercante", "Sacerdote", "Mago", "Fabbro",
-               "Sacerdotessa Oscura", "Eroe"}
+    italian = {
+        "Bardo",
+        "Esploratore",
+        "Pastore",
+        "Corriere",
+        "Mercante",
+        "Sacerdote",
+        "Mago",
+        "Fabbro",
+        "Sacerdotessa Oscura",
+        "Eroe",
+    }
     assert any(name in bianca_now for name in italian), bianca_now
     table = thread_text(h)
     assert "Revealed:" in table and "Rivelate" not in table and "Révélées" not in table

@@ -30,22 +30,38 @@ def embed(responses: list[dict[str, Any]]) -> dict[str, Any]:
 
 async def slash_about(h: Harness, caller: int, command: str, target: int) -> list[dict[str, Any]]:
     """A command with a `user` option: Discord sends the chosen user in `resolved`."""
-    inner = {"id": str(h.fake.snowflake()), "name": command, "type": 1,
-             "options": [{"name": "user", "type": 6, "value": str(target)}],
-             "resolved": {"users": {str(target): h.fake.users[target]}}}
+    inner = {
+        "id": str(h.fake.snowflake()),
+        "name": command,
+        "type": 1,
+        "options": [{"name": "user", "type": 6, "value": str(target)}],
+        "resolved": {"users": {str(target): h.fake.users[target]}},
+    }
     payload, token = h._payload(caller, 2, inner, h.channel, None)
     return await h._feed(payload, token)
 
 
 async def finished(db: Database, players: list[int], ranks: list[int], guild: int = GUILD_ID) -> None:
-    row = await db.create_game(guild_id=guild, channel_id=55, game_key="eggs-empires", options={},
-                               host_id=players[0], seed=1, turn_seconds=None)
+    row = await db.create_game(
+        guild_id=guild,
+        channel_id=55,
+        game_key="eggs-empires",
+        options={},
+        host_id=players[0],
+        seed=1,
+        turn_seconds=None,
+    )
     assert row.id is not None
     await db.set_seats(row.id, [{"seat": i, "user_id": u, "name": f"N{u}"} for i, u in enumerate(players)])
     await db.start_game(row.id, {"x": 1}, None)
-    await db.finish_game(row.id, "finished", [
-        {"seat": i, "user_id": u, "ai_level": None, "rank": ranks[i], "score": 10 - ranks[i], "breakdown": {}}
-        for i, u in enumerate(players)])
+    await db.finish_game(
+        row.id,
+        "finished",
+        [
+            {"seat": i, "user_id": u, "ai_level": None, "rank": ranks[i], "score": 10 - ranks[i], "breakdown": {}}
+            for i, u in enumerate(players)
+        ],
+    )
 
 
 async def test_an_empty_server_says_so_everywhere(harness: Harness) -> None:
@@ -145,9 +161,11 @@ async def test_other_users_unknown_users_and_forged_buttons(harness: Harness) ->
     assert "1 game · 0 wins" in about_bob["fields"][0]["value"]
     assert "Global rating" in about_bob["fields"][0]["value"]
     assert embed(await slash_about(h, alice, "stats", stranger))["description"] == (
-        "Stranger has not finished a game here yet.")
+        "Stranger has not finished a game here yet."
+    )
     assert embed(await slash_about(h, alice, "history", stranger))["description"] == (
-        "Stranger has not finished a game here yet.")
+        "Stranger has not finished a game here yet."
+    )
     history = embed(await slash_about(h, bob, "history", alice))
     assert len(history["description"].splitlines()) == 1 and "N" + str(bob) in history["description"]
 
@@ -155,8 +173,10 @@ async def test_other_users_unknown_users_and_forged_buttons(harness: Harness) ->
     message = h.ephemerals(alice)[-1]
 
     def carrying(custom_id: str) -> dict[str, Any]:
-        return {**message, "components": [{"type": 1, "components": [
-            {"type": 2, "style": 2, "label": "x", "custom_id": custom_id}]}]}
+        return {
+            **message,
+            "components": [{"type": 1, "components": [{"type": 2, "style": 2, "label": "x", "custom_id": custom_id}]}],
+        }
 
     for forged in ("lbd:nope:s:1", "lbd:eggs-empires:x:1", "lbd:eggs-empires:s:-1", "lbd:"):
         refused = answer(await h.click(alice, forged, message=carrying(forged)))

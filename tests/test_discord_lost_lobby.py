@@ -10,8 +10,14 @@ async def test_game_new_shows_a_lobby_whose_message_was_lost(harness: Harness) -
     alice, bob = h.user("Alice"), h.user("Bob")
     assert h.bot is not None
     # What a kill between the lobby's commit and the command's answer leaves: a lobby row, no message.
-    row = await h.bot.table.create_lobby(guild_id=GUILD_ID, channel_id=h.channel,
-                                         game_key="eggs-empires", host_id=alice, host_name="Alice", turn_seconds=0)
+    row = await h.bot.table.create_lobby(
+        guild_id=GUILD_ID,
+        channel_id=h.channel,
+        game_key="eggs-empires",
+        host_id=alice,
+        host_name="Alice",
+        turn_seconds=0,
+    )
     assert row.lobby_message_id is None and not h.messages_in(h.channel)
     responses = await h.slash(bob, "game new", game="reggverse-riddles")
     assert len(responses) == 1 and not responses[0]["data"].get("flags", 0) & EPHEMERAL

@@ -29,8 +29,6 @@ PICTURE_CHECK_EVERY = 5  # decisions between byte-for-byte comparisons with a fr
 ENGINE = games.get(KEY)
 
 
-
-
 def embeds_of(call: Call) -> str:
     """The visible text of a message payload: content and embeds (not the select options)."""
     body = call.json or {}

@@ -224,7 +224,8 @@ async def _reggverse_decision(h: Harness) -> tuple[list[Call], int]:
 
 
 async def test_a_decision_is_answered_before_a_slow_picture_and_the_turn_is_published(
-        harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The picture is not ready in time: the words and buttons answer the click first, the picture
     follows in an edit of that answer, then the table is edited."""
     from bot import handlers

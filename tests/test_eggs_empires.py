@@ -36,9 +36,15 @@ def take_egg(state: EggsState, value: int) -> int:
     return egg
 
 
-def scenario(players: int, hands: list[list[int]], offer: list[int], tiebreaker: int = 0,
-             face_down: dict[int, int] | None = None, options: dict[str, str] | None = None,
-             seed: int = 1) -> EggsState:
+def scenario(
+    players: int,
+    hands: list[list[int]],
+    offer: list[int],
+    tiebreaker: int = 0,
+    face_down: dict[int, int] | None = None,
+    options: dict[str, str] | None = None,
+    seed: int = 1,
+) -> EggsState:
     """A game in its play phase with the given hands and eggs on offer.
 
     `face_down` maps an egg value to the seat that scouted it. Cards are moved between hand and deck
@@ -105,8 +111,12 @@ def test_collection_order_of_the_six_player_example() -> None:
 
 
 def test_six_player_example() -> None:
-    state = scenario(6, [[HERO, 1, 2], [DARK_PRIESTESS, 1, 2], [MAGE, 1, 2], [HERO, 1, 2],
-                         [DARK_PRIESTESS, 1, 2], [BARD, 2, 3]], offer=[13, 10, -6, -8], tiebreaker=2)
+    state = scenario(
+        6,
+        [[HERO, 1, 2], [DARK_PRIESTESS, 1, 2], [MAGE, 1, 2], [HERO, 1, 2], [DARK_PRIESTESS, 1, 2], [BARD, 2, 3]],
+        offer=[13, 10, -6, -8],
+        tiebreaker=2,
+    )
     events = play(state, [[HERO], [DARK_PRIESTESS], [MAGE], [HERO], [DARK_PRIESTESS], [BARD]])
     reveal = next(e for e in events if e["type"] == "reveal")
     assert reveal["plays"] == [[HERO], [DARK_PRIESTESS], [MAGE], [HERO], [DARK_PRIESTESS], [BARD]]
@@ -135,8 +145,7 @@ def test_two_player_example() -> None:
 
 
 # --- setup ------------------------------------------------------------------------------------
-@pytest.mark.parametrize(("players", "deck", "per_turn"), [(2, 26, 2), (3, 26, 2), (4, 26, 2), (5, 34, 3),
-                                                           (6, 42, 4)])
+@pytest.mark.parametrize(("players", "deck", "per_turn"), [(2, 26, 2), (3, 26, 2), (4, 26, 2), (5, 34, 3), (6, 42, 4)])
 def test_egg_deck_and_reveal_per_player_count(players: int, deck: int, per_turn: int) -> None:
     assert len(rules.egg_deck(players)) == deck
     state = GAME.new(players, 3)
@@ -144,17 +153,18 @@ def test_egg_deck_and_reveal_per_player_count(players: int, deck: int, per_turn:
     assert all(scout == FACE_UP for _, scout in state.offer)
     size = 4 if players == 2 else 3
     assert all(len(h) == size for h in state.hands)
-    assert all(len(h) + len(d) == (20 if players == 2 else 10) for h, d in zip(state.hands, state.decks,
-                                                                               strict=True))
+    assert all(len(h) + len(d) == (20 if players == 2 else 10) for h, d in zip(state.hands, state.decks, strict=True))
     assert 0 <= state.tiebreaker < players
 
 
 def test_the_stand_in_egg_deck_matches_game_data() -> None:
     assert len(rules.EGG_VALUES) == 42
     assert sorted(rules.EGG_VALUES[e] for e in rules.egg_deck(4)) == sorted(
-        [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 9, 10, 11, 12, 13, -2, -2, -4, -4, -6, -8])
+        [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 9, 10, 11, 12, 13, -2, -2, -4, -4, -6, -8]
+    )
     five = Counter(rules.EGG_VALUES[e] for e in rules.egg_deck(5)) - Counter(
-        rules.EGG_VALUES[e] for e in rules.egg_deck(4))
+        rules.EGG_VALUES[e] for e in rules.egg_deck(4)
+    )
     assert sorted(five.elements()) == [-7, -5, -3, 3, 5, 7, 9, 11]
 
 
@@ -255,9 +265,15 @@ def test_no_scouting_after_the_last_turn_of_a_round() -> None:
 
 def test_shepherd_collects_before_blacksmith() -> None:
     assert collection_order([[BLACKSMITH], [SHEPHERD], [MAGE]], 0) == (
-        [(1, SHEPHERD), (0, BLACKSMITH), (2, MAGE)], False)
+        [(1, SHEPHERD), (0, BLACKSMITH), (2, MAGE)],
+        False,
+    )
     assert collection_order([[HERO], [BLACKSMITH], [SHEPHERD], [7]], 0)[0] == [
-        (0, HERO), (2, SHEPHERD), (1, BLACKSMITH), (3, 7)]
+        (0, HERO),
+        (2, SHEPHERD),
+        (1, BLACKSMITH),
+        (3, 7),
+    ]
     assert collection_order([[SHEPHERD], [MAGE]], 0)[0] == [(1, MAGE), (0, SHEPHERD)]  # no Blacksmith
 
 
@@ -369,8 +385,7 @@ def test_tie_breaker_passes_left_only_after_a_tie() -> None:
 
 
 def test_round_variant_passes_clockwise_after_each_round_not_after_ties() -> None:
-    state = scenario(3, [[5, 1, 2], [5, 3, 4], [7, 6, 8]], offer=[3, 4], tiebreaker=2,
-                     options={"tiebreaker": "round"})
+    state = scenario(3, [[5, 1, 2], [5, 3, 4], [7, 6, 8]], offer=[3, 4], tiebreaker=2, options={"tiebreaker": "round"})
     play(state, [[5], [5], [7]])
     collect(state, 2, 4)
     assert state.tiebreaker == 2
@@ -434,8 +449,10 @@ def test_shared_victory_on_equal_totals() -> None:
     state.round = rules.ROUNDS
     state.turn = rules.TURNS_PER_ROUND
     state.round_scores = [[10, 10], [7, 7]]
-    state.round_details = [[{"eggs": 10, "merchant": 0, "blacksmith": 0, "total": 10}] * 2,
-                           [{"eggs": 7, "merchant": 0, "blacksmith": 0, "total": 7}] * 2]
+    state.round_details = [
+        [{"eggs": 10, "merchant": 0, "blacksmith": 0, "total": 10}] * 2,
+        [{"eggs": 7, "merchant": 0, "blacksmith": 0, "total": 7}] * 2,
+    ]
     play(state, [[HERO, 1], [HERO, 4]])
     result = GAME.outcome(state)
     assert result is not None and result["winners"] == [0, 1] and result["ranking"] == [1, 1]

@@ -174,10 +174,18 @@ def reference_collection_order(plays: list[list[int]], tiebreaker: int) -> tuple
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.integers(2, 6).flatmap(lambda n: st.tuples(
-    st.lists(st.lists(st.integers(1, 10), min_size=2 if n == 2 else 1, max_size=2 if n == 2 else 1, unique=True),
-             min_size=n, max_size=n),
-    st.integers(0, n - 1))))
+@given(
+    st.integers(2, 6).flatmap(
+        lambda n: st.tuples(
+            st.lists(
+                st.lists(st.integers(1, 10), min_size=2 if n == 2 else 1, max_size=2 if n == 2 else 1, unique=True),
+                min_size=n,
+                max_size=n,
+            ),
+            st.integers(0, n - 1),
+        )
+    )
+)
 def test_collection_order_matches_the_plain_reading(case: tuple[list[list[int]], int]) -> None:
     plays, tiebreaker = case
     assert rules.collection_order(plays, tiebreaker) == reference_collection_order(plays, tiebreaker)

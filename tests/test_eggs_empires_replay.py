@@ -53,8 +53,9 @@ CASES: list[tuple[int, int, dict[str, Any], str, str]] = [
 
 
 @pytest.mark.parametrize(("players", "seed", "options", "level", "expected"), CASES)
-def test_fixed_seed_games_are_unchanged(players: int, seed: int, options: dict[str, Any], level: str,
-                                        expected: str) -> None:
+def test_fixed_seed_games_are_unchanged(
+    players: int, seed: int, options: dict[str, Any], level: str, expected: str
+) -> None:
     got = replay_digest(GAME, players, seed, options, level, views=True, max_decisions=2000)
     check_digest(got, expected, (players, seed, options, level))
 
@@ -69,8 +70,9 @@ def many_games_digest(players: int, games_count: int) -> str:
         ais = [RandomPlayer(seed * 7 + s) for s in range(players)]
         while prompts := GAME.prompts(state):
             for p in prompts:
-                digest.update(json.dumps(GAME.apply(state, p.seat, ais[p.seat].choose(GAME, state, p)),
-                                         sort_keys=True).encode())
+                digest.update(
+                    json.dumps(GAME.apply(state, p.seat, ais[p.seat].choose(GAME, state, p)), sort_keys=True).encode()
+                )
         digest.update(json.dumps([GAME.to_json(state), GAME.outcome(state)], sort_keys=True).encode())
     return digest.hexdigest()[:24]
 

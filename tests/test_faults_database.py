@@ -66,7 +66,8 @@ async def first_prompt(h: Harness, user: int) -> dict[str, Any]:
 
 
 async def test_a_click_during_an_outage_is_refused_politely_and_changes_nothing(
-        outage_harness: tuple[Harness, SQLiteOutage]) -> None:
+    outage_harness: tuple[Harness, SQLiteOutage],
+) -> None:
     h, outage = outage_harness
     alice, bob, recorder, game_id = await two_humans_and_an_ai(h, "eggs-empires")
     assert h.bot is not None
@@ -89,8 +90,7 @@ async def test_a_click_during_an_outage_is_refused_politely_and_changes_nothing(
     assert outage.refused > 0
 
 
-async def test_a_commit_that_fails_leaves_nothing_half_applied(
-        outage_harness: tuple[Harness, SQLiteOutage]) -> None:
+async def test_a_commit_that_fails_leaves_nothing_half_applied(outage_harness: tuple[Harness, SQLiteOutage]) -> None:
     h, outage = outage_harness
     alice, bob, recorder, game_id = await two_humans_and_an_ai(h, "eggs-empires")
     assert h.bot is not None
@@ -123,7 +123,8 @@ async def test_a_commit_that_fails_leaves_nothing_half_applied(
 
 
 async def test_an_outage_right_after_a_commit_finds_the_turn_already_whole(
-        outage_harness: tuple[Harness, SQLiteOutage]) -> None:
+    outage_harness: tuple[Harness, SQLiteOutage],
+) -> None:
     h, outage = outage_harness
     alice, bob, recorder, game_id = await two_humans_and_an_ai(h, "eggs-empires")
     assert h.bot is not None
@@ -145,8 +146,9 @@ async def test_an_outage_right_after_a_commit_finds_the_turn_already_whole(
     await decide_from_message(h, bob, await first_prompt(h, bob))
     actions_before = len(await db.actions(game_id))
     armed = True  # the next commit is Alice's
-    responses = await h.click(alice, choice_components(await first_prompt(h, alice))[0]["custom_id"],
-                              message=h.dms(alice)[0])
+    responses = await h.click(
+        alice, choice_components(await first_prompt(h, alice))[0]["custom_id"], message=h.dms(alice)[0]
+    )
     # Her decision, the AI's turn it set off and the new deadline were one commit: nothing is owed.
     assert not said(responses, RECORDED) and not said(responses, TRY_AGAIN), responses
     assert table.stalled == []
@@ -160,7 +162,8 @@ async def test_an_outage_right_after_a_commit_finds_the_turn_already_whole(
 
 
 async def test_an_outage_as_the_last_decision_finishes_the_game_resumes_by_itself(
-        outage_harness: tuple[Harness, SQLiteOutage]) -> None:
+    outage_harness: tuple[Harness, SQLiteOutage],
+) -> None:
     h, outage = outage_harness
     alice, bob, recorder, game_id = await two_humans_and_an_ai(h, "eggs-empires")
     assert h.bot is not None
@@ -237,8 +240,9 @@ async def test_a_decision_that_waits_is_acknowledged_long_before_its_answer(harn
 
 
 @pytest.mark.parametrize("how", ["button", "command"])
-async def test_a_lobby_join_during_a_held_write_lock_is_answered_in_time(harness: Harness, tmp_path: Path,
-                                                                         how: str) -> None:
+async def test_a_lobby_join_during_a_held_write_lock_is_answered_in_time(
+    harness: Harness, tmp_path: Path, how: str
+) -> None:
     """Joining writes a seat: while another connection holds the write lock for 3.5 s, Discord must still
     hear within 3 s (a deferral), and the join is carried out once the lock is released."""
     h = harness

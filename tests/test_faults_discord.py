@@ -130,7 +130,8 @@ async def test_a_thread_whose_answer_is_lost_is_not_opened_twice(loopback: Loopb
 
 
 async def test_notifications_cut_off_by_shutdown_are_left_for_start_up_not_logged_as_errors(
-        harness: Any, caplog: pytest.LogCaptureFixture) -> None:
+    harness: Any, caplog: pytest.LogCaptureFixture
+) -> None:
     """Stopping the bot closes its HTTP session under notifications still on their way: that is no
     refusal by Discord (no error is logged) and nothing is retried by a process that is going away."""
     h = harness

@@ -24,8 +24,9 @@ COMMANDS = 80
 
 
 def fuzz(examples: int) -> settings:
-    return settings(max_examples=examples, deadline=None, derandomize=True, database=None,
-                    suppress_health_check=list(HealthCheck))
+    return settings(
+        max_examples=examples, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck)
+    )
 
 
 class Ring:

@@ -17,8 +17,14 @@ async def test_ids_beyond_64_bits_are_refused_not_crashed(harness: Harness) -> N
     alice, _bob = await started_game(h)
     [dm] = h.dms(alice)
     before = await snapshot(h)
-    for custom_id in (f"g:{HUGE}:0:1:x", f"g:{GAME_ID}:{HUGE}:1:x", f"g:{GAME_ID}:0:{HUGE}:x",
-                      f"hand:{HUGE}", f"back:{HUGE}", f"lb:{HUGE}:join"):
+    for custom_id in (
+        f"g:{HUGE}:0:1:x",
+        f"g:{GAME_ID}:{HUGE}:1:x",
+        f"g:{GAME_ID}:0:{HUGE}:x",
+        f"hand:{HUGE}",
+        f"back:{HUGE}",
+        f"lb:{HUGE}:join",
+    ):
         assert "not valid" in refusal(await h.click(alice, custom_id, message=_with_button(dm, custom_id))), custom_id
     assert await snapshot(h) == before
 
@@ -52,8 +58,12 @@ async def test_a_custom_id_with_a_newline_is_answered(harness: Harness) -> None:
     alice, _bob = await started_game(h)
     [dm] = h.dms(alice)
     before = await snapshot(h)
-    for custom_id, expected in (("g:1:0:1:a\nb", "not one of the choices"), ("hand:\n1", "not valid"),
-                                ("rules:\n:0", "not valid"), ("lbd:\n", "not valid")):
+    for custom_id, expected in (
+        ("g:1:0:1:a\nb", "not one of the choices"),
+        ("hand:\n1", "not valid"),
+        ("rules:\n:0", "not valid"),
+        ("lbd:\n", "not valid"),
+    ):
         assert expected in refusal(await h.click(alice, custom_id, message=_with_button(dm, custom_id))), custom_id
     assert await snapshot(h) == before
 
@@ -82,13 +92,26 @@ async def test_a_command_the_code_does_not_know_is_answered(harness: Harness) ->
     # After a deploy Discord may still offer an old command, or old options: discord.py cannot run it.
     h = harness
     alice = h.user("Alice")
-    cases = [([{"type": 1, "name": "nonsense", "options": []}], "out of date"),  # an unknown subcommand
-             ([{"type": 1, "name": "new", "options": [{"name": "bogus", "type": 3, "value": "x"}]}], "out of date"),
-             # an integer option registered as text by an older version
-             ([{"type": 1, "name": "kick", "options": [{"name": "seat", "type": 3, "value": "E"}]}], "out of date"),
-             # integer options registered as text by an older version: discord.py would pass the text on
-             ([{"type": 1, "name": "new", "options": [{"name": "game", "type": 3, "value": "eggs-empires"},
-                                                      {"name": "timer", "type": 3, "value": "soon"}]}], "out of date")]
+    cases = [
+        ([{"type": 1, "name": "nonsense", "options": []}], "out of date"),  # an unknown subcommand
+        ([{"type": 1, "name": "new", "options": [{"name": "bogus", "type": 3, "value": "x"}]}], "out of date"),
+        # an integer option registered as text by an older version
+        ([{"type": 1, "name": "kick", "options": [{"name": "seat", "type": 3, "value": "E"}]}], "out of date"),
+        # integer options registered as text by an older version: discord.py would pass the text on
+        (
+            [
+                {
+                    "type": 1,
+                    "name": "new",
+                    "options": [
+                        {"name": "game", "type": 3, "value": "eggs-empires"},
+                        {"name": "timer", "type": 3, "value": "soon"},
+                    ],
+                }
+            ],
+            "out of date",
+        ),
+    ]
     for options, expected in cases:
         data = {"id": str(h.fake.snowflake()), "name": "game", "type": 1, "options": options}
         payload, token = h._payload(alice, 2, data, h.channel, None)
@@ -101,8 +124,11 @@ async def test_a_refusal_quotes_long_input_only_briefly(harness: Harness) -> Non
     h = harness
     alice = h.user("Alice")
     junk = "\U0008eac4" * 500
-    for options in ({"game": junk}, {"game": "eggs-empires", "variants": "scoring=" + "x" * 3000},
-                    {"game": "eggs-empires", "variants": junk + "=1"}):
+    for options in (
+        {"game": junk},
+        {"game": "eggs-empires", "variants": "scoring=" + "x" * 3000},
+        {"game": "eggs-empires", "variants": junk + "=1"},
+    ):
         message = refusal(await h.slash(alice, "game new", **options))
         assert len(message) < 400, (options.keys(), message[:100])
     assert "no game called" in refusal(await h.slash(alice, "game rules", game=junk))

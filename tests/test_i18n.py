@@ -100,8 +100,16 @@ def test_plural_forms_follow_each_language() -> None:
 
 
 def test_languages_fall_back_to_english() -> None:
-    assert [i18n.language(x) for x in ("it", "fr", "en-US", "en-GB", "de", "pt-BR", None, "")] == \
-        ["it", "fr", "en", "en", "en", "en", "en", "en"]
+    assert [i18n.language(x) for x in ("it", "fr", "en-US", "en-GB", "de", "pt-BR", None, "")] == [
+        "it",
+        "fr",
+        "en",
+        "en",
+        "en",
+        "en",
+        "en",
+        "en",
+    ]
     assert i18n.language(discord.Locale.italian) == "it"
     assert i18n.t("de", text.HOST_ONLY) == "Only the host can do that."
     assert i18n.t("it", text.HOST_ONLY) == "Solo chi ospita la partita può farlo."
@@ -111,8 +119,11 @@ def test_numbers_dates_and_lists_follow_the_locale() -> None:
     from datetime import UTC, date, datetime
 
     assert [i18n.number(lang, 12345.5) for lang in LANGUAGES] == ["12,345.5", "12.345,5", "12\u202f345,5"]
-    assert [i18n.listing(lang, ["Ada", "Bo", "Cy"]) for lang in LANGUAGES] == \
-        ["Ada, Bo, and Cy", "Ada, Bo e Cy", "Ada, Bo et Cy"]
+    assert [i18n.listing(lang, ["Ada", "Bo", "Cy"]) for lang in LANGUAGES] == [
+        "Ada, Bo, and Cy",
+        "Ada, Bo e Cy",
+        "Ada, Bo et Cy",
+    ]
     day = date(2025, 3, 1)
     assert [i18n.day(lang, day) for lang in LANGUAGES] == ["Mar 1, 2025", "1 mar 2025", "1 mars 2025"]
     moment = datetime(2025, 3, 1, 18, 5, tzinfo=UTC)
@@ -186,9 +197,16 @@ def user_facing_literals(path: Path) -> list[tuple[int, str]]:
             exempt.update(id(c) for c in _strings(node))
         if isinstance(node, ast.Call):
             name = _call_name(node)
-            if name in MARKERS or name in PATTERN_CALLS or (name in LOG_METHODS and isinstance(node.func, ast.Attribute)
-                                   and isinstance(node.func.value, ast.Name)
-                                   and node.func.value.id in {"log", "logger", "logging"}):
+            if (
+                name in MARKERS
+                or name in PATTERN_CALLS
+                or (
+                    name in LOG_METHODS
+                    and isinstance(node.func, ast.Attribute)
+                    and isinstance(node.func.value, ast.Name)
+                    and node.func.value.id in {"log", "logger", "logging"}
+                )
+            ):
                 exempt.update(id(c) for c in _strings(node))
                 continue
             for keyword in node.keywords:
@@ -218,14 +236,17 @@ def test_no_user_facing_string_in_bot_is_outside_the_catalogs() -> None:
 
 def test_the_scanner_catches_what_it_should(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
-    sample.write_text('"""Docstrings are fine."""\n'
-                      'log.info("Logging is fine %s", x)\n'
-                      'a = N_("Marked is fine")\n'
-                      'b = "plain_key"\n'
-                      'await channel.send("Hello there")\n'
-                      'button = Button(label="join")\n'
-                      'line = f"{name} wins the game"\n'
-                      'word = "Victory"\n', encoding="utf-8")
+    sample.write_text(
+        '"""Docstrings are fine."""\n'
+        'log.info("Logging is fine %s", x)\n'
+        'a = N_("Marked is fine")\n'
+        'b = "plain_key"\n'
+        'await channel.send("Hello there")\n'
+        'button = Button(label="join")\n'
+        'line = f"{name} wins the game"\n'
+        'word = "Victory"\n',
+        encoding="utf-8",
+    )
     assert sorted(line for line, _ in user_facing_literals(sample)) == [5, 6, 7, 8]
 
 
@@ -244,7 +265,7 @@ def eggs_prompts() -> Iterator[Any]:
             prompt = prompts[0]
             picks = list(prompt.choices)
             rng.shuffle(picks)
-            engine.apply(state, prompt.seat, [c.id for c in picks[:prompt.pick]])
+            engine.apply(state, prompt.seat, [c.id for c in picks[: prompt.pick]])
 
 
 def test_every_eggs_and_empires_prompt_and_choice_is_translated_with_the_rulebook_names() -> None:
@@ -261,7 +282,7 @@ def test_every_eggs_and_empires_prompt_and_choice_is_translated_with_the_ruleboo
                 if lang == "it" or prompt.kind != "play":  # the French rulebook keeps English names
                     assert label != choice.label, (lang, prompt.kind, choice)
     assert kinds >= {"mulligan", "play", "egg", "courier", "priest"}
-    rulebook = (ROOT.parent / "shared" / "rules" / "eggs-and-empires.it.md")
+    rulebook = ROOT.parent / "shared" / "rules" / "eggs-and-empires.it.md"
     if rulebook.exists():
         words = rulebook.read_text(encoding="utf-8")
         from bot.render.eggs_empires import card_name
@@ -318,7 +339,7 @@ def test_eight_minute_empire_prompts_and_log_lines_are_translated() -> None:
         prompt = prompts[0]
         picks = list(prompt.choices)
         rng.shuffle(picks)
-        events += engine.apply(state, prompt.seat, [c.id for c in picks[:prompt.pick]])
+        events += engine.apply(state, prompt.seat, [c.id for c in picks[: prompt.pick]])
     assert {"neutral", "bid", "card"} <= seen
     narrated = 0
     for lang in TRANSLATED:
@@ -336,10 +357,11 @@ def test_reggverse_log_lines_and_egg_colours_are_translated() -> None:
     from bot.render.reggverse import RENDERER as REGG
 
     ctx = TableContext("Reggverse Riddles", 1, ["Ada", "Bo"], [], None, "it")
-    assert REGG.event_line({"type": "dropped", "seat": 0, "egg": "red", "source": "pile"}, ctx) == \
-        "Ada lascia un uovo rosso (da la sua pila)"
-    assert REGG.event_line({"type": "collected", "seat": 1, "eggs": ["blue", "pink"]}, ctx) == \
-        "Bo raccoglie blu e rosa"
+    assert (
+        REGG.event_line({"type": "dropped", "seat": 0, "egg": "red", "source": "pile"}, ctx)
+        == "Ada lascia un uovo rosso (da la sua pila)"
+    )
+    assert REGG.event_line({"type": "collected", "seat": 1, "eggs": ["blue", "pink"]}, ctx) == "Bo raccoglie blu e rosa"
     fr = TableContext("Reggverse Riddles", 1, ["Ada", "Bo"], [], None, "fr")
     line = REGG.event_line({"type": "pile_out", "egg": "green"}, fr)
     assert line == "La pile vert est vide : ses règles sont retirées"

@@ -16,9 +16,11 @@ from bot.render.generic import TableContext
 from games.core import Rng
 from games.eight_minute_empire.cards import all_cards
 
-ENGLISH_WORDS = re.compile(r"\b(Place|Move|Build|Destroy|army|armies|city|OR|AND|VP|coins?|Flying|Elixir|card|"
-                           r"tile|egg|eggs|rule|rules|pile|neighbours?|row|column|half|next|pawn|pawns|Tile|"
-                           r"Action|Seat|from|your|with|land|water|of yours|Bid|neutral)\b")
+ENGLISH_WORDS = re.compile(
+    r"\b(Place|Move|Build|Destroy|army|armies|city|OR|AND|VP|coins?|Flying|Elixir|card|"
+    r"tile|egg|eggs|rule|rules|pile|neighbours?|row|column|half|next|pawn|pawns|Tile|"
+    r"Action|Seat|from|your|with|land|water|of yours|Bid|neutral)\b"
+)
 
 
 def ctx(game: str, lang: str, names: list[str] | None = None) -> TableContext:
@@ -44,20 +46,28 @@ def test_every_card_family_and_token_has_a_catalog_entry_and_english_is_the_engi
             assert eme.card_name(lang, c.name) != c.name or c.name in ("Castle 2",), (lang, c.name)
 
 
-@pytest.mark.parametrize(("lang", "name", "words"), [
-    ("it", "Dire Dragon", ["Drago Terribile", "Volare", "Piazza 3 armate E Distruggi 1 armata"]),
-    ("fr", "Dire Dragon", ["Dragon Terrible", "Vol", "Placez 3 armées ET Détruisez 1 armée"]),
-    ("it", "Cursed King", ["Re Maledetto", "1 Elisir", "Piazza 3 armate O Muovi 4"]),
-    ("fr", "Cursed King", ["Roi Maudit", "1 Élixir", "Placez 3 armées OU Déplacez 4"]),
-    ("it", "Noble Hills", ["Colline Nobili", "4 PV per tutte le carte Nobili"]),
-    ("fr", "Ancient Sage", ["Sage Ancien", "+1 PV par carte Anciens", "Déplacez 3"]),
-    ("it", "Mountain Treasury", ["Tesoro della Montagna", "Guadagna 2 monete"]),
-    ("fr", "Dire Giant", ["Géant Terrible", "Immunisé contre les attaques"]),
-])
+@pytest.mark.parametrize(
+    ("lang", "name", "words"),
+    [
+        ("it", "Dire Dragon", ["Drago Terribile", "Volare", "Piazza 3 armate E Distruggi 1 armata"]),
+        ("fr", "Dire Dragon", ["Dragon Terrible", "Vol", "Placez 3 armées ET Détruisez 1 armée"]),
+        ("it", "Cursed King", ["Re Maledetto", "1 Elisir", "Piazza 3 armate O Muovi 4"]),
+        ("fr", "Cursed King", ["Roi Maudit", "1 Élixir", "Placez 3 armées OU Déplacez 4"]),
+        ("it", "Noble Hills", ["Colline Nobili", "4 PV per tutte le carte Nobili"]),
+        ("fr", "Ancient Sage", ["Sage Ancien", "+1 PV par carte Anciens", "Déplacez 3"]),
+        ("it", "Mountain Treasury", ["Tesoro della Montagna", "Guadagna 2 monete"]),
+        ("fr", "Dire Giant", ["Géant Terrible", "Immunisé contre les attaques"]),
+    ],
+)
 def test_cards_abilities_and_actions_are_translated(lang: str, name: str, words: list[str]) -> None:
     view: dict[str, Any] = card(name).to_view()
-    text = " · ".join([eme.card_name(lang, name), eme.abilities_text(lang, view["abilities"]),
-                       eme.action_text(lang, view["join"], view["parts"])])
+    text = " · ".join(
+        [
+            eme.card_name(lang, name),
+            eme.abilities_text(lang, view["abilities"]),
+            eme.action_text(lang, view["join"], view["parts"]),
+        ]
+    )
     for word in words:
         assert word in text, (word, text)
     assert not ENGLISH_WORDS.search(text), text
@@ -77,7 +87,7 @@ def eme_game(seed: int = 7, moves: int = 300) -> tuple[list[dict[str, Any]], lis
         prompts += now
         picks = list(now[0].choices)
         rng.shuffle(picks)
-        events += engine.apply(state, now[0].seat, [c.id for c in picks[:now[0].pick]])
+        events += engine.apply(state, now[0].seat, [c.id for c in picks[: now[0].pick]])
     return views, prompts, events
 
 
@@ -90,8 +100,15 @@ def test_eight_minute_empire_table_choices_and_log_in_italian_and_french_keep_no
             assert eme.RENDERER.choice_label(prompt, choice, english) == choice.label  # English is the engine's
             for lang in ("it", "fr"):
                 label = eme.RENDERER.choice_label(prompt, choice, ctx("Eight-Minute Empire: Legends", lang))
-                if prompt.kind in ("card", "bid", "branch", "destroy", "move_to", "move_from", "city") and \
-                        choice.id not in ("done", "skip", "back"):
+                if prompt.kind in (
+                    "card",
+                    "bid",
+                    "branch",
+                    "destroy",
+                    "move_to",
+                    "move_from",
+                    "city",
+                ) and choice.id not in ("done", "skip", "back"):
                     kinds.add(prompt.kind)
                     assert label != choice.label and not ENGLISH_WORDS.search(label), (lang, prompt.kind, label)
     assert {"card", "bid", "move_to", "move_from"} <= kinds
@@ -148,14 +165,17 @@ def test_every_rule_action_and_objective_in_english_is_exactly_the_engines_text(
         assert english.objective(tile) == text
 
 
-@pytest.mark.parametrize(("lang", "rule", "expected"), [
-    ("it", {"t": 1, "neg": True, "tile": "tree"}, "La mia tessera non è di tipo albero"),
-    ("fr", {"t": 6, "neg": False, "tile": "witch"}, "Je suis à côté d'une tuile sorcière"),
-    ("it", {"t": 13, "neg": False, "egg": "red", "line": "column"}, "C'è un uovo rosso nella mia colonna"),
-    ("fr", {"t": 4, "neg": False, "side": "top"}, "Ma tuile est dans la moitié haute"),
-    ("it", {"t": 15, "neg": True, "n": 2, "line": "row"}, "Al massimo 2 pedine nella mia riga"),
-    ("fr", {"t": 10, "neg": True}, "Toutes mes tuiles voisines ont les mêmes types d'œuf"),
-])
+@pytest.mark.parametrize(
+    ("lang", "rule", "expected"),
+    [
+        ("it", {"t": 1, "neg": True, "tile": "tree"}, "La mia tessera non è di tipo albero"),
+        ("fr", {"t": 6, "neg": False, "tile": "witch"}, "Je suis à côté d'une tuile sorcière"),
+        ("it", {"t": 13, "neg": False, "egg": "red", "line": "column"}, "C'è un uovo rosso nella mia colonna"),
+        ("fr", {"t": 4, "neg": False, "side": "top"}, "Ma tuile est dans la moitié haute"),
+        ("it", {"t": 15, "neg": True, "n": 2, "line": "row"}, "Al massimo 2 pedine nella mia riga"),
+        ("fr", {"t": 10, "neg": True}, "Toutes mes tuiles voisines ont les mêmes types d'œuf"),
+    ],
+)
 def test_rules_are_built_from_template_and_placeholders(lang: str, rule: dict[str, Any], expected: str) -> None:
     from bot.render import reggverse as regg
 
@@ -169,10 +189,14 @@ def test_actions_objectives_and_tile_types_are_translated() -> None:
     it, fr = regg.Words("it"), regg.Words("fr")
     assert it.action("teleport", "") == "Teletrasporto: spostati su una tessera libera qualsiasi"
     assert "main" in fr.action("refresh", "")
-    assert it.objective({"kind": "five_of_two", "eggs": ["red", "blue"]}) == \
-        "+10 se hai almeno 5 uova di colore rosso o blu"
-    assert fr.objective({"kind": "two_of_three", "eggs": ["red", "green", "blue"]}) == \
-        "+10 si vous avez au moins 2 œufs de chaque couleur parmi rouge, vert et bleu"
+    assert (
+        it.objective({"kind": "five_of_two", "eggs": ["red", "blue"]})
+        == "+10 se hai almeno 5 uova di colore rosso o blu"
+    )
+    assert (
+        fr.objective({"kind": "two_of_three", "eggs": ["red", "green", "blue"]})
+        == "+10 si vous avez au moins 2 œufs de chaque couleur parmi rouge, vert et bleu"
+    )
     assert it.tile_type("well") == "pozzo" and fr.tile_type("witch") == "sorcière"
 
 
@@ -188,7 +212,7 @@ def regg_game(seed: int, moves: int = 150) -> tuple[list[Any], list[dict[str, An
         prompts += now
         picks = list(now[0].choices)
         rng.shuffle(picks)
-        events += engine.apply(state, now[0].seat, [c.id for c in picks[:now[0].pick]])
+        events += engine.apply(state, now[0].seat, [c.id for c in picks[: now[0].pick]])
     return prompts, events, engine, state
 
 
@@ -204,16 +228,22 @@ def test_reggverse_choices_summary_and_log_in_italian_and_french() -> None:
             for lang in ("it", "fr"):
                 label = REGG.choice_label(prompt, choice, ctx("Reggverse Riddles", lang))
                 if prompt.kind in ("play", "move", "drop", "rule", "teleport", "swap"):
-                    assert not re.search(r"\b(Tile|tile|egg|My|I'm|There's|All my|At (most|least)|tree|cave|"
-                                         r"empty|witch|well|tower)\b", label), (lang, prompt.kind, label)
+                    assert not re.search(
+                        r"\b(Tile|tile|egg|My|I'm|There's|All my|At (most|least)|tree|cave|"
+                        r"empty|witch|well|tower)\b",
+                        label,
+                    ), (lang, prompt.kind, label)
                     translated += label != choice.label
     assert translated > 20
     for seat in (None, 0):
         view = engine.view(state, seat)
         for lang in ("it", "fr"):
             text = REGG.describe_public(view, ctx("Reggverse Riddles", lang))
-            assert not re.search(r"\b(My tile|I'm|There's|All my|At (most|least)|tree|cave|witch|tower|"
-                                 r"Teleport|Cleanup|Secret objective|if you)\b", text), (lang, text)
+            assert not re.search(
+                r"\b(My tile|I'm|There's|All my|At (most|least)|tree|cave|witch|tower|"
+                r"Teleport|Cleanup|Secret objective|if you)\b",
+                text,
+            ), (lang, text)
     placed = [e for e in events if e["type"] == "rule_placed"]
     assert placed
     for event in placed:
@@ -229,21 +259,44 @@ def test_reggverse_pictures_draw_the_rules_in_the_language_and_stay_english_by_d
     assert REGG.image(view, "it") != REGG.image(view, "en") == REGG.image(view)
 
 
-@pytest.mark.parametrize(("lang", "expected"), [
-    ("it", ["Dove, nella riga dell'uovo rosso?", "Da quale tessera sposti un uovo? (ne restano 2)",
-            "Indovina l'obiettivo segreto di Bo (vicino a destra)"]),
-    ("fr", ["Où dans la rangée de l'œuf rouge ?", "Déplacer un œuf depuis quelle tuile ? (encore 2)",
-            "Devinez l'objectif secret de Bo (voisin de droite)"]),
-    ("en", ["Where in the red row?", "Move an egg from which tile? (2 left)",
-            "Guess the secret objective of Bo (right neighbour)"]),
-])
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        (
+            "it",
+            [
+                "Dove, nella riga dell'uovo rosso?",
+                "Da quale tessera sposti un uovo? (ne restano 2)",
+                "Indovina l'obiettivo segreto di Bo (vicino a destra)",
+            ],
+        ),
+        (
+            "fr",
+            [
+                "Où dans la rangée de l'œuf rouge ?",
+                "Déplacer un œuf depuis quelle tuile ? (encore 2)",
+                "Devinez l'objectif secret de Bo (voisin de droite)",
+            ],
+        ),
+        (
+            "en",
+            [
+                "Where in the red row?",
+                "Move an egg from which tile? (2 left)",
+                "Guess the secret objective of Bo (right neighbour)",
+            ],
+        ),
+    ],
+)
 def test_reggverse_questions_with_an_egg_or_a_count_are_translated(lang: str, expected: list[str]) -> None:
     from bot.render.reggverse import RENDERER
     from games.core import Choice, Prompt
 
     done = [Choice("done", "Done")]
-    prompts = [Prompt(0, "rule_spot", done, info={"step": "rule_spot", "egg": "red"}),
-               Prompt(0, "shift_from", done, info={"step": "shift_from", "left": 2}),
-               Prompt(0, "guess", done, secret=True, info={"step": "guess", "target": 1, "which": "right"})]
+    prompts = [
+        Prompt(0, "rule_spot", done, info={"step": "rule_spot", "egg": "red"}),
+        Prompt(0, "shift_from", done, info={"step": "shift_from", "left": 2}),
+        Prompt(0, "guess", done, secret=True, info={"step": "guess", "target": 1, "which": "right"}),
+    ]
     ctx = TableContext("Reggverse Riddles", 1, ["Ada", "Bo"], [], None, lang)
     assert [RENDERER.prompt_text(p, ctx) for p in prompts] == expected

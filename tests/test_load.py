@@ -64,9 +64,19 @@ def check_figures(figures: dict[str, object], games: int) -> None:
 
 
 async def test_bot_in_its_own_process_plays_eggs_and_empires_to_the_end(tmp_path: Path) -> None:
-    figures = await load.run(3, database_url=None, think=0.01, seed=5, memory_games=0, directory=tmp_path,
-                             only="eggs-empires", max_seats=3, mode="loopback", warm_up=False,
-                             limits=load.rate_limits(per_channel=True, global_limit=False))
+    figures = await load.run(
+        3,
+        database_url=None,
+        think=0.01,
+        seed=5,
+        memory_games=0,
+        directory=tmp_path,
+        only="eggs-empires",
+        max_seats=3,
+        mode="loopback",
+        warm_up=False,
+        limits=load.rate_limits(per_channel=True, global_limit=False),
+    )
     check_figures(figures, 3)
     # Discord's per-channel limits were on: discord.py paced the bot by their headers (no 429), and the
     # notifier said how long the tables, prompts and log lines took to reach Discord.
@@ -78,8 +88,11 @@ async def test_bot_in_its_own_process_plays_eggs_and_empires_to_the_end(tmp_path
     assert "429s the bot received: 0" in load.report(figures)
     assert figures["mode"] == "loopback" and figures["memory_per_game_kb"] is None
     assert figures["finished"] == 3, "every game reached its end"
-    assert figures["games_by_kind"] == {"eggs-empires": 1, "eggs-empires (scoring=conpub)": 1,
-                                        "eggs-empires (tiebreaker=round)": 1}
+    assert figures["games_by_kind"] == {
+        "eggs-empires": 1,
+        "eggs-empires (scoring=conpub)": 1,
+        "eggs-empires (tiebreaker=round)": 1,
+    }
     # The bot's own CPU time, read from /proc: its process did the work, not this one.
     assert isinstance(figures["cpu_seconds"], float) and figures["cpu_seconds"] > 0
     assert isinstance(figures["rss_per_game_kb"], float) and figures["unknown_rest_calls"] == 0
@@ -92,8 +105,17 @@ async def test_bot_in_its_own_process_plays_eggs_and_empires_to_the_end(tmp_path
 
 async def test_every_kind_of_game_plays_at_once_in_process_for_a_window(tmp_path: Path) -> None:
     count = len(load.MIX)
-    figures = await load.run(count, database_url=None, think=0.01, seed=6, memory_games=1, directory=tmp_path,
-                             max_seats=3, duration=3.0, mode="inprocess")
+    figures = await load.run(
+        count,
+        database_url=None,
+        think=0.01,
+        seed=6,
+        memory_games=1,
+        directory=tmp_path,
+        max_seats=3,
+        duration=3.0,
+        mode="inprocess",
+    )
     check_figures(figures, count)
     kinds = figures["games_by_kind"]
     assert isinstance(kinds, dict) and len(kinds) == count, "each game and variant of the mix is there"
@@ -142,18 +164,21 @@ class _BusyDatabase(load.InProcessRun):
 
 
 async def test_a_lobby_step_the_bot_asks_to_retry_is_sent_again_as_a_new_interaction(
-        harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(load, "RETRY_AFTER", 0.0)
     run = _BusyDatabase(harness, busy=2)
     table = load.Table("eggs-empires", "", [harness.user("Host")], 0, harness.channel)
-    await run._lobby_step(table, "game new", lambda: harness.slash_payload(table.humans[0], "game new",
-                                                                           game="eggs-empires"))
+    await run._lobby_step(
+        table, "game new", lambda: harness.slash_payload(table.humans[0], "game new", game="eggs-empires")
+    )
     assert len(set(run.tokens)) == 3, "two refusals, then the third try is accepted; each try its own interaction"
     assert run.lobby_retries == {"game new: TRY_AGAIN_SOON": 2}
     run.busy = load.LOBBY_ATTEMPTS
     with pytest.raises(AssertionError, match="refused 5 times"):
-        await run._lobby_step(table, "game new", lambda: harness.slash_payload(table.humans[0], "game new",
-                                                                               game="eggs-empires"))
+        await run._lobby_step(
+            table, "game new", lambda: harness.slash_payload(table.humans[0], "game new", game="eggs-empires")
+        )
 
 
 def test_refusals_are_named_by_their_sentence() -> None:
@@ -175,11 +200,14 @@ def test_cpu_and_memory_are_read_from_proc() -> None:
 
 
 def test_errors_are_read_from_the_bot_log_with_their_cause() -> None:
-    log = (b"2026-11-26 03:12:09,115 ERROR bot.notify: a notification was refused\n"
-           b"Traceback (most recent call last):\n  File \"x.py\", line 1, in f\n"
-           b"RuntimeError: Session is closed\n2026-11-26 03:12:10,000 WARNING bot: slow\n")
-    assert load._errors(log) == ["2026-11-26 03:12:09,115 ERROR bot.notify: a notification was refused"
-                                 " / RuntimeError: Session is closed"]
+    log = (
+        b"2026-11-26 03:12:09,115 ERROR bot.notify: a notification was refused\n"
+        b'Traceback (most recent call last):\n  File "x.py", line 1, in f\n'
+        b"RuntimeError: Session is closed\n2026-11-26 03:12:10,000 WARNING bot: slow\n"
+    )
+    assert load._errors(log) == [
+        "2026-11-26 03:12:09,115 ERROR bot.notify: a notification was refused / RuntimeError: Session is closed"
+    ]
     assert load._errors(b"2026 WARNING bot: slow\n") == []
     folded = b"03:17:59 ERROR bot.tree: command failed\\nTraceback (most recent call last):\\nOperationalError: x\n"
     assert load._errors(folded) == ["03:17:59 ERROR bot.tree: command failed / OperationalError: x"]
@@ -229,13 +257,23 @@ def test_targets_are_read_as_comparisons() -> None:
 
 
 def test_report_shows_each_benchmark_against_its_targets(tmp_path: Path) -> None:
-    results.save("load-sqlite", "python -m bench load --games 1000", {
-        "decisions_per_second": 620.5, "latency": {"p99_ms": 140.0}, "memory_per_game_kb": 80,
-        "by_kind": ["a", "b"]}, title="Load (SQLite)", directory=tmp_path,
-        targets={"decisions_per_second": ">= 500", "latency.p99_ms": "< 100 ms", "memory_per_game_kb": "<= 100",
-                 "absent": "0"}, notes="How it was measured.")
-    results.save("storage", "python -m bench storage --url '<database url>'", {"actions_per_s": 9000},
-                 directory=tmp_path)
+    results.save(
+        "load-sqlite",
+        "python -m bench load --games 1000",
+        {"decisions_per_second": 620.5, "latency": {"p99_ms": 140.0}, "memory_per_game_kb": 80, "by_kind": ["a", "b"]},
+        title="Load (SQLite)",
+        directory=tmp_path,
+        targets={
+            "decisions_per_second": ">= 500",
+            "latency.p99_ms": "< 100 ms",
+            "memory_per_game_kb": "<= 100",
+            "absent": "0",
+        },
+        notes="How it was measured.",
+    )
+    results.save(
+        "storage", "python -m bench storage --url '<database url>'", {"actions_per_s": 9000}, directory=tmp_path
+    )
     output = tmp_path / "REPORT.md"
     assert report.main(["--results", str(tmp_path), "--output", str(output)]) == 0
     text = output.read_text(encoding="utf-8")
@@ -276,17 +314,24 @@ def test_the_bots_own_clock_is_read_off_its_histogram_between_two_scrapes() -> N
     before = {0.1: 5.0, 1.0: 5.0, 10.0: 5.0, math.inf: 5.0, -1.0: 0.2}
     after = {0.1: 55.0, 1.0: 104.0, 10.0: 105.0, math.inf: 106.0, -1.0: 30.2}  # 101 more: 50 fast, 49, 1, 1 slow
     figures = load.BotClock.figures(before, after)
-    assert figures == {"answers": 101, "mean_ms": 297.0, "p50_under_ms": 1000.0, "p99_under_ms": 10000.0,
-                       "largest_bucket_ms": 10000.0}
+    assert figures == {
+        "answers": 101,
+        "mean_ms": 297.0,
+        "p50_under_ms": 1000.0,
+        "p99_under_ms": 10000.0,
+        "largest_bucket_ms": 10000.0,
+    }
     stuck = load.BotClock.figures({math.inf: 0.0, 10.0: 0.0, -1.0: 0.0}, {math.inf: 4.0, 10.0: 1.0, -1.0: 80.0})
     assert stuck["p50_under_ms"] is None and stuck["p99_under_ms"] is None, "above the largest bucket"
     assert load.BotClock.figures(after, after) == {"answers": 0}
 
 
 def test_rest_figures_set_what_was_sent_against_what_the_notifier_was_asked() -> None:
-    page = ('# TYPE tablebot_notifications_total counter\n'
-            'tablebot_notifications_total{kind="open"} 3.0\ntablebot_notifications_total{kind="table"} 30.0\n'
-            'tablebot_notifications_total{kind="dm"} 12.0\n')
+    page = (
+        "# TYPE tablebot_notifications_total counter\n"
+        'tablebot_notifications_total{kind="open"} 3.0\ntablebot_notifications_total{kind="table"} 30.0\n'
+        'tablebot_notifications_total{kind="dm"} 12.0\n'
+    )
     earlier = page.replace("30.0", "10.0").replace("12.0", "4.0")
     asked = load.notifications_asked(page) - load.notifications_asked(earlier)
     assert asked == {"table": 20, "dm": 8}

@@ -48,8 +48,15 @@ def restore_logging() -> Iterator[None]:
 
 def configured(log_format: str, level: str = "INFO", **settings: Any) -> io.StringIO:
     stream = io.StringIO()
-    configure_logging(Settings(_env_file=None, log_format=log_format, log_level=level,  # type: ignore[call-arg]
-                               **settings), stream)
+    configure_logging(
+        Settings(
+            _env_file=None,
+            log_format=log_format,
+            log_level=level,  # type: ignore[call-arg]
+            **settings,
+        ),
+        stream,
+    )
     return stream
 
 
@@ -68,8 +75,15 @@ def test_json_lines_parse_and_carry_the_event_fields(restore_logging: None) -> N
         log.exception("timer failed for game %s", 7, extra={"game_id": 7})
     [started, failed] = [json.loads(line) for line in lines(stream)]
     assert started.pop("time").endswith("+00:00")
-    assert started == {"level": "INFO", "logger": "bot.table", "message": "game started", "event": "game_started",
-                       "game_id": 7, "guild_id": 42, "game": KEY}
+    assert started == {
+        "level": "INFO",
+        "logger": "bot.table",
+        "message": "game started",
+        "event": "game_started",
+        "game_id": 7,
+        "guild_id": 42,
+        "game": KEY,
+    }
     assert failed["message"] == "timer failed for game 7" and failed["level"] == "ERROR"
     assert failed["exc"].startswith("Traceback") and "ValueError: first line\nsecond line" in failed["exc"]
 
@@ -106,8 +120,15 @@ def test_secrets_logged_on_purpose_come_out_redacted(restore_logging: None) -> N
     output = stream.getvalue()
     records = [json.loads(line) for line in lines(stream)]
     assert len(records) == 10, "one line per event"
-    for secret in (BOT_TOKEN, DB_PASSWORD, "other-password", INTERACTION_TOKEN, WEBHOOK_TOKEN,
-                   "harness-style-token-1", "some.other.token-of-another-bot"):
+    for secret in (
+        BOT_TOKEN,
+        DB_PASSWORD,
+        "other-password",
+        INTERACTION_TOKEN,
+        WEBHOOK_TOKEN,
+        "harness-style-token-1",
+        "some.other.token-of-another-bot",
+    ):
         assert secret not in output, secret
     assert records[1]["message"] == f"opening postgresql+asyncpg://bot:{REDACTED}@db.internal:5432/games"
     assert records[3]["message"] == f"POST https://discord.com/api/v10/interactions/123/{REDACTED}/callback failed"
@@ -137,8 +158,11 @@ def test_a_configured_secret_never_survives_whatever_surrounds_it(secret: str, b
 @given(token=st.text(TOKEN_ALPHABET, min_size=8, max_size=60), before=st.text(max_size=20))
 def test_interaction_and_webhook_tokens_never_survive_in_their_urls(token: str, before: str) -> None:
     redactor = Redactor()
-    for url in (f"https://discord.com/api/v10/interactions/1234/{token}/callback",
-                f"https://discord.com/api/webhooks/99/{token}", f"/webhooks/99/{token}/messages/@original"):
+    for url in (
+        f"https://discord.com/api/v10/interactions/1234/{token}/callback",
+        f"https://discord.com/api/webhooks/99/{token}",
+        f"/webhooks/99/{token}/messages/@original",
+    ):
         assert token not in redactor.redact(before + " " + url).removeprefix(before)
 
 
@@ -162,7 +186,8 @@ def private_parts(seat_view: dict[str, Any], public: dict[str, Any]) -> dict[str
 
 
 async def test_a_whole_game_at_debug_logs_no_hand_no_secret_choice_and_no_token(
-        tmp_path: Path, restore_logging: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, restore_logging: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     engine = games.get(KEY)
     seen: list[dict[str, Any]] = []  # every private part of a seat view the bot read during the game
     view = engine.view

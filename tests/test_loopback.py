@@ -23,8 +23,7 @@ async def _frame(ws: aiohttp.ClientWebSocketResponse) -> dict[str, Any]:
 
 
 async def _identify(ws: aiohttp.ClientWebSocketResponse, shard: list[int], token: str = TOKEN) -> None:
-    await ws.send_str(json.dumps({"op": 2, "d": {"token": token, "shard": shard, "intents": 1,
-                                                 "properties": {}}}))
+    await ws.send_str(json.dumps({"op": 2, "d": {"token": token, "shard": shard, "intents": 1, "properties": {}}}))
 
 
 async def test_gateway_handshake_ready_and_guilds_by_shard(loopback: Loopback) -> None:
@@ -119,7 +118,8 @@ def bot_log(tmp_path: Path) -> Iterator[BinaryIO]:
 
 @pytest.mark.slow
 async def test_a_real_bot_process_plays_through_the_loopback_and_survives_sigkill(
-        loopback: Loopback, tmp_path: Path, bot_log: BinaryIO) -> None:
+    loopback: Loopback, tmp_path: Path, bot_log: BinaryIO
+) -> None:
     """The production entry in a subprocess: slash command, buttons, DMs; SIGKILL; old buttons still work."""
     database = f"sqlite+aiosqlite:///{tmp_path / 'bot.sqlite3'}"
     log = bot_log

@@ -91,8 +91,9 @@ async def test_counters_move_during_a_harness_game(served: Harness) -> None:
     before = await scrape(h)
     assert value(before, "tablebot_active_games", game=KEY) == 0
     assert value(before, "tablebot_decisions_total", game=KEY, kind="human") == 0
-    assert ("tablebot_decisions_total", frozenset({("game", KEY), ("kind", "ai")})) in before, \
+    assert ("tablebot_decisions_total", frozenset({("game", KEY), ("kind", "ai")})) in before, (
         "known label values are exported at 0 from the start"
+    )
 
     await h.slash(alice, "game new", game=KEY, timer=0)
     await h.click(bob, h.find_button(h.channel, "Join"))
@@ -112,12 +113,14 @@ async def test_counters_move_during_a_harness_game(served: Harness) -> None:
     assert humans == cost.decisions > 20, "one count per decision a player clicked"
     assert value(after, "tablebot_decisions_total", game=KEY, kind="ai") > 10
     assert value(after, "tablebot_decisions_total", game=KEY, kind="afk") == 0
-    decision_clicks = (value(after, "tablebot_interaction_response_seconds_count", kind="component:g")
-                       + value(after, "tablebot_interaction_response_seconds_count", kind="component:gs"))
+    decision_clicks = value(after, "tablebot_interaction_response_seconds_count", kind="component:g") + value(
+        after, "tablebot_interaction_response_seconds_count", kind="component:gs"
+    )
     assert decision_clicks == cost.decisions, "each click's first response is timed once"
     assert total(after, "tablebot_interaction_response_seconds_sum") > 0
-    assert value(after, "tablebot_interaction_response_seconds_bucket", kind="component:g", le="+Inf") == \
-        value(after, "tablebot_interaction_response_seconds_count", kind="component:g")
+    assert value(after, "tablebot_interaction_response_seconds_bucket", kind="component:g", le="+Inf") == value(
+        after, "tablebot_interaction_response_seconds_count", kind="component:g"
+    )
     assert total(after, "tablebot_interaction_response_failures_total") == 0
     assert value(after, "tablebot_active_games", game=KEY) == 0, "the finished game no longer counts"
     assert value(after, "tablebot_games_ended_total", game=KEY, end="finished") == 1
@@ -144,8 +147,9 @@ async def test_active_games_come_from_the_database_after_a_restart(served: Harne
     assert value(samples, "tablebot_games_ended_total", game=KEY, end="abandoned") == 1
 
 
-async def test_database_errors_are_counted_by_operation(served: Harness, tmp_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_database_errors_are_counted_by_operation(
+    served: Harness, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     h = served
     assert h.bot is not None
     db = h.bot.db
@@ -158,8 +162,11 @@ async def test_database_errors_are_counted_by_operation(served: Harness, tmp_pat
     alice = h.user("Alice")
     await h.slash(alice, "game new", game=KEY, timer=0)
     samples = await scrape(h)
-    errors = {dict(labels)["operation"]: v for (name, labels), v in samples.items()
-              if name == "tablebot_database_errors_total" and v}
+    errors = {
+        dict(labels)["operation"]: v
+        for (name, labels), v in samples.items()
+        if name == "tablebot_database_errors_total" and v
+    }
     assert errors == {"channel_game": 1, "active_games_by_key": 1}, errors
     h._errors.records.clear()  # the failed command logged its error: that was the point
 
@@ -194,18 +201,27 @@ async def test_no_endpoint_without_metrics_port(harness: Harness) -> None:
     assert harness.bot is not None and harness.bot.metrics_server is None
 
 
-@pytest.mark.parametrize(("url", "template"), [
-    ("https://discord.com/api/v10/channels/123/messages/456", "/channels/{id}/messages/{id}"),
-    ("https://discord.com/api/v10/interactions/123/aW50ZXJhY3Rpb246MTIzOnh5eg/callback?with_response=1",
-     "/interactions/{id}/{token}/callback"),
-    ("https://discord.com/api/v10/webhooks/9/abc.DEF-ghi/messages/@original",
-     "/webhooks/{id}/{token}/messages/@original"),
-    ("https://discord.com/api/v10/users/@me/channels", "/users/@me/channels"),
-    ("https://discord.com/api/v10/channels/1/messages/2/reactions/%F0%9F%91%8D/@me",
-     "/channels/{id}/messages/{id}/reactions/{x}/@me"),
-    ("wss://gateway.discord.gg/?v=10&encoding=json", "gateway"),
-    ("https://cdn.discordapp.com/attachments/1/2/board.png", "other"),
-])
+@pytest.mark.parametrize(
+    ("url", "template"),
+    [
+        ("https://discord.com/api/v10/channels/123/messages/456", "/channels/{id}/messages/{id}"),
+        (
+            "https://discord.com/api/v10/interactions/123/aW50ZXJhY3Rpb246MTIzOnh5eg/callback?with_response=1",
+            "/interactions/{id}/{token}/callback",
+        ),
+        (
+            "https://discord.com/api/v10/webhooks/9/abc.DEF-ghi/messages/@original",
+            "/webhooks/{id}/{token}/messages/@original",
+        ),
+        ("https://discord.com/api/v10/users/@me/channels", "/users/@me/channels"),
+        (
+            "https://discord.com/api/v10/channels/1/messages/2/reactions/%F0%9F%91%8D/@me",
+            "/channels/{id}/messages/{id}/reactions/{x}/@me",
+        ),
+        ("wss://gateway.discord.gg/?v=10&encoding=json", "gateway"),
+        ("https://cdn.discordapp.com/attachments/1/2/board.png", "other"),
+    ],
+)
 def test_routes_keep_no_ids_or_tokens(url: str, template: str) -> None:
     assert route_template(url) == template
 
@@ -213,8 +229,9 @@ def test_routes_keep_no_ids_or_tokens(url: str, template: str) -> None:
 # --- REST calls over real HTTP ------------------------------------------------------------------------
 def json_answer(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
     # discord.py parses JSON only when the Content-Type is exactly application/json (no charset).
-    return web.Response(body=json.dumps(body).encode(), status=status,
-                        headers={**(headers or {}), "Content-Type": "application/json"})
+    return web.Response(
+        body=json.dumps(body).encode(), status=status, headers={**(headers or {}), "Content-Type": "application/json"}
+    )
 
 
 class TinyDiscord:
@@ -235,15 +252,33 @@ class TinyDiscord:
     async def post(self, request: web.Request) -> web.Response:
         if self.limited:
             headers = {"Via": "1.1 google", **self.limited.pop(0)}
-            return json_answer({"message": "You are being rate limited.", "retry_after": 0.01,
-                                "global": headers.get("X-RateLimit-Global") == "true"}, status=429, headers=headers)
+            return json_answer(
+                {
+                    "message": "You are being rate limited.",
+                    "retry_after": 0.01,
+                    "global": headers.get("X-RateLimit-Global") == "true",
+                },
+                status=429,
+                headers=headers,
+            )
         channel = request.match_info["channel"]
         author = {"id": "1", "username": "Table", "discriminator": "0", "avatar": None}
         message: dict[str, Any] = {
-            "id": "55", "channel_id": channel, "content": "hi", "author": author,
-            "timestamp": "2024-01-01T00:00:00+00:00", "edited_timestamp": None, "tts": False,
-            "mention_everyone": False, "mentions": [], "mention_roles": [], "attachments": [], "embeds": [],
-            "pinned": False, "type": 0}
+            "id": "55",
+            "channel_id": channel,
+            "content": "hi",
+            "author": author,
+            "timestamp": "2024-01-01T00:00:00+00:00",
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [],
+            "embeds": [],
+            "pinned": False,
+            "type": 0,
+        }
         return json_answer(message)
 
 
@@ -316,7 +351,7 @@ async def test_a_real_bot_process_counts_its_real_rest_calls_and_429s(tmp_path: 
             while (row := await db.get_game(GAME_ID)) is not None and row.status == "active":
                 [component, *_] = choice_components(lb.dms(alice)[-1])
                 if component["type"] == 3:
-                    values = [o["value"] for o in component["options"][:component["min_values"]]]
+                    values = [o["value"] for o in component["options"][: component["min_values"]]]
                     assert await lb.select(alice, component["custom_id"], values, message=lb.dms(alice)[-1])
                 else:
                     assert await lb.click(alice, component["custom_id"], message=lb.dms(alice)[-1])
@@ -329,8 +364,11 @@ async def test_a_real_bot_process_counts_its_real_rest_calls_and_429s(tmp_path: 
                 await db.close()
             await bot.stop()
             await lb.close()
-    requests = {dict(labels)["route"]: v for (name, labels), v in samples.items()
-                if name == "tablebot_discord_requests_total" and v}
+    requests = {
+        dict(labels)["route"]: v
+        for (name, labels), v in samples.items()
+        if name == "tablebot_discord_requests_total" and v
+    }
     segment = r"/([a-z@][a-z0-9@_-]*|\{id\}|\{token\}|\{x\})"  # no raw id, no token
     assert all(re.fullmatch(f"({segment})+|gateway|other", route) for route in requests), requests
     assert total(samples, "tablebot_discord_requests_total", status="429") == 2
@@ -346,9 +384,9 @@ async def test_a_real_bot_process_counts_its_real_rest_calls_and_429s(tmp_path: 
     assert all(json.loads(line) for line in text.splitlines()) and TOKEN_OF_LOOPBACK not in text
 
 
-
 async def test_an_interaction_whose_kind_cannot_be_told_is_still_handled_and_timed(
-        served: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    served: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def unreadable(_kinds: Any, _payload: Any) -> str:
         raise KeyError("data")
 

@@ -87,4 +87,3 @@ async def test_a_dm_owed_again_while_one_is_sent_is_sent_again() -> None:
         await paying
     assert sent == [(2, True)], "the DM shows the newest view (the older one, outdated once drawn, was not sent)"
     assert not notifier._owed
-

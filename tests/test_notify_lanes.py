@@ -55,12 +55,14 @@ def _notifier(world: World) -> DiscordNotifier:
             def post() -> None:
                 world.posts.setdefault(nonce, content)
                 world.events.append("post")
+
             await world.request(post)
 
     async def open_table(update: Any, lang: str) -> bool:
         def opened() -> None:
             world.table = update.version
             world.events.append("open")
+
         await world.request(opened)
         return True
 
@@ -70,6 +72,7 @@ def _notifier(world: World) -> DiscordNotifier:
 
         def edited() -> None:
             world.table = max(world.table or 0, update.version)
+
         await world.request(edited)
         return True
 
@@ -80,6 +83,7 @@ def _notifier(world: World) -> DiscordNotifier:
         def sent() -> None:
             world.dms[notice.seat.seat] = max(world.dms.get(notice.seat.seat, 0), notice.version)
             world.events.append("dm")
+
         await world.request(sent)
 
     notifier._public_channel = lambda game: Thread()  # type: ignore[assignment,method-assign,return-value]
@@ -89,15 +93,20 @@ def _notifier(world: World) -> DiscordNotifier:
     return notifier
 
 
-updates = st.lists(st.tuples(st.sets(st.integers(0, SEATS - 1)), st.integers(0, 100), st.integers(0, 4)),
-                   min_size=1, max_size=25)
+updates = st.lists(
+    st.tuples(st.sets(st.integers(0, SEATS - 1)), st.integers(0, 100), st.integers(0, 4)), min_size=1, max_size=25
+)
 
 
 @settings(max_examples=150, deadline=None)
-@given(updates, st.lists(st.sampled_from(["ok", "ok", "ok", "fail", "lost"]), max_size=40),
-       st.lists(st.integers(0, 6), max_size=20))
+@given(
+    updates,
+    st.lists(st.sampled_from(["ok", "ok", "ok", "fail", "lost"]), max_size=40),
+    st.lists(st.integers(0, 6), max_size=20),
+)
 def test_no_interleaving_loses_reorders_or_doubles_what_players_are_shown(
-        script: list[tuple[set[int], int, int]], faults: list[str], delays: list[int]) -> None:
+    script: list[tuple[set[int], int, int]], faults: list[str], delays: list[int]
+) -> None:
     asyncio.run(_play(script, faults, delays))
 
 
@@ -108,8 +117,11 @@ async def _play(script: list[tuple[set[int], int, int]], faults: list[str], dela
     lines: list[str] = []
     last_dm: dict[int, int] = {}
     publishing = []
-    with mock.patch.object(notify, "RETRY_FIRST_DELAY", 0.001), mock.patch.object(notify, "RETRY_MAX_DELAY", 0.002), \
-            mock.patch.object(present, "log_line", side_effect=lambda update, lang: update.line):
+    with (
+        mock.patch.object(notify, "RETRY_FIRST_DELAY", 0.001),
+        mock.patch.object(notify, "RETRY_MAX_DELAY", 0.002),
+        mock.patch.object(present, "log_line", side_effect=lambda update, lang: update.line),
+    ):
         for version, (seats, length, pause) in enumerate([({0, 1, 2}, 0, 0), *script], start=1):
             # A turn's log line (None: this update resolved nothing), of one or two events (bot.present clips
             # a turn's line to 1,900 characters).
@@ -119,8 +131,14 @@ async def _play(script: list[tuple[set[int], int, int]], faults: list[str], dela
             notices = {s: SimpleNamespace(seat=SimpleNamespace(seat=s), version=version) for s in range(SEATS)}
             for seat in seats:
                 last_dm[seat] = version
-            update = SimpleNamespace(game=game, version=version, started=version == 1, line=line,
-                                     dms=[notices[s] for s in sorted(seats)], notices=notices)
+            update = SimpleNamespace(
+                game=game,
+                version=version,
+                started=version == 1,
+                line=line,
+                dms=[notices[s] for s in sorted(seats)],
+                notices=notices,
+            )
             publishing.append(asyncio.create_task(notifier.publish(update)))  # each from its own handler
             for _ in range(pause):
                 await asyncio.sleep(0)
@@ -132,8 +150,9 @@ async def _play(script: list[tuple[set[int], int, int]], faults: list[str], dela
     assert all(len(post) <= MESSAGE_LIMIT for post in posted)
     assert world.table == last, "the table ends on the newest version"
     assert all(world.dms.get(seat, 0) >= version for seat, version in last_dm.items()), (world.dms, last_dm)
-    assert "dm" not in world.events[:world.events.index("open")], "a new game's DMs wait for its table"
+    assert "dm" not in world.events[: world.events.index("open")], "a new game's DMs wait for its table"
     assert not notifier._owed and not notifier._busy and not notifier._retries, "nothing left owed or held"
     if lines:
-        notifier.bot.table.db.update_game.assert_awaited_with(9, announced=max(
-            v for v, (_s, length, _p) in enumerate(script, start=2) if length))
+        notifier.bot.table.db.update_game.assert_awaited_with(
+            9, announced=max(v for v, (_s, length, _p) in enumerate(script, start=2) if length)
+        )

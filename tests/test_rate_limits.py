@@ -115,12 +115,15 @@ async def limited_client(limited: Loopback) -> AsyncIterator[tuple[discord.Clien
 
 
 def holds(metrics: BotMetrics) -> dict[str, float]:
-    return {side: metrics.registry.get_sample_value("tablebot_discord_request_held_seconds_count", {"when": side}) or 0
-            for side in ("before", "after")}
+    return {
+        side: metrics.registry.get_sample_value("tablebot_discord_request_held_seconds_count", {"when": side}) or 0
+        for side in ("before", "after")
+    }
 
 
 async def test_a_burst_over_a_bucket_is_held_by_discord_py_not_refused(
-        limited: Loopback, limited_client: tuple[discord.Client, BotMetrics]) -> None:
+    limited: Loopback, limited_client: tuple[discord.Client, BotMetrics]
+) -> None:
     client, metrics = limited_client
     busy, quiet = limited.channel, limited.other_channel
     sends = [client.get_partial_messageable(busy).send(f"line {n}") for n in range(8)]
@@ -147,7 +150,8 @@ async def test_without_rate_limit_headers_nothing_counts_as_held(loopback: Loopb
 
 
 async def test_a_request_over_a_bucket_anyway_gets_a_429_and_discord_py_retries_after_it(
-        limited: Loopback, limited_client: tuple[discord.Client, BotMetrics]) -> None:
+    limited: Loopback, limited_client: tuple[discord.Client, BotMetrics]
+) -> None:
     client, _metrics = limited_client
     url = f"{limited.url}/api/v10/channels/{limited.channel}/messages"
     async with aiohttp.ClientSession(headers={"Authorization": f"Bot {TOKEN}"}) as session:
@@ -193,7 +197,7 @@ async def _play_fast(lb: Loopback, users: list[int], finished: Any, within: floa
             clicked[user] = ":".join(c["custom_id"] for c in choices)
             choice = choices[0]
             if choice["type"] == 3:
-                values = [o["value"] for o in choice["options"][:choice["min_values"]]]
+                values = [o["value"] for o in choice["options"][: choice["min_values"]]]
                 await lb.select(user, choice["custom_id"], values, message=message)
             else:
                 await lb.click(user, choice["custom_id"], message=message)
@@ -242,24 +246,32 @@ async def test_a_fast_game_lives_within_the_thread_bucket_and_dms_are_not_held_b
             # The thread lagged behind its bucket; the DMs (each its own channel) did not wait for it: they
             # went out while the thread's calls were held (in one lane after the thread's, none would).
             held = [(start, end) for channel, start, end in lb.limiter.held_spans if channel == thread]
-            dm_calls = [c.at for c in lb.fake.calls if c.method == "PATCH" and c.via == "http"
-                        and lb.fake.channels[int(c.path.split("/")[2])]["type"] == 1]
+            dm_calls = [
+                c.at
+                for c in lb.fake.calls
+                if c.method == "PATCH" and c.via == "http" and lb.fake.channels[int(c.path.split("/")[2])]["type"] == 1
+            ]
             during = [at for at in dm_calls if any(start < at < end for start, end in held)]
-            print(f"\n{clicks} clicks in {played:.1f} s; thread held {len(held)} times; {len(during)} of "
-                  f"{len(dm_calls)} DM edits went while it was held; delays (s) p50 table "
-                  f"{statistics.median(delays['table']):.2f} dm {statistics.median(delays['dm']):.3f}, "
-                  f"max table {max(delays['table']):.2f} dm {max(delays['dm']):.2f}")
+            print(
+                f"\n{clicks} clicks in {played:.1f} s; thread held {len(held)} times; {len(during)} of "
+                f"{len(dm_calls)} DM edits went while it was held; delays (s) p50 table "
+                f"{statistics.median(delays['table']):.2f} dm {statistics.median(delays['dm']):.3f}, "
+                f"max table {max(delays['table']):.2f} dm {max(delays['dm']):.2f}"
+            )
             assert held and len(during) >= len(dm_calls) / 4, (len(during), len(dm_calls))
             assert statistics.median(delays["dm"]) < 0.25 < 1.0 < max(delays["table"])
             # The bot's metrics say the same: requests held for their bucket, and the delays by kind.
             metrics = t.bot.metrics.registry
-            held_long = sum(metrics.get_sample_value("tablebot_discord_request_held_seconds_count", {"when": side})
-                            - metrics.get_sample_value("tablebot_discord_request_held_seconds_bucket",
-                                                       {"when": side, "le": "1.0"}) for side in ("before", "after"))
+            held_long = sum(
+                metrics.get_sample_value("tablebot_discord_request_held_seconds_count", {"when": side})
+                - metrics.get_sample_value("tablebot_discord_request_held_seconds_bucket", {"when": side, "le": "1.0"})
+                for side in ("before", "after")
+            )
             assert held_long >= len(held) - 1 > 0, (held_long, len(held))
             for kind in ("table", "log", "dm"):
-                assert metrics.get_sample_value("tablebot_notification_delay_seconds_count",
-                                                {"kind": kind}) == len(delays[kind])
+                assert metrics.get_sample_value("tablebot_notification_delay_seconds_count", {"kind": kind}) == len(
+                    delays[kind]
+                )
     finally:
         await lb.close()
 
@@ -294,8 +306,9 @@ async def test_log_lines_owed_at_once_share_posts_within_discords_length(seed: i
     game = SimpleNamespace(id=5, status="active", guild_id=None)
     by_version = dict(enumerate(lines, start=1))
     with mock.patch.object(present, "log_line", side_effect=lambda update, lang: by_version[update.version]):
-        first = asyncio.create_task(notifier.publish(SimpleNamespace(game=game, version=1, started=False, dms=[],
-                                                                     notices={})))
+        first = asyncio.create_task(
+            notifier.publish(SimpleNamespace(game=game, version=1, started=False, dms=[], notices={}))
+        )
         await asyncio.sleep(0)
         for version in range(2, len(lines) + 1):
             await notifier.publish(SimpleNamespace(game=game, version=version, started=False, dms=[], notices={}))

@@ -38,20 +38,48 @@ async def db(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Da
             await drop_pg_database(url)
 
 
-async def finished_game(db: Database, seats: list[Seat], ranks: Sequence[int | None], *, guild: int | None = GUILD,
-                        scores: list[float] | None = None, game_key: str = "eggs-empires",
-                        options: dict[str, Any] | None = None, status: str = "finished") -> int:
+async def finished_game(
+    db: Database,
+    seats: list[Seat],
+    ranks: Sequence[int | None],
+    *,
+    guild: int | None = GUILD,
+    scores: list[float] | None = None,
+    game_key: str = "eggs-empires",
+    options: dict[str, Any] | None = None,
+    status: str = "finished",
+) -> int:
     humans = [u for u, _ in seats if u is not None]
-    row = await db.create_game(guild_id=guild, channel_id=900 + len(humans), game_key=game_key,
-                               options=options or {}, host_id=humans[0], seed=5, turn_seconds=None)
+    row = await db.create_game(
+        guild_id=guild,
+        channel_id=900 + len(humans),
+        game_key=game_key,
+        options=options or {},
+        host_id=humans[0],
+        seed=5,
+        turn_seconds=None,
+    )
     assert row.id is not None
-    await db.set_seats(row.id, [{"seat": i, "user_id": u, "ai_level": a, "name": f"p{i}"}
-                                for i, (u, a) in enumerate(seats)])
+    await db.set_seats(
+        row.id, [{"seat": i, "user_id": u, "ai_level": a, "name": f"p{i}"} for i, (u, a) in enumerate(seats)]
+    )
     await db.start_game(row.id, {"turn": 0}, None)
     scores = scores or [float(10 - (r or 0)) for r in ranks]
-    await db.finish_game(row.id, status, [
-        {"seat": i, "user_id": u, "ai_level": a, "rank": ranks[i], "score": scores[i],
-         "breakdown": {"total": scores[i]}} for i, (u, a) in enumerate(seats)])
+    await db.finish_game(
+        row.id,
+        status,
+        [
+            {
+                "seat": i,
+                "user_id": u,
+                "ai_level": a,
+                "rank": ranks[i],
+                "score": scores[i],
+                "breakdown": {"total": scores[i]},
+            }
+            for i, (u, a) in enumerate(seats)
+        ],
+    )
     return row.id
 
 
@@ -85,7 +113,9 @@ async def test_two_players_the_winner_gains_in_the_server_and_globally(db: Datab
     board = await db.ratings(GUILD, "eggs-empires")
     assert (board[1].mu, board[1].sigma, board[1].games, board[1].wins) == (*again[0], 2, 1)
     assert [round(h.mu, 9) for h in await db.rating_history(GUILD, "eggs-empires", 1)] == [
-        round(want[0][0], 9), round(again[0][0], 9)]
+        round(want[0][0], 9),
+        round(again[0][0], 9),
+    ]
 
 
 async def test_six_players_with_ties_share_their_place(db: Database) -> None:
@@ -108,7 +138,9 @@ async def test_six_players_with_ties_share_their_place(db: Database) -> None:
         assert found is not None and found[0] == position
         stats = await db.player_stats(user, GUILD, [GUILD, GLOBAL])
         assert [(p.rating.guild_id, p.position, p.size) for p in stats.ratings] == [
-            (GLOBAL, position, 6), (GUILD, position, 6)]  # by game key, then scope id
+            (GLOBAL, position, 6),
+            (GUILD, position, 6),
+        ]  # by game key, then scope id
 
 
 async def test_a_shared_first_place_is_a_win_for_each(db: Database) -> None:
@@ -154,9 +186,14 @@ async def test_abandoned_games_are_not_rated(db: Database) -> None:
 async def test_a_retried_finish_replaces_results_without_rating_twice(db: Database) -> None:
     game_id = await finished_game(db, [(1, None), (2, None)], [1, 2])
     before = await db.ratings(GUILD, "eggs-empires")
-    await db.finish_game(game_id, "finished", [
-        {"seat": 0, "user_id": 1, "ai_level": None, "rank": 1, "score": 9, "breakdown": {}},
-        {"seat": 1, "user_id": 2, "ai_level": None, "rank": 2, "score": 8, "breakdown": {}}])
+    await db.finish_game(
+        game_id,
+        "finished",
+        [
+            {"seat": 0, "user_id": 1, "ai_level": None, "rank": 1, "score": 9, "breakdown": {}},
+            {"seat": 1, "user_id": 2, "ai_level": None, "rank": 2, "score": 8, "breakdown": {}},
+        ],
+    )
     assert await db.ratings(GUILD, "eggs-empires") == before
     assert len(await db.rating_history(GUILD, "eggs-empires", 1)) == 1
     with pytest.raises(ValueError, match="cannot become"):
@@ -165,8 +202,9 @@ async def test_a_retried_finish_replaces_results_without_rating_twice(db: Databa
 
 async def test_missing_ranks_come_from_the_scores(db: Database) -> None:
     # Reggverse's outcome has scores and winners but no ranking.
-    game_id = await finished_game(db, [(1, None), (2, None), (3, None)], [None, None, None],
-                                  scores=[4, 7, 4], game_key="reggverse-riddles")
+    game_id = await finished_game(
+        db, [(1, None), (2, None), (3, None)], [None, None, None], scores=[4, 7, 4], game_key="reggverse-riddles"
+    )
     assert [r.rank for r in await db.results(game_id)] == [2, 1, 2]
     board = await db.ratings(GUILD, "reggverse-riddles")
     assert board[2].wins == 1 and board[1].mu == board[3].mu
@@ -234,10 +272,12 @@ async def test_stats_history_is_per_game_newest_bounded_and_oldest_first(db: Dat
     assert len(eggs) == 5
     assert stats.history["eggs-empires"] == eggs[-3:]  # the newest three, oldest first
     assert stats.history["eight-minute-empire"] == [
-        h.ordinal for h in await db.rating_history(GUILD, "eight-minute-empire", 1)]
+        h.ordinal for h in await db.rating_history(GUILD, "eight-minute-empire", 1)
+    ]
     assert set(stats.history) == {"eggs-empires", "eight-minute-empire"}
     assert {(p.rating.game_key, p.rating.guild_id) for p in stats.ratings} == {
-        (key, scope) for key in ("eggs-empires", "eight-minute-empire") for scope in (GUILD, GLOBAL)}
+        (key, scope) for key in ("eggs-empires", "eight-minute-empire") for scope in (GUILD, GLOBAL)
+    }
     world = await db.player_stats(1, None, [GLOBAL], history_limit=50)
     assert world.history["eggs-empires"] == [h.ordinal for h in await db.rating_history(GLOBAL, "eggs-empires", 1)]
 
@@ -248,8 +288,11 @@ async def test_rerate_gives_exactly_the_same_numbers(db: Database) -> None:
     for _ in range(40):
         n = rng.randint(2, 6)
         seats: list[Seat] = [(u, None) for u in rng.sample(people, n - 1)]
-        seats.append((None, rng.choice(["heuristic", "random"])) if rng.random() < 0.5 else (rng.choice(
-            [p for p in people if p not in {u for u, _ in seats}]), None))
+        seats.append(
+            (None, rng.choice(["heuristic", "random"]))
+            if rng.random() < 0.5
+            else (rng.choice([p for p in people if p not in {u for u, _ in seats}]), None)
+        )
         ranks = [rng.randint(1, n) for _ in range(n)]  # arbitrary ranks, ties included
         guild = rng.choice([GUILD, OTHER_GUILD, None])
         key = rng.choice(["eggs-empires", "eight-minute-empire"])
@@ -272,16 +315,18 @@ async def test_rerate_gives_exactly_the_same_numbers(db: Database) -> None:
     rated = await db.rerate()
     assert rated == len({h["game_id"] for h in live[1]})  # every finished game, no abandoned one
     assert await snapshot() == live  # every float, count and timestamp equal
-    await db.save_ratings([{"guild_id": GUILD, "game_key": "eggs-empires", "user_id": 1, "mu": 1.0, "sigma": 1.0,
-                            "games": 0, "wins": 0}])  # damage, then recompute
+    await db.save_ratings(
+        [{"guild_id": GUILD, "game_key": "eggs-empires", "user_id": 1, "mu": 1.0, "sigma": 1.0, "games": 0, "wins": 0}]
+    )  # damage, then recompute
     await db.rerate()
     assert await snapshot() == live
 
 
 async def test_plays_are_counted_from_the_action_log(db: Database) -> None:
     game = games.get("eggs-empires")
-    row = await db.create_game(guild_id=GUILD, channel_id=1, game_key="eggs-empires", options={}, host_id=1,
-                               seed=99, turn_seconds=None)
+    row = await db.create_game(
+        guild_id=GUILD, channel_id=1, game_key="eggs-empires", options={}, host_id=1, seed=99, turn_seconds=None
+    )
     assert row.id is not None
     await db.set_seats(row.id, [{"seat": i, "user_id": i + 1, "name": f"p{i}"} for i in range(3)])
     state = game.new(3, 99, game.resolve_options({}))
@@ -295,9 +340,21 @@ async def test_plays_are_counted_from_the_action_log(db: Database) -> None:
             version = await db.commit_action(row.id, version, prompt.seat, choice, game.to_json(state))
     outcome = game.outcome(state)
     assert outcome is not None
-    await db.finish_game(row.id, "finished", [
-        {"seat": s, "user_id": s + 1, "ai_level": None, "rank": outcome["ranking"][s], "score": outcome["scores"][s],
-         "breakdown": outcome["breakdown"][s]} for s in range(3)])
+    await db.finish_game(
+        row.id,
+        "finished",
+        [
+            {
+                "seat": s,
+                "user_id": s + 1,
+                "ai_level": None,
+                "rank": outcome["ranking"][s],
+                "score": outcome["scores"][s],
+                "breakdown": outcome["breakdown"][s],
+            }
+            for s in range(3)
+        ],
+    )
     results = await db.results(row.id)
     from games.eggs_empires.rules import ADVENTURERS, card_name
 
@@ -327,8 +384,10 @@ def test_rating_chart_is_a_png_with_every_line_and_a_legend_that_fits() -> None:
         assert image.format == "PNG" and image.size == (WIDTH, HEIGHT)
         return image.convert("RGB")
 
-    three = [Series(name, [float(i % 7) for i in range(50)]) for name in (
-        "Eggs and Empires", "Eight-Minute Empire", "Reggverse Riddles")]
+    three = [
+        Series(name, [float(i % 7) for i in range(50)])
+        for name in ("Eggs and Empires", "Eight-Minute Empire", "Reggverse Riddles")
+    ]
     image = drawn(three, "Rating")
     colours = {image.getpixel((x, y)) for x in range(WIDTH) for y in range(HEIGHT)}
     assert set(COLOURS[:3]) <= colours  # each game's line is drawn

@@ -23,8 +23,24 @@ from games.reggverse.state import State
 GAME = games.get("reggverse-riddles")
 assert isinstance(GAME, ReggverseRiddles)
 
-TYPES = ["tree", "cave", "dragon", "well", "witch", "statue", "tower", "empty",
-         "tree", "tree", "cave", "dragon", "well", "tree", "statue", "tower"]
+TYPES = [
+    "tree",
+    "cave",
+    "dragon",
+    "well",
+    "witch",
+    "statue",
+    "tower",
+    "empty",
+    "tree",
+    "tree",
+    "cave",
+    "dragon",
+    "well",
+    "tree",
+    "statue",
+    "tower",
+]
 LEFT = {"id": 900, "t": 4, "neg": False, "side": "left"}  # squares x0, x1 from the south
 TREE = {"id": 901, "t": 1, "neg": False, "tile": "tree"}  # squares 0, 8, 9, 13
 
@@ -41,15 +57,19 @@ def table(players: int = 2, pawns: list[int] | None = None, **options: Any) -> S
     return state
 
 
-def give(state: State, seat: int, moves: list[list[int]] | None = None, rule: dict[str, Any] | None = None,
-         action: str | None = None) -> str:
+def give(
+    state: State,
+    seat: int,
+    moves: list[list[int]] | None = None,
+    rule: dict[str, Any] | None = None,
+    action: str | None = None,
+) -> str:
     """Put a new tile in a seat's hand; return its play choice id."""
     tid = len(state.tiles)
     if action:
         tile: dict[str, Any] = {"id": tid, "kind": "action", "action": action, "text": action}
     else:
-        tile = {"id": tid, "kind": "regular", "moves": moves or [[0, -1]],
-                "rule": {**(rule or TREE), "id": tid}}
+        tile = {"id": tid, "kind": "regular", "moves": moves or [[0, -1]], "rule": {**(rule or TREE), "id": tid}}
     state.tiles.append(tile)
     state.hands[seat].append(tid)
     state.touch()
@@ -72,12 +92,16 @@ def act(state: State, seat: int, *choice: str) -> list[dict[str, Any]]:
 
 # --- movement --------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("seat", "forward", "left"), [
-    (0, 1, 4),    # south at x1,y1: forward is north, left is west
-    (1, 14, 11),  # north at x2,y2: forward is south, left is east
-    (2, 9, 4),    # west at x0,y2: forward is east, left is north
-    (3, 6, 11),   # east at x3,y1: forward is west, left is south
-])
+
+@pytest.mark.parametrize(
+    ("seat", "forward", "left"),
+    [
+        (0, 1, 4),  # south at x1,y1: forward is north, left is west
+        (1, 14, 11),  # north at x2,y2: forward is south, left is east
+        (2, 9, 4),  # west at x0,y2: forward is east, left is north
+        (3, 6, 11),  # east at x3,y1: forward is west, left is south
+    ],
+)
 def test_movement_grid_is_read_from_the_players_side(seat: int, forward: int, left: int) -> None:
     state = table(4)
     state.current = seat
@@ -104,6 +128,7 @@ def test_off_the_map_and_onto_a_pawn_are_not_offered_and_with_nothing_left_the_p
 
 # --- the egg drop ------------------------------------------------------------------------------------
 
+
 def test_the_egg_drop_takes_from_a_pile_your_eggs_or_a_tile_and_lands_on_your_square() -> None:
     state = table(2, pawns=[5, 10])
     state.board["eggs"][3] = {"blue": 1}
@@ -121,10 +146,13 @@ def test_the_egg_drop_takes_from_a_pile_your_eggs_or_a_tile_and_lands_on_your_sq
     assert kind(state) == "rule"
 
 
-@pytest.mark.parametrize(("source", "check"), [
-    ("pile:red", lambda s: s.piles["red"] == 9),
-    ("mine:yellow", lambda s: s.collected[0].get("yellow", 0) == 1),
-])
+@pytest.mark.parametrize(
+    ("source", "check"),
+    [
+        ("pile:red", lambda s: s.piles["red"] == 9),
+        ("mine:yellow", lambda s: s.collected[0].get("yellow", 0) == 1),
+    ],
+)
 def test_drop_sources_lose_the_egg(source: str, check: Any) -> None:
     state = table(2, pawns=[5, 10])
     state.collected[0] = {"yellow": 2}
@@ -137,6 +165,7 @@ def test_drop_sources_lose_the_egg(source: str, check: Any) -> None:
 
 
 # --- placing the rule ---------------------------------------------------------------------------------
+
 
 def _to_rule_step(state: State, rule: dict[str, Any]) -> None:
     act(state, 0, give(state, 0, moves=[[0, 1]], rule=rule))
@@ -205,9 +234,10 @@ def test_a_rule_that_fits_nowhere_is_discarded_with_an_event() -> None:
 
 # --- collecting ----------------------------------------------------------------------------------------
 
+
 def test_collect_every_matching_egg_except_types_lying_on_your_square() -> None:
     state = table(2, pawns=[5, 10])
-    state.board["rows"]["red"] = [TREE]      # tree squares 0, 8, 9, 13
+    state.board["rows"]["red"] = [TREE]  # tree squares 0, 8, 9, 13
     state.board["rows"]["green"] = [{**LEFT, "id": 904}]  # left half from the south
     state.board["rows"]["blue"] = [{**TREE, "id": 905}]
     state.board["eggs"][9] = {"blue": 1}  # blue lies on the square: cannot be collected there
@@ -267,10 +297,17 @@ def test_a_pile_that_runs_out_loses_its_rules_and_the_last_one_ends_the_game() -
 
 # --- action tiles ------------------------------------------------------------------------------------------
 
+
 def action_table(action: str, players: int = 2) -> State:
     state = table(players, pawns=[5, 10, 8, 7][:players], action_tiles=True)
-    state.board["rows"] = {"red": [TREE], "green": [{**LEFT, "id": 904}], "yellow": [], "blue": [],
-                           "orange": [], "cyan": []}
+    state.board["rows"] = {
+        "red": [TREE],
+        "green": [{**LEFT, "id": 904}],
+        "yellow": [],
+        "blue": [],
+        "orange": [],
+        "cyan": [],
+    }
     state.board["eggs"][0] = {"red": 2}
     state.board["eggs"][3] = {"blue": 1}
     state.collected = [{"yellow": 3}, {"blue": 2}, {}, {}][:players]
@@ -352,8 +389,9 @@ def test_move_three_eggs_from_piles_onto_tiles() -> None:
     assert state.board["eggs"][1] == {"cyan": 2} and state.piles["cyan"] == 7
 
 
-@pytest.mark.parametrize(("action", "lock"), [("lock_move", "move"), ("lock_rules", "rules"),
-                                              ("lock_actions", "actions")])
+@pytest.mark.parametrize(
+    ("action", "lock"), [("lock_move", "move"), ("lock_rules", "rules"), ("lock_actions", "actions")]
+)
 def test_locks_hold_the_others_until_the_players_next_turn(action: str, lock: str) -> None:
     state = action_table(action)
     assert state.locks == {lock: 0} and state.current == 1
@@ -400,33 +438,39 @@ def test_swap_two_map_tiles_with_their_contents() -> None:
 
 # --- secret objectives -------------------------------------------------------------------------------------
 
-def _points(kind: str, eggs: list[str], collected: list[dict[str, int]], seat: int = 0,
-            out_order: list[str] | None = None) -> int:
+
+def _points(
+    kind: str, eggs: list[str], collected: list[dict[str, int]], seat: int = 0, out_order: list[str] | None = None
+) -> int:
     tile = {"id": 0, "kind": kind, "eggs": eggs, "text": kind}
     return objective_points(tile, seat, collected, ["red", "green", "blue"], out_order or [], [], [0], [tile])
 
 
-@pytest.mark.parametrize(("kind", "eggs", "collected", "out", "points"), [
-    ("five_of_two", ["red", "green"], [{"green": 5}, {}], [], 10),
-    ("five_of_two", ["red", "green"], [{"green": 4, "red": 4}, {}], [], 0),
-    ("four_of_one", [], [{"blue": 4}, {}], [], 10),
-    ("one_each", [], [{"red": 1, "green": 1, "blue": 1}, {}], [], 10),
-    ("one_each", [], [{"red": 1, "green": 1}, {}], [], 0),
-    ("two_of_three", ["red", "green", "blue"], [{"red": 2, "green": 2, "blue": 2}, {}], [], 10),
-    ("beat_left", [], [{"red": 2}, {"red": 1}], [], 5),
-    ("fewest", [], [{"red": 1}, {"red": 2}, {"red": 2}], [], 7),
-    ("fewest", [], [{"red": 2}, {"red": 2}, {"red": 3}], [], 0),
-    ("most_of", ["red"], [{"red": 3}, {"red": 2}, {"red": 1}], [], 5),
-    ("fewest_of", ["red"], [{}, {"red": 2}, {"red": 1}], [], 7),
-    ("out_first", ["blue"], [{}, {}], ["blue", "red"], 7),
-    ("out_last", ["blue"], [{}, {}], ["red", "green", "blue"], 10),
-    ("out_last", ["blue"], [{}, {}], ["blue", "green", "red"], 0),
-    ("double_but", ["red", "green"], [{"red": 1, "blue": 3}, {}], [], 1 * -5 + 3 * 2 - 4),
-    ("max_two", [], [{"red": 2, "blue": 2}, {}], [], 7),
-    ("max_two", [], [{"red": 3}, {}], [], 0),
-])
-def test_each_objective_scores(kind: str, eggs: list[str], collected: list[dict[str, int]], out: list[str],
-                               points: int) -> None:
+@pytest.mark.parametrize(
+    ("kind", "eggs", "collected", "out", "points"),
+    [
+        ("five_of_two", ["red", "green"], [{"green": 5}, {}], [], 10),
+        ("five_of_two", ["red", "green"], [{"green": 4, "red": 4}, {}], [], 0),
+        ("four_of_one", [], [{"blue": 4}, {}], [], 10),
+        ("one_each", [], [{"red": 1, "green": 1, "blue": 1}, {}], [], 10),
+        ("one_each", [], [{"red": 1, "green": 1}, {}], [], 0),
+        ("two_of_three", ["red", "green", "blue"], [{"red": 2, "green": 2, "blue": 2}, {}], [], 10),
+        ("beat_left", [], [{"red": 2}, {"red": 1}], [], 5),
+        ("fewest", [], [{"red": 1}, {"red": 2}, {"red": 2}], [], 7),
+        ("fewest", [], [{"red": 2}, {"red": 2}, {"red": 3}], [], 0),
+        ("most_of", ["red"], [{"red": 3}, {"red": 2}, {"red": 1}], [], 5),
+        ("fewest_of", ["red"], [{}, {"red": 2}, {"red": 1}], [], 7),
+        ("out_first", ["blue"], [{}, {}], ["blue", "red"], 7),
+        ("out_last", ["blue"], [{}, {}], ["red", "green", "blue"], 10),
+        ("out_last", ["blue"], [{}, {}], ["blue", "green", "red"], 0),
+        ("double_but", ["red", "green"], [{"red": 1, "blue": 3}, {}], [], 1 * -5 + 3 * 2 - 4),
+        ("max_two", [], [{"red": 2, "blue": 2}, {}], [], 7),
+        ("max_two", [], [{"red": 3}, {}], [], 0),
+    ],
+)
+def test_each_objective_scores(
+    kind: str, eggs: list[str], collected: list[dict[str, int]], out: list[str], points: int
+) -> None:
     assert _points(kind, eggs, collected, out_order=out) == points
 
 
@@ -470,6 +514,7 @@ def test_objectives_are_dealt_secretly_and_the_guesser_guesses_at_the_end() -> N
 
 # --- views -------------------------------------------------------------------------------------------------
 
+
 def test_hands_are_private() -> None:
     state = GAME.new(3, 9)
     public = GAME.view(state, None)
@@ -488,8 +533,9 @@ def test_setup_matches_the_rules() -> None:
     for egg in state.eggs:
         assert len(state.board["rows"][egg]) == 1
         assert row_is_balanced(state.board, egg, 0, state.board["rows"][egg])
-    all_ids = [t for h in state.hands for t in h] + state.deck + [r["id"] for r in
-                                                                  state.board["rows"].values() for r in r]
+    all_ids = (
+        [t for h in state.hands for t in h] + state.deck + [r["id"] for r in state.board["rows"].values() for r in r]
+    )
     assert sorted(all_ids) == list(range(45))
     with_actions = GAME.new(2, 3, {"action_tiles": True})
     assert len(with_actions.tiles) == 65
@@ -498,17 +544,28 @@ def test_setup_matches_the_rules() -> None:
 
 # --- properties --------------------------------------------------------------------------------------------
 
+
 def _eggs_total(state: State) -> int:
-    return (sum(state.piles.values()) + sum(sum(c.values()) for c in state.board["eggs"])
-            + sum(sum(c.values()) for c in state.collected) + state.boxed)
+    return (
+        sum(state.piles.values())
+        + sum(sum(c.values()) for c in state.board["eggs"])
+        + sum(sum(c.values()) for c in state.collected)
+        + state.boxed
+    )
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10_000), players=st.integers(2, 8), actions=st.booleans(),
-       objectives=st.booleans(), shape=st.sampled_from(["4x4", "5x4", "cross", "ring"]))
+@given(
+    seed=st.integers(0, 10_000),
+    players=st.integers(2, 8),
+    actions=st.booleans(),
+    objectives=st.booleans(),
+    shape=st.sampled_from(["4x4", "5x4", "cross", "ring"]),
+)
 @example(seed=325, players=4, actions=True, objectives=False, shape="5x4")  # a pile ran out after a placement
 def test_random_legal_play_ends_conserves_eggs_and_keeps_rows_balanced(
-        seed: int, players: int, actions: bool, objectives: bool, shape: str) -> None:
+    seed: int, players: int, actions: bool, objectives: bool, shape: str
+) -> None:
     state = GAME.new(players, seed, {"action_tiles": actions, "objectives": objectives, "shape": shape})
     total = _eggs_total(state)
     ais = [RandomPlayer(seed + s) for s in range(players)]
@@ -534,8 +591,12 @@ def test_random_legal_play_ends_conserves_eggs_and_keeps_rows_balanced(
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 1000), steps=st.integers(0, 60),
-       bad=st.lists(st.text(min_size=0, max_size=8), min_size=1, max_size=3), seat=st.integers(-1, 3))
+@given(
+    seed=st.integers(0, 1000),
+    steps=st.integers(0, 60),
+    bad=st.lists(st.text(min_size=0, max_size=8), min_size=1, max_size=3),
+    seat=st.integers(-1, 3),
+)
 def test_illegal_input_changes_nothing(seed: int, steps: int, bad: list[str], seat: int) -> None:
     state = GAME.new(3, seed, {"action_tiles": True})
     ais = [RandomPlayer(seed + s) for s in range(3)]
@@ -548,8 +609,12 @@ def test_illegal_input_changes_nothing(seed: int, steps: int, bad: list[str], se
     before = json.dumps(GAME.to_json(state), sort_keys=True)
     prompts = GAME.prompts(state)
     legal = {p.seat: p for p in prompts}
-    if seat in legal and len(bad) == legal[seat].pick and set(bad) <= set(legal[seat].choice_ids()) \
-            and len(set(bad)) == len(bad):
+    if (
+        seat in legal
+        and len(bad) == legal[seat].pick
+        and set(bad) <= set(legal[seat].choice_ids())
+        and len(set(bad)) == len(bad)
+    ):
         return  # hypothesis happened to find a legal answer
     with pytest.raises(IllegalAction):
         GAME.apply(state, seat, bad)
@@ -557,10 +622,18 @@ def test_illegal_input_changes_nothing(seed: int, steps: int, bad: list[str], se
 
 
 def _index_fields(ix: BoardIndex) -> dict[str, Any]:
-    return {"egg_mask": {k: v for k, v in ix.egg_mask.items() if v}, "totals": ix.totals,
-            "no_duplicates": ix.no_duplicates, "one_type": ix.one_type, "at_least": ix.at_least,
-            "pawn_count": ix.pawn_count, "pawn_mask": ix.pawn_mask, "type_mask": ix.type_mask,
-            "near_eggs": ix.near_eggs(), "full": ix.full}
+    return {
+        "egg_mask": {k: v for k, v in ix.egg_mask.items() if v},
+        "totals": ix.totals,
+        "no_duplicates": ix.no_duplicates,
+        "one_type": ix.one_type,
+        "at_least": ix.at_least,
+        "pawn_count": ix.pawn_count,
+        "pawn_mask": ix.pawn_mask,
+        "type_mask": ix.type_mask,
+        "near_eggs": ix.near_eggs(),
+        "full": ix.full,
+    }
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -578,10 +651,12 @@ def test_what_the_engine_keeps_between_decisions_equals_a_fresh_reading(seed: in
         assert _index_fields(kept) == _index_fields(new)
         for seat in range(players):
             for egg, row in state.board["rows"].items():
-                assert row_mask(row, state.board, side_of(seat), egg, None, kept) == \
-                    row_mask(row, fresh.board, side_of(seat), egg, None, new)
-        assert [[(c.id, c.label) for c in q.choices] for q in GAME.prompts(state)] == \
-            [[(c.id, c.label) for c in q.choices] for q in GAME.prompts(fresh)]
+                assert row_mask(row, state.board, side_of(seat), egg, None, kept) == row_mask(
+                    row, fresh.board, side_of(seat), egg, None, new
+                )
+        assert [[(c.id, c.label) for c in q.choices] for q in GAME.prompts(state)] == [
+            [(c.id, c.label) for c in q.choices] for q in GAME.prompts(fresh)
+        ]
 
 
 def test_a_finished_game_is_freed_without_the_garbage_collector() -> None:

@@ -50,7 +50,8 @@ CASES: list[tuple[int, int, dict[str, Any], str, str]] = [
 
 
 @pytest.mark.parametrize(("players", "seed", "options", "level", "expected"), CASES)
-def test_fixed_seed_games_are_unchanged(players: int, seed: int, options: dict[str, Any], level: str,
-                                        expected: str) -> None:
+def test_fixed_seed_games_are_unchanged(
+    players: int, seed: int, options: dict[str, Any], level: str, expected: str
+) -> None:
     got = replay_digest(GAME, players, seed, options, level)
     check_digest(got, expected, (players, seed, options, level))

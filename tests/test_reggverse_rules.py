@@ -16,17 +16,43 @@ from tests.reggverse_reference import matching
 # y1   witch   statue  tower   empty      squares 4-7
 # y2   tree    tree    cave    dragon     squares 8-11
 # y3   well    tree    statue  tower      squares 12-15 (south edge, seat 1 sits here)
-TYPES = ["tree", "cave", "dragon", "well", "witch", "statue", "tower", "empty",
-         "tree", "tree", "cave", "dragon", "well", "tree", "statue", "tower"]
-EGGS: dict[int, dict[str, int]] = {0: {"red": 1}, 5: {"red": 2}, 6: {"blue": 1, "red": 1}, 10: {"blue": 1},
-                                   15: {"green": 3}}
+TYPES = [
+    "tree",
+    "cave",
+    "dragon",
+    "well",
+    "witch",
+    "statue",
+    "tower",
+    "empty",
+    "tree",
+    "tree",
+    "cave",
+    "dragon",
+    "well",
+    "tree",
+    "statue",
+    "tower",
+]
+EGGS: dict[int, dict[str, int]] = {
+    0: {"red": 1},
+    5: {"red": 2},
+    6: {"blue": 1, "red": 1},
+    10: {"blue": 1},
+    15: {"green": 3},
+}
 PAWNS = [5, 9, 3, 12]  # seats 1-4: south, north, west, east
 ALL = set(range(16))
 
 
 def board(rows: dict[str, list[dict[str, Any]]], pawns: list[int] = PAWNS) -> dict[str, Any]:
-    return {"shape": "4x4", "types": list(TYPES), "eggs": [dict(EGGS.get(c, {})) for c in range(16)],
-            "pawns": list(pawns), "rows": rows}
+    return {
+        "shape": "4x4",
+        "types": list(TYPES),
+        "eggs": [dict(EGGS.get(c, {})) for c in range(16)],
+        "pawns": list(pawns),
+        "rows": rows,
+    }
 
 
 _ids = iter(range(100, 10_000))
@@ -84,20 +110,19 @@ SIDED = [
     (rule(4, side="bottom"), [set(range(8, 16)), set(range(8)), SOUTH_LEFT, {2, 3, 6, 7, 10, 11, 14, 15}]),
     (rule(4, side="right"), [ALL - SOUTH_LEFT, SOUTH_LEFT, set(range(8, 16)), set(range(8))]),
     # dragons at x2,y0 and x3,y2: rows y0/y2 from south and north, columns x2/x3 from west and east
-    (rule(12, tile="dragon", line="row"),
-     [{0, 1, 2, 3, 8, 9, 10, 11}] * 2 + [{2, 3, 6, 7, 10, 11, 14, 15}] * 2),
-    (rule(12, True, tile="dragon", line="row"),
-     [{4, 5, 6, 7, 12, 13, 14, 15}] * 2 + [{0, 1, 4, 5, 8, 9, 12, 13}] * 2),
-    (rule(12, tile="dragon", line="column"),
-     [{2, 3, 6, 7, 10, 11, 14, 15}] * 2 + [{0, 1, 2, 3, 8, 9, 10, 11}] * 2),
+    (rule(12, tile="dragon", line="row"), [{0, 1, 2, 3, 8, 9, 10, 11}] * 2 + [{2, 3, 6, 7, 10, 11, 14, 15}] * 2),
+    (rule(12, True, tile="dragon", line="row"), [{4, 5, 6, 7, 12, 13, 14, 15}] * 2 + [{0, 1, 4, 5, 8, 9, 12, 13}] * 2),
+    (rule(12, tile="dragon", line="column"), [{2, 3, 6, 7, 10, 11, 14, 15}] * 2 + [{0, 1, 2, 3, 8, 9, 10, 11}] * 2),
     # red eggs on y0 and y1, in columns x0, x1, x2
     (rule(13, egg="red", line="row"), [set(range(8))] * 2 + [ALL - {3, 7, 11, 15}] * 2),
     (rule(13, True, egg="red", line="row"), [set(range(8, 16))] * 2 + [{3, 7, 11, 15}] * 2),
     (rule(13, egg="red", line="column"), [ALL - {3, 7, 11, 15}] * 2 + [set(range(8))] * 2),
     # eggs per row y0..y3: 1, 4, 1, 3; per column x0..x3: 1, 2, 3, 3
     (rule(14, n=2, line="row"), [{0, 1, 2, 3, 8, 9, 10, 11}] * 2 + [{0, 1, 4, 5, 8, 9, 12, 13}] * 2),
-    (rule(14, True, n=2, line="row"),
-     [{4, 5, 6, 7, 12, 13, 14, 15}] * 2 + [{1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15}] * 2),
+    (
+        rule(14, True, n=2, line="row"),
+        [{4, 5, 6, 7, 12, 13, 14, 15}] * 2 + [{1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15}] * 2,
+    ),
     (rule(14, True, n=3, line="column"), [{2, 3, 6, 7, 10, 11, 14, 15}] * 2 + [{4, 5, 6, 7, 12, 13, 14, 15}] * 2),
 ]
 
@@ -153,10 +178,16 @@ def test_rule_texts_read_like_the_tiles() -> None:
 
 def _random_rule(rng: random.Random, i: int) -> dict[str, Any]:
     t = rng.randrange(1, 16)
-    return {"id": i, "t": t, "neg": t != 11 and rng.random() < 0.5, "tile": rng.choice(TILE_TYPES),
-            "egg": rng.choice(EGG_COLOURS[:4]), "n": rng.choice((2, 3)),
-            "side": rng.choice(("left", "right", "top", "bottom")),
-            "line": rng.choice(("row", "column"))}
+    return {
+        "id": i,
+        "t": t,
+        "neg": t != 11 and rng.random() < 0.5,
+        "tile": rng.choice(TILE_TYPES),
+        "egg": rng.choice(EGG_COLOURS[:4]),
+        "n": rng.choice((2, 3)),
+        "side": rng.choice(("left", "right", "top", "bottom")),
+        "line": rng.choice(("row", "column")),
+    }
 
 
 @pytest.mark.parametrize("shape", sorted(SHAPES))
@@ -171,8 +202,10 @@ def test_mask_evaluator_agrees_with_a_square_by_square_reading(shape: str) -> No
             "types": [rng.choice(TILE_TYPES) for _ in range(n)],
             "eggs": [{e: rng.randrange(1, 3) for e in EGG_COLOURS[:4] if rng.random() < 0.15} for _ in range(n)],
             "pawns": rng.sample(range(n), 4),
-            "rows": {e: [_random_rule(rng, 10 * k + j) for j in range(rng.randrange(0, 4))]
-                     for k, e in enumerate(EGG_COLOURS[:4])},
+            "rows": {
+                e: [_random_rule(rng, 10 * k + j) for j in range(rng.randrange(0, 4))]
+                for k, e in enumerate(EGG_COLOURS[:4])
+            },
         }
         for egg in b["rows"]:
             for seat in range(4):

@@ -13,9 +13,15 @@ def _drawn(font: fonts.FontType, repeat: int) -> str:
     image = Image.new("RGB", (400, 200), (250, 240, 220))
     draw = ImageDraw.Draw(image)
     for _ in range(repeat):  # the second round is served from the kept bitmaps
-        for i, (text, anchor, x) in enumerate([("Tile 12", None, 10.0), ("Tile 12", None, 10.5),
-                                               ("3", "mm", 200.37), ("Nord-Est", "ra", 390.0),
-                                               ("Tile 12", "mm", 120.25)]):
+        for i, (text, anchor, x) in enumerate(
+            [
+                ("Tile 12", None, 10.0),
+                ("Tile 12", None, 10.5),
+                ("3", "mm", 200.37),
+                ("Nord-Est", "ra", 390.0),
+                ("Tile 12", "mm", 120.25),
+            ]
+        ):
             draw.text((x, 20 + 30 * i + 0.5 * i), text, fill=(20 + 40 * i, 30, 90), font=font, anchor=anchor)
     return hashlib.sha256(image.tobytes()).hexdigest()
 

@@ -24,8 +24,11 @@ def test_named_colours_are_exact_and_text_edges_are_close() -> None:
     assert decoded.mode == "P"
     rgb = decoded.convert("RGB")
     assert rgb.getpixel((0, 0)) == PAPER and rgb.getpixel((170, 30)) == ODD
-    worst = max(max(abs(a - b) for a, b in zip(image.getpixel((x, y)), rgb.getpixel((x, y)), strict=True))  # type: ignore[arg-type]
-                for x in range(140) for y in range(60))
+    worst = max(
+        max(abs(a - b) for a, b in zip(image.getpixel((x, y)), rgb.getpixel((x, y)), strict=True))  # type: ignore[arg-type]
+        for x in range(140)
+        for y in range(60)
+    )
     assert worst <= 40, "an anti-aliased edge went to a far colour"
 
 

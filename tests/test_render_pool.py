@@ -48,8 +48,9 @@ async def test_a_worker_draws_the_same_picture_and_a_crash_loses_none() -> None:
         engine = games.get("eight-minute-empire")
         state = engine.new(2, 5, {})
         prompt = engine.prompts(state)[0]  # its `info` is a read-only mapping, which does not pickle as is
-        seat_job = PictureJob(renderer_for("eight-minute-empire"), "seat_image",
-                              (engine.view(state, prompt.seat), prompt, "it"))
+        seat_job = PictureJob(
+            renderer_for("eight-minute-empire"), "seat_image", (engine.view(state, prompt.seat), prompt, "it")
+        )
         seat_picture = seat_job.run()
         assert seat_picture is not None and await pictures.draw(seat_job) == seat_picture
         regg = games.get(KEY)
@@ -117,8 +118,9 @@ async def test_an_outdated_picture_is_not_drawn_and_clicks_go_first_then_picture
     with pytest.raises(Superseded):
         await old
     assert await later == b"notification" and await click == b"click" and await again == b"again"
-    assert renderer.drawn == ["first", "click", "again", "notification"], \
+    assert renderer.drawn == ["first", "click", "again", "notification"], (
         "the click's picture before the waiting ones, then a superseded one's newer version"
+    )
     assert pictures.counts.superseded == 1 and pictures.counts.requested == 5
 
 
@@ -134,7 +136,6 @@ async def test_a_cancelled_waiter_gives_its_place_back() -> None:
     renderer.release.set()
     assert await first == b"first" and await after == b"after"
     assert renderer.drawn == ["first", "after"] and pictures._gate.busy == 0
-
 
 
 async def test_a_waiter_cancelled_as_a_place_frees_up_leaves_the_gate_consistent() -> None:

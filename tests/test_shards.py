@@ -37,27 +37,32 @@ def guild_on(shard: int, count: int, n: int = 1) -> int:
 
 
 # --- settings and the command line ---------------------------------------------------------------
-@pytest.mark.parametrize(("text", "ids"), [("0-3", [0, 1, 2, 3]), ("0,2,5-7", [0, 2, 5, 6, 7]),
-                                           (" 4 ", [4]), ("6, 0-1", [0, 1, 6])])
+@pytest.mark.parametrize(
+    ("text", "ids"), [("0-3", [0, 1, 2, 3]), ("0,2,5-7", [0, 2, 5, 6, 7]), (" 4 ", [4]), ("6, 0-1", [0, 1, 6])]
+)
 def test_shard_ids_accept_ranges_and_lists(text: str, ids: list[int]) -> None:
     assert Settings(shard_ids=text, shard_count=8).shard_ids == ids
 
 
-@pytest.mark.parametrize(("fields", "complaint"), [
-    ({"shard_ids": "0-3"}, "SHARD_IDS needs SHARD_COUNT"),
-    ({"shard_ids": "6-9", "shard_count": 8}, "[8, 9] are outside 0-7"),
-    ({"shard_ids": "3-1", "shard_count": 8}, "runs backwards"),
-    ({"shard_ids": "0-2,2", "shard_count": 8}, "names a shard twice"),
-    ({"shard_ids": "one", "shard_count": 8}, "not a shard id"),
-    ({"shard_count": 0}, "at least 1"),
-])
+@pytest.mark.parametrize(
+    ("fields", "complaint"),
+    [
+        ({"shard_ids": "0-3"}, "SHARD_IDS needs SHARD_COUNT"),
+        ({"shard_ids": "6-9", "shard_count": 8}, "[8, 9] are outside 0-7"),
+        ({"shard_ids": "3-1", "shard_count": 8}, "runs backwards"),
+        ({"shard_ids": "0-2,2", "shard_count": 8}, "names a shard twice"),
+        ({"shard_ids": "one", "shard_count": 8}, "not a shard id"),
+        ({"shard_count": 0}, "at least 1"),
+    ],
+)
 def test_bad_shard_settings_are_refused(fields: dict[str, Any], complaint: str) -> None:
     with pytest.raises(ValueError, match=complaint.replace("[", r"\[")):
         Settings(**fields)
 
 
-def test_command_line_overrides_the_environment(monkeypatch: pytest.MonkeyPatch,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_command_line_overrides_the_environment(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     seen: list[Settings] = []
 
     async def run(settings: Settings) -> int:
@@ -81,10 +86,16 @@ def test_command_line_overrides_the_environment(monkeypatch: pytest.MonkeyPatch,
     assert len(seen) == 3
 
 
-@pytest.mark.parametrize(("fields", "syncs"), [
-    ({}, True), ({"shard_count": 4}, True), ({"shard_ids": "0-1", "shard_count": 4}, True),
-    ({"shard_ids": "2-3", "shard_count": 4}, False), ({"sync_commands": False}, False),
-])
+@pytest.mark.parametrize(
+    ("fields", "syncs"),
+    [
+        ({}, True),
+        ({"shard_count": 4}, True),
+        ({"shard_ids": "0-1", "shard_count": 4}, True),
+        ({"shard_ids": "2-3", "shard_count": 4}, False),
+        ({"sync_commands": False}, False),
+    ],
+)
 def test_only_the_process_with_shard_zero_syncs_commands(fields: dict[str, Any], syncs: bool) -> None:
     bot = TableBot(Settings(discord_token="x", **fields))
     assert bot.syncs_commands is syncs
@@ -132,8 +143,9 @@ async def test_owned_games_are_filtered_in_sql_by_discords_rule(two: tuple[Datab
     guilds: list[int | None] = [None, *(guild_on(s, 8, n) for s in range(8) for n in (1, 7)), 2**62 + 12345]
     owner: dict[int, int | None] = {}
     for channel, guild in enumerate(guilds):
-        row = await table.create_lobby(guild_id=guild, channel_id=1000 + channel, game_key=KEY, host_id=1,
-                                       host_name="H", turn_seconds=60)
+        row = await table.create_lobby(
+            guild_id=guild, channel_id=1000 + channel, game_key=KEY, host_id=1, host_name="H", turn_seconds=60
+        )
         assert row.id is not None
         await table.join(row.id, 2, "J")
         await table.start(row.id, 1)
@@ -168,8 +180,9 @@ async def test_a_dm_click_on_shard_zero_for_another_process_game_is_safe(two: tu
     count = 2
     dm_side = TableService(two[0], Recorder(), clock=clock, shards=Shards.of([0], count))
     owner = TableService(two[1], Recorder(), clock=clock, shards=Shards.of([1], count))
-    row = await owner.create_lobby(guild_id=guild_on(1, count), channel_id=10, game_key=KEY, host_id=100,
-                                   host_name="Alice", turn_seconds=60)
+    row = await owner.create_lobby(
+        guild_id=guild_on(1, count), channel_id=10, game_key=KEY, host_id=100, host_name="Alice", turn_seconds=60
+    )
     assert row.id is not None
     game_id = row.id
     await owner.join(game_id, 101, "Bob")
@@ -196,7 +209,7 @@ async def test_a_dm_click_on_shard_zero_for_another_process_game_is_safe(two: tu
         for user in (100, 101):
             notice = await owner.private_view(game_id, user)
             if notice.prompt is not None:
-                choice = [c.id for c in notice.prompt.choices[:notice.prompt.pick]]
+                choice = [c.id for c in notice.prompt.choices[: notice.prompt.pick]]
                 await owner.decide(game_id, user, notice.seat.seat, notice.version, choice)
         bob_new = await owner.private_view(game_id, 101)
     log = [(a.seat, a.afk) for a in await two[0].actions(game_id)]
@@ -217,8 +230,14 @@ async def test_a_click_racing_the_owners_afk_timer_is_decided_once(two: tuple[Da
     owner = TableService(two[1], owner_recorder, clock=clock, shards=Shards.of([1], 2))
     outcomes = []
     for round_ in range(6):
-        row = await owner.create_lobby(guild_id=guild_on(1, 2, round_ + 1), channel_id=20 + round_, game_key=KEY,
-                                       host_id=100, host_name="Alice", turn_seconds=60)
+        row = await owner.create_lobby(
+            guild_id=guild_on(1, 2, round_ + 1),
+            channel_id=20 + round_,
+            game_key=KEY,
+            host_id=100,
+            host_name="Alice",
+            turn_seconds=60,
+        )
         assert row.id is not None
         await owner.join(row.id, 101, "Bob")
         await owner.start(row.id, 100)
@@ -229,7 +248,7 @@ async def test_a_click_racing_the_owners_afk_timer_is_decided_once(two: tuple[Da
         notice = await dm_side.private_view(row.id, 101)
         assert notice.prompt is not None
         before = len(await two[0].actions(row.id))
-        pick = [c.id for c in notice.prompt.choices[:notice.prompt.pick]]
+        pick = [c.id for c in notice.prompt.choices[: notice.prompt.pick]]
         click = dm_side.decide(row.id, 101, 1, notice.version, pick)
         results = await asyncio.gather(click, owner.tick(), return_exceptions=True)
         actions = await two[0].actions(row.id)
@@ -252,8 +271,14 @@ async def test_start_up_resumes_only_owned_games_left_mid_way(two: tuple[Databas
     first = TableService(db)
     games_by_shard: dict[int, int] = {}
     for shard in (0, 1):
-        row = await first.create_lobby(guild_id=guild_on(shard, 2), channel_id=30 + shard, game_key=KEY,
-                                       host_id=100, host_name="Alice", turn_seconds=None)
+        row = await first.create_lobby(
+            guild_id=guild_on(shard, 2),
+            channel_id=30 + shard,
+            game_key=KEY,
+            host_id=100,
+            host_name="Alice",
+            turn_seconds=None,
+        )
         assert row.id is not None
         await first.add_ai(row.id, 100)
         await first.start(row.id, 100)
@@ -370,12 +395,17 @@ async def test_two_processes_run_each_timer_once_across_a_kill(lb: Loopback, pg_
                     row = await db.get_game(game_of[guild])
                     assert row is not None
                     if row.status == "active":
-                        await db.update_game(row.id or 0, deadline=utcnow() - timedelta(seconds=1),
-                                             reminded=row.reminded)
+                        await db.update_game(
+                            row.id or 0, deadline=utcnow() - timedelta(seconds=1), reminded=row.reminded
+                        )
 
             def reminders(guild: int) -> int:
-                return sum(1 for c in (channels[guild], *thread_of[guild]) for m in lb.messages_in(c)
-                           if "please decide" in str(m.get("content")))
+                return sum(
+                    1
+                    for c in (channels[guild], *thread_of[guild])
+                    for m in lb.messages_in(c)
+                    if "please decide" in str(m.get("content"))
+                )
 
             async def afk_turns(guild: int) -> int:
                 return sum(1 for a in await db.actions(game_of[guild]) if a.afk) // 2
@@ -386,10 +416,12 @@ async def test_two_processes_run_each_timer_once_across_a_kill(lb: Loopback, pg_
                 assert row is not None
                 thread_of[guild] = (row.thread_id,) if row.thread_id else ()
 
-            async def each_has(count: Callable[[int], Awaitable[int]], guilds: Iterable[int], wanted: int,
-                               what: str) -> None:
+            async def each_has(
+                count: Callable[[int], Awaitable[int]], guilds: Iterable[int], wanted: int, what: str
+            ) -> None:
                 async def done() -> bool:
                     return all([await count(g) == wanted for g in guilds])
+
                 await eventually(done, what=what)
 
             async def reminded(guild: int) -> int:
@@ -433,8 +465,9 @@ async def test_two_processes_run_each_timer_once_across_a_kill(lb: Loopback, pg_
 
 @needs_postgres
 @pytest.mark.slow
-async def test_two_processes_play_through_kills_of_either(lb: Loopback, pg_url: str, tmp_path: Path,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_two_processes_play_through_kills_of_either(
+    lb: Loopback, pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Games in guilds of both processes, players clicking their DMs (shard 0's process answers
     those for every guild); each process is SIGKILLed once mid-game and restarted. Every game
     finishes, no acknowledged decision is lost, and no decision is applied twice.

@@ -53,8 +53,9 @@ async def db(tmp_path: Path) -> AsyncIterator[Database]:
 
 
 async def lobby_of(table: TableService, humans: int, ais: int = 0, turn_seconds: int | None = None) -> int:
-    row = await table.create_lobby(guild_id=1, channel_id=10, game_key=KEY, host_id=100, host_name="U0",
-                                   turn_seconds=turn_seconds)
+    row = await table.create_lobby(
+        guild_id=1, channel_id=10, game_key=KEY, host_id=100, host_name="U0", turn_seconds=turn_seconds
+    )
     assert row.id is not None
     for i in range(1, humans):
         await table.join(row.id, 100 + i, f"U{i}")
@@ -147,8 +148,9 @@ async def test_double_decisions_race_and_apply_once(db: Database) -> None:
     notice = await table.private_view(game_id, 100)
     assert notice.prompt is not None
     choice = [notice.prompt.choices[0].id]
-    results = await asyncio.gather(*(table.decide(game_id, 100, 0, notice.version, choice) for _ in range(3)),
-                                   return_exceptions=True)
+    results = await asyncio.gather(
+        *(table.decide(game_id, 100, 0, notice.version, choice) for _ in range(3)), return_exceptions=True
+    )
     assert sum(isinstance(r, Decided) for r in results) == 1
     assert all(isinstance(r, Stale) for r in results if not isinstance(r, Decided))
     assert len(await db.actions(game_id)) == 1

@@ -27,8 +27,9 @@ if TYPE_CHECKING:
 
 MAX_VARIANT = 40  # characters of one name=value pair
 
-GAME_CHOICES: list[app_commands.Choice[str]] = [app_commands.Choice(name=games.get(k).title, value=k)
-                                                for k in games.keys()][:25]
+GAME_CHOICES: list[app_commands.Choice[str]] = [
+    app_commands.Choice(name=games.get(k).title, value=k) for k in games.keys()
+][:25]
 
 
 def _timer_choice(seconds: int) -> app_commands.Choice[int]:
@@ -45,7 +46,8 @@ TIMER_CHOICES: list[app_commands.Choice[int]] = [_timer_choice(s) for s in prese
 # Each language named in itself (from Babel's locale data), so anybody can find theirs.
 LANGUAGE_CHOICES: list[app_commands.Choice[str]] = [
     app_commands.Choice(name=str(Locale.parse(code).get_display_name(code)).capitalize(), value=code)
-    for code in i18n.LANGUAGES]
+    for code in i18n.LANGUAGES
+]
 
 
 def parse_variants(raw: str | None) -> dict[str, str]:
@@ -88,23 +90,44 @@ class GameCog(commands.Cog):
             await handlers.refuse(interaction, i18n.t(of_user(interaction), text.NO_GAME_HERE))
         return row
 
-    @game.command(name=NP_("command", "new"), description=N_("Open a lobby for a game in this channel"),
-                  extras={answer.PUBLIC: True})
-    @app_commands.rename(game=NP_("command", "game"), variants=NP_("command", "variants"),
-                         timer=NP_("command", "timer"))
-    @app_commands.describe(game=N_("Which game"), variants=N_("Variants as name=value (see the lobby)"),
-                           timer=N_("Seconds per decision before the AI decides (0: off)"))
+    @game.command(
+        name=NP_("command", "new"),
+        description=N_("Open a lobby for a game in this channel"),
+        extras={answer.PUBLIC: True},
+    )
+    @app_commands.rename(
+        game=NP_("command", "game"), variants=NP_("command", "variants"), timer=NP_("command", "timer")
+    )
+    @app_commands.describe(
+        game=N_("Which game"),
+        variants=N_("Variants as name=value (see the lobby)"),
+        timer=N_("Seconds per decision before the AI decides (0: off)"),
+    )
     @app_commands.choices(game=GAME_CHOICES, timer=TIMER_CHOICES)  # type: ignore[misc]
-    async def new(self, interaction: discord.Interaction[Any], game: str, variants: str | None = None,
-                  timer: int = DEFAULT_TURN_SECONDS) -> None:
+    async def new(
+        self,
+        interaction: discord.Interaction[Any],
+        game: str,
+        variants: str | None = None,
+        timer: int = DEFAULT_TURN_SECONDS,
+    ) -> None:
         try:
             row = await self.table.create_lobby(
-                guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, game_key=game,
-                host_id=interaction.user.id, host_name=handlers.display_name(interaction.user),
-                options=parse_variants(variants), turn_seconds=timer, host_locale=handlers.locale_of(interaction))
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id or 0,
+                game_key=game,
+                host_id=interaction.user.id,
+                host_name=handlers.display_name(interaction.user),
+                options=parse_variants(variants),
+                turn_seconds=timer,
+                host_locale=handlers.locale_of(interaction),
+            )
         except TableError as exc:
-            lost = await self.table.db.channel_game(interaction.channel_id or 0) if exc.message == text.CHANNEL_BUSY \
+            lost = (
+                await self.table.db.channel_game(interaction.channel_id or 0)
+                if exc.message == text.CHANNEL_BUSY
                 else None
+            )
             if lost is not None and lost.status == "lobby" and lost.lobby_message_id is None:
                 # The lobby exists but its message was never posted (the bot stopped before answering the
                 # command that opened it): show that lobby now, or nobody could join it or change it.
@@ -122,8 +145,9 @@ class GameCog(commands.Cog):
             await self.table.db.update_game(row.id, lobby_message_id=message_id)
 
     @new.autocomplete("variants")
-    async def variants_autocomplete(self, interaction: discord.Interaction[Any], current: str
-                                    ) -> list[app_commands.Choice[str]]:
+    async def variants_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
         key = getattr(interaction.namespace, "game", None)
         keys = [key] if key in games.keys() else games.keys()
         found: list[app_commands.Choice[str]] = []
@@ -141,8 +165,11 @@ class GameCog(commands.Cog):
         if game.lobby_message_id is None:
             return
         lang = await self.bot.languages.server(game.guild_id)
-        message = (present.lobby(game, seats, lang) if game.status == "lobby"
-                   else present.closed_lobby(i18n.t(lang, text.CANCELLED)))
+        message = (
+            present.lobby(game, seats, lang)
+            if game.status == "lobby"
+            else present.closed_lobby(i18n.t(lang, text.CANCELLED))
+        )
         partial = self.bot.get_partial_messageable(game.channel_id).get_partial_message(game.lobby_message_id)
         # If the lobby message is gone, the command's own answer still says what happened.
         with contextlib.suppress(discord.HTTPException):
@@ -154,8 +181,9 @@ class GameCog(commands.Cog):
         if row is None:
             return
         try:
-            await self.table.join(row.id, interaction.user.id, handlers.display_name(interaction.user),
-                                  handlers.locale_of(interaction))
+            await self.table.join(
+                row.id, interaction.user.id, handlers.display_name(interaction.user), handlers.locale_of(interaction)
+            )
         except TableError as exc:
             await handlers.refuse_error(interaction, exc)
             return
@@ -218,9 +246,17 @@ class GameCog(commands.Cog):
         if not mine:
             await answer.send(interaction, i18n.t(lang, text.STATUS_NONE), ephemeral=True)
             return
-        lines = [i18n.t(lang, text.STATUS_LINE, game_id=g.id, title=games.get(g.game_key).title,
-                        status=i18n.t(lang, text.STATUS_NAMES.get(g.status, g.status)),
-                        channel=g.thread_id or g.channel_id) for g in mine]
+        lines = [
+            i18n.t(
+                lang,
+                text.STATUS_LINE,
+                game_id=g.id,
+                title=games.get(g.game_key).title,
+                status=i18n.t(lang, text.STATUS_NAMES.get(g.status, g.status)),
+                channel=g.thread_id or g.channel_id,
+            )
+            for g in mine
+        ]
         await answer.send(interaction, "\n".join(lines), ephemeral=True)
 
     @game.command(name=NP_("command", "rules"), description=N_("The rules summary and variants of a game"))
@@ -229,15 +265,19 @@ class GameCog(commands.Cog):
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction[Any], game: str) -> None:
         if game not in games.keys():
-            await handlers.refuse(interaction, i18n.t(of_user(interaction), text.UNKNOWN_GAME, key=echo(game),
-                                                      known=", ".join(games.keys())))
+            await handlers.refuse(
+                interaction,
+                i18n.t(of_user(interaction), text.UNKNOWN_GAME, key=echo(game), known=", ".join(games.keys())),
+            )
             return
         embed, view = rules.page_message(game, 0, of_user(interaction))
         await answer.send(interaction, embed=embed, view=view, ephemeral=True)
 
-    @game.command(name=NP_("command", "abandon"),
-                  description=N_("Abandon the lobby or game here (host or Manage Server)"),
-                  extras={answer.PUBLIC: True})
+    @game.command(
+        name=NP_("command", "abandon"),
+        description=N_("Abandon the lobby or game here (host or Manage Server)"),
+        extras={answer.PUBLIC: True},
+    )
     async def abandon(self, interaction: discord.Interaction[Any]) -> None:
         row = await self._require_here(interaction)
         if row is None:
@@ -252,8 +292,10 @@ class GameCog(commands.Cog):
         if row.status == "lobby":
             await self._refresh_lobby(row)
 
-    @game.command(name=NP_("command", "settings"),
-                  description=N_("Server settings: the language of channel and thread messages (Manage Server)"))
+    @game.command(
+        name=NP_("command", "settings"),
+        description=N_("Server settings: the language of channel and thread messages (Manage Server)"),
+    )
     @app_commands.rename(language=NP_("command", "language"))
     @app_commands.describe(language=N_("The language of channel and thread messages on this server"))
     @app_commands.choices(language=LANGUAGE_CHOICES)

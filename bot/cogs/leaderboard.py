@@ -87,9 +87,16 @@ def win_rate(wins: int, played: int, lang: str) -> str:
 
 
 def board_row(position: int, row: RatingRow, lang: str) -> str:
-    return i18n.t(lang, ts.BOARD_ROW, position=position, who=who(row.user_id, lang),
-                  rating=rating_text(row.ordinal, lang), games=i18n.tn(lang, ts.GAMES, row.games),
-                  wins=i18n.tn(lang, ts.WINS, row.wins), rate=win_rate(row.wins, row.games, lang))
+    return i18n.t(
+        lang,
+        ts.BOARD_ROW,
+        position=position,
+        who=who(row.user_id, lang),
+        rating=rating_text(row.ordinal, lang),
+        games=i18n.tn(lang, ts.GAMES, row.games),
+        wins=i18n.tn(lang, ts.WINS, row.wins),
+        rate=win_rate(row.wins, row.games, lang),
+    )
 
 
 def scope_name(scope: int, lang: str) -> str:
@@ -116,16 +123,24 @@ def score_text(value: float, lang: str) -> str:
 class LeaderboardPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)lbd:(?P<rest>.*)"):
     """Previous/Next on a leaderboard: lbd:GAME_KEY:SCOPE:PAGE (the page it leads to, from 0)."""
 
-    def __init__(self, game_key: str, scope: str, page: int, *, label: str = "?", disabled: bool = False,
-                 raw: str | None = None) -> None:
+    def __init__(
+        self, game_key: str, scope: str, page: int, *, label: str = "?", disabled: bool = False, raw: str | None = None
+    ) -> None:
         custom_id = f"lbd:{raw}" if raw is not None else f"lbd:{game_key}:{scope}:{page}"
-        super().__init__(discord.ui.Button(label=label, custom_id=custom_id[:CUSTOM_ID_LIMIT], disabled=disabled,
-                                           style=discord.ButtonStyle.secondary))
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                custom_id=custom_id[:CUSTOM_ID_LIMIT],
+                disabled=disabled,
+                style=discord.ButtonStyle.secondary,
+            )
+        )
         self.raw = raw if raw is not None else custom_id[4:]
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> LeaderboardPage:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LeaderboardPage:
         return cls("", "", 0, raw=match["rest"], label=getattr(item, "label", None) or "?")
 
     def parsed(self) -> tuple[str, str, int] | None:
@@ -143,8 +158,15 @@ class LeaderboardPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r
             return
         game_key, scope, page = parsed
         async with answering.in_time(interaction):  # a page is read from the database: it may stall
-            answer = await board_message(database(interaction), board_scope(interaction.guild_id, scope), scope,
-                                         game_key, interaction.user.id, page, of_user(interaction))
+            answer = await board_message(
+                database(interaction),
+                board_scope(interaction.guild_id, scope),
+                scope,
+                game_key,
+                interaction.user.id,
+                page,
+                of_user(interaction),
+            )
             await answering.edit(interaction, **answer.send_kwargs())
 
 
@@ -153,16 +175,20 @@ def board_scope(guild_id: int | None, scope: str) -> int:
     return guild_id if scope == "s" and guild_id else GLOBAL
 
 
-async def board_message(db: Database, scope_id: int, scope: str, game_key: str, user_id: int, page: int,
-                        lang: str) -> Answer:
+async def board_message(
+    db: Database, scope_id: int, scope: str, game_key: str, user_id: int, page: int, lang: str
+) -> Answer:
     title = title_of(game_key)
     heading = i18n.t(lang, ts.BOARD_TITLE, title=title, scope=scope_name(scope_id, lang))
     wanted = max(0, page)
     board = await db.board_page(scope_id, game_key, user_id, limit=PAGE_SIZE, offset=wanted * PAGE_SIZE)
     size = board.size
     if size == 0:
-        return Answer(discord.Embed(title=clip(heading, 256), colour=COLOUR,
-                                    description=i18n.t(lang, ts.BOARD_EMPTY, title=title)))
+        return Answer(
+            discord.Embed(
+                title=clip(heading, 256), colour=COLOUR, description=i18n.t(lang, ts.BOARD_EMPTY, title=title)
+            )
+        )
     pages = (size + PAGE_SIZE - 1) // PAGE_SIZE
     page = min(wanted, pages - 1)
     if page != wanted:  # past the end (the board shrank, or a hand-made id): the last page
@@ -177,10 +203,12 @@ async def board_message(db: Database, scope_id: int, scope: str, game_key: str, 
     embed = discord.Embed(title=clip(heading, 256), colour=COLOUR, description=clip("\n".join(lines), 4000))
     embed.set_footer(text=i18n.t(lang, ts.BOARD_FOOTER, page=page + 1, pages=pages))
     view = discord.ui.View(timeout=None)
-    view.add_item(LeaderboardPage(game_key, scope, max(0, page - 1), label=i18n.t(lang, text.BUTTON_PREVIOUS),
-                                  disabled=page == 0))
-    view.add_item(LeaderboardPage(game_key, scope, page + 1, label=i18n.t(lang, text.BUTTON_NEXT),
-                                  disabled=page >= pages - 1))
+    view.add_item(
+        LeaderboardPage(game_key, scope, max(0, page - 1), label=i18n.t(lang, text.BUTTON_PREVIOUS), disabled=page == 0)
+    )
+    view.add_item(
+        LeaderboardPage(game_key, scope, page + 1, label=i18n.t(lang, text.BUTTON_NEXT), disabled=page >= pages - 1)
+    )
     return Answer(embed, view)
 
 
@@ -209,18 +237,21 @@ def trend_text(history: Sequence[float], lang: str) -> tuple[str, int]:
     return f"{arrow} {rating_text(abs(delta), lang)}", count
 
 
-async def stats_message(db: Database, guild_id: int | None, user_id: int, name: str, lang: str, *,
-                        self_view: bool) -> Answer:
+async def stats_message(
+    db: Database, guild_id: int | None, user_id: int, name: str, lang: str, *, self_view: bool
+) -> Answer:
     scope_id = guild_id or GLOBAL
     scopes = [scope_id] if scope_id == GLOBAL else [scope_id, GLOBAL]
     heading = i18n.t(lang, ts.STATS_TITLE, name=name, scope=scope_name(scope_id, lang))
-    found = await db.player_stats(user_id, guild_id, scopes, history_limit=CHART_GAMES,
-                                  recent_limit=RECENT_FOR_PLAYS, last=LAST_RESULTS)
+    found = await db.player_stats(
+        user_id, guild_id, scopes, history_limit=CHART_GAMES, recent_limit=RECENT_FOR_PLAYS, last=LAST_RESULTS
+    )
     summaries = found.summaries
     if not summaries:
         message = ts.NO_GAMES_YOU if self_view else ts.NO_GAMES_USER
-        return Answer(discord.Embed(title=clip(heading, 256), colour=COLOUR,
-                                    description=i18n.t(lang, message, name=name)))
+        return Answer(
+            discord.Embed(title=clip(heading, 256), colour=COLOUR, description=i18n.t(lang, message, name=name))
+        )
     local = {p.rating.game_key: p for p in found.ratings if p.rating.guild_id == scope_id}
     world = {p.rating.game_key: p for p in found.ratings if p.rating.guild_id == GLOBAL}
     recent = found.recent
@@ -233,34 +264,65 @@ async def stats_message(db: Database, guild_id: int | None, user_id: int, name: 
             history = found.history.get(game_key, [])
             series.append(Series(title_of(game_key), history))
             trend, count = trend_text(history, lang)
-            lines.append(i18n.t(lang, ts.STATS_RATING, rating=rating_text(placed.rating.ordinal, lang),
-                                trend=i18n.tn(lang, ts.STATS_TREND, count, change=trend),
-                                position=placed.position, players=placed.size))
+            lines.append(
+                i18n.t(
+                    lang,
+                    ts.STATS_RATING,
+                    rating=rating_text(placed.rating.ordinal, lang),
+                    trend=i18n.tn(lang, ts.STATS_TREND, count, change=trend),
+                    position=placed.position,
+                    players=placed.size,
+                )
+            )
             if scope_id != GLOBAL and game_key in world:
-                lines.append(i18n.t(lang, ts.STATS_RATING_GLOBAL,
-                                    rating=rating_text(world[game_key].rating.ordinal, lang)))
+                lines.append(
+                    i18n.t(lang, ts.STATS_RATING_GLOBAL, rating=rating_text(world[game_key].rating.ordinal, lang))
+                )
         mine = [s for s in summaries if s.game_key == game_key]
         played = sum(s.games for s in mine)
         won = sum(s.wins for s in mine)
-        lines.append(i18n.t(lang, ts.STATS_GAMES, games=i18n.tn(lang, ts.GAMES, played),
-                            wins=i18n.tn(lang, ts.WINS, won), rate=win_rate(won, played, lang)))
+        lines.append(
+            i18n.t(
+                lang,
+                ts.STATS_GAMES,
+                games=i18n.tn(lang, ts.GAMES, played),
+                wins=i18n.tn(lang, ts.WINS, won),
+                rate=win_rate(won, played, lang),
+            )
+        )
         for summary in mine:
             average, best = score_text(summary.average, lang), score_text(summary.best, lang)
             if summary.variant is None:
                 lines.append(i18n.t(lang, ts.STATS_SCORES, average=average, best=best))
             else:
                 variant = ts.VARIANTS.get(summary.variant)
-                lines.append(i18n.t(lang, ts.STATS_SCORES_VARIANT, average=average, best=best,
-                                    variant=i18n.t(lang, variant) if variant else summary.variant))
+                lines.append(
+                    i18n.t(
+                        lang,
+                        ts.STATS_SCORES_VARIANT,
+                        average=average,
+                        best=best,
+                        variant=i18n.t(lang, variant) if variant else summary.variant,
+                    )
+                )
         plays = favourite_plays(recent, game_key, lang)
         if plays:
             lines.append(i18n.t(lang, ts.STATS_FAVOURITES, plays=plays))
         embed.add_field(name=clip(title_of(game_key), 256), value=clip("\n".join(lines), 1024), inline=False)
     if recent:
-        rows = [i18n.t(lang, ts.RESULT_ROW, date=i18n.day(lang, g.finished_at) if g.finished_at else "-",
-                       title=title_of(g.game_key), rank=g.rank, players=len(found.players.get(g.game_id, [])),
-                       score=score_text(g.score, lang), link=link_text(g, lang))
-                for g in recent[:LAST_RESULTS]]
+        rows = [
+            i18n.t(
+                lang,
+                ts.RESULT_ROW,
+                date=i18n.day(lang, g.finished_at) if g.finished_at else "-",
+                title=title_of(g.game_key),
+                rank=g.rank,
+                players=len(found.players.get(g.game_id, [])),
+                score=score_text(g.score, lang),
+                link=link_text(g, lang),
+            )
+            for g in recent[:LAST_RESULTS]
+        ]
         embed.add_field(name=i18n.t(lang, ts.STATS_LAST), value=clip("\n".join(rows), 1024), inline=False)
     image = None
     if series:
@@ -270,22 +332,38 @@ async def stats_message(db: Database, guild_id: int | None, user_id: int, name: 
 
 
 # --- /history ---------------------------------------------------------------------------------------
-async def history_message(db: Database, guild_id: int | None, user_id: int, name: str, lang: str, *,
-                          self_view: bool) -> Answer:
+async def history_message(
+    db: Database, guild_id: int | None, user_id: int, name: str, lang: str, *, self_view: bool
+) -> Answer:
     heading = i18n.t(lang, ts.HISTORY_TITLE, name=name)
     recent = await db.user_results(user_id, guild_id, limit=HISTORY_GAMES)
     if not recent:
         message = ts.NO_GAMES_YOU if self_view else ts.NO_GAMES_USER
-        return Answer(discord.Embed(title=clip(heading, 256), colour=COLOUR,
-                                    description=i18n.t(lang, message, name=name)))
+        return Answer(
+            discord.Embed(title=clip(heading, 256), colour=COLOUR, description=i18n.t(lang, message, name=name))
+        )
     seats = await db.game_players([g.game_id for g in recent])
     lines = []
     for game in recent:
-        players = i18n.listing(lang, [
-            i18n.t(lang, ts.HISTORY_PLAYER, name=p.name or who(p.user_id or 0, lang), score=score_text(p.score, lang))
-            for p in seats.get(game.game_id, [])])
-        lines.append(i18n.t(lang, ts.HISTORY_ROW, date=i18n.day(lang, game.finished_at) if game.finished_at else "-",
-                            title=title_of(game.game_key), players=players, link=link_text(game, lang)))
+        players = i18n.listing(
+            lang,
+            [
+                i18n.t(
+                    lang, ts.HISTORY_PLAYER, name=p.name or who(p.user_id or 0, lang), score=score_text(p.score, lang)
+                )
+                for p in seats.get(game.game_id, [])
+            ],
+        )
+        lines.append(
+            i18n.t(
+                lang,
+                ts.HISTORY_ROW,
+                date=i18n.day(lang, game.finished_at) if game.finished_at else "-",
+                title=title_of(game.game_key),
+                players=players,
+                link=link_text(game, lang),
+            )
+        )
     return Answer(discord.Embed(title=clip(heading, 256), colour=COLOUR, description=clip("\n".join(lines), 4000)))
 
 
@@ -315,8 +393,9 @@ class LeaderboardCog(commands.Cog):
             await handlers.malformed(interaction)
             return
         code = "g" if scope == "global" else "s"
-        answer = await board_message(self.bot.db, board_scope(interaction.guild_id, code), code, game,
-                                     interaction.user.id, 0, lang)
+        answer = await board_message(
+            self.bot.db, board_scope(interaction.guild_id, code), code, game, interaction.user.id, 0, lang
+        )
         await answering.send(interaction, **answer.send_kwargs(), ephemeral=True)
 
     @app_commands.command(name=ts.CMD_STATS, description=ts.CMD_STATS_HELP)
@@ -324,8 +403,14 @@ class LeaderboardCog(commands.Cog):
     @app_commands.describe(user=ts.OPT_USER_HELP)
     async def stats(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
         target = user or interaction.user
-        answer = await stats_message(self.bot.db, interaction.guild_id, target.id, handlers.display_name(target),
-                                     of_user(interaction), self_view=target.id == interaction.user.id)
+        answer = await stats_message(
+            self.bot.db,
+            interaction.guild_id,
+            target.id,
+            handlers.display_name(target),
+            of_user(interaction),
+            self_view=target.id == interaction.user.id,
+        )
         await answering.send(interaction, **answer.send_kwargs(), ephemeral=True)
 
     @app_commands.command(name=ts.CMD_HISTORY, description=ts.CMD_HISTORY_HELP)
@@ -333,8 +418,14 @@ class LeaderboardCog(commands.Cog):
     @app_commands.describe(user=ts.OPT_USER_HELP)
     async def history(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
         target = user or interaction.user
-        answer = await history_message(self.bot.db, interaction.guild_id, target.id, handlers.display_name(target),
-                                       of_user(interaction), self_view=target.id == interaction.user.id)
+        answer = await history_message(
+            self.bot.db,
+            interaction.guild_id,
+            target.id,
+            handlers.display_name(target),
+            of_user(interaction),
+            self_view=target.id == interaction.user.id,
+        )
         await answering.send(interaction, **answer.send_kwargs(), ephemeral=True)
 
 

@@ -21,7 +21,7 @@ def extract() -> Catalog:
     """Every marked message of bot/, with where it is used."""
     catalog = Catalog(project="table-bot", domain="bot", charset="utf-8")
     for filename, lineno, message, comments, context in extract_from_dir(
-            str(ROOT), method_map=METHOD_MAP, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",),
-            strip_comment_tags=True):
+        str(ROOT), method_map=METHOD_MAP, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",), strip_comment_tags=True
+    ):
         catalog.add(message, locations=[(f"bot/{filename}", lineno)], auto_comments=comments, context=context)
     return catalog

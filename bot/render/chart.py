@@ -88,8 +88,9 @@ def rating_chart(series: Sequence[Series], title: str) -> bytes:
     _put_text(image, left, 4, title, _TEXT)
     legend_x: float = right
     legend_y = 4 + legend_row * LEGEND_ROW
-    for index, line, width in reversed(list(zip(range(_FIRST_LINE, _FIRST_LINE + len(shown)), shown, widths,
-                                                strict=True))):
+    for index, line, width in reversed(
+        list(zip(range(_FIRST_LINE, _FIRST_LINE + len(shown)), shown, widths, strict=True))
+    ):
         legend_x -= width
         draw.rectangle([legend_x, legend_y + 4, legend_x + 10, legend_y + 12], fill=index)
         _put_text(image, legend_x + 14, legend_y, line.label, _TEXT)

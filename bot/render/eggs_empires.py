@@ -19,13 +19,26 @@ from bot.render.generic import COLOUR, Renderer, TableContext, clip
 from games.core import Choice, Prompt
 
 ADVENTURER = "adventurer"  # msgctxt of the card names
-CARDS = {1: NP_("adventurer", "Bard"), 2: NP_("adventurer", "Scout"), 3: NP_("adventurer", "Shepherd"),
-         4: NP_("adventurer", "Courier"), 5: NP_("adventurer", "Merchant"), 6: NP_("adventurer", "Priest"),
-         7: NP_("adventurer", "Mage"), 8: NP_("adventurer", "Blacksmith"), 9: NP_("adventurer", "Dark Priestess"),
-         10: NP_("adventurer", "Hero")}
-PHASES = {"mulligan": N_("keep or redraw hands"), "play": N_("choosing Adventurers"),
-          "collect": N_("collecting Eggs"), "turn_end": N_("end of turn"), "round_end": N_("end of round"),
-          "over": N_("game over")}
+CARDS = {
+    1: NP_("adventurer", "Bard"),
+    2: NP_("adventurer", "Scout"),
+    3: NP_("adventurer", "Shepherd"),
+    4: NP_("adventurer", "Courier"),
+    5: NP_("adventurer", "Merchant"),
+    6: NP_("adventurer", "Priest"),
+    7: NP_("adventurer", "Mage"),
+    8: NP_("adventurer", "Blacksmith"),
+    9: NP_("adventurer", "Dark Priestess"),
+    10: NP_("adventurer", "Hero"),
+}
+PHASES = {
+    "mulligan": N_("keep or redraw hands"),
+    "play": N_("choosing Adventurers"),
+    "collect": N_("collecting Eggs"),
+    "turn_end": N_("end of turn"),
+    "round_end": N_("end of round"),
+    "over": N_("game over"),
+}
 
 HEADER = N_("Round {round}/{rounds} · Turn {turn}/{turns} · {phase}")
 TIEBREAKER = N_("Tie-Breaker Marker: **{name}**")
@@ -108,8 +121,14 @@ class EggsRenderer(Renderer):
 
     def _header(self, view: dict[str, Any], ctx: TableContext) -> str:
         phase = str(view.get("phase"))
-        line = ctx.t(HEADER, round=view.get("round"), rounds=view.get("rounds") or "?", turn=view.get("turn"),
-                     turns=view.get("turns"), phase=ctx.t(PHASES[phase]) if phase in PHASES else phase)
+        line = ctx.t(
+            HEADER,
+            round=view.get("round"),
+            rounds=view.get("rounds") or "?",
+            turn=view.get("turn"),
+            turns=view.get("turns"),
+            phase=ctx.t(PHASES[phase]) if phase in PHASES else phase,
+        )
         return f"{line}\n{ctx.t(TIEBREAKER, name=_name(ctx, view.get('tiebreaker')))}"
 
     def _offer(self, view: dict[str, Any], ctx: TableContext) -> str:
@@ -117,8 +136,11 @@ class EggsRenderer(Renderer):
         for slot in view.get("offer", []):
             if slot.get("face_down"):
                 scout = _name(ctx, slot.get("scout"))
-                shown.append(ctx.t(FACE_DOWN_KNOWN, value=egg(slot.get("value")), name=scout)
-                             if slot.get("value") is not None else ctx.t(FACE_DOWN, name=scout))
+                shown.append(
+                    ctx.t(FACE_DOWN_KNOWN, value=egg(slot.get("value")), name=scout)
+                    if slot.get("value") is not None
+                    else ctx.t(FACE_DOWN, name=scout)
+                )
             else:
                 shown.append(egg(slot.get("value")))
         return ", ".join(shown) or "-"
@@ -146,27 +168,35 @@ class EggsRenderer(Renderer):
         return "\n".join(lines)
 
     def table(self, view: dict[str, Any], ctx: TableContext) -> list[discord.Embed]:
-        embed = discord.Embed(title=ctx.t(TABLE_TITLE, title=ctx.title, game_id=ctx.game_id), colour=COLOUR,
-                              description=self._header(view, ctx))
+        embed = discord.Embed(
+            title=ctx.t(TABLE_TITLE, title=ctx.title, game_id=ctx.game_id),
+            colour=COLOUR,
+            description=self._header(view, ctx),
+        )
         embed.add_field(name=ctx.t(ON_OFFER), value=clip(self._offer(view, ctx), 1024), inline=False)
         embed.add_field(name=ctx.t(PLAYERS), value=clip(self._seat_lines(view, ctx), 1024), inline=False)
         self.add_waiting(embed, ctx)
         return [embed]
 
     def seat(self, view: dict[str, Any], prompt: Prompt | None, ctx: TableContext, seat: int) -> discord.Embed:
-        embed = discord.Embed(title=ctx.t(SEAT_TITLE, title=ctx.title, game_id=ctx.game_id, name=ctx.names[seat]),
-                              colour=COLOUR, description=self._header(view, ctx))
+        embed = discord.Embed(
+            title=ctx.t(SEAT_TITLE, title=ctx.title, game_id=ctx.game_id, name=ctx.names[seat]),
+            colour=COLOUR,
+            description=self._header(view, ctx),
+        )
         hand = ", ".join(card(ctx.lang, c) for c in view.get("hand", [])) or "-"
         embed.add_field(name=ctx.t(YOUR_HAND), value=clip(hand, 1024), inline=False)
         if view.get("my_play"):
-            embed.add_field(name=ctx.t(SECRET_PLAY), value=", ".join(card(ctx.lang, c) for c in view["my_play"]),
-                            inline=False)
+            embed.add_field(
+                name=ctx.t(SECRET_PLAY), value=", ".join(card(ctx.lang, c) for c in view["my_play"]), inline=False
+            )
         embed.add_field(name=ctx.t(ON_OFFER), value=clip(self._offer(view, ctx), 1024), inline=False)
         mine = next((s for s in view.get("seats", []) if s["seat"] == seat), None)
         if mine is not None:
             eggs = f"[{' '.join(egg(v) for v in mine.get('eggs', []))}]"
-            embed.add_field(name=ctx.t(YOUR_EGGS), value=f"{eggs} · {ctx.t(SEAT_TOTAL, total=mine.get('total', 0))}",
-                            inline=False)
+            embed.add_field(
+                name=ctx.t(YOUR_EGGS), value=f"{eggs} · {ctx.t(SEAT_TOTAL, total=mine.get('total', 0))}", inline=False
+            )
         embed.add_field(name="\u200b", value=clip(self.prompt_line(prompt, ctx), 1024), inline=False)
         return embed
 
@@ -223,12 +253,18 @@ class EggsRenderer(Renderer):
         lang = ctx.lang
         who = _name(ctx, event.get("seat"))
         if kind == "reveal":
-            plays = "; ".join(f"{_name(ctx, s)}: {', '.join(card(lang, c) for c in cards)}"
-                              for s, cards in enumerate(event.get("plays", [])))
+            plays = "; ".join(
+                f"{_name(ctx, s)}: {', '.join(card(lang, c) for c in cards)}"
+                for s, cards in enumerate(event.get("plays", []))
+            )
             return ctx.t(REVEALED_TIE if event.get("tie") else REVEALED, plays=plays)
         if kind == "collect":
-            return ctx.t(COLLECTS_FACE_DOWN if event.get("face_down") else COLLECTS, name=who,
-                         card=card(lang, event["card"]), value=egg(event["value"]))
+            return ctx.t(
+                COLLECTS_FACE_DOWN if event.get("face_down") else COLLECTS,
+                name=who,
+                card=card(lang, event["card"]),
+                value=egg(event["value"]),
+            )
         if kind == "declined":
             return ctx.t(DECLINED, name=who, card=card(lang, event["card"]))
         if kind == "courier":
@@ -245,8 +281,12 @@ class EggsRenderer(Renderer):
             redrew = [_name(ctx, s) for s in event.get("redrew", [])]
             return ctx.t(HANDS_KEPT) if not redrew else ctx.t(NEW_HANDS, names=ctx.listing(redrew))
         if kind == "offer":
-            return ctx.t(OFFER, round=event.get("round"), turn=event.get("turn"),
-                         eggs=", ".join(egg(v) for v in event.get("eggs", [])))
+            return ctx.t(
+                OFFER,
+                round=event.get("round"),
+                turn=event.get("turn"),
+                eggs=", ".join(egg(v) for v in event.get("eggs", [])),
+            )
         if kind == "round_end":
             scores = ", ".join(f"{_name(ctx, s)} {i18n.number(lang, v)}" for s, v in enumerate(event.get("scores", [])))
             return ctx.t(ROUND_SCORES, round=event.get("round"), scores=scores)

@@ -84,8 +84,7 @@ def _dotted(
 # What the map shows of a view (the legend included). A picture is drawn from these keys alone, so two
 # views with the same map part have the same picture: between most decisions that do not move a piece
 # (a card taken, a bid, an army picked up) it is the picture drawn last time, found among the recent ones.
-MAP_KEYS = ("players", "game_no", "games", "deck", "start", "citadel_token", "boards", "regions", "links",
-            "continents")
+MAP_KEYS = ("players", "game_no", "games", "deck", "start", "citadel_token", "boards", "regions", "links", "continents")
 
 
 def map_part(view: dict[str, Any]) -> dict[str, Any]:
@@ -100,11 +99,40 @@ def render_map(view: dict[str, Any]) -> bytes:
 @cache
 def _palette() -> Image.Image:
     tints = [_tint(c, 0.78) for c in PLAYER_COLOURS] + [_tint(NEUTRAL, 0.75)]
-    named = [SEA, BOARD_SEA, BOARD_EDGE, LAND, LAND_EDGE, LAND_LINK, WATER_LINK, INK, GOLD, REGION_FILL, NEUTRAL,
-             CONTINENT_INK, CITADEL, TOKEN_FILL, LEGEND, WHITE, *PLAYER_COLOURS, *tints]
-    on = [(INK, REGION_FILL), *((INK, t) for t in tints), (BOARD_EDGE, BOARD_SEA), (CONTINENT_INK, BOARD_SEA),
-          (INK, LEGEND), (INK, TOKEN_FILL), (WHITE, CITADEL), *((WHITE, c) for c in PLAYER_COLOURS), (INK, GOLD),
-          (LAND_LINK, LAND), (WATER_LINK, BOARD_SEA), (INK, NEUTRAL)]
+    named = [
+        SEA,
+        BOARD_SEA,
+        BOARD_EDGE,
+        LAND,
+        LAND_EDGE,
+        LAND_LINK,
+        WATER_LINK,
+        INK,
+        GOLD,
+        REGION_FILL,
+        NEUTRAL,
+        CONTINENT_INK,
+        CITADEL,
+        TOKEN_FILL,
+        LEGEND,
+        WHITE,
+        *PLAYER_COLOURS,
+        *tints,
+    ]
+    on = [
+        (INK, REGION_FILL),
+        *((INK, t) for t in tints),
+        (BOARD_EDGE, BOARD_SEA),
+        (CONTINENT_INK, BOARD_SEA),
+        (INK, LEGEND),
+        (INK, TOKEN_FILL),
+        (WHITE, CITADEL),
+        *((WHITE, c) for c in PLAYER_COLOURS),
+        (INK, GOLD),
+        (LAND_LINK, LAND),
+        (WATER_LINK, BOARD_SEA),
+        (INK, NEUTRAL),
+    ]
     return fixed_palette(named, on)
 
 
@@ -140,8 +168,10 @@ _backgrounds_lock = threading.Lock()
 def _background(view: dict[str, Any], geometry: Geometry) -> Image.Image:
     """A new image holding the sea, boards, islands, links and island names. They are the same in
     every view of a map, so they are drawn once per map and copied (a copy costs a tenth of drawing)."""
-    key = json.dumps([view["boards"], [(r["id"], r["x"], r["y"]) for r in view["regions"]], view["links"],
-                      view["continents"]], sort_keys=True)
+    key = json.dumps(
+        [view["boards"], [(r["id"], r["x"], r["y"]) for r in view["regions"]], view["links"], view["continents"]],
+        sort_keys=True,
+    )
     with _backgrounds_lock:
         found = _backgrounds.get(key)
         if found is not None:
@@ -308,8 +338,13 @@ def _legend(draw: ImageDraw.ImageDraw, view: dict[str, Any], height: int) -> Non
     key = i18n.pt(N_("square = armies   disc = cities   gold ring = start   ring = control   dots = water"))
     draw.text((x + 6, top + 13), key, font=font(15), fill=INK, anchor="lm")
     tokens = i18n.pt(N_("MS Magic Spring · Co Cottage · HT Hidden Treasure · MB Magic Book · St Stable · Ci Citadel"))
-    water = i18n.pt(N_("Game {game}/{games} · deck {deck} · start {start}"), game=view["game_no"], games=view["games"],
-                    deck=view["deck"], start=view["start"])
+    water = i18n.pt(
+        N_("Game {game}/{games} · deck {deck} · start {start}"),
+        game=view["game_no"],
+        games=view["games"],
+        deck=view["deck"],
+        start=view["start"],
+    )
     draw.text((MARGIN, top + 40), water + "   " + tokens, font=font(15), fill=INK, anchor="lm")
 
 
@@ -319,26 +354,59 @@ def _legend(draw: ImageDraw.ImageDraw, view: dict[str, Any], height: int) -> Non
 # here (tests/test_i18n_games.py checks none is missing); region and continent names are proper
 # names of our own map and stay as they are.
 CARD_NAMES = (
-    NP_("card", "Ancient Phoenix"), NP_("card", "Ancient Sage"), NP_("card", "Ancient Tree Spirit"),
-    NP_("card", "Ancient Woods"), NP_("card", "Cursed Banshee"), NP_("card", "Cursed Gargoyles"),
-    NP_("card", "Cursed King"), NP_("card", "Cursed Mausoleum"), NP_("card", "Cursed Tower"),
-    NP_("card", "Dire Dragon"), NP_("card", "Dire Eye"), NP_("card", "Dire Giant"), NP_("card", "Dire Goblin"),
-    NP_("card", "Dire Ogre"), NP_("card", "Forest Elf"), NP_("card", "Forest Gnome"),
-    NP_("card", "Forest Pixie"), NP_("card", "Forest Tree Town"), NP_("card", "Graveyard"), NP_("card", "Lake"),
-    NP_("card", "Night Hydra"), NP_("card", "Night Village"), NP_("card", "Night Wizard"),
-    NP_("card", "Noble Hills"), NP_("card", "Noble Knight"), NP_("card", "Noble Unicorn"),
-    NP_("card", "Stronghold"), NP_("card", "Arcane Manticore"), NP_("card", "Arcane Sphinx"),
-    NP_("card", "Arcane Temple"), NP_("card", "Mountain Dwarf"), NP_("card", "Mountain Treasury"),
-    NP_("card", "Castle"), NP_("card", "Castle 2"),
+    NP_("card", "Ancient Phoenix"),
+    NP_("card", "Ancient Sage"),
+    NP_("card", "Ancient Tree Spirit"),
+    NP_("card", "Ancient Woods"),
+    NP_("card", "Cursed Banshee"),
+    NP_("card", "Cursed Gargoyles"),
+    NP_("card", "Cursed King"),
+    NP_("card", "Cursed Mausoleum"),
+    NP_("card", "Cursed Tower"),
+    NP_("card", "Dire Dragon"),
+    NP_("card", "Dire Eye"),
+    NP_("card", "Dire Giant"),
+    NP_("card", "Dire Goblin"),
+    NP_("card", "Dire Ogre"),
+    NP_("card", "Forest Elf"),
+    NP_("card", "Forest Gnome"),
+    NP_("card", "Forest Pixie"),
+    NP_("card", "Forest Tree Town"),
+    NP_("card", "Graveyard"),
+    NP_("card", "Lake"),
+    NP_("card", "Night Hydra"),
+    NP_("card", "Night Village"),
+    NP_("card", "Night Wizard"),
+    NP_("card", "Noble Hills"),
+    NP_("card", "Noble Knight"),
+    NP_("card", "Noble Unicorn"),
+    NP_("card", "Stronghold"),
+    NP_("card", "Arcane Manticore"),
+    NP_("card", "Arcane Sphinx"),
+    NP_("card", "Arcane Temple"),
+    NP_("card", "Mountain Dwarf"),
+    NP_("card", "Mountain Treasury"),
+    NP_("card", "Castle"),
+    NP_("card", "Castle 2"),
 )
 FAMILIES = (
-    NP_("family", "Ancient"), NP_("family", "Arcane"), NP_("family", "Castle"), NP_("family", "Cursed"),
-    NP_("family", "Dire"), NP_("family", "Forest"), NP_("family", "Mountain"), NP_("family", "Night"),
+    NP_("family", "Ancient"),
+    NP_("family", "Arcane"),
+    NP_("family", "Castle"),
+    NP_("family", "Cursed"),
+    NP_("family", "Dire"),
+    NP_("family", "Forest"),
+    NP_("family", "Mountain"),
+    NP_("family", "Night"),
     NP_("family", "Noble"),
 )
 TOKENS = (
-    NP_("token", "Magic Spring"), NP_("token", "Cottage"), NP_("token", "Hidden Treasure"),
-    NP_("token", "Magic Book"), NP_("token", "Stable"), NP_("token", "Citadel"),
+    NP_("token", "Magic Spring"),
+    NP_("token", "Cottage"),
+    NP_("token", "Hidden Treasure"),
+    NP_("token", "Magic Book"),
+    NP_("token", "Stable"),
+    NP_("token", "Citadel"),
 )
 ABILITIES = {
     "move": N_("+1 Move"),
@@ -352,8 +420,10 @@ ABILITIES = {
     "vp_set": N_("{n} VP for all {family} cards"),
     "vp_coins": N_("+1 VP per {n} coins"),
 }
-PLURAL_PARTS = {PLACE: NN_("Place {count} army", "Place {count} armies"),
-                DESTROY: NN_("Destroy {count} army", "Destroy {count} armies")}
+PLURAL_PARTS = {
+    PLACE: NN_("Place {count} army", "Place {count} armies"),
+    DESTROY: NN_("Destroy {count} army", "Destroy {count} armies"),
+}
 PARTS = {MOVE: N_("Move {n}"), CITY: N_("Build a city")}
 JOINS = {"or": N_("{first} OR {second}"), "and": N_("{first} AND {second}")}
 
@@ -376,8 +446,9 @@ def ability_text(lang: str, ability: dict[str, Any]) -> str:
     message = ABILITIES.get(kind)
     if message is None:
         return kind
-    return i18n.t(lang, message, n=i18n.number(lang, int(ability.get("n") or 1)),
-                  family=family_name(lang, ability.get("family")))
+    return i18n.t(
+        lang, message, n=i18n.number(lang, int(ability.get("n") or 1)), family=family_name(lang, ability.get("family"))
+    )
 
 
 def abilities_text(lang: str, abilities: list[dict[str, Any]]) -> str:
@@ -436,8 +507,12 @@ def source_name(lang: str, source: str) -> str:
 
 # --- the embeds (public table and a seat's DM) -------------------------------------------------------
 SEAT_MARKS = ("🟥", "🟦", "🟩", "🟪")  # the same colours as on the map
-STEP_WORDS = {"place": N_("placing armies"), "move": N_("moving"), "city": N_("building a city"),
-              "destroy": N_("destroying")}
+STEP_WORDS = {
+    "place": N_("placing armies"),
+    "move": N_("moving"),
+    "city": N_("building a city"),
+    "destroy": N_("destroying"),
+}
 PROMPTS = {
     "card": N_("Take which card?"),
     "place": N_("Place an army ({left} left): where?"),
@@ -450,10 +525,16 @@ PROMPTS = {
     "bid": N_("Your secret bid for first player (you have {coins} coins)?"),
     "branch": N_("{card}: which action?"),
 }
-FIXED_CHOICES = {"done": {"place": N_("Done placing"), "move_from": N_("Done moving")},
-                 "skip": {"branch": N_("Skip the action"), "city": N_("Skip the city"),
-                          "destroy_region": N_("Skip destroying"), "destroy": N_("Skip destroying")},
-                 "back": {"move_to": N_("Pick another army")}}
+FIXED_CHOICES = {
+    "done": {"place": N_("Done placing"), "move_from": N_("Done moving")},
+    "skip": {
+        "branch": N_("Skip the action"),
+        "city": N_("Skip the city"),
+        "destroy_region": N_("Skip destroying"),
+        "destroy": N_("Skip destroying"),
+    },
+    "back": {"move_to": N_("Pick another army")},
+}
 
 
 def _who(seat: int | None, ctx: TableContext) -> str:
@@ -466,27 +547,43 @@ def _who(seat: int | None, ctx: TableContext) -> str:
 def public_text(view: dict[str, Any], ctx: TableContext) -> str:
     """Card row with costs, then each player's coins, cards, abilities and elixirs, then the phase."""
     lines = [
-        ctx.t(N_("**Game {game}/{games}** · start **{start}** · deck {deck} · {target} cards each ends the game"),
-              game=view["game_no"], games=view["games"], start=view["start"], deck=view["deck"],
-              target=view["target_cards"])
+        ctx.t(
+            N_("**Game {game}/{games}** · start **{start}** · deck {deck} · {target} cards each ends the game"),
+            game=view["game_no"],
+            games=view["games"],
+            start=view["start"],
+            deck=view["deck"],
+            target=view["target_cards"],
+        )
     ]
     phase = view["phase"]
     if phase == "neutral":
-        lines.append(ctx.t(N_("Placing neutral armies: {left} left, {who} places."), left=view["neutral_left"],
-                           who=_who(view["seat"], ctx)))
+        lines.append(
+            ctx.t(
+                N_("Placing neutral armies: {left} left, {who} places."),
+                left=view["neutral_left"],
+                who=_who(view["seat"], ctx),
+            )
+        )
     elif phase == "bid":
         done = [_who(s["seat"], ctx) for s in view["seats"] if s["bid_in"]]
-        lines.append(ctx.t(N_("Secret bid for first player. Bids in: {names}"),
-                           names=ctx.listing(done) if done else ctx.t(N_("none yet"))))
+        lines.append(
+            ctx.t(
+                N_("Secret bid for first player. Bids in: {names}"),
+                names=ctx.listing(done) if done else ctx.t(N_("none yet")),
+            )
+        )
     elif view["bids"] is not None and view["first"] is not None:
         bids = ", ".join(f"{_who(s, ctx)} {b}" for s, b in enumerate(view["bids"]))
         lines.append(ctx.t(N_("Bids: {bids}; {who} went first."), bids=bids, who=_who(view["first"], ctx)))
     lines.append("\n" + ctx.t(N_("**Card row** (cost · card · ability · action)")))
     for card in view["row"]:
         if card is not None:
-            lines.append(f"`{card['cost']}` **{card_name(ctx.lang, card['name'])}** · "
-                         f"{abilities_text(ctx.lang, card['abilities'])} · "
-                         f"{action_text(ctx.lang, card['join'], card['parts'])}")
+            lines.append(
+                f"`{card['cost']}` **{card_name(ctx.lang, card['name'])}** · "
+                f"{abilities_text(ctx.lang, card['abilities'])} · "
+                f"{action_text(ctx.lang, card['join'], card['parts'])}"
+            )
     lines.append("\n" + ctx.t(N_("**Players**")))
     for s in view["seats"]:
         owned = (card_abilities(ctx.lang, c, a) for c, a in zip(s["cards"], s["abilities"], strict=False))
@@ -494,27 +591,43 @@ def public_text(view: dict[str, Any], ctx: TableContext) -> str:
         tokens = ", ".join(token_name(ctx.lang, x) for x in s["explore"])
         explore = " · " + ctx.t(N_("tokens {tokens}"), tokens=tokens) if s["explore"] else ""
         lines.append(
-            ctx.t(N_("{who}: {coins} coins · {cards} cards · {elixirs} elixirs · armies {armies} left · "
-                     "cities {cities} left · {vp} VP on the board now"),
-                  who=_who(s["seat"], ctx), coins=s["coins"], cards=len(s["cards"]), elixirs=s["elixirs"],
-                  armies=s["armies_supply"], cities=s["cities_supply"], vp=view["scores"][s["seat"]]) + explore
+            ctx.t(
+                N_(
+                    "{who}: {coins} coins · {cards} cards · {elixirs} elixirs · armies {armies} left · "
+                    "cities {cities} left · {vp} VP on the board now"
+                ),
+                who=_who(s["seat"], ctx),
+                coins=s["coins"],
+                cards=len(s["cards"]),
+                elixirs=s["elixirs"],
+                armies=s["armies_supply"],
+                cities=s["cities_supply"],
+                vp=view["scores"][s["seat"]],
+            )
+            + explore
         )
         if s["cards"]:
             names = ", ".join(card_name(ctx.lang, c) for c in s["cards"])
-            lines.append("  " + ctx.t(N_("cards: {cards} · abilities: {abilities}"), cards=names,
-                                      abilities=abilities))
+            lines.append("  " + ctx.t(N_("cards: {cards} · abilities: {abilities}"), cards=names, abilities=abilities))
     step = view["step"]
     if step is not None and view["seat"] is not None:
         if step["branch"]:
             doing = ctx.t(N_("choosing {options}"), options=" / ".join(named_part(ctx.lang, b) for b in step["branch"]))
         else:
             verb = ctx.t(STEP_WORDS[step["kind"]]) if step["kind"] in STEP_WORDS else ctx.t(N_("acting"))
-            doing = ctx.t(N_("{verb} ({left} left)"), verb=verb, left=step["left"]) if step["kind"] != "city" \
-                else verb
+            doing = ctx.t(N_("{verb} ({left} left)"), verb=verb, left=step["left"]) if step["kind"] != "city" else verb
         following = ", ".join(named_part(ctx.lang, x) for x in step["next"])
         after = ctx.t(N_(", then {next}"), next=following) if step["next"] else ""
-        lines.append("\n" + ctx.t(N_("{who} took **{card}**: {doing}"), who=_who(view["seat"], ctx),
-                                   card=card_name(ctx.lang, step["card"]), doing=doing) + after)
+        lines.append(
+            "\n"
+            + ctx.t(
+                N_("{who} took **{card}**: {doing}"),
+                who=_who(view["seat"], ctx),
+                card=card_name(ctx.lang, step["card"]),
+                doing=doing,
+            )
+            + after
+        )
     if view["finished_scores"]:
         games = "; ".join(
             ctx.t(N_("game {number}: {scores}"), number=i + 1, scores=", ".join(str(v) for v in scores))
@@ -535,28 +648,48 @@ def event_text(event: dict[str, Any], ctx: TableContext) -> str:
         "bid_in": lambda: t(N_("{who} has bid"), who=who),
         "bids": lambda: t(
             N_("Bids revealed: {bids}; {winner} pays {paid} and goes first (tie settled by a die)")
-            if event["tie"] == "die" else N_("Bids revealed: {bids}; {winner} pays {paid} and goes first"),
+            if event["tie"] == "die"
+            else N_("Bids revealed: {bids}; {winner} pays {paid} and goes first"),
             bids=", ".join(f"{_who(s, ctx)} {b}" for s, b in enumerate(event["bids"])),
-            winner=_who(event["winner"], ctx), paid=event["paid"]),
-        "take": lambda: t(N_("{who} took **{card}** for {cost}"), who=who, card=card_name(ctx.lang, event["card"]),
-                          cost=event["cost"]),
-        "coins": lambda: ctx.tn(NN_("{who} gained {count} coin ({source})", "{who} gained {count} coins ({source})"),
-                                int(event["gain"]), who=who, source=source_name(ctx.lang, event["source"])),
+            winner=_who(event["winner"], ctx),
+            paid=event["paid"],
+        ),
+        "take": lambda: t(
+            N_("{who} took **{card}** for {cost}"), who=who, card=card_name(ctx.lang, event["card"]), cost=event["cost"]
+        ),
+        "coins": lambda: ctx.tn(
+            NN_("{who} gained {count} coin ({source})", "{who} gained {count} coins ({source})"),
+            int(event["gain"]),
+            who=who,
+            source=source_name(ctx.lang, event["source"]),
+        ),
         "branch": lambda: t(N_("{who} chose: {action}"), who=who, action=named_part(ctx.lang, event["action"])),
         "skip": lambda: t(N_("{who} skipped the action"), who=who),
         "place": lambda: t(N_("{who} placed an army in {region}"), who=who, region=event["region"]),
-        "move": lambda: t(N_("{who} moved an army {origin} → {dest}"), who=who, origin=event["origin"],
-                          dest=event["dest"]),
+        "move": lambda: t(
+            N_("{who} moved an army {origin} → {dest}"), who=who, origin=event["origin"], dest=event["dest"]
+        ),
         "city": lambda: t(N_("{who} built a city in {region}"), who=who, region=event["region"]),
-        "explore": lambda: t(N_("{who} gained the {token} token in {region}"), who=who,
-                             token=token_name(ctx.lang, event["token"]),
-                             region=event["region"]),
-        "destroy": lambda: t(N_("{who} destroyed {victim}'s army in {region}"), who=who,
-                             victim=_who(event["victim"], ctx), region=event["region"]),
-        "game_end": lambda: t(N_("Game {game} over: {scores}"), game=event["game"],
-                              scores=", ".join(f"{_who(s, ctx)} {v}" for s, v in enumerate(event["scores"]))),
-        "new_game": lambda: t(N_("Game {game} begins; the start region is {start}"), game=event["game"],
-                              start=event["start"]),
+        "explore": lambda: t(
+            N_("{who} gained the {token} token in {region}"),
+            who=who,
+            token=token_name(ctx.lang, event["token"]),
+            region=event["region"],
+        ),
+        "destroy": lambda: t(
+            N_("{who} destroyed {victim}'s army in {region}"),
+            who=who,
+            victim=_who(event["victim"], ctx),
+            region=event["region"],
+        ),
+        "game_end": lambda: t(
+            N_("Game {game} over: {scores}"),
+            game=event["game"],
+            scores=", ".join(f"{_who(s, ctx)} {v}" for s, v in enumerate(event["scores"])),
+        ),
+        "new_game": lambda: t(
+            N_("Game {game} begins; the start region is {start}"), game=event["game"], start=event["start"]
+        ),
     }
     make = texts.get(str(kind))
     return make() if make else format_event(event)
@@ -574,8 +707,12 @@ def _choice_label(kind: str, choice: Choice, ctx: TableContext) -> str:
     if kind == "card" and choice.id.startswith("card"):
         slot = int(choice.id[4:])
         card = next(c for name, c in _cards_by_name().items() if label.startswith(name + " ("))
-        return ctx.t(N_("{card} ({cost}c): {action}"), card=card_name(lang, card.name), cost=ROW_COSTS[slot],
-                     action=action_text(lang, card.join, list(card.parts)))
+        return ctx.t(
+            N_("{card} ({cost}c): {action}"),
+            card=card_name(lang, card.name),
+            cost=ROW_COSTS[slot],
+            action=action_text(lang, card.join, list(card.parts)),
+        )
     if kind == "bid" and choice.id.startswith("bid"):
         return ctx.t(N_("Bid {amount}"), amount=int(choice.id[3:]))
     if kind == "branch":
@@ -614,8 +751,16 @@ class EightMinuteEmpireRenderer(Renderer):
         if view.get("my_bid") is not None and view["bids"] is None:
             mine = ctx.t(N_("Your secret bid: **{bid}**"), bid=view["my_bid"]) + "\n"
         me = view["seats"][seat]
-        mine += ctx.t(N_("You are {mark} P{number} with {coins} coins; water moves cost {cost}."),
-                      mark=SEAT_MARKS[seat], number=seat + 1, coins=me["coins"], cost=me["water_cost"]) + "\n"
+        mine += (
+            ctx.t(
+                N_("You are {mark} P{number} with {coins} coins; water moves cost {cost}."),
+                mark=SEAT_MARKS[seat],
+                number=seat + 1,
+                coins=me["coins"],
+                cost=me["water_cost"],
+            )
+            + "\n"
+        )
         return clip(mine + public_text(view, ctx), EMBED_DESCRIPTION_LIMIT)
 
     def prompt_text(self, prompt: Prompt, ctx: TableContext) -> str:
@@ -626,8 +771,13 @@ class EightMinuteEmpireRenderer(Renderer):
         coins = re.search(r"(\d+) coins", prompt.text)
         branch = re.match(r"(.+): which action\?$", prompt.text)
         card = card_name(ctx.lang, branch.group(1)) if branch else "?"
-        return ctx.t(message, left=info.get("left", info.get("neutral_left", "?")), origin=info.get("from", "?"),
-                     coins=coins.group(1) if coins else "?", card=card)
+        return ctx.t(
+            message,
+            left=info.get("left", info.get("neutral_left", "?")),
+            origin=info.get("from", "?"),
+            coins=coins.group(1) if coins else "?",
+            card=card,
+        )
 
     def choice_label(self, prompt: Prompt, choice: Choice, ctx: TableContext) -> str:
         """Fixed choices, cards, action parts, bids and targets are built from their ids and the card

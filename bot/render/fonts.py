@@ -48,13 +48,25 @@ class KeptMasksFont(ImageFont.FreeTypeFont):
         **kwargs: Any,
     ) -> tuple[Image.core.ImagingCore, tuple[int, int]]:
         def render() -> tuple[Image.core.ImagingCore, tuple[int, int]]:
-            return super(KeptMasksFont, self).getmask2(text, mode, direction, features, language, stroke_width,
-                                                        anchor, ink, start, *args, **kwargs)
+            return super(KeptMasksFont, self).getmask2(
+                text, mode, direction, features, language, stroke_width, anchor, ink, start, *args, **kwargs
+            )
 
         if mode == "RGBA":  # coloured glyphs: the caller writes into the bitmap it gets, so it is never shared
             return render()
-        key = (text, mode, direction, tuple(features or ()), language, stroke_width, anchor, ink, start, args,
-               tuple(sorted(kwargs.items())))
+        key = (
+            text,
+            mode,
+            direction,
+            tuple(features or ()),
+            language,
+            stroke_width,
+            anchor,
+            ink,
+            start,
+            args,
+            tuple(sorted(kwargs.items())),
+        )
         with self._lock:
             found = self._masks.get(key)
             if found is not None:
@@ -74,5 +86,6 @@ def font(size: int) -> FontType:
     default = ImageFont.load_default(size=size)
     if not isinstance(default, ImageFont.FreeTypeFont):  # Pillow built without FreeType: a bitmap font
         return default
-    return KeptMasksFont(BytesIO(default.font_bytes), default.size, default.index, default.encoding,
-                         default.layout_engine)
+    return KeptMasksFont(
+        BytesIO(default.font_bytes), default.size, default.index, default.encoding, default.layout_engine
+    )

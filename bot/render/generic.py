@@ -77,8 +77,11 @@ class Renderer:
 
     # --- public table ------------------------------------------------------------------------
     def table(self, view: dict[str, Any], ctx: TableContext) -> list[discord.Embed]:
-        embed = discord.Embed(title=ctx.t(text.TABLE, title=ctx.title, game_id=ctx.game_id), colour=COLOUR,
-                              description=self.describe_public(view, ctx))
+        embed = discord.Embed(
+            title=ctx.t(text.TABLE, title=ctx.title, game_id=ctx.game_id),
+            colour=COLOUR,
+            description=self.describe_public(view, ctx),
+        )
         self.add_waiting(embed, ctx)
         return [embed]
 
@@ -137,8 +140,11 @@ class Renderer:
 
     # --- a seat's private message ------------------------------------------------------------
     def seat(self, view: dict[str, Any], prompt: Prompt | None, ctx: TableContext, seat: int) -> discord.Embed:
-        embed = discord.Embed(title=ctx.t(text.YOUR_VIEW, name=ctx.names[seat], seat=seat + 1), colour=COLOUR,
-                              description=self.describe_private(view, ctx, seat))
+        embed = discord.Embed(
+            title=ctx.t(text.YOUR_VIEW, name=ctx.names[seat], seat=seat + 1),
+            colour=COLOUR,
+            description=self.describe_private(view, ctx, seat),
+        )
         embed.add_field(name="\u200b", value=clip(self.prompt_line(prompt, ctx), 1024), inline=False)
         return embed
 

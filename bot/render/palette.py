@@ -24,8 +24,11 @@ PALETTE_SIZE = 256
 
 
 def _blend(ink: RGB, paper: RGB, amount: float) -> RGB:
-    return (round(paper[0] + (ink[0] - paper[0]) * amount), round(paper[1] + (ink[1] - paper[1]) * amount),
-            round(paper[2] + (ink[2] - paper[2]) * amount))
+    return (
+        round(paper[0] + (ink[0] - paper[0]) * amount),
+        round(paper[1] + (ink[1] - paper[1]) * amount),
+        round(paper[2] + (ink[2] - paper[2]) * amount),
+    )
 
 
 def fixed_palette(colours: Iterable[RGB], text_on: Iterable[tuple[RGB, RGB]] = ()) -> Image.Image:
@@ -59,4 +62,3 @@ def encode_png(image: Image.Image, palette: Image.Image) -> bytes:
     out = io.BytesIO()
     mapped.save(out, format="PNG", compress_level=1)
     return out.getvalue()
-

@@ -61,8 +61,15 @@ def _portable(value: Any) -> Any:
     use their own subclasses, e.g. with labels made when read, which need not survive pickling) and a
     dict for its read-only `info`."""
     if isinstance(value, Prompt):
-        return Prompt(value.seat, value.kind, [Choice(c.id, c.label) for c in value.choices], value.pick,
-                      value.secret, value.text, dict(value.info))
+        return Prompt(
+            value.seat,
+            value.kind,
+            [Choice(c.id, c.label) for c in value.choices],
+            value.pick,
+            value.secret,
+            value.text,
+            dict(value.info),
+        )
     return value
 
 
@@ -189,8 +196,9 @@ class Pictures:
     def _new_pool(self) -> ProcessPoolExecutor:
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(RENDERER_MODULES)
-        pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=_start_worker,
-                                   initargs=(os.getpid(),))
+        pool = ProcessPoolExecutor(
+            max_workers=self.workers, mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
+        )
         self._warm = pool.submit(_warm)
         return pool
 
@@ -218,14 +226,18 @@ class Pictures:
         if old is not None:
             old.shutdown(wait=False, cancel_futures=True)
         if self._failures_in_a_row >= GIVE_UP_AFTER:
-            log.error("picture workers failed %d times in a row (last: %r); pictures are drawn in the bot from now on",
-                      self._failures_in_a_row, error)
+            log.error(
+                "picture workers failed %d times in a row (last: %r); pictures are drawn in the bot from now on",
+                self._failures_in_a_row,
+                error,
+            )
         elif self.workers > 0:
             log.warning("a picture worker failed (%r); starting a new one, drawing in the bot meanwhile", error)
             self._pool = self._new_pool()
 
-    async def draw(self, job: PictureJob, *, still_wanted: Callable[[], bool] | None = None,
-                   priority: int = NOTIFICATION) -> bytes | None:
+    async def draw(
+        self, job: PictureJob, *, still_wanted: Callable[[], bool] | None = None, priority: int = NOTIFICATION
+    ) -> bytes | None:
         """The picture, drawn off the event loop. Raises `Superseded` instead of drawing a picture that
         `still_wanted()` says is no longer wanted once its turn comes."""
         self.counts.requested += 1
@@ -239,7 +251,8 @@ class Pictures:
                 try:
                     key = str(getattr(job.renderer, "key", ""))
                     drawn = await asyncio.get_running_loop().run_in_executor(
-                        pool, draw_in_worker, key, job.method, tuple(_portable(a) for a in job.args))
+                        pool, draw_in_worker, key, job.method, tuple(_portable(a) for a in job.args)
+                    )
                 except BrokenProcessPool as error:
                     if self._pool is pool:
                         self._broken(error)

@@ -42,15 +42,35 @@ INK: RGB = (34, 30, 40)
 PAPER: RGB = (250, 246, 236)
 MUTED: RGB = (110, 104, 116)
 TYPE_COLOURS: dict[str, RGB] = {
-    "empty": (236, 232, 220), "tree": (150, 200, 120), "cave": (170, 150, 130), "dragon": (230, 130, 110),
-    "well": (140, 190, 230), "witch": (190, 150, 220), "statue": (200, 200, 200), "tower": (235, 200, 120),
+    "empty": (236, 232, 220),
+    "tree": (150, 200, 120),
+    "cave": (170, 150, 130),
+    "dragon": (230, 130, 110),
+    "well": (140, 190, 230),
+    "witch": (190, 150, 220),
+    "statue": (200, 200, 200),
+    "tower": (235, 200, 120),
 }
 EGG_RGB: dict[str, RGB] = {
-    "red": (220, 40, 50), "green": (40, 160, 70), "yellow": (245, 205, 30), "blue": (40, 90, 220),
-    "orange": (245, 140, 30), "cyan": (40, 200, 210), "purple": (140, 60, 180), "pink": (240, 120, 180),
+    "red": (220, 40, 50),
+    "green": (40, 160, 70),
+    "yellow": (245, 205, 30),
+    "blue": (40, 90, 220),
+    "orange": (245, 140, 30),
+    "cyan": (40, 200, 210),
+    "purple": (140, 60, 180),
+    "pink": (240, 120, 180),
 }
-PAWN_RGB: list[RGB] = [(20, 20, 20), (255, 255, 255), (120, 60, 20), (90, 90, 200),
-                       (200, 30, 120), (0, 120, 120), (160, 120, 0), (90, 90, 90)]
+PAWN_RGB: list[RGB] = [
+    (20, 20, 20),
+    (255, 255, 255),
+    (120, 60, 20),
+    (90, 90, 200),
+    (200, 30, 120),
+    (0, 120, 120),
+    (160, 120, 0),
+    (90, 90, 90),
+]
 WHITE: RGB = (255, 255, 255)
 MINE: RGB = (230, 40, 40)  # the ring of the reader's own pawn
 LOCKED: RGB = (180, 40, 40)
@@ -86,10 +106,29 @@ def render_board(view: dict[str, Any]) -> bytes:
 @cache
 def _palette() -> Image.Image:
     backgrounds = [PAPER, WHITE, *TYPE_COLOURS.values()]
-    named = [INK, PAPER, MUTED, WHITE, MINE, LOCKED, OBJECTIVE, *TYPE_COLOURS.values(), *EGG_RGB.values(), *PAWN_RGB,
-             *GRID_RGB, UNKNOWN_EGG, UNKNOWN_TILE]
-    on = [*((ink, paper) for ink in (INK, MUTED) for paper in backgrounds), (LOCKED, PAPER), (LOCKED, WHITE),
-          (OBJECTIVE, PAPER), *((_on(c), c) for c in EGG_RGB.values()), *((_on(c), c) for c in PAWN_RGB)]
+    named = [
+        INK,
+        PAPER,
+        MUTED,
+        WHITE,
+        MINE,
+        LOCKED,
+        OBJECTIVE,
+        *TYPE_COLOURS.values(),
+        *EGG_RGB.values(),
+        *PAWN_RGB,
+        *GRID_RGB,
+        UNKNOWN_EGG,
+        UNKNOWN_TILE,
+    ]
+    on = [
+        *((ink, paper) for ink in (INK, MUTED) for paper in backgrounds),
+        (LOCKED, PAPER),
+        (LOCKED, WHITE),
+        (OBJECTIVE, PAPER),
+        *((_on(c), c) for c in EGG_RGB.values()),
+        *((_on(c), c) for c in PAWN_RGB),
+    ]
     return fixed_palette(named, on)
 
 
@@ -137,13 +176,23 @@ def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any], side: str) -> None:
         winners = ", ".join(i18n.pt(SEAT, number=w + 1) for w in outcome.get("winners", []))
         status = i18n.pt(N_("Game over. Winner: {winners}"), winners=winners)
     else:
-        status = i18n.pt(N_("Turn {turn}: Seat {number} ({step})"), turn=view["turn"], number=view["current"] + 1,
-                         step=step.get("kind", ""))
+        status = i18n.pt(
+            N_("Turn {turn}: Seat {number} ({step})"),
+            turn=view["turn"],
+            number=view["current"] + 1,
+            step=step.get("kind", ""),
+        )
     draw.text((MARGIN, 10), i18n.pt(N_("Reggverse Riddles")), fill=INK, font=font(28))
     draw.text((MARGIN + 270, 16), status, fill=INK, font=font(22))
-    who = (i18n.pt(N_("Your view, Seat {number}, from the {side}"), number=seat + 1,
-                   side=i18n.pt(SIDE_NAMES.get(side, side)).lower())
-           if seat is not None else i18n.pt(N_("Table view, from the south")))
+    who = (
+        i18n.pt(
+            N_("Your view, Seat {number}, from the {side}"),
+            number=seat + 1,
+            side=i18n.pt(SIDE_NAMES.get(side, side)).lower(),
+        )
+        if seat is not None
+        else i18n.pt(N_("Table view, from the south"))
+    )
     draw.text((MARGIN, 44), who, fill=MUTED, font=font(16))
     locks = view.get("locks") or {}
     if locks:
@@ -175,8 +224,13 @@ def _squares_of(geo: Any, board: dict[str, Any], side: str) -> Image.Image:
     for cell, kind in enumerate(kinds):
         lx, ly = geo.local[side][cell]
         x, y = lx * CELL, ly * CELL
-        draw.rounded_rectangle((x + 2, y + 2, x + CELL - 2, y + CELL - 2), radius=10,
-                               fill=TYPE_COLOURS.get(kind, UNKNOWN_TILE), outline=INK, width=2)
+        draw.rounded_rectangle(
+            (x + 2, y + 2, x + CELL - 2, y + CELL - 2),
+            radius=10,
+            fill=TYPE_COLOURS.get(kind, UNKNOWN_TILE),
+            outline=INK,
+            width=2,
+        )
         draw.text((x + 8, y + 6), PICTURE.tile_type(kind), fill=INK, font=font(17))
         draw.text((x + CELL - 8, y + 6), geo.names[side][cell], fill=MUTED, font=font(14), anchor="ra")
     with _squares_lock:
@@ -186,8 +240,9 @@ def _squares_of(geo: Any, board: dict[str, Any], side: str) -> Image.Image:
     return image
 
 
-def _board(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], geo: Any, side: str, x0: int,
-           y0: int) -> None:
+def _board(
+    img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], geo: Any, side: str, x0: int, y0: int
+) -> None:
     board = view["board"]
     seat = view.get("seat")
     pawns: list[int] = board["pawns"]
@@ -235,8 +290,11 @@ def _rows(draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int) -> No
             head = i18n.pt(N_("{egg}: {count} in pile"), egg=_picture_colour(egg), count=pile)
             if seat is not None and row:
                 spots = matching_tiles(board, egg, seat)
-                mark = (i18n.pt(N_(" - points at YOUR tile")) if here in spots
-                        else i18n.pt(N_(" - points at {count} tiles"), count=len(spots)))
+                mark = (
+                    i18n.pt(N_(" - points at YOUR tile"))
+                    if here in spots
+                    else i18n.pt(N_(" - points at {count} tiles"), count=len(spots))
+                )
                 head += mark
             elif not row:
                 head += i18n.pt(N_(" (no rules: hidden nowhere)"))
@@ -268,8 +326,9 @@ def _scores(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> None:
         side = i18n.pt(SIDE_NAMES[view["sides"][s]])
         text = i18n.pt(N_("Seat {number} ({side}): {eggs} eggs"), number=s + 1, side=side, eggs=view["scores"][s])
         if totals is not None:
-            text = i18n.pt(N_("Seat {number}: {eggs} eggs, {points} pts"), number=s + 1, eggs=view["scores"][s],
-                           points=totals[s])
+            text = i18n.pt(
+                N_("Seat {number}: {eggs} eggs, {points} pts"), number=s + 1, eggs=view["scores"][s], points=totals[s]
+            )
         draw.text((x, ty), text, fill=INK, font=font(17))
         ex = x
         for colour, count in collected.items():
@@ -278,10 +337,16 @@ def _scores(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> None:
                 ex += 22
     y += 56 * ((len(view["collected"]) + SEATS_PER_LINE - 1) // SEATS_PER_LINE)
     for i, objective in enumerate(view.get("objectives") or []):
-        draw.text((MARGIN, y + 20 * i), i18n.pt(N_("Objective of Seat {number}: {objective}"), number=i + 1,
-                                                  objective=objective_from_text(PICTURE, objective)),
-                  fill=OBJECTIVE,
-                  font=font(16))
+        draw.text(
+            (MARGIN, y + 20 * i),
+            i18n.pt(
+                N_("Objective of Seat {number}: {objective}"),
+                number=i + 1,
+                objective=objective_from_text(PICTURE, objective),
+            ),
+            fill=OBJECTIVE,
+            font=font(16),
+        )
 
 
 def _hand(draw: ImageDraw.ImageDraw, view: dict[str, Any], hand: list[dict[str, Any]], y: int) -> None:
@@ -367,10 +432,9 @@ class ReggverseRenderer(Renderer):
             return ctx.t(side, seat=_seat_name(ctx, info["target"]))
         found = re.search(r"\"(.*)\"", prompt.text)
         if prompt.kind == "rule" and found:
-            return ctx.t(N_("Where does the rule \"{rule}\" go?"), rule=rule_from_text(Words(ctx.lang), found.group(1)))
+            return ctx.t(N_('Where does the rule "{rule}" go?'), rule=rule_from_text(Words(ctx.lang), found.group(1)))
         if prompt.kind == "rule_egg" and found:
-            return ctx.t(N_("Which egg gets the rule \"{rule}\"?"),
-                         rule=rule_from_text(Words(ctx.lang), found.group(1)))
+            return ctx.t(N_('Which egg gets the rule "{rule}"?'), rule=rule_from_text(Words(ctx.lang), found.group(1)))
         return super().prompt_text(prompt, ctx)
 
     def choice_label(self, prompt: Prompt, choice: Choice, ctx: TableContext) -> str:
@@ -392,15 +456,22 @@ class ReggverseRenderer(Renderer):
         return self.pictured()
 
 
-EGG_COLOURS = {"red": NP_("egg", "red"), "green": NP_("egg", "green"), "yellow": NP_("egg", "yellow"),
-               "blue": NP_("egg", "blue"), "orange": NP_("egg", "orange"), "cyan": NP_("egg", "cyan"),
-               "purple": NP_("egg", "purple"), "pink": NP_("egg", "pink")}
+EGG_COLOURS = {
+    "red": NP_("egg", "red"),
+    "green": NP_("egg", "green"),
+    "yellow": NP_("egg", "yellow"),
+    "blue": NP_("egg", "blue"),
+    "orange": NP_("egg", "orange"),
+    "cyan": NP_("egg", "cyan"),
+    "purple": NP_("egg", "purple"),
+    "pink": NP_("egg", "pink"),
+}
 EVENTS = {
     "played": N_("{who} plays tile {tile}"),
     "moved": N_("{who} moves"),
     "stayed": N_("{who} cannot move and stays"),
     "dropped": N_("{who} drops a {egg} egg (from {source})"),
-    "rule_placed": N_("{who} adds \"{rule}\" to {egg} (next to its rules)"),
+    "rule_placed": N_('{who} adds "{rule}" to {egg} (next to its rules)'),
     "rule_discarded": N_("{who}: the rule fits nowhere and is discarded"),
     "collected": N_("{who} collects {eggs}"),
     "pile_out": N_("The {egg} pile is empty: its rules are removed"),
@@ -409,16 +480,19 @@ EVENTS = {
     "game_over": N_("Game over: {scores}"),
 }
 PLAYED_ACTION = N_("{who} plays action: {action}")
-RULE_ON_TOP = N_("{who} adds \"{rule}\" to {egg} (on top of a rule)")
+RULE_ON_TOP = N_('{who} adds "{rule}" to {egg} (on top of a rule)')
 PROMPTS = {
     "play": N_("Which tile do you play?"),
     "move": N_("Where does your pawn move?"),
     "drop": N_("Which egg do you drop on your tile?"),
     "drop_from": N_("Take the egg to drop on your tile from where?"),
-    "drop_egg": N_("Which egg?"), "to_pile_egg": N_("Which egg?"), "shift_egg": N_("Which egg?"),
+    "drop_egg": N_("Which egg?"),
+    "to_pile_egg": N_("Which egg?"),
+    "shift_egg": N_("Which egg?"),
     "steal_egg": N_("Which egg?"),
     "cleanup": N_("Clear the rules of which egg?"),
-    "collect": N_("Take an egg from which pile?"), "spawn_egg": N_("Take an egg from which pile?"),
+    "collect": N_("Take an egg from which pile?"),
+    "spawn_egg": N_("Take an egg from which pile?"),
     "teleport": N_("Teleport to which tile?"),
     "switch": N_("Which two eggs swap their rule rows?"),
     "steal_from": N_("Steal an egg from whom?"),
@@ -465,31 +539,53 @@ RENDERER = ReggverseRenderer("reggverse-riddles", image=render_board)
 # Rules are rebuilt from their template number, sense and placeholders; action tiles from their
 # kind; objectives from their kind and eggs; tile types and eggs from their keys. The English msgids
 # are exactly the engine's texts (tests/test_i18n_games.py checks it), so English is unchanged.
-TILE_TYPES = {"empty": NP_("tile-type", "empty"), "tree": NP_("tile-type", "tree"),
-              "cave": NP_("tile-type", "cave"), "dragon": NP_("tile-type", "dragon"),
-              "well": NP_("tile-type", "well"), "witch": NP_("tile-type", "witch"),
-              "statue": NP_("tile-type", "statue"), "tower": NP_("tile-type", "tower")}
-HALVES = {"left": NP_("half", "left"), "right": NP_("half", "right"), "top": NP_("half", "top"),
-          "bottom": NP_("half", "bottom")}
+TILE_TYPES = {
+    "empty": NP_("tile-type", "empty"),
+    "tree": NP_("tile-type", "tree"),
+    "cave": NP_("tile-type", "cave"),
+    "dragon": NP_("tile-type", "dragon"),
+    "well": NP_("tile-type", "well"),
+    "witch": NP_("tile-type", "witch"),
+    "statue": NP_("tile-type", "statue"),
+    "tower": NP_("tile-type", "tower"),
+}
+HALVES = {
+    "left": NP_("half", "left"),
+    "right": NP_("half", "right"),
+    "top": NP_("half", "top"),
+    "bottom": NP_("half", "bottom"),
+}
 LINES = {"row": NP_("line", "row"), "column": NP_("line", "column")}
 RULES: dict[tuple[int, bool], str] = {  # (template, opposite sense) -> text
-    (1, False): N_("My tile is {tile}"), (1, True): N_("My tile is not {tile}"),
-    (2, False): N_("My tile has a {egg} egg"), (2, True): N_("My tile has no {egg} egg"),
-    (3, False): N_("My tile has at least {n} eggs"), (3, True): N_("My tile has at most {n} eggs"),
-    (4, False): N_("My tile is in the {side} half"), (4, True): N_("My tile is not in the {side} half"),
-    (5, False): N_("My tile has no duplicate eggs"), (5, True): N_("My tile has only eggs of one type"),
-    (6, False): N_("I'm next to a {tile} tile"), (6, True): N_("I'm not next to a {tile} tile"),
-    (7, False): N_("I'm next to a {egg} egg"), (7, True): N_("I'm not next to a {egg} egg"),
-    (8, False): N_("I'm next to a tile with a pawn"), (8, True): N_("I'm not next to a tile with a pawn"),
+    (1, False): N_("My tile is {tile}"),
+    (1, True): N_("My tile is not {tile}"),
+    (2, False): N_("My tile has a {egg} egg"),
+    (2, True): N_("My tile has no {egg} egg"),
+    (3, False): N_("My tile has at least {n} eggs"),
+    (3, True): N_("My tile has at most {n} eggs"),
+    (4, False): N_("My tile is in the {side} half"),
+    (4, True): N_("My tile is not in the {side} half"),
+    (5, False): N_("My tile has no duplicate eggs"),
+    (5, True): N_("My tile has only eggs of one type"),
+    (6, False): N_("I'm next to a {tile} tile"),
+    (6, True): N_("I'm not next to a {tile} tile"),
+    (7, False): N_("I'm next to a {egg} egg"),
+    (7, True): N_("I'm not next to a {egg} egg"),
+    (8, False): N_("I'm next to a tile with a pawn"),
+    (8, True): N_("I'm not next to a tile with a pawn"),
     (9, False): N_("All my neighbour tiles have different type"),
     (9, True): N_("All my neighbour tiles have the same type"),
     (10, False): N_("All my neighbour tiles have different egg types"),
     (10, True): N_("All my neighbour tiles have the same egg types"),
     (11, False): N_("My tile matches the rules of all other eggs"),
-    (12, False): N_("There's a {tile} tile in my {line}"), (12, True): N_("There's no {tile} tile in my {line}"),
-    (13, False): N_("There's a {egg} egg in my {line}"), (13, True): N_("There's no {egg} egg in my {line}"),
-    (14, False): N_("At most {n} eggs in my {line}"), (14, True): N_("At least {n} eggs in my {line}"),
-    (15, False): N_("At least {n} pawns in my {line}"), (15, True): N_("At most {n} pawns in my {line}"),
+    (12, False): N_("There's a {tile} tile in my {line}"),
+    (12, True): N_("There's no {tile} tile in my {line}"),
+    (13, False): N_("There's a {egg} egg in my {line}"),
+    (13, True): N_("There's no {egg} egg in my {line}"),
+    (14, False): N_("At most {n} eggs in my {line}"),
+    (14, True): N_("At least {n} eggs in my {line}"),
+    (15, False): N_("At least {n} pawns in my {line}"),
+    (15, True): N_("At most {n} pawns in my {line}"),
 }
 ACTION_TILES = {
     "cleanup": N_("Cleanup: remove all rules of one egg"),
@@ -547,7 +643,7 @@ class Words:
         return self.t(BOTH) == BOTH
 
     def all_of(self, items: list[str]) -> str:
-        """"a, b and c" in this language."""
+        """ "a, b and c" in this language."""
         if len(items) < 2:
             return "".join(items)
         return self.t(BOTH, first=", ".join(items[:-1]), second=items[-1])
@@ -564,9 +660,14 @@ class Words:
         if message is None:
             return str(rule.get("text") or engine_rule_text(rule))
         side, line = rule.get("side"), rule.get("line", "row")
-        return self.t(message, tile=self.tile_type(str(rule.get("tile"))), egg=self.egg(str(rule.get("egg"))),
-                      n=rule.get("n"), side=self.tp("half", HALVES[side]) if side in HALVES else side,
-                      line=self.tp("line", LINES[line]) if line in LINES else line)
+        return self.t(
+            message,
+            tile=self.tile_type(str(rule.get("tile"))),
+            egg=self.egg(str(rule.get("egg"))),
+            n=rule.get("n"),
+            side=self.tp("half", HALVES[side]) if side in HALVES else side,
+            line=self.tp("line", LINES[line]) if line in LINES else line,
+        )
 
     def action(self, kind: str, english: str) -> str:
         return self.t(ACTION_TILES[kind]) if kind in ACTION_TILES else english
@@ -595,9 +696,14 @@ PICTURE = Words(None)  # the words of the picture being drawn
 def _rules_by_text() -> dict[str, dict[str, Any]]:
     """The engine's text of every rule it can make -> that rule (for texts that come without one)."""
     found: dict[str, dict[str, Any]] = {}
-    values: dict[str, tuple[Any, ...]] = {"tile": TILE_TYPE_KEYS, "egg": ALL_EGGS, "n": NUMBERS, "side": HALF_SIDES,
-                                          "line": LINE_KEYS}
-    for (template, neg) in RULES:
+    values: dict[str, tuple[Any, ...]] = {
+        "tile": TILE_TYPE_KEYS,
+        "egg": ALL_EGGS,
+        "n": NUMBERS,
+        "side": HALF_SIDES,
+        "line": LINE_KEYS,
+    }
+    for template, neg in RULES:
         names = TEMPLATE_PARAMS.get(template, ())
         for combo in product(*(values[name] for name in names)):
             rule = {"t": template, "neg": neg, **dict(zip(names, combo, strict=True))}
@@ -659,8 +765,9 @@ def _summary_text(view: dict[str, Any], ctx: TableContext) -> str:
     if view.get("finished"):
         head += " " + t(N_("(game over)"))
     if seat is not None:
-        head += "; " + t(N_("you are seat {number}, looking from the {side}"), number=seat + 1,
-                         side=t(SIDE_NAMES[side]).lower())
+        head += "; " + t(
+            N_("you are seat {number}, looking from the {side}"), number=seat + 1, side=t(SIDE_NAMES[side]).lower()
+        )
     lines = [head]
     for egg in view["eggs"]:
         row = board["rows"].get(egg)
@@ -668,35 +775,64 @@ def _summary_text(view: dict[str, Any], ctx: TableContext) -> str:
             lines.append(t(N_("{egg}: pile out"), egg=_colour(ctx, egg)))
             continue
         rules = "; ".join(words.rule(r) for r in row) or t(N_("no rules (hidden nowhere)"))
-        lines.append(t(N_("{egg} ({count} left): {rules}"), egg=_colour(ctx, egg), count=view["piles"][egg],
-                       rules=rules))
+        lines.append(
+            t(N_("{egg} ({count} left): {rules}"), egg=_colour(ctx, egg), count=view["piles"][egg], rules=rules)
+        )
     where = []
     for s, cell in enumerate(board["pawns"]):
         eggs = ", ".join(f"{v} {_colour(ctx, k)}" for k, v in board["eggs"][cell].items())
-        place = t(N_("seat {number} on {tile} {kind}"), number=s + 1, tile=names[cell],
-                  kind=words.tile_type(board["types"][cell]))
+        place = t(
+            N_("seat {number} on {tile} {kind}"),
+            number=s + 1,
+            tile=names[cell],
+            kind=words.tile_type(board["types"][cell]),
+        )
         where.append(place + (f" ({eggs})" if eggs else ""))
     lines.append(t(N_("Pawns: {where}"), where="; ".join(where)))
-    lying = [f"{names[c]}: " + ", ".join(f"{v} {_colour(ctx, k)}" for k, v in e.items())
-             for c, e in enumerate(board["eggs"]) if e]
+    lying = [
+        f"{names[c]}: " + ", ".join(f"{v} {_colour(ctx, k)}" for k, v in e.items())
+        for c, e in enumerate(board["eggs"])
+        if e
+    ]
     lines.append(t(N_("Eggs on tiles: {eggs}"), eggs="; ".join(lying) if lying else t(N_("none"))))
     scores = ", ".join(t(N_("seat {number}: {eggs}"), number=s + 1, eggs=n) for s, n in enumerate(view["scores"]))
     lines.append(t(N_("Collected: {scores}"), scores=scores))
     for tile in view.get("hand") or []:
         if tile["kind"] == "action":
-            lines.append("  " + t(N_("tile {number}: ACTION {text}"), number=tile["id"],
-                                  text=words.action(tile.get("action", ""), tile["text"])))
+            lines.append(
+                "  "
+                + t(
+                    N_("tile {number}: ACTION {text}"),
+                    number=tile["id"],
+                    text=words.action(tile.get("action", ""), tile["text"]),
+                )
+            )
         else:
             moves = ", ".join(_direction(ctx, m) for m in tile["moves"])
-            lines.append("  " + t(N_("tile {number}: move {moves} | {rule}"), number=tile["id"], moves=moves,
-                                  rule=words.rule(tile["rule"])))
+            lines.append(
+                "  "
+                + t(
+                    N_("tile {number}: move {moves} | {rule}"),
+                    number=tile["id"],
+                    moves=moves,
+                    rule=words.rule(tile["rule"]),
+                )
+            )
     if view.get("objective"):
         lines.append(t(N_("Secret objective: {objective}"), objective=words.objective(view["objective"])))
     return "\n".join(lines)
 
 
-DIRECTIONS = {(0, -1): N_("up"), (0, 1): N_("down"), (-1, 0): N_("left"), (1, 0): N_("right"),
-              (-1, -1): N_("up-left"), (1, -1): N_("up-right"), (-1, 1): N_("down-left"), (1, 1): N_("down-right")}
+DIRECTIONS = {
+    (0, -1): N_("up"),
+    (0, 1): N_("down"),
+    (-1, 0): N_("left"),
+    (1, 0): N_("right"),
+    (-1, -1): N_("up-left"),
+    (1, -1): N_("up-right"),
+    (-1, 1): N_("down-left"),
+    (1, 1): N_("down-right"),
+}
 
 
 def _direction(ctx: TableContext, move: list[int]) -> str:
@@ -751,8 +887,7 @@ def _choice_label(words: Words, choice: Choice) -> str:
         if found is None:  # cut at 100 characters by the engine
             return label
         covered = found.group(1)
-        return words.t(N_("{egg}: on top of \"{rule}\""), egg=words.egg(source),
-                       rule=rule_from_text(words, covered))
+        return words.t(N_('{egg}: on top of "{rule}"'), egg=words.egg(source), rule=rule_from_text(words, covered))
     if cid in EGG_COLOURS:
         pile = re.search(r"\((\d+) ", label)
         if label.startswith("Give "):
@@ -765,6 +900,7 @@ def _choice_label(words: Words, choice: Choice) -> str:
     steal = re.fullmatch(r"s(\d+)", cid)
     if steal:
         eggs = re.search(r"\((\d+) ", label)
-        return words.t(N_("Seat {number} ({count} eggs)"), number=int(steal.group(1)) + 1,
-                       count=int(eggs.group(1)) if eggs else 0)
+        return words.t(
+            N_("Seat {number} ({count} eggs)"), number=int(steal.group(1)) + 1, count=int(eggs.group(1)) if eggs else 0
+        )
     return label

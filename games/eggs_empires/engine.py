@@ -53,8 +53,9 @@ DISCARD_CHOICES: Final = {value: Choice(f"discard{value}", f"Discard a {value:+d
 
 
 # FACE_UP_CHOICES[slot][value]: the choice of a face-up egg
-FACE_UP_CHOICES: Final = [{value: Choice(f"s{slot}", f"Egg {value:+d}") for value in set(EGG_VALUES)}
-                          for slot in range(len(SLOT_IDS))]
+FACE_UP_CHOICES: Final = [
+    {value: Choice(f"s{slot}", f"Egg {value:+d}") for value in set(EGG_VALUES)} for slot in range(len(SLOT_IDS))
+]
 
 
 @lru_cache(maxsize=1024)
@@ -69,10 +70,19 @@ def _face_down_choice(slot: int, scout: int, known: int | None) -> Choice:
 # their choices are tuples, so a caller cannot corrupt the cache by accident).
 @lru_cache(maxsize=256)
 def _courier_prompt(players: int, seat: int, value: int) -> Prompt:
-    choices = (KEEP, *[Choice(f"give{other}", f"Give it to {_seat_label(other)}")
-                       for other in range(players) if other != seat])
-    return Prompt(seat, "courier", choices, 1, False, f"Courier: give the {value:+d} egg to another player?",
-                  MappingProxyType({"egg": value}))
+    choices = (
+        KEEP,
+        *[Choice(f"give{other}", f"Give it to {_seat_label(other)}") for other in range(players) if other != seat],
+    )
+    return Prompt(
+        seat,
+        "courier",
+        choices,
+        1,
+        False,
+        f"Courier: give the {value:+d} egg to another player?",
+        MappingProxyType({"egg": value}),
+    )
 
 
 @lru_cache(maxsize=4096)
@@ -82,16 +92,21 @@ def _priest_prompt(seat: int, values: tuple[int, ...]) -> Prompt:
 
 @lru_cache(maxsize=256)
 def _mulligan_prompt(round_number: int, seat: int) -> Prompt:
-    return Prompt(seat, "mulligan", MULLIGAN_CHOICES, 1, True,
-                  f"Round {round_number}: keep your starting hand or draw a new one (once per round)?", NO_INFO)
+    return Prompt(
+        seat,
+        "mulligan",
+        MULLIGAN_CHOICES,
+        1,
+        True,
+        f"Round {round_number}: keep your starting hand or draw a new one (once per round)?",
+        NO_INFO,
+    )
 
 
 # _PLAY_PROMPTS[pick][seat][hand]: the play prompt of a seat holding that (sorted) hand. Hands repeat a
 # lot, and one dict lookup is far cheaper than building a Prompt. The cache stays small without a bound:
 # a hand is a multiset of at most four Adventurers.
-_PLAY_PROMPTS: Final[list[list[dict[tuple[int, ...], Prompt]]]] = [
-    [{} for _ in range(MAX_SEATS)] for _ in range(3)
-]
+_PLAY_PROMPTS: Final[list[list[dict[tuple[int, ...], Prompt]]]] = [[{} for _ in range(MAX_SEATS)] for _ in range(3)]
 
 
 def _new_play_prompt(pick: int, seat: int, hand: tuple[int, ...]) -> Prompt:
@@ -131,10 +146,18 @@ class EggsState:
 
 
 OPTIONS: Final = (
-    Option("tiebreaker", ("tie", "round"), "tie",
-           "Tie-Breaker Marker passes left after any turn with a tie (tie) or clockwise after every round"),
-    Option("scoring", ("standard", "conpub"), "standard",
-           "standard: most VP after 3 rounds; conpub: round winners take Egg Tokens, first to 3 (2 with 5-6)"),
+    Option(
+        "tiebreaker",
+        ("tie", "round"),
+        "tie",
+        "Tie-Breaker Marker passes left after any turn with a tie (tie) or clockwise after every round",
+    ),
+    Option(
+        "scoring",
+        ("standard", "conpub"),
+        "standard",
+        "standard: most VP after 3 rounds; conpub: round winners take Egg Tokens, first to 3 (2 with 5-6)",
+    ),
 )
 
 
@@ -209,8 +232,16 @@ class EggsAndEmpires(Game[EggsState]):
                 eggs.append(EGG_VALUES[egg])
             else:
                 face_down.append(scout)
-        events.append({"type": "offer", "round": state.round, "turn": state.turn, "eggs": eggs,
-                       "face_down": face_down, "tiebreaker": state.tiebreaker})
+        events.append(
+            {
+                "type": "offer",
+                "round": state.round,
+                "turn": state.turn,
+                "eggs": eggs,
+                "face_down": face_down,
+                "tiebreaker": state.tiebreaker,
+            }
+        )
 
     # --- prompts -----------------------------------------------------------------------------
     def prompts(self, state: EggsState) -> list[Prompt]:
@@ -372,8 +403,12 @@ class EggsAndEmpires(Game[EggsState]):
     def _legal_play(state: EggsState, seat: Any, choice: Any) -> list[int] | None:
         """The (sorted) cards of `choice` when it is certainly a legal play for `seat`, else None."""
         submitted = state.submitted
-        if type(seat) is not int or type(choice) is not list or not 0 <= seat < len(submitted) or (
-                submitted[seat] is not None):
+        if (
+            type(seat) is not int
+            or type(choice) is not list
+            or not 0 <= seat < len(submitted)
+            or (submitted[seat] is not None)
+        ):
             return None
         try:  # ids are str; anything unhashable takes the full check
             if len(choice) == 1:
@@ -393,8 +428,9 @@ class EggsAndEmpires(Game[EggsState]):
     def _valid_mulligan(state: EggsState, seat: Any, choice: Any) -> bool:
         if type(seat) is not int or type(choice) is not list or not 0 <= seat < state.players:
             return False
-        return (state.mulligan[seat] is None and len(choice) == 1 and type(choice[0]) is str
-                and choice[0] in MULLIGAN_IDS)
+        return (
+            state.mulligan[seat] is None and len(choice) == 1 and type(choice[0]) is str and choice[0] in MULLIGAN_IDS
+        )
 
     @staticmethod
     def _egg_slot(state: EggsState, seat: Any, choice: Any) -> int:
@@ -424,7 +460,7 @@ class EggsAndEmpires(Game[EggsState]):
 
     @staticmethod
     def _valid_turn_end(state: EggsState, seat: Any, choice: Any) -> str:
-        """"courier" or "priest" when `choice` is certainly one of the ids `_turn_end_prompt` offers,
+        """ "courier" or "priest" when `choice` is certainly one of the ids `_turn_end_prompt` offers,
         else ""."""
         if type(seat) is not int or type(choice) is not list or len(choice) != 1 or type(choice[0]) is not str:
             return ""
@@ -482,8 +518,9 @@ class EggsAndEmpires(Game[EggsState]):
         if card in (COURIER, PRIEST):  # decides at the end of the turn (sorted in _collect)
             state.end_queue.append([seat, card])
         # an egg's value becomes public once collected, face-down ones included
-        events.append({"type": "collect", "seat": seat, "card": card, "value": EGG_VALUES[egg],
-                       "face_down": scout != FACE_UP})
+        events.append(
+            {"type": "collect", "seat": seat, "card": card, "value": EGG_VALUES[egg], "face_down": scout != FACE_UP}
+        )
 
     @staticmethod
     def _auto_slot(offer: list[list[int]], card: int) -> int:
@@ -617,8 +654,9 @@ class EggsAndEmpires(Game[EggsState]):
             eggs = sum(EGG_VALUES[e] for e in state.piles[seat])
             merchant = rules.MERCHANT_BONUS * state.bonus[seat].count(MERCHANT)
             blacksmith = rules.BLACKSMITH_PENALTY * state.bonus[seat].count(BLACKSMITH)
-            details.append({"eggs": eggs, "merchant": merchant, "blacksmith": blacksmith,
-                            "total": eggs + merchant + blacksmith})
+            details.append(
+                {"eggs": eggs, "merchant": merchant, "blacksmith": blacksmith, "total": eggs + merchant + blacksmith}
+            )
         scores = [d["total"] for d in details]
         state.round_scores.append(scores)
         state.round_details.append(details)
@@ -646,8 +684,14 @@ class EggsAndEmpires(Game[EggsState]):
                 state.winners = [s for s in range(n) if totals[s] == top]
         if over:
             state.phase = "over"
-            events.append({"type": "game_over", "winners": state.winners, "totals": totals,
-                           "tokens": list(state.tokens) if conpub else None})
+            events.append(
+                {
+                    "type": "game_over",
+                    "winners": state.winners,
+                    "totals": totals,
+                    "tokens": list(state.tokens) if conpub else None,
+                }
+            )
             return
         # The Tie-Breaker Marker goes to the lowest total (first in player order from its holder on
         # a tie), or simply passes clockwise in the once-per-round variant.
@@ -655,8 +699,9 @@ class EggsAndEmpires(Game[EggsState]):
             state.tiebreaker = (state.tiebreaker + 1) % n
         else:
             low = min(totals)
-            state.tiebreaker = next(s for s in sorted(range(n), key=lambda s: (s - state.tiebreaker) % n)
-                                    if totals[s] == low)
+            state.tiebreaker = next(
+                s for s in sorted(range(n), key=lambda s: (s - state.tiebreaker) % n) if totals[s] == low
+            )
         events.append({"type": "tiebreaker", "seat": state.tiebreaker, "reason": "round"})
         state.round += 1
         self._start_round(state, events)
@@ -687,8 +732,9 @@ class EggsAndEmpires(Game[EggsState]):
             mine = state.submitted[seat] if state.phase == "play" else None
             view["my_play"] = list(mine) if mine else []
             view["my_mulligan"] = state.mulligan[seat] if state.phase == "mulligan" else None
-            view["scouted"] = [{"slot": i, "value": EGG_VALUES[e]}
-                               for i, (e, scout) in enumerate(state.offer) if scout == seat]
+            view["scouted"] = [
+                {"slot": i, "value": EGG_VALUES[e]} for i, (e, scout) in enumerate(state.offer) if scout == seat
+            ]
             out[seat] = view
         return out
 
@@ -698,8 +744,14 @@ class EggsAndEmpires(Game[EggsState]):
         offer = []
         for slot, (egg, scout) in enumerate(state.offer):
             shown = scout in (FACE_UP, seat)
-            offer.append({"slot": slot, "value": EGG_VALUES[egg] if shown else None,
-                          "face_down": scout != FACE_UP, "scout": None if scout == FACE_UP else scout})
+            offer.append(
+                {
+                    "slot": slot,
+                    "value": EGG_VALUES[egg] if shown else None,
+                    "face_down": scout != FACE_UP,
+                    "scout": None if scout == FACE_UP else scout,
+                }
+            )
         return offer
 
     def _public_view(self, state: EggsState) -> dict[str, Any]:
@@ -708,22 +760,27 @@ class EggsAndEmpires(Game[EggsState]):
         totals = self._totals(state)
         seats = []
         for s in range(n):
-            decided = (state.submitted[s] is not None) if state.phase == "play" else (
-                state.mulligan[s] is not None if state.phase == "mulligan" else False)
-            seats.append({
-                "seat": s,
-                "hand_size": len(state.hands[s]),
-                "deck_size": len(state.decks[s]),
-                "decided": decided,
-                "played": list(state.plays[s]),
-                "discards": sorted(state.discards[s]),
-                "eggs": [EGG_VALUES[e] for e in state.piles[s]],
-                "merchants": state.bonus[s].count(MERCHANT),
-                "blacksmiths": state.bonus[s].count(BLACKSMITH),
-                "round_scores": [r[s] for r in state.round_scores],
-                "total": totals[s],
-                "tokens": state.tokens[s],
-            })
+            decided = (
+                (state.submitted[s] is not None)
+                if state.phase == "play"
+                else (state.mulligan[s] is not None if state.phase == "mulligan" else False)
+            )
+            seats.append(
+                {
+                    "seat": s,
+                    "hand_size": len(state.hands[s]),
+                    "deck_size": len(state.decks[s]),
+                    "decided": decided,
+                    "played": list(state.plays[s]),
+                    "discards": sorted(state.discards[s]),
+                    "eggs": [EGG_VALUES[e] for e in state.piles[s]],
+                    "merchants": state.bonus[s].count(MERCHANT),
+                    "blacksmiths": state.bonus[s].count(BLACKSMITH),
+                    "round_scores": [r[s] for r in state.round_scores],
+                    "total": totals[s],
+                    "tokens": state.tokens[s],
+                }
+            )
         view: dict[str, Any] = {
             "game": self.key,
             "players": n,
@@ -755,38 +812,75 @@ class EggsAndEmpires(Game[EggsState]):
         scores = list(state.tokens) if conpub else totals
         ranking = [1 + sum(1 for o in scores if o > scores[s]) for s in range(n)]  # ties share a rank
         breakdown = [
-            {"rounds": [state.round_details[r][s] for r in range(len(state.round_details))],
-             "total": totals[s], "tokens": state.tokens[s]}
+            {
+                "rounds": [state.round_details[r][s] for r in range(len(state.round_details))],
+                "total": totals[s],
+                "tokens": state.tokens[s],
+            }
             for s in range(n)
         ]
-        return {"scores": scores, "winners": list(state.winners), "ranking": ranking,
-                "scoring": state.options["scoring"], "totals": totals, "breakdown": breakdown}
+        return {
+            "scores": scores,
+            "winners": list(state.winners),
+            "ranking": ranking,
+            "scoring": state.options["scoring"],
+            "totals": totals,
+            "breakdown": breakdown,
+        }
 
     # --- serialisation -----------------------------------------------------------------------
     def to_json(self, state: EggsState) -> dict[str, Any]:
         return {
-            "players": state.players, "rng": state.rng.to_json(), "options": dict(state.options),
-            "tiebreaker": state.tiebreaker, "round": state.round, "turn": state.turn, "phase": state.phase,
-            "decks": [list(d) for d in state.decks], "hands": [list(h) for h in state.hands],
-            "discards": [list(d) for d in state.discards], "egg_deck": list(state.egg_deck),
-            "egg_discard": list(state.egg_discard), "offer": [list(o) for o in state.offer],
-            "piles": [list(p) for p in state.piles], "bonus": [list(b) for b in state.bonus],
+            "players": state.players,
+            "rng": state.rng.to_json(),
+            "options": dict(state.options),
+            "tiebreaker": state.tiebreaker,
+            "round": state.round,
+            "turn": state.turn,
+            "phase": state.phase,
+            "decks": [list(d) for d in state.decks],
+            "hands": [list(h) for h in state.hands],
+            "discards": [list(d) for d in state.discards],
+            "egg_deck": list(state.egg_deck),
+            "egg_discard": list(state.egg_discard),
+            "offer": [list(o) for o in state.offer],
+            "piles": [list(p) for p in state.piles],
+            "bonus": [list(b) for b in state.bonus],
             "mulligan": list(state.mulligan),
             "submitted": [None if s is None else list(s) for s in state.submitted],
-            "plays": [list(p) for p in state.plays], "queue": [list(q) for q in state.queue],
-            "collected": [list(c) for c in state.collected], "end_queue": [list(e) for e in state.end_queue],
-            "tie": state.tie, "round_scores": [list(r) for r in state.round_scores],
+            "plays": [list(p) for p in state.plays],
+            "queue": [list(q) for q in state.queue],
+            "collected": [list(c) for c in state.collected],
+            "end_queue": [list(e) for e in state.end_queue],
+            "tie": state.tie,
+            "round_scores": [list(r) for r in state.round_scores],
             "round_details": [[dict(d) for d in r] for r in state.round_details],
-            "tokens": list(state.tokens), "winners": list(state.winners),
+            "tokens": list(state.tokens),
+            "winners": list(state.winners),
         }
 
     def from_json(self, data: dict[str, Any]) -> EggsState:
         try:
-            state = EggsState(players=int(data["players"]), rng=Rng.from_json(data["rng"]),
-                              options=self.resolve_options(data["options"]), tiebreaker=int(data["tiebreaker"]))
+            state = EggsState(
+                players=int(data["players"]),
+                rng=Rng.from_json(data["rng"]),
+                options=self.resolve_options(data["options"]),
+                tiebreaker=int(data["tiebreaker"]),
+            )
             state.round, state.turn, state.phase = int(data["round"]), int(data["turn"]), str(data["phase"])
-            for name in ("decks", "hands", "discards", "offer", "piles", "bonus", "plays", "queue", "collected",
-                         "end_queue", "round_scores"):
+            for name in (
+                "decks",
+                "hands",
+                "discards",
+                "offer",
+                "piles",
+                "bonus",
+                "plays",
+                "queue",
+                "collected",
+                "end_queue",
+                "round_scores",
+            ):
                 setattr(state, name, [[int(x) for x in row] for row in data[name]])
             state.egg_deck = [int(x) for x in data["egg_deck"]]
             state.egg_discard = [int(x) for x in data["egg_discard"]]

@@ -83,8 +83,10 @@ ROTATIONS: Final[list[list[tuple[int, ...]]]] = [
 RANK_KEYS: Final[list[int]] = [(10 - card) * 16 for card in range(11)]
 # ORDER_ENTRIES[players][holder][order key]: the (seat, card) that key stands for.
 ORDER_ENTRIES: Final[list[list[list[tuple[int, int]]]]] = [
-    [[(rotation[key % 16] if key % 16 < players else -1, 10 - key // 16) for key in range(11 * 16)]
-     for rotation in ROTATIONS[players]]
+    [
+        [(rotation[key % 16] if key % 16 < players else -1, 10 - key // 16) for key in range(11 * 16)]
+        for rotation in ROTATIONS[players]
+    ]
     for players in range(7)
 ]
 

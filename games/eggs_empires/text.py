@@ -17,8 +17,10 @@ def _egg(entry: dict[str, Any]) -> str:
 
 def describe(view: dict[str, Any]) -> str:
     rounds = view["rounds"] or "?"
-    lines = [f"Round {view['round']}/{rounds}, turn {view['turn']}/{view['turns']} ({view['phase']}). "
-             f"Tie-Breaker: seat {view['tiebreaker'] + 1}. Eggs left in deck: {view['egg_deck_size']}."]
+    lines = [
+        f"Round {view['round']}/{rounds}, turn {view['turn']}/{view['turns']} ({view['phase']}). "
+        f"Tie-Breaker: seat {view['tiebreaker'] + 1}. Eggs left in deck: {view['egg_deck_size']}."
+    ]
     lines.append("Eggs on offer: " + (" ".join(_egg(e) for e in view["offer"]) or "none"))
     for s in view["seats"]:
         you = " (you)" if s["seat"] == view["seat"] else ""
@@ -29,8 +31,10 @@ def describe(view: dict[str, Any]) -> str:
         if s["blacksmiths"]:
             extra += f" Blacksmith x{s['blacksmiths']} (-4 each)"
         tokens = f", tokens {s['tokens']}" if view.get("tokens_to_win") else ""
-        lines.append(f"  seat {s['seat'] + 1}{you}: eggs {eggs}{extra}; rounds {s['round_scores']} "
-                     f"total {s['total']}{tokens}; played so far {s['discards']}")
+        lines.append(
+            f"  seat {s['seat'] + 1}{you}: eggs {eggs}{extra}; rounds {s['round_scores']} "
+            f"total {s['total']}{tokens}; played so far {s['discards']}"
+        )
     if "hand" in view:
         lines.append("Your hand: " + ", ".join(card_name(c) for c in view["hand"]))
     return "\n".join(lines)

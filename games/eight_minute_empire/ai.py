@@ -118,7 +118,7 @@ class Model:
 
     def value(self) -> float:
         scores, me = self.scores, self.me
-        others = max(scores[:me] + scores[me + 1:self.n])  # the best opponent (the neutral party is last)
+        others = max(scores[:me] + scores[me + 1 : self.n])  # the best opponent (the neutral party is last)
         return scores[me] - others + PRESENCE * self.presence
 
     def change(self, region: int, party: int, armies: int = 0, cities: int = 0) -> None:
@@ -178,7 +178,7 @@ class Model:
                     scores[old_c] -= 1
                 if new_c >= 0:
                     scores[new_c] += 1
-        others = max(scores[:me] + scores[me + 1:self.n])  # the same sum as value()
+        others = max(scores[:me] + scores[me + 1 : self.n])  # the same sum as value()
         return scores[me] - others + PRESENCE * presence
 
     def gain(self, region: int, party: int, armies: int = 0, cities: int = 0) -> float:

@@ -136,8 +136,9 @@ def _public_view(game: EightMinuteEmpire, state: State) -> dict[str, Any]:
             "branch": [part_text(k, v) for k, v in st["branch"]] if st.get("branch") else None,
             "next": [part_text(k, v) for k, v in st.get("parts", [])],
         }
-    scores = scoring.score(board, n, armies, cities, state.hands, state.coins, state.explore, state.citadels,
-                           controls=controls)
+    scores = scoring.score(
+        board, n, armies, cities, state.hands, state.coins, state.explore, state.citadels, controls=controls
+    )
     return {
         "game": "eight-minute-empire",
         "players": n,

@@ -31,9 +31,22 @@ TILE_COST = 0.01  # taking an egg from a square (rather than from its pile) cost
 MINE_COST = 1.0  # dropping one of our own collected eggs costs the egg
 
 ACTION_VALUES = {  # value of the action itself, on top of collecting where the pawn stands
-    "collect": 1.0, "steal": 1.6, "double": 1.2, "draw3": 0.3, "refresh": 0.2, "spawn": 0.4,
-    "switch": 0.4, "cleanup": 0.3, "to_pile": 0.1, "shift": 0.2, "lock_move": 0.4, "lock_rules": 0.4,
-    "lock_actions": 0.1, "trade": 0.2, "swap": 0.2, "teleport": 0.0,
+    "collect": 1.0,
+    "steal": 1.6,
+    "double": 1.2,
+    "draw3": 0.3,
+    "refresh": 0.2,
+    "spawn": 0.4,
+    "switch": 0.4,
+    "cleanup": 0.3,
+    "to_pile": 0.1,
+    "shift": 0.2,
+    "lock_move": 0.4,
+    "lock_rules": 0.4,
+    "lock_actions": 0.1,
+    "trade": 0.2,
+    "swap": 0.2,
+    "teleport": 0.0,
 }
 
 # Where a rule may go in one egg's row: (placement id "<egg>:<spot>", index of the rule it covers or -1
@@ -78,7 +91,7 @@ class Hypothesis:
                 m0, m1, m2 = ms
                 rest = [m1 & m2, m0 & m2, m0 & m1, m0 & m1 & m2]
             else:  # an empty row (after a cleanup), or a hand-made longer one
-                rest = [reduce(and_, ms[:i] + ms[i + 1:], full) for i in range(n)] + [reduce(and_, ms, full)]
+                rest = [reduce(and_, ms[:i] + ms[i + 1 :], full) for i in range(n)] + [reduce(and_, ms, full)]
             self.rest[egg] = rest
             vacant = self.vacant[egg] = not here.get(egg)
             ok = self.base[egg] = n > 0 and vacant and bool(rest[-1] & bit)
@@ -151,7 +164,7 @@ class Scene:
                 if len(row) < 3 and not any(repeats):
                     spots.append((f"{egg}:next", -1))
                 for i, old in enumerate(row):
-                    if not any(repeats[:i]) and not any(repeats[i + 1:]):
+                    if not any(repeats[:i]) and not any(repeats[i + 1 :]):
                         spots.append((f"{egg}:on{old['id']}", i))
                 found.append((egg, spots))
             self._spots[rule["id"]] = found
@@ -257,8 +270,11 @@ class Decision:
         if view["locks"].get("move", seat) != seat:
             return [here]
         geo = geometry(board["shape"])
-        found = [d for m in tile["moves"]
-                 if (d := destination(geo, side_of(seat), here, m)) is not None and d not in board["pawns"]]
+        found = [
+            d
+            for m in tile["moves"]
+            if (d := destination(geo, side_of(seat), here, m)) is not None and d not in board["pawns"]
+        ]
         return found or [here]
 
     def drops(self, cell: int) -> list[tuple[str, str, float]]:

@@ -120,21 +120,45 @@ def geometry(shape: str) -> Geometry:
         }
     neighbour_mask = tuple(sum(1 << j for j in near) for near in neighbours)
     half_masks = {side: {h: sum(1 << c for c in cs) for h, cs in hs.items()} for side, hs in halves.items()}
-    line_cells = {side: {kind: tuple(sorted(set(per_cell))) for kind, per_cell in kinds.items()}
-                  for side, kinds in lines.items()}
-    line_masks = {side: {kind: tuple(sum(1 << c for c in line) for line in ls) for kind, ls in kinds.items()}
-                  for side, kinds in line_cells.items()}
+    line_cells = {
+        side: {kind: tuple(sorted(set(per_cell))) for kind, per_cell in kinds.items()} for side, kinds in lines.items()
+    }
+    line_masks = {
+        side: {kind: tuple(sum(1 << c for c in line) for line in ls) for kind, ls in kinds.items()}
+        for side, kinds in line_cells.items()
+    }
     names = {side: tuple(f"{'abcde'[lx]}{ly + 1}" for lx, ly in local[side]) for side in SIDES}
     horizontal = tuple(sorted({y for _, y in cells}))
     vertical = tuple(sorted({x for x, _ in cells}))
     line_of = (tuple(horizontal.index(y) for _, y in cells), tuple(vertical.index(x) for x, _ in cells))
-    partition_masks = (tuple(sum(1 << c for c, (_, y) in enumerate(cells) if y == ly) for ly in horizontal),
-                       tuple(sum(1 << c for c, (x, _) in enumerate(cells) if x == lx) for lx in vertical))
-    partition = {side: {kind: 0 if set(masks) == set(partition_masks[0]) else 1 for kind, masks in kinds.items()}
-                 for side, kinds in line_masks.items()}
-    return Geometry(shape, width, height, cells, neighbours, local, local_size, at_local, lines, halves,
-                    neighbour_mask, half_masks, line_cells, line_masks, names, partition, partition_masks,
-                    line_of)
+    partition_masks = (
+        tuple(sum(1 << c for c, (_, y) in enumerate(cells) if y == ly) for ly in horizontal),
+        tuple(sum(1 << c for c, (x, _) in enumerate(cells) if x == lx) for lx in vertical),
+    )
+    partition = {
+        side: {kind: 0 if set(masks) == set(partition_masks[0]) else 1 for kind, masks in kinds.items()}
+        for side, kinds in line_masks.items()
+    }
+    return Geometry(
+        shape,
+        width,
+        height,
+        cells,
+        neighbours,
+        local,
+        local_size,
+        at_local,
+        lines,
+        halves,
+        neighbour_mask,
+        half_masks,
+        line_cells,
+        line_masks,
+        names,
+        partition,
+        partition_masks,
+        line_of,
+    )
 
 
 def destination(geo: Geometry, side: str, cell: int, move: Sequence[int]) -> int | None:
@@ -153,8 +177,22 @@ def destination(geo: Geometry, side: str, cell: int, move: Sequence[int]) -> int
 # the squares. Template 11 reads the other rows and is never remembered.
 TYPES, PAWNS, EGGS = 0, 1, 2
 READS_KINDS = (TYPES, PAWNS, EGGS)
-READS: dict[int, int] = {1: TYPES, 4: TYPES, 6: TYPES, 9: TYPES, 12: TYPES, 8: PAWNS, 15: PAWNS,
-                         2: EGGS, 3: EGGS, 5: EGGS, 7: EGGS, 10: EGGS, 13: EGGS, 14: EGGS}
+READS: dict[int, int] = {
+    1: TYPES,
+    4: TYPES,
+    6: TYPES,
+    9: TYPES,
+    12: TYPES,
+    8: PAWNS,
+    15: PAWNS,
+    2: EGGS,
+    3: EGGS,
+    5: EGGS,
+    7: EGGS,
+    10: EGGS,
+    13: EGGS,
+    14: EGGS,
+}
 # Templates whose mask depends on the side it is read from: halves differ from every side; lines
 # only between the two axes (south and north see the same rows and columns, and so do west and east).
 # The other templates read the same squares from every side, so their masks are remembered once for
@@ -242,10 +280,12 @@ class BoardIndex:
         # forget them); `_side_memos[side][t]` is the memo a rule of template t read from `side` goes to.
         memos: dict[tuple[int, str], dict[int, int]] = {key: {} for key in _MEMOS}
         self._memos: tuple[list[dict[int, int]], ...] = tuple(
-            [memo for (read, _), memo in memos.items() if read == kind] for kind in READS_KINDS)
+            [memo for (read, _), memo in memos.items() if read == kind] for kind in READS_KINDS
+        )
         unused: dict[int, int] = {}  # templates 0 and 11 have no memo (11 is read row by row)
         self._side_memos: dict[str, tuple[dict[int, int], ...]] = {
-            side: tuple(unused if key is None else memos[key] for key in keys) for side, keys in _MEMO_KEYS.items()}
+            side: tuple(unused if key is None else memos[key] for key in keys) for side, keys in _MEMO_KEYS.items()
+        }
 
     def _index_cell(self, c: int) -> None:
         """Index the eggs lying on square `c`, when the index is built (nothing of `c` indexed yet)."""
@@ -380,8 +420,9 @@ class BoardIndex:
             memo[rule_id] = found
         return found
 
-    def placements(self, eggs: Sequence[str], rule: Rule, side: str,
-                   first: bool = False) -> list[tuple[str, int | None]]:
+    def placements(
+        self, eggs: Sequence[str], rule: Rule, side: str, first: bool = False
+    ) -> list[tuple[str, int | None]]:
         """Where `rule` may go, read from `side`, among the rows of `eggs` (the eggs in play): a list
         of (egg, None) for "next to the row" and (egg, id of the rule it covers) for "on top of it",
         eggs in the given order, "next" first. A placement must leave the row pointing at some
@@ -457,7 +498,7 @@ class BoardIndex:
                     others = (m1 & m2, m0 & m2, m0 & m1)
                 else:  # not in a game (at most 3 rules), but a hand-made row may be longer
                     together = reduce(and_, masks, full)
-                    others = [reduce(and_, masks[:i] + masks[i + 1:], full) for i in range(n)]
+                    others = [reduce(and_, masks[:i] + masks[i + 1 :], full) for i in range(n)]
                 if repeated >= 0:
                     if 0 < new & others[repeated] < full:
                         found.append((egg, row[repeated]["id"]))
@@ -610,8 +651,14 @@ def full_mask(board: Board) -> int:
     return (1 << len(board["types"])) - 1
 
 
-def rule_mask(rule: Rule, board: Board, side: str, egg: str = "",
-              rows: Mapping[str, Sequence[Rule]] | None = None, ix: BoardIndex | None = None) -> int:
+def rule_mask(
+    rule: Rule,
+    board: Board,
+    side: str,
+    egg: str = "",
+    rows: Mapping[str, Sequence[Rule]] | None = None,
+    ix: BoardIndex | None = None,
+) -> int:
     """The squares where one rule (of egg `egg`) is true, read from `side`, as a bit mask. `rows`
     overrides the board's rule rows (to test a placement before it is made); `ix` is the board's
     index when the caller already has it."""
@@ -640,8 +687,14 @@ def _plain_mask(rule: Rule, ix: BoardIndex, side: str) -> int:
     return mask
 
 
-def row_mask(row: Sequence[Rule], board: Board, side: str, egg: str = "",
-             rows: Mapping[str, Sequence[Rule]] | None = None, ix: BoardIndex | None = None) -> int:
+def row_mask(
+    row: Sequence[Rule],
+    board: Board,
+    side: str,
+    egg: str = "",
+    rows: Mapping[str, Sequence[Rule]] | None = None,
+    ix: BoardIndex | None = None,
+) -> int:
     """The squares an egg's whole rule row (all rules together) points at. An empty row (after a
     cleanup) hides the egg nowhere."""
     if not row:
@@ -656,14 +709,22 @@ def row_mask(row: Sequence[Rule], board: Board, side: str, egg: str = "",
     return mask
 
 
-def rule_holds(rule: Rule, cell: int, board: Board, side: str, egg: str = "",
-               rows: Mapping[str, Sequence[Rule]] | None = None) -> bool:
+def rule_holds(
+    rule: Rule, cell: int, board: Board, side: str, egg: str = "", rows: Mapping[str, Sequence[Rule]] | None = None
+) -> bool:
     """Whether one rule is true at `cell`, read from `side`."""
     return bool(rule_mask(rule, board, side, egg, rows) >> cell & 1)
 
 
-def row_holds(row: Sequence[Rule], cell: int, board: Board, side: str, egg: str = "",
-              rows: Mapping[str, Sequence[Rule]] | None = None, ix: BoardIndex | None = None) -> bool:
+def row_holds(
+    row: Sequence[Rule],
+    cell: int,
+    board: Board,
+    side: str,
+    egg: str = "",
+    rows: Mapping[str, Sequence[Rule]] | None = None,
+    ix: BoardIndex | None = None,
+) -> bool:
     """Whether an egg's rule row points at `cell`."""
     return bool(row_mask(row, board, side, egg, rows, ix) >> cell & 1)
 
@@ -697,6 +758,7 @@ def row_is_balanced(board: Board, egg: str, seat: int, row: Sequence[Rule]) -> b
 
 
 # --- text --------------------------------------------------------------------------------------------
+
 
 def rule_text(rule: Rule) -> str:
     """The rule as printed on the tile, in its sense."""

@@ -25,9 +25,7 @@ REGULAR_TILES = 45
 SHAPES: dict[str, tuple[tuple[int, int], ...]] = {
     "4x4": tuple((x, y) for y in range(4) for x in range(4)),
     "5x4": tuple((x, y) for y in range(4) for x in range(5)),
-    "cross": tuple(
-        (x, y) for y in range(5) for x in range(5) if (x, y) not in {(0, 0), (4, 0), (0, 4), (4, 4)}
-    ),
+    "cross": tuple((x, y) for y in range(5) for x in range(5) if (x, y) not in {(0, 0), (4, 0), (0, 4), (4, 4)}),
     "ring": tuple((x, y) for y in range(5) for x in range(5) if x in (0, 4) or y in (0, 4)),
 }
 DEFAULT_SHAPE = "4x4"
@@ -35,14 +33,39 @@ DEFAULT_SHAPE = "4x4"
 # Rule templates: number -> (weight, has an opposite sense). Weight 1 unless the material says
 # otherwise. Weights are kept as integers (hundredths) so drawing stays exact.
 TEMPLATE_WEIGHTS: dict[int, int] = {
-    1: 100, 2: 100, 3: 100, 4: 100, 5: 250, 6: 100, 7: 100, 8: 100,
-    9: 150, 10: 125, 11: 20, 12: 33, 13: 33, 14: 100, 15: 100,
+    1: 100,
+    2: 100,
+    3: 100,
+    4: 100,
+    5: 250,
+    6: 100,
+    7: 100,
+    8: 100,
+    9: 150,
+    10: 125,
+    11: 20,
+    12: 33,
+    13: 33,
+    14: 100,
+    15: 100,
 }
 NO_OPPOSITE: frozenset[int] = frozenset({11})
 # Which placeholders each template uses.
 TEMPLATE_PARAMS: dict[int, tuple[str, ...]] = {
-    1: ("tile",), 2: ("egg",), 3: ("n",), 4: ("side",), 5: (), 6: ("tile",), 7: ("egg",), 8: (),
-    9: (), 10: (), 11: (), 12: ("tile", "line"), 13: ("egg", "line"), 14: ("n", "line"),
+    1: ("tile",),
+    2: ("egg",),
+    3: ("n",),
+    4: ("side",),
+    5: (),
+    6: ("tile",),
+    7: ("egg",),
+    8: (),
+    9: (),
+    10: (),
+    11: (),
+    12: ("tile", "line"),
+    13: ("egg", "line"),
+    14: ("n", "line"),
     15: ("n", "line"),
 }
 HALF_SIDES: tuple[str, ...] = ("left", "right", "top", "bottom")
@@ -51,9 +74,22 @@ NUMBERS: tuple[int, ...] = (2, 3)
 
 # Action tiles (expansion): kind -> copies. 20 tiles, 16 kinds.
 ACTIONS: dict[str, int] = {
-    "cleanup": 2, "double": 1, "collect": 1, "refresh": 1, "teleport": 2, "to_pile": 2, "switch": 1,
-    "steal": 1, "shift": 1, "spawn": 1, "lock_move": 1, "lock_rules": 1, "lock_actions": 1,
-    "trade": 1, "draw3": 1, "swap": 2,
+    "cleanup": 2,
+    "double": 1,
+    "collect": 1,
+    "refresh": 1,
+    "teleport": 2,
+    "to_pile": 2,
+    "switch": 1,
+    "steal": 1,
+    "shift": 1,
+    "spawn": 1,
+    "lock_move": 1,
+    "lock_rules": 1,
+    "lock_actions": 1,
+    "trade": 1,
+    "draw3": 1,
+    "swap": 2,
 }
 ACTION_TEXT: dict[str, str] = {
     "cleanup": "Cleanup: remove all rules of one egg",
@@ -79,11 +115,26 @@ LOCKS: dict[str, str] = {"lock_move": "move", "lock_rules": "rules", "lock_actio
 # the templates, not the copies; templates with egg placeholders get the extra copies so that the 22
 # tiles stay distinct.
 OBJECTIVES: dict[str, int] = {
-    "five_of_two": 3, "four_of_one": 1, "one_each": 1, "two_of_three": 2, "beat_left": 1,
-    "fewest": 1, "most_of": 2, "fewest_of": 2, "out_first": 2, "out_last": 2, "guess": 1,
-    "double_but": 2, "max_two": 2,
+    "five_of_two": 3,
+    "four_of_one": 1,
+    "one_each": 1,
+    "two_of_three": 2,
+    "beat_left": 1,
+    "fewest": 1,
+    "most_of": 2,
+    "fewest_of": 2,
+    "out_first": 2,
+    "out_last": 2,
+    "guess": 1,
+    "double_but": 2,
+    "max_two": 2,
 }
 OBJECTIVE_EGGS: dict[str, int] = {
-    "five_of_two": 2, "two_of_three": 3, "most_of": 1, "fewest_of": 1, "out_first": 1, "out_last": 1,
+    "five_of_two": 2,
+    "two_of_three": 3,
+    "most_of": 1,
+    "fewest_of": 1,
+    "out_first": 1,
+    "out_last": 1,
     "double_but": 2,
 }

@@ -58,8 +58,12 @@ class ReggverseRiddles(Game[State]):
     min_players = 2
     max_players = 8  # the box says 2-6; the game page allows up to 8, so the lobby allows 8.
     options = (
-        Option("shape", tuple(SHAPES), DEFAULT_SHAPE, "map shape: 4x4 grid, 5x4 grid, cross (5x5 "
-               "without corners) or ring (the border of 5x5)"),
+        Option(
+            "shape",
+            tuple(SHAPES),
+            DEFAULT_SHAPE,
+            "map shape: 4x4 grid, 5x4 grid, cross (5x5 without corners) or ring (the border of 5x5)",
+        ),
         Option("egg_types", (2, 3, 4, 5, 6, 7, 8), DEFAULT_EGG_TYPES, "how many egg types (piles)"),
         Option("tokens", (3, 4, 5, 6, 7, 8, 9, 10, 12, 15), DEFAULT_TOKENS, "egg tokens per type"),
         Option("action_tiles", (False, True), False, "Action Tiles expansion: 20 action tiles in the deck"),
@@ -96,10 +100,21 @@ class ReggverseRiddles(Game[State]):
         deck = [t["id"] for t in tiles]
         rng.shuffle(deck)
         state = State(
-            players=players, options=opts, rng=rng, board=board, eggs=eggs,
-            piles={e: opts["tokens"] for e in eggs}, out_order=[], collected=[{} for _ in range(players)],
-            boxed=0, tiles=tiles, hands=[[] for _ in range(players)], deck=deck, discard=[],
-            guesses=[[] for _ in range(players)], secret=[None] * players,
+            players=players,
+            options=opts,
+            rng=rng,
+            board=board,
+            eggs=eggs,
+            piles={e: opts["tokens"] for e in eggs},
+            out_order=[],
+            collected=[{} for _ in range(players)],
+            boxed=0,
+            tiles=tiles,
+            hands=[[] for _ in range(players)],
+            deck=deck,
+            discard=[],
+            guesses=[[] for _ in range(players)],
+            secret=[None] * players,
         )
         for seat in range(players):
             state.hands[seat] = [state.deck.pop() for _ in range(HAND_SIZE)]
@@ -119,8 +134,9 @@ class ReggverseRiddles(Game[State]):
             while True:
                 if not state.deck:
                     # Practically unreachable: no tile in the deck fits. The left half always does.
-                    state.board["rows"][egg] = [{"id": -1 - state.eggs.index(egg), "t": 4, "neg": False,
-                                                 "side": "left"}]
+                    state.board["rows"][egg] = [
+                        {"id": -1 - state.eggs.index(egg), "t": 4, "neg": False, "side": "left"}
+                    ]
                     break
                 tile = state.tiles[state.deck.pop()]
                 if tile["kind"] == "regular" and self._starts_balanced(state, egg, tile["rule"]):
@@ -134,7 +150,7 @@ class ReggverseRiddles(Game[State]):
     def _starts_balanced(state: State, egg: str, rule: dict[str, Any]) -> bool:
         """`row_is_balanced(board, egg, 0, [rule])`, reading masks through the state's board index."""
         board = state.board
-        ix = (state.index or state.board_index())
+        ix = state.index or state.board_index()
         if rule["t"] == 11:
             mask = rules.rule_mask(rule, board, "south", egg, {**board["rows"], egg: [rule]}, ix)
         else:
@@ -201,8 +217,9 @@ class ReggverseRiddles(Game[State]):
     def _rule_eggs(self, state: State, seat: int, rule: dict[str, Any]) -> list[str]:
         return [e for e in self._in_play(state) if self._spots(state, seat, e, rule, first=True)]
 
-    def _placements(self, state: State, seat: int, rule: dict[str, Any], eggs: list[str] | None = None,
-                    first: bool = False) -> list[tuple[str, int | None]]:
+    def _placements(
+        self, state: State, seat: int, rule: dict[str, Any], eggs: list[str] | None = None, first: bool = False
+    ) -> list[tuple[str, int | None]]:
         """Every legal placement of `rule` as (egg, None) next to its rules or (egg, id of the rule it
         covers), eggs in play in order (or only those of `eggs` in play; with `first`, at most one per
         egg)."""
@@ -212,7 +229,7 @@ class ReggverseRiddles(Game[State]):
     def _drop_choices(self, state: State, seat: int) -> list[Choice]:
         """Every (source, egg) the seat may drop, as "<source>:<egg>" choices: piles, then its own
         eggs, then squares (not its own) in order, each in the game's egg order."""
-        labels = (state.labels or state.choice_labels())
+        labels = state.labels or state.choice_labels()
         found = labels.pile_drops(self._in_play(state))
         mine = state.collected[seat]
         if mine:
@@ -239,10 +256,17 @@ class ReggverseRiddles(Game[State]):
         if kind == "guess":
             return self._guess_prompts(state)
         seat = state.current
-        labels = (state.labels or state.choice_labels())
+        labels = state.labels or state.choice_labels()
         if kind == "play":  # the most frequent prompts first, without the general set-up below
-            return [Prompt(seat=seat, kind=kind, choices=labels.tile_choices(self._playable(state, seat)),
-                           text="Which tile do you play?", info={"step": kind, "tile": step.get("tile")})]
+            return [
+                Prompt(
+                    seat=seat,
+                    kind=kind,
+                    choices=labels.tile_choices(self._playable(state, seat)),
+                    text="Which tile do you play?",
+                    info={"step": kind, "tile": step.get("tile")},
+                )
+            ]
         if kind == "move":
             return [self._move_prompt(state, seat, self._destinations(state, seat, step["tile"]))]
         side = side_of(seat)
@@ -274,11 +298,13 @@ class ReggverseRiddles(Game[State]):
         elif kind == "rule_egg":
             rule = state.tiles[step["tile"]]["rule"]
             choices = egg_choices(self._rule_eggs(state, seat, rule))
-            text = f"Which egg gets the rule \"{rules.rule_text(rule)}\"?"
+            text = f'Which egg gets the rule "{rules.rule_text(rule)}"?'
         elif kind == "rule_spot":
             rule = state.tiles[step["tile"]]["rule"]
-            choices = [Choice(spot, self._spot_label(state, step["egg"], spot))
-                       for spot in self._spots(state, seat, step["egg"], rule)]
+            choices = [
+                Choice(spot, self._spot_label(state, step["egg"], spot))
+                for spot in self._spots(state, seat, step["egg"], rule)
+            ]
             text = f"Where in the {step['egg']} row?"
             info["egg"] = step["egg"]
         elif kind == "cleanup":
@@ -300,8 +326,10 @@ class ReggverseRiddles(Game[State]):
             pick = 2
             text = "Which two eggs swap their rule rows?"
         elif kind == "steal_from":
-            choices = [Choice(f"s{s}", f"Seat {s + 1} ({sum(state.collected[s].values())} eggs)")
-                       for s in self._steal_targets(state, seat)]
+            choices = [
+                Choice(f"s{s}", f"Seat {s + 1} ({sum(state.collected[s].values())} eggs)")
+                for s in self._steal_targets(state, seat)
+            ]
             text = "Steal an egg from whom?"
         elif kind == "shift_from":
             choices = [*cells(self._egg_cells(state)), Choice("done", "Done moving eggs")]
@@ -336,14 +364,24 @@ class ReggverseRiddles(Game[State]):
             choices = [Choice(f"o{t['id']}", t["text"][:100]) for t in state.objective_tiles if t["id"] != own]
             left, _ = neighbours(seat, state.players)
             which = "left" if target == left else "right"
-            found.append(Prompt(seat=seat, kind="guess", choices=choices, secret=True,
-                                text=f"Guess the secret objective of seat {target + 1} ({which} neighbour)",
-                                info={"step": "guess", "target": target, "which": which}))
+            found.append(
+                Prompt(
+                    seat=seat,
+                    kind="guess",
+                    choices=choices,
+                    secret=True,
+                    text=f"Guess the secret objective of seat {target + 1} ({which} neighbour)",
+                    info={"step": "guess", "target": target, "which": which},
+                )
+            )
         return found
 
     def _to_pile_cells(self, state: State) -> list[int]:
-        return [c for c, eggs in enumerate(state.board["eggs"])
-                if any(v > 0 and state.piles.get(e, 0) > 0 for e, v in eggs.items())]
+        return [
+            c
+            for c, eggs in enumerate(state.board["eggs"])
+            if any(v > 0 and state.piles.get(e, 0) > 0 for e, v in eggs.items())
+        ]
 
     def _egg_cells(self, state: State) -> list[int]:
         return [c for c, eggs in enumerate(state.board["eggs"]) if any(v > 0 for v in eggs.values())]
@@ -361,8 +399,14 @@ class ReggverseRiddles(Game[State]):
         prompt = prompts[0] if len(prompts) == 1 else None
         # The usual answer (one id, of the one prompt, by its seat) is checked here directly; anything
         # else goes through check_choice, which also words the refusal.
-        if prompt is not None and type(seat) is int and prompt.seat == seat and prompt.pick == 1 \
-                and type(choice) is list and len(choice) == 1:
+        if (
+            prompt is not None
+            and type(seat) is int
+            and prompt.seat == seat
+            and prompt.pick == 1
+            and type(choice) is list
+            and len(choice) == 1
+        ):
             if choice[0] not in map(_choice_id, prompt.choices):
                 prompt = check_choice(prompts, seat, choice)
         else:
@@ -402,11 +446,15 @@ class ReggverseRiddles(Game[State]):
 
     @staticmethod
     def _move_prompt(state: State, seat: int, destinations: list[int]) -> Prompt:
-        labels = (state.labels or state.choice_labels())
+        labels = state.labels or state.choice_labels()
         side = SIDES[seat % 4]
-        return Prompt(seat=seat, kind="move", text="Where does your pawn move?",
-                      choices=[labels.cell_choice(side, c) for c in destinations],
-                      info={"step": "move", "tile": state.step.get("tile")})
+        return Prompt(
+            seat=seat,
+            kind="move",
+            text="Where does your pawn move?",
+            choices=[labels.cell_choice(side, c) for c in destinations],
+            info={"step": "move", "tile": state.step.get("tile")},
+        )
 
     def _on_move(self, state: State, seat: int, choice: list[str], events: list[Event]) -> None:
         cell = int(choice[0][1:])
@@ -430,8 +478,13 @@ class ReggverseRiddles(Game[State]):
 
     @staticmethod
     def _drop_prompt(state: State, seat: int, choices: list[Choice]) -> Prompt:
-        return Prompt(seat=seat, kind="drop", text="Which egg do you drop on your tile?", choices=choices,
-                      info={"step": "drop", "tile": state.step.get("tile")})
+        return Prompt(
+            seat=seat,
+            kind="drop",
+            text="Which egg do you drop on your tile?",
+            choices=choices,
+            info={"step": "drop", "tile": state.step.get("tile")},
+        )
 
     def _on_drop(self, state: State, seat: int, choice: list[str], events: list[Event]) -> None:
         source, egg = choice[0].split(":")
@@ -497,19 +550,25 @@ class ReggverseRiddles(Game[State]):
         placements = self._placements(state, seat, rule)
         if not placements:
             state.discard.append(tile_id)
-            events.append({"type": "rule_discarded", "seat": seat, "tile": tile_id,
-                           "reason": "its rule fits in no egg's row"})
+            events.append(
+                {"type": "rule_discarded", "seat": seat, "tile": tile_id, "reason": "its rule fits in no egg's row"}
+            )
             self._finish_tile(state, seat, events)
             return
         # One select listing every legal placement when they fit; egg then spot otherwise.
         if len(placements) <= MAX_SELECT:
             state.step["kind"] = "rule"
-            labels = (state.labels or state.choice_labels())
-            state.cache = [Prompt(
-                seat=seat, kind="rule", pick=1,
-                choices=labels.spot_choices(placements),
-                text=labels.rule_question(rule),
-                info={"step": "rule", "tile": tile_id})]
+            labels = state.labels or state.choice_labels()
+            state.cache = [
+                Prompt(
+                    seat=seat,
+                    kind="rule",
+                    pick=1,
+                    choices=labels.spot_choices(placements),
+                    text=labels.rule_question(rule),
+                    info={"step": "rule", "tile": tile_id},
+                )
+            ]
         else:
             state.step["kind"] = "rule_egg"
 
@@ -539,8 +598,16 @@ class ReggverseRiddles(Game[State]):
                     break
             if covered >= 0:
                 state.discard.append(covered)
-        events.append({"type": "rule_placed", "seat": seat, "egg": egg, "tile": tile_id, "covered": covered,
-                       "text": (state.labels or state.choice_labels()).rule_text(rule)})
+        events.append(
+            {
+                "type": "rule_placed",
+                "seat": seat,
+                "egg": egg,
+                "tile": tile_id,
+                "covered": covered,
+                "text": (state.labels or state.choice_labels()).rule_text(rule),
+            }
+        )
         self._finish_tile(state, seat, events)
 
     def _finish_tile(self, state: State, seat: int, events: list[Event]) -> None:
@@ -660,8 +727,13 @@ class ReggverseRiddles(Game[State]):
             if not needs[kind]():
                 events.append({"type": "no_effect", "seat": seat, "action": kind})
             else:
-                first = {"to_pile": "to_pile_from", "steal": "steal_from", "shift": "shift_from",
-                         "spawn": "spawn_egg", "trade": "trade_give"}.get(kind, kind)
+                first = {
+                    "to_pile": "to_pile_from",
+                    "steal": "steal_from",
+                    "shift": "shift_from",
+                    "spawn": "spawn_egg",
+                    "trade": "trade_give",
+                }.get(kind, kind)
                 step["kind"] = first
                 step["left"] = 3
                 return
@@ -684,8 +756,7 @@ class ReggverseRiddles(Game[State]):
 
     def _on_teleport(self, state: State, seat: int, choice: list[str], events: list[Event]) -> None:
         cell = int(choice[0][1:])
-        events.append({"type": "moved", "seat": seat, "from": state.board["pawns"][seat], "to": cell,
-                       "teleport": True})
+        events.append({"type": "moved", "seat": seat, "from": state.board["pawns"][seat], "to": cell, "teleport": True})
         state.board["pawns"][seat] = cell
         state.pawns_changed()
         self._finish_tile(state, seat, events)
@@ -811,8 +882,7 @@ class ReggverseRiddles(Game[State]):
             "types": list(state.board["types"]),
             "eggs": [dict(e) for e in state.board["eggs"]],
             "pawns": list(state.board["pawns"]),
-            "rows": {e: [{**r, "text": rules.rule_text(r)} for r in row]
-                     for e, row in state.board["rows"].items()},
+            "rows": {e: [{**r, "text": rules.rule_text(r)} for r in row] for e, row in state.board["rows"].items()},
         }
         step = {k: v for k, v in state.step.items() if k != "pending"}
         if "tile" in step and step["tile"] is not None:
@@ -843,8 +913,7 @@ class ReggverseRiddles(Game[State]):
         if state.options["objectives"]:
             view["objective_list"] = [t["text"] for t in state.objective_tiles]
             if state.finished:
-                view["objectives"] = [state.objective_tiles[t]["text"] if t is not None else None
-                                      for t in state.secret]
+                view["objectives"] = [state.objective_tiles[t]["text"] if t is not None else None for t in state.secret]
         if seat is not None:
             view["hand"] = [self._public_tile(state, t) for t in state.hands[seat]]
             own = state.secret[seat]
@@ -874,15 +943,36 @@ class ReggverseRiddles(Game[State]):
             if state.options["objectives"] and own is not None:
                 tile = state.objective_tiles[own]
                 text = tile["text"]
-                points = objective_points(tile, seat, state.collected, state.eggs, state.out_order,
-                                          state.guesses[seat], state.secret, state.objective_tiles)
+                points = objective_points(
+                    tile,
+                    seat,
+                    state.collected,
+                    state.eggs,
+                    state.out_order,
+                    state.guesses[seat],
+                    state.secret,
+                    state.objective_tiles,
+                )
             scores.append(eggs + points)
-            breakdown.append({"eggs": eggs, "by_type": dict(state.collected[seat]), "objective": text,
-                              "objective_points": points, "total": eggs + points})
+            breakdown.append(
+                {
+                    "eggs": eggs,
+                    "by_type": dict(state.collected[seat]),
+                    "objective": text,
+                    "objective_points": points,
+                    "total": eggs + points,
+                }
+            )
         best = max(scores)
         ranking = [1 + sum(1 for other in scores if other > v) for v in scores]  # equal scores share a rank
-        return {"scores": scores, "winners": [s for s, v in enumerate(scores) if v == best], "ranking": ranking,
-                "breakdown": breakdown, "out_order": list(state.out_order), "turns": state.turn}
+        return {
+            "scores": scores,
+            "winners": [s for s, v in enumerate(scores) if v == best],
+            "ranking": ranking,
+            "breakdown": breakdown,
+            "out_order": list(state.out_order),
+            "turns": state.turn,
+        }
 
     def to_json(self, state: State) -> dict[str, Any]:
         return state.to_json()

@@ -63,7 +63,7 @@ class _SquareChoice(Choice):
 
 
 class _SourceChoice(_SquareChoice):
-    """"Take the egg from this square": the same label, capitalised as a sentence."""
+    """ "Take the egg from this square": the same label, capitalised as a sentence."""
 
     __slots__ = ()
 
@@ -88,8 +88,22 @@ class _DropChoice(Choice):
 
 
 class Labels:
-    __slots__ = ("_board", "_cells", "_choices", "_contents", "_froms", "_mine", "_names", "_order", "_piles",
-                 "_questions", "_spots", "_texts", "_tiles", "_wheres")
+    __slots__ = (
+        "_board",
+        "_cells",
+        "_choices",
+        "_contents",
+        "_froms",
+        "_mine",
+        "_names",
+        "_order",
+        "_piles",
+        "_questions",
+        "_spots",
+        "_texts",
+        "_tiles",
+        "_wheres",
+    )
 
     def __init__(self, state: State) -> None:
         # The state's board and tiles (the engine changes them in place and never replaces
@@ -139,7 +153,7 @@ class Labels:
         rule_id = rule.get("id")
         question = None if rule_id is None else self._questions.get(rule_id)
         if question is None:
-            question = f"Where does the rule \"{self.rule_text(rule)}\" go?"
+            question = f'Where does the rule "{self.rule_text(rule)}" go?'
             if rule_id is not None:
                 self._questions[rule_id] = question
         return question
@@ -148,7 +162,7 @@ class Labels:
         if spot == "next":
             return f"{egg}: next to its rules"
         old = next(r for r in self._board["rows"][egg] if r["id"] == int(spot[2:]))
-        return f"{egg}: on top of \"{self.rule_text(old)}\""[:100]
+        return f'{egg}: on top of "{self.rule_text(old)}"'[:100]
 
     def spot_choices(self, placements: list[tuple[str, int | None]]) -> list[Choice]:
         """The choices "<egg>:next" and "<egg>:on<id>" of the one-step rule prompt, for placements
@@ -190,8 +204,9 @@ class Labels:
         present = [e for e, v in eggs.items() if v > 0]
         if len(present) > 1:
             present.sort(key=self._order.__getitem__)
-        content = self._contents[cell] = _Square(board["types"][cell], tuple(eggs.items()),
-                                                 [(f"c{cell}:{e}", e) for e in present])
+        content = self._contents[cell] = _Square(
+            board["types"][cell], tuple(eggs.items()), [(f"c{cell}:{e}", e) for e in present]
+        )
         return content
 
     def cell_label(self, side: str, cell: int) -> str:

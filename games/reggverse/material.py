@@ -23,9 +23,7 @@ from games.reggverse.data import (
     TILE_TYPES,
 )
 
-MOVES: tuple[tuple[int, int], ...] = tuple(
-    (dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dx, dy) != (0, 0)
-)
+MOVES: tuple[tuple[int, int], ...] = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dx, dy) != (0, 0))
 _POSITIONS = tuple(range(len(MOVES)))  # MOVES is in (dy, dx) order, the order a tile lists them in
 
 
@@ -75,8 +73,7 @@ def action_tiles(first_id: int) -> list[dict[str, Any]]:
     tiles: list[dict[str, Any]] = []
     for kind, copies in ACTIONS.items():
         for _ in range(copies):
-            tiles.append({"id": first_id + len(tiles), "kind": "action", "action": kind,
-                          "text": ACTION_TEXT[kind]})
+            tiles.append({"id": first_id + len(tiles), "kind": "action", "action": kind, "text": ACTION_TEXT[kind]})
     return tiles
 
 

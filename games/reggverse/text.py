@@ -14,9 +14,11 @@ def summary(view: dict[str, Any]) -> str:
     side = view["side"] if seat is not None else "south"
     geo = geometry(board["shape"])
     names = geo.names[side]
-    lines = [f"Turn {view['turn']}, seat {view['current'] + 1} to play"
-             + (" (game over)" if view.get("finished") else "")
-             + (f"; you are seat {seat + 1}, looking from the {side}" if seat is not None else "")]
+    lines = [
+        f"Turn {view['turn']}, seat {view['current'] + 1} to play"
+        + (" (game over)" if view.get("finished") else "")
+        + (f"; you are seat {seat + 1}, looking from the {side}" if seat is not None else "")
+    ]
     for egg in view["eggs"]:
         row = board["rows"].get(egg)
         if row is None:
@@ -29,8 +31,7 @@ def summary(view: dict[str, Any]) -> str:
         eggs = ", ".join(f"{v} {k}" for k, v in board["eggs"][cell].items())
         where.append(f"seat {s + 1} on {names[cell]} {board['types'][cell]}" + (f" ({eggs})" if eggs else ""))
     lines.append("Pawns: " + "; ".join(where))
-    lying = [f"{names[c]}: " + ", ".join(f"{v} {k}" for k, v in e.items())
-             for c, e in enumerate(board["eggs"]) if e]
+    lying = [f"{names[c]}: " + ", ".join(f"{v} {k}" for k, v in e.items()) for c, e in enumerate(board["eggs"]) if e]
     lines.append("Eggs on tiles: " + ("; ".join(lying) if lying else "none"))
     lines.append("Collected: " + ", ".join(f"seat {s + 1}: {n}" for s, n in enumerate(view["scores"])))
     for tile in view.get("hand") or []:
@@ -68,7 +69,7 @@ def event_text(event: dict[str, Any]) -> str | None:
         return f"{who} drops a {event['egg']} egg (from {source})"
     if kind == "rule_placed":
         how = "on top of a rule" if event["covered"] is not None else "next to its rules"
-        return f"{who} adds \"{event['text']}\" to {event['egg']} ({how})"
+        return f'{who} adds "{event["text"]}" to {event["egg"]} ({how})'
     if kind == "rule_discarded":
         return f"{who}'s rule fits nowhere and is discarded"
     if kind == "collected":

@@ -42,8 +42,18 @@ from tests.harness.fake_discord import (
     FakeDiscord,
 )
 
-__all__ = ["ALL_PERMISSIONS", "EPHEMERAL", "GUILD_ID", "MEMBER_PERMISSIONS", "OPTION_TYPES", "Call", "FakeDiscord",
-           "Harness", "Response", "components_of"]
+__all__ = [
+    "ALL_PERMISSIONS",
+    "EPHEMERAL",
+    "GUILD_ID",
+    "MEMBER_PERMISSIONS",
+    "OPTION_TYPES",
+    "Call",
+    "FakeDiscord",
+    "Harness",
+    "Response",
+    "components_of",
+]
 
 # Tasks discord.py starts for an interaction (and the bot's own event handlers): settle() waits for them.
 TASK_PREFIXES = ("CommandTree-invoker", "discord-ui-", "discord.py: ")
@@ -86,17 +96,22 @@ class Harness(Driver):
             return await fake.webhook_request(route, session, **kwargs)
 
         harness._stack.enter_context(mock.patch.object(discord.http.HTTPClient, "request", http_request))
-        harness._stack.enter_context(mock.patch.object(discord.webhook.async_.AsyncWebhookAdapter, "request",
-                                                       webhook_request))
+        harness._stack.enter_context(
+            mock.patch.object(discord.webhook.async_.AsyncWebhookAdapter, "request", webhook_request)
+        )
         for name in ("discord", "bot"):
             logging.getLogger(name).addHandler(harness._errors)
         await harness._boot()
         return harness
 
     def settings(self) -> Settings:
-        fields: dict[str, Any] = {"discord_token": SecretStr("fake-token"), "timer_interval": 0,
-                                  "database_url": f"sqlite+aiosqlite:///{self.database}", "sync_commands": True,
-                                  "render_workers": 0}  # pictures drawn in-process: the leak watch sees each
+        fields: dict[str, Any] = {
+            "discord_token": SecretStr("fake-token"),
+            "timer_interval": 0,
+            "database_url": f"sqlite+aiosqlite:///{self.database}",
+            "sync_commands": True,
+            "render_workers": 0,
+        }  # pictures drawn in-process: the leak watch sees each
         return Settings(**{**fields, **self.overrides})
 
     async def _boot(self) -> None:
@@ -108,10 +123,16 @@ class Harness(Driver):
             bot.table.clock = lambda: self.clock_now or datetime.now(UTC)
         state = bot._connection
         state.shard_count, state.shard_ids = 1, [0]  # the bot is an AutoShardedBot: one shard here
-        ready: Any = {"v": 10, "user": self.fake.users[BOT_ID], "session_id": "s", "shard": [0, 1],
-                      "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
-                      "resume_gateway_url": "wss://fake", "application": {"id": str(APP_ID), "flags": 0},
-                      "private_channels": []}
+        ready: Any = {
+            "v": 10,
+            "user": self.fake.users[BOT_ID],
+            "session_id": "s",
+            "shard": [0, 1],
+            "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+            "resume_gateway_url": "wss://fake",
+            "application": {"id": str(APP_ID), "flags": 0},
+            "private_channels": [],
+        }
         state.parse_ready(ready)
         for guild_id in self.guilds:
             state.parse_guild_create(self.fake.guild_json(guild_id))

@@ -80,8 +80,10 @@ class SQLiteOutage:
                 conn.switch = switch
             return conn
 
-        self._patches = [mock.patch.object(sqlite3, "connect", connect),
-                         mock.patch.object(sqlite3.dbapi2, "connect", connect)]
+        self._patches = [
+            mock.patch.object(sqlite3, "connect", connect),
+            mock.patch.object(sqlite3.dbapi2, "connect", connect),
+        ]
 
     def __enter__(self) -> SQLiteOutage:
         for patch in self._patches:
@@ -149,8 +151,7 @@ class PostgresOutage:
     def __init__(self, url: str) -> None:
         parsed = make_url(url)
         self.database = parsed.database
-        self.admin_dsn = parsed.set(drivername="postgresql", database="postgres").render_as_string(
-            hide_password=False)
+        self.admin_dsn = parsed.set(drivername="postgresql", database="postgres").render_as_string(hide_password=False)
         self.outages = 0
         self.terminated = 0
         self.down = False
@@ -168,7 +169,8 @@ class PostgresOutage:
         _closed, killed = await self._admin(
             f'ALTER DATABASE "{self.database}" ALLOW_CONNECTIONS false',
             f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{self.database}' "
-            "AND pid <> pg_backend_pid()")
+            "AND pid <> pg_backend_pid()",
+        )
         self.terminated += len(killed)
 
     async def stop(self) -> None:

@@ -49,13 +49,14 @@ class Driver:
         return str(self.fake.users[user_id]["username"])
 
     # --- interactions ------------------------------------------------------------------------
-    def _payload(self, user_id: int, kind: int, data: dict[str, Any], channel_id: int,
-                 message: dict[str, Any] | None) -> tuple[dict[str, Any], str]:
-        return self.fake.interaction_payload(user_id, kind, data, channel_id, message,
-                                             admin=user_id in self.admins)
+    def _payload(
+        self, user_id: int, kind: int, data: dict[str, Any], channel_id: int, message: dict[str, Any] | None
+    ) -> tuple[dict[str, Any], str]:
+        return self.fake.interaction_payload(user_id, kind, data, channel_id, message, admin=user_id in self.admins)
 
-    def slash_payload(self, user_id: int, command: str, *, channel: int | None = None, **options: Any
-                      ) -> tuple[dict[str, Any], str]:
+    def slash_payload(
+        self, user_id: int, command: str, *, channel: int | None = None, **options: Any
+    ) -> tuple[dict[str, Any], str]:
         group_name, _, sub_name = command.partition(" ")
         types = self._option_types(group_name, sub_name)
         option_list = []
@@ -69,8 +70,7 @@ class Driver:
             inner["options"] = option_list
         return self._payload(user_id, 2, inner, channel or self.channel, None)
 
-    async def slash(self, user_id: int, command: str, *, channel: int | None = None, **options: Any
-                    ) -> list[Response]:
+    async def slash(self, user_id: int, command: str, *, channel: int | None = None, **options: Any) -> list[Response]:
         """Run a slash command ("game new") with options, as `user_id` in `channel` (default: general)."""
         payload, token = self.slash_payload(user_id, command, channel=channel, **options)
         return await self._feed(payload, token)
@@ -81,20 +81,29 @@ class Driver:
         for channel_id, messages in self.fake.messages.items():
             for message in messages.values():
                 if any(c.get("custom_id") == custom_id for c in components_of(message)) and (
-                        best is None or int(message["id"]) > int(best[1]["id"])):
+                    best is None or int(message["id"]) > int(best[1]["id"])
+                ):
                     best = (channel_id, message)
         for message in self.fake.ephemeral_messages.values():
             if message.get("_user_id") != user_id and user_id is not None:
                 continue
             if any(c.get("custom_id") == custom_id for c in components_of(message)) and (
-                    best is None or int(message["id"]) > int(best[1]["id"])):
+                best is None or int(message["id"]) > int(best[1]["id"])
+            ):
                 best = (int(message["channel_id"]), message)
         if best is None:
             raise AssertionError(f"no message carries {custom_id!r}")
         return best
 
-    def click_payload(self, user_id: int, custom_id: str, *, message: dict[str, Any] | None = None,
-                      channel: int | None = None, values: list[str] | None = None) -> tuple[dict[str, Any], str]:
+    def click_payload(
+        self,
+        user_id: int,
+        custom_id: str,
+        *,
+        message: dict[str, Any] | None = None,
+        channel: int | None = None,
+        values: list[str] | None = None,
+    ) -> tuple[dict[str, Any], str]:
         """A button click (or, with `values`, a select) on a message the bot sent."""
         if message is None:
             channel_id, message = self.find_message(custom_id, user_id)
@@ -105,14 +114,16 @@ class Driver:
             data = {"custom_id": custom_id, "component_type": 3, "values": values}
         return self._payload(user_id, 3, data, channel_id, message)
 
-    async def click(self, user_id: int, custom_id: str, *, message: dict[str, Any] | None = None,
-                    channel: int | None = None) -> list[Response]:
+    async def click(
+        self, user_id: int, custom_id: str, *, message: dict[str, Any] | None = None, channel: int | None = None
+    ) -> list[Response]:
         """Click a button the bot sent (found by custom_id, or on the given message)."""
         payload, token = self.click_payload(user_id, custom_id, message=message, channel=channel)
         return await self._feed(payload, token)
 
-    async def select(self, user_id: int, custom_id: str, values: list[str], *,
-                     message: dict[str, Any] | None = None) -> list[Response]:
+    async def select(
+        self, user_id: int, custom_id: str, values: list[str], *, message: dict[str, Any] | None = None
+    ) -> list[Response]:
         payload, token = self.click_payload(user_id, custom_id, message=message, values=values)
         return await self._feed(payload, token)
 
@@ -128,8 +139,10 @@ class Driver:
         return self.messages_in(channel) if channel is not None else []
 
     def ephemerals(self, user_id: int) -> list[dict[str, Any]]:
-        return sorted((m for m in self.fake.ephemeral_messages.values() if m.get("_user_id") == user_id),
-                      key=lambda m: int(m["id"]))
+        return sorted(
+            (m for m in self.fake.ephemeral_messages.values() if m.get("_user_id") == user_id),
+            key=lambda m: int(m["id"]),
+        )
 
     def threads(self) -> list[int]:
         return [cid for cid, c in self.fake.channels.items() if c["type"] in (11, 12)]

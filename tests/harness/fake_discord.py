@@ -20,8 +20,9 @@ APP_ID = BOT_ID
 GUILD_ID = 800_000_000_000_000_001
 EPHEMERAL = 64
 ALL_PERMISSIONS = str(discord.Permissions.all().value)
-MEMBER_PERMISSIONS = str(discord.Permissions(send_messages=True, view_channel=True,
-                                             use_application_commands=True).value)
+MEMBER_PERMISSIONS = str(
+    discord.Permissions(send_messages=True, view_channel=True, use_application_commands=True).value
+)
 
 
 @dataclass
@@ -51,12 +52,19 @@ class _FakeResponse:
 
 def _path(route: discord.http.Route) -> str:
     """The request path without the API base (and without the query string)."""
-    return route.url[len(discord.http.Route.BASE):].split("?")[0]
+    return route.url[len(discord.http.Route.BASE) :].split("?")[0]
 
 
 def user_json(user_id: int, name: str, *, bot: bool = False) -> dict[str, Any]:
-    return {"id": str(user_id), "username": name, "global_name": name, "discriminator": "0",
-            "avatar": None, "bot": bot, "public_flags": 0}
+    return {
+        "id": str(user_id),
+        "username": name,
+        "global_name": name,
+        "discriminator": "0",
+        "avatar": None,
+        "bot": bot,
+        "public_flags": 0,
+    }
 
 
 class FakeDiscord:
@@ -90,10 +98,19 @@ class FakeDiscord:
 
     def add_text_channel(self, name: str, guild_id: int = GUILD_ID) -> int:
         channel_id = self.snowflake()
-        self.channels[channel_id] = {"id": str(channel_id), "type": 0, "guild_id": str(guild_id), "name": name,
-                                     "position": len(self.channels), "permission_overwrites": [],
-                                     "nsfw": False, "parent_id": None, "topic": None,
-                                     "rate_limit_per_user": 0, "last_message_id": None}
+        self.channels[channel_id] = {
+            "id": str(channel_id),
+            "type": 0,
+            "guild_id": str(guild_id),
+            "name": name,
+            "position": len(self.channels),
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": None,
+            "topic": None,
+            "rate_limit_per_user": 0,
+            "last_message_id": None,
+        }
         self.messages[channel_id] = {}
         return channel_id
 
@@ -106,37 +123,91 @@ class FakeDiscord:
     def guild_json(self, guild_id: int = GUILD_ID) -> dict[str, Any]:
         """The GUILD_CREATE payload of a guild: its text channels, an @everyone role, English."""
         channels = [c for c in self.channels.values() if c["type"] == 0 and int(c["guild_id"]) == guild_id]
-        return {"id": str(guild_id), "name": self.guilds.get(guild_id, "Board games"), "icon": None,
-                "owner_id": "1", "splash": None,
-                "discovery_splash": None, "afk_channel_id": None, "afk_timeout": 300, "verification_level": 0,
-                "default_message_notifications": 0, "explicit_content_filter": 0, "mfa_level": 0,
-                "application_id": None, "system_channel_id": None, "system_channel_flags": 0,
-                "rules_channel_id": None, "vanity_url_code": None, "description": None, "banner": None,
-                "premium_tier": 0, "preferred_locale": "en-US", "public_updates_channel_id": None,
-                "nsfw_level": 0, "premium_progress_bar_enabled": False, "features": [], "emojis": [],
-                "stickers": [], "roles": [{"id": str(guild_id), "name": "@everyone", "permissions": MEMBER_PERMISSIONS,
-                                           "position": 0, "color": 0, "hoist": False, "managed": False,
-                                           "mentionable": False, "flags": 0}],
-                "channels": channels, "threads": self.active_threads(guild_id), "members": [], "voice_states": [],
-                "presences": [],
-                "member_count": 10, "large": False, "unavailable": False,
-                "joined_at": datetime.now(UTC).isoformat()}
+        return {
+            "id": str(guild_id),
+            "name": self.guilds.get(guild_id, "Board games"),
+            "icon": None,
+            "owner_id": "1",
+            "splash": None,
+            "discovery_splash": None,
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "application_id": None,
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "vanity_url_code": None,
+            "description": None,
+            "banner": None,
+            "premium_tier": 0,
+            "preferred_locale": "en-US",
+            "public_updates_channel_id": None,
+            "nsfw_level": 0,
+            "premium_progress_bar_enabled": False,
+            "features": [],
+            "emojis": [],
+            "stickers": [],
+            "roles": [
+                {
+                    "id": str(guild_id),
+                    "name": "@everyone",
+                    "permissions": MEMBER_PERMISSIONS,
+                    "position": 0,
+                    "color": 0,
+                    "hoist": False,
+                    "managed": False,
+                    "mentionable": False,
+                    "flags": 0,
+                }
+            ],
+            "channels": channels,
+            "threads": self.active_threads(guild_id),
+            "members": [],
+            "voice_states": [],
+            "presences": [],
+            "member_count": 10,
+            "large": False,
+            "unavailable": False,
+            "joined_at": datetime.now(UTC).isoformat(),
+        }
 
     def active_threads(self, guild_id: int) -> list[dict[str, Any]]:
         """The guild's threads that are not archived (GUILD_CREATE and GET /guilds/{id}/threads/active)."""
-        return [c for c in self.channels.values() if c["type"] in (11, 12) and int(c["guild_id"]) == guild_id
-                and not c["thread_metadata"]["archived"]]
+        return [
+            c
+            for c in self.channels.values()
+            if c["type"] in (11, 12) and int(c["guild_id"]) == guild_id and not c["thread_metadata"]["archived"]
+        ]
 
-    def interaction_payload(self, user_id: int, kind: int, data: dict[str, Any], channel_id: int,
-                            message: dict[str, Any] | None, *, admin: bool = False) -> tuple[dict[str, Any], str]:
+    def interaction_payload(
+        self,
+        user_id: int,
+        kind: int,
+        data: dict[str, Any],
+        channel_id: int,
+        message: dict[str, Any] | None,
+        *,
+        admin: bool = False,
+    ) -> tuple[dict[str, Any], str]:
         """The INTERACTION_CREATE payload of `user_id` acting in `channel_id` (on `message`), and its token."""
         interaction_id = self.snowflake()
         token = f"token-{interaction_id}"
         channel = self.channels[channel_id]
         payload: dict[str, Any] = {
-            "id": str(interaction_id), "application_id": str(APP_ID), "type": kind, "token": token,
-            "version": 1, "data": data, "channel_id": str(channel_id), "channel": channel,
-            "locale": "en-US", "entitlements": [],
+            "id": str(interaction_id),
+            "application_id": str(APP_ID),
+            "type": kind,
+            "token": token,
+            "version": 1,
+            "data": data,
+            "channel_id": str(channel_id),
+            "channel": channel,
+            "locale": "en-US",
+            "entitlements": [],
             "authorizing_integration_owners": {"0": str(channel.get("guild_id", GUILD_ID))},
             "attachment_size_limit": 8 * 1024 * 1024,
         }
@@ -150,14 +221,27 @@ class FakeDiscord:
             payload["guild_locale"] = "en-US"
             payload["context"] = 0
             payload["app_permissions"] = ALL_PERMISSIONS
-            payload["member"] = {"user": user, "roles": [], "joined_at": datetime.now(UTC).isoformat(),
-                                 "deaf": False, "mute": False, "flags": 0, "pending": False, "nick": None,
-                                 "permissions": ALL_PERMISSIONS if admin else MEMBER_PERMISSIONS}
+            payload["member"] = {
+                "user": user,
+                "roles": [],
+                "joined_at": datetime.now(UTC).isoformat(),
+                "deaf": False,
+                "mute": False,
+                "flags": 0,
+                "pending": False,
+                "nick": None,
+                "permissions": ALL_PERMISSIONS if admin else MEMBER_PERMISSIONS,
+            }
         if message is not None:
-            payload["message"] = {k: v for k, v in message.items() if not k.startswith("_")
-                                  and k != "interaction_token"}
-        self.interaction_sources[token] = {"user_id": user_id, "channel_id": channel_id, "kind": kind,
-                                           "message_id": message["id"] if message else None}
+            payload["message"] = {
+                k: v for k, v in message.items() if not k.startswith("_") and k != "interaction_token"
+            }
+        self.interaction_sources[token] = {
+            "user_id": user_id,
+            "channel_id": channel_id,
+            "kind": kind,
+            "message_id": message["id"] if message else None,
+        }
         return payload, token
 
     def dm_channel_of(self, user_id: int) -> int | None:
@@ -167,16 +251,25 @@ class FakeDiscord:
         return None
 
     # --- the two doors -----------------------------------------------------------------------
-    async def http_request(self, route: discord.http.Route, *, files: Any = None, form: Any = None,
-                           **kwargs: Any) -> Any:
+    async def http_request(
+        self, route: discord.http.Route, *, files: Any = None, form: Any = None, **kwargs: Any
+    ) -> Any:
         body = kwargs.get("json")
         names: list[str] = []
         if form:
             body, names = self._decode_form(form)
         return self._handle(Call(route.method, _path(route), body, names, "http"))
 
-    async def webhook_request(self, route: discord.http.Route, session: Any, *, payload: Any = None,
-                              multipart: Any = None, files: Any = None, **kwargs: Any) -> Any:
+    async def webhook_request(
+        self,
+        route: discord.http.Route,
+        session: Any,
+        *,
+        payload: Any = None,
+        multipart: Any = None,
+        files: Any = None,
+        **kwargs: Any,
+    ) -> Any:
         body = payload
         names: list[str] = []
         if multipart:
@@ -200,8 +293,10 @@ class FakeDiscord:
         if self.rate_limit_next > 0:
             self.rate_limit_next -= 1
             call.status = 429
-            raise discord.HTTPException(_FakeResponse(429, "Too Many Requests"),
-                                        {"code": 0, "message": "You are being rate limited.", "retry_after": 1})
+            raise discord.HTTPException(
+                _FakeResponse(429, "Too Many Requests"),
+                {"code": 0, "message": "You are being rate limited.", "retry_after": 1},
+            )
         parts = call.path.strip("/").split("/")
         method = call.method
         match parts:
@@ -212,9 +307,17 @@ class FakeDiscord:
             case ["applications", _, "commands"] | ["applications", _, "guilds", _, "commands"]:
                 if method == "PUT":
                     self.commands = list(call.json or [])
-                return [{**c, "id": str(self.snowflake()), "application_id": str(APP_ID), "version": "1",
-                         "default_member_permissions": None, "type": c.get("type", 1)}
-                        for c in (call.json or [])]
+                return [
+                    {
+                        **c,
+                        "id": str(self.snowflake()),
+                        "application_id": str(APP_ID),
+                        "version": "1",
+                        "default_member_permissions": None,
+                        "type": c.get("type", 1),
+                    }
+                    for c in (call.json or [])
+                ]
             case ["users", "@me", "channels"] if method == "POST":
                 return self._open_dm(int(call.json["recipient_id"]))
             case ["channels", channel_id] if method == "GET":
@@ -238,32 +341,69 @@ class FakeDiscord:
         raise AssertionError(f"the fake Discord does not know {method} {call.path}")
 
     def _application(self) -> dict[str, Any]:
-        return {"id": str(APP_ID), "name": "Table", "description": "", "icon": None, "bot_public": True,
-                "bot_require_code_grant": False, "owner": self.users[BOT_ID], "verify_key": "0" * 64,
-                "flags": 0, "team": None}
+        return {
+            "id": str(APP_ID),
+            "name": "Table",
+            "description": "",
+            "icon": None,
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "owner": self.users[BOT_ID],
+            "verify_key": "0" * 64,
+            "flags": 0,
+            "team": None,
+        }
 
     def _open_dm(self, user_id: int) -> dict[str, Any]:
         existing = self.dm_channel_of(user_id)
         if existing is not None:
             return self.channels[existing]
         channel_id = self.snowflake()
-        self.channels[channel_id] = {"id": str(channel_id), "type": 1, "last_message_id": None,
-                                     "recipients": [self.users[user_id]]}
+        self.channels[channel_id] = {
+            "id": str(channel_id),
+            "type": 1,
+            "last_message_id": None,
+            "recipients": [self.users[user_id]],
+        }
         self.messages[channel_id] = {}
         return self.channels[channel_id]
 
-    def _message(self, channel_id: int, body: dict[str, Any], files: list[str], *,
-                 flags: int = 0, interaction_token: str | None = None) -> dict[str, Any]:
+    def _message(
+        self,
+        channel_id: int,
+        body: dict[str, Any],
+        files: list[str],
+        *,
+        flags: int = 0,
+        interaction_token: str | None = None,
+    ) -> dict[str, Any]:
         message_id = self.snowflake()
         channel = self.channels.get(channel_id, {})
         message = {
-            "id": str(message_id), "channel_id": str(channel_id), "author": self.users[BOT_ID],
-            "content": body.get("content") or "", "embeds": body.get("embeds") or [],
+            "id": str(message_id),
+            "channel_id": str(channel_id),
+            "author": self.users[BOT_ID],
+            "content": body.get("content") or "",
+            "embeds": body.get("embeds") or [],
             "components": body.get("components") or [],
-            "attachments": [{"id": str(self.snowflake()), "filename": n, "size": 1, "url": f"https://cdn/{n}",
-                             "proxy_url": f"https://cdn/{n}"} for n in files],
-            "timestamp": datetime.now(UTC).isoformat(), "edited_timestamp": None, "tts": False,
-            "mention_everyone": False, "mentions": [], "mention_roles": [], "pinned": False, "type": 0,
+            "attachments": [
+                {
+                    "id": str(self.snowflake()),
+                    "filename": n,
+                    "size": 1,
+                    "url": f"https://cdn/{n}",
+                    "proxy_url": f"https://cdn/{n}",
+                }
+                for n in files
+            ],
+            "timestamp": datetime.now(UTC).isoformat(),
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "pinned": False,
+            "type": 0,
             "flags": flags | int(body.get("flags") or 0),
         }
         if "guild_id" in channel:
@@ -276,8 +416,7 @@ class FakeDiscord:
     def _post(self, call: Call, channel_id: int) -> dict[str, Any]:
         channel = self.channels.get(channel_id)
         if channel is None:
-            raise discord.NotFound(_FakeResponse(404, "Not Found"),
-                                   {"code": 10003, "message": "Unknown Channel"})
+            raise discord.NotFound(_FakeResponse(404, "Not Found"), {"code": 10003, "message": "Unknown Channel"})
         self._refuse_closed_dm(call, channel)
         body = call.json or {}
         nonce = body.get("nonce")
@@ -295,16 +434,16 @@ class FakeDiscord:
         """A user who closed their DMs (or blocked the bot) can be neither sent nor edited messages."""
         if channel.get("type") == 1 and int(channel["recipients"][0]["id"]) in self.dm_closed:
             call.status = 403
-            raise discord.Forbidden(_FakeResponse(403, "Forbidden"),
-                                    {"code": 50007, "message": "Cannot send messages to this user"})
+            raise discord.Forbidden(
+                _FakeResponse(403, "Forbidden"), {"code": 50007, "message": "Cannot send messages to this user"}
+            )
 
     def _edit(self, call: Call, channel_id: int, message_id: int) -> dict[str, Any]:
         self._refuse_closed_dm(call, self.channels.get(channel_id, {}))
         message = self.messages.get(channel_id, {}).get(message_id)
         if message is None:
             call.status = 404
-            raise discord.NotFound(_FakeResponse(404, "Not Found"),
-                                   {"code": 10008, "message": "Unknown Message"})
+            raise discord.NotFound(_FakeResponse(404, "Not Found"), {"code": 10008, "message": "Unknown Message"})
         self._apply_edit(message, call.json or {}, call.files)
         return message
 
@@ -314,23 +453,35 @@ class FakeDiscord:
             if key in body:
                 message[key] = body[key] if body[key] is not None else ([] if key != "content" else "")
         if "attachments" in body or files:
-            message["attachments"] = [{"id": "1", "filename": n, "size": 1, "url": f"https://cdn/{n}",
-                                       "proxy_url": f"https://cdn/{n}"} for n in files]
+            message["attachments"] = [
+                {"id": "1", "filename": n, "size": 1, "url": f"https://cdn/{n}", "proxy_url": f"https://cdn/{n}"}
+                for n in files
+            ]
         message["edited_timestamp"] = datetime.now(UTC).isoformat()
 
     def _thread(self, call: Call, parent_id: int) -> dict[str, Any]:
         if parent_id in self.threads_forbidden:
             call.status = 403
-            raise discord.Forbidden(_FakeResponse(403, "Forbidden"),
-                                    {"code": 50013, "message": "Missing Permissions"})
+            raise discord.Forbidden(_FakeResponse(403, "Forbidden"), {"code": 50013, "message": "Missing Permissions"})
         parent = self.channels[parent_id]
         thread_id = self.snowflake()
         self.channels[thread_id] = {
-            "id": str(thread_id), "type": (call.json or {}).get("type", 11), "guild_id": parent["guild_id"],
-            "parent_id": str(parent_id), "name": (call.json or {}).get("name", "thread"), "owner_id": str(BOT_ID),
-            "last_message_id": None, "rate_limit_per_user": 0, "message_count": 0, "member_count": 1,
-            "thread_metadata": {"archived": False, "auto_archive_duration": 1440, "locked": False,
-                                "archive_timestamp": datetime.now(UTC).isoformat()},
+            "id": str(thread_id),
+            "type": (call.json or {}).get("type", 11),
+            "guild_id": parent["guild_id"],
+            "parent_id": str(parent_id),
+            "name": (call.json or {}).get("name", "thread"),
+            "owner_id": str(BOT_ID),
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "message_count": 0,
+            "member_count": 1,
+            "thread_metadata": {
+                "archived": False,
+                "auto_archive_duration": 1440,
+                "locked": False,
+                "archive_timestamp": datetime.now(UTC).isoformat(),
+            },
         }
         self.messages[thread_id] = {}
         return self.channels[thread_id]
@@ -340,15 +491,16 @@ class FakeDiscord:
     def _callback(self, call: Call, interaction_id: int, token: str) -> dict[str, Any]:
         if token in self.acknowledged:  # Discord takes one callback per interaction
             call.status = 400
-            raise discord.HTTPException(_FakeResponse(400, "Bad Request"),
-                                        {"code": 40060, "message": "Interaction has already been acknowledged."})
+            raise discord.HTTPException(
+                _FakeResponse(400, "Bad Request"),
+                {"code": 40060, "message": "Interaction has already been acknowledged."},
+            )
         self.acknowledged.add(token)
         body = call.json or {}
         kind = int(body.get("type", 0))
         data = body.get("data") or {}
         source = self.interaction_sources.get(token, {})
-        record = {"token": token, "type": kind, "data": data, "user_id": source.get("user_id"),
-                  "files": call.files}
+        record = {"token": token, "type": kind, "data": data, "user_id": source.get("user_id"), "files": call.files}
         self.responses.append(record)
         interaction = {"id": str(interaction_id), "type": source.get("kind", 2)}
         resource: dict[str, Any] = {"type": kind}
@@ -394,8 +546,9 @@ class FakeDiscord:
     def _followup(self, call: Call, token: str) -> dict[str, Any]:
         source = self.interaction_sources.get(token, {})
         body = call.json or {}
-        self.responses.append({"token": token, "type": "followup", "data": body,
-                               "user_id": source.get("user_id"), "files": call.files})
+        self.responses.append(
+            {"token": token, "type": "followup", "data": body, "user_id": source.get("user_id"), "files": call.files}
+        )
         channel_id = source.get("channel_id", 0)
         message = self._message(channel_id, body, call.files, interaction_token=token)
         if int(body.get("flags") or 0) & EPHEMERAL:
@@ -413,12 +566,18 @@ class FakeDiscord:
 
     def _edit_original(self, call: Call, token: str, message_id: str) -> dict[str, Any]:
         source = self.interaction_sources.get(token, {})
-        self.responses.append({"token": token, "type": "edit", "data": call.json or {},
-                               "user_id": source.get("user_id"), "files": call.files})
+        self.responses.append(
+            {
+                "token": token,
+                "type": "edit",
+                "data": call.json or {},
+                "user_id": source.get("user_id"),
+                "files": call.files,
+            }
+        )
         target = self.interaction_messages.get(token) if message_id == "@original" else int(message_id)
         message = self._find_message(target)
         if message is None:
-            raise discord.NotFound(_FakeResponse(404, "Not Found"),
-                                   {"code": 10008, "message": "Unknown Message"})
+            raise discord.NotFound(_FakeResponse(404, "Not Found"), {"code": 10008, "message": "Unknown Message"})
         self._apply_edit(message, call.json or {}, call.files)
         return message

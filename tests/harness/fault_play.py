@@ -119,9 +119,18 @@ async def caught_up(t: Table) -> None:
         await t.settle()
 
 
-async def play(t: Table, game_id: int, users: list[int], *, rng: random.Random, max_steps: int = 3000,
-               between: Callable[[int], Awaitable[None]] | None = None, closed_dms: Container[int] = frozenset(),
-               stats: PlayStats | None = None, rounds: int | None = None) -> PlayStats:
+async def play(
+    t: Table,
+    game_id: int,
+    users: list[int],
+    *,
+    rng: random.Random,
+    max_steps: int = 3000,
+    between: Callable[[int], Awaitable[None]] | None = None,
+    closed_dms: Container[int] = frozenset(),
+    stats: PlayStats | None = None,
+    rounds: int | None = None,
+) -> PlayStats:
     """Every human decides as soon as offered (from the DM, or "Show my hand" when DMs are closed)
     until the game is over (or for `rounds` rounds); `between(step)` runs before each round (to
     inject faults)."""
@@ -205,8 +214,9 @@ def _count_difference(expected: list[Any], got: list[Any]) -> tuple[int, int]:
     return max(missing, 1 if not extra else 0), extra
 
 
-async def check_game(t: Table, game_id: int, recorder: Recorder, stats: PlayStats | None = None, *,
-                     finished: bool = True) -> Check:
+async def check_game(
+    t: Table, game_id: int, recorder: Recorder, stats: PlayStats | None = None, *, finished: bool = True
+) -> Check:
     """`finished=False`: a game stopped mid-way (everything but its end is checked)."""
     h = t.driver
     db = t.bot.table.db
@@ -222,7 +232,8 @@ async def check_game(t: Table, game_id: int, recorder: Recorder, stats: PlayStat
     seats = await db.seats(game_id)
     results = await db.results(game_id)
     if [s.seat for s in seats] != list(range(len(seats))) or (
-            finished and [r.seat for r in results] != [s.seat for s in seats]):
+        finished and [r.seat for r in results] != [s.seat for s in seats]
+    ):
         check.problems.append("the seats and the results do not match")
     # Events: everything committed was handed to the notifier once, in order.
     expected = _public_events(row.game_key, row.seed, len(seats), row.options, log)
@@ -234,12 +245,21 @@ async def check_game(t: Table, game_id: int, recorder: Recorder, stats: PlayStat
         check.problems.append(f"events: {check.events_missing} missing, {check.events_duplicated} shown twice")
     # Posts: every log line the notifier was given is in the thread once, in order (a post may carry
     # several turns' lines, a turn's line several events: compared line by line).
-    lines = [part for u in recorder.updates.get(game_id, []) if not u.started
-             for line in [present.log_line(u, "en")] if line for part in line.split("\n")]
+    lines = [
+        part
+        for u in recorder.updates.get(game_id, [])
+        if not u.started
+        for line in [present.log_line(u, "en")]
+        if line
+        for part in line.split("\n")
+    ]
     thread = row.thread_id or row.channel_id
-    posted = [part for m in h.messages_in(thread)[1:]
-              if m["content"] and not m.get("components") and not m["content"].startswith("<@")
-              for part in m["content"].split("\n")]
+    posted = [
+        part
+        for m in h.messages_in(thread)[1:]
+        if m["content"] and not m.get("components") and not m["content"].startswith("<@")
+        for part in m["content"].split("\n")
+    ]
     check.posts_missing, check.posts_duplicated = _count_difference(lines, posted)
     if check.posts_missing or check.posts_duplicated:
         check.problems.append(f"posts: {check.posts_missing} missing, {check.posts_duplicated} duplicated")
@@ -249,8 +269,7 @@ async def check_game(t: Table, game_id: int, recorder: Recorder, stats: PlayStat
     table_message = h.messages_in(thread)[0]
     want = [e.to_dict() for e in final.embeds]
     got = table_message["embeds"]
-    if [(e.get("title"), e.get("description")) for e in want] != [(e.get("title"), e.get("description"))
-                                                                     for e in got]:
+    if [(e.get("title"), e.get("description")) for e in want] != [(e.get("title"), e.get("description")) for e in got]:
         check.problems.append("the table message does not show the end of the game")
     if finished and table_message.get("components"):
         check.problems.append("the finished table still has buttons")
@@ -275,11 +294,13 @@ async def bot_on_loopback(lb: Loopback, database_url: str, seed: int = 2024) -> 
     from bot.settings import Settings
     from tests.harness.loopback import TOKEN
 
-    with mock.patch.object(discord.http.Route, "BASE", f"{lb.url}/api/v10"), \
-            mock.patch.object(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY",
-                              yarl.URL(lb.gateway_url)):
-        settings = Settings(discord_token=SecretStr(TOKEN), database_url=database_url, timer_interval=0,
-                            sync_commands=True)
+    with (
+        mock.patch.object(discord.http.Route, "BASE", f"{lb.url}/api/v10"),
+        mock.patch.object(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(lb.gateway_url)),
+    ):
+        settings = Settings(
+            discord_token=SecretStr(TOKEN), database_url=database_url, timer_interval=0, sync_commands=True
+        )
         bot = create_bot(settings)
         since = lb.identified
         running = asyncio.get_running_loop().create_task(bot.start(TOKEN))
@@ -289,8 +310,9 @@ async def bot_on_loopback(lb: Loopback, database_url: str, seed: int = 2024) -> 
 
             async def settle() -> None:
                 # The interaction handlers run in this loop: wait for them, then for REST in flight.
-                while pending := [t for t in asyncio.all_tasks()
-                                  if not t.done() and t.get_name().startswith(TASK_PREFIXES)]:
+                while pending := [
+                    t for t in asyncio.all_tasks() if not t.done() and t.get_name().startswith(TASK_PREFIXES)
+                ]:
                     await asyncio.wait(pending, timeout=30)
                 await lb.quiet(idle=0.01)
 

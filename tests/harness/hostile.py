@@ -83,10 +83,14 @@ class Arena:
             return conn.execute(query, args).fetchall()
 
     async def snapshot(self) -> tuple[Any, ...]:
-        games_ = self._read("SELECT id, status, version, state, options, turn_seconds, host_id, deadline, channel_id "
-                            "FROM games ORDER BY id")
-        seats = self._read("SELECT game_id, seat, user_id, ai_level, name, dm_failed, afk_count, ai_controlled "
-                           "FROM seats ORDER BY game_id, seat")
+        games_ = self._read(
+            "SELECT id, status, version, state, options, turn_seconds, host_id, deadline, channel_id "
+            "FROM games ORDER BY id"
+        )
+        seats = self._read(
+            "SELECT game_id, seat, user_id, ai_level, name, dm_failed, afk_count, ai_controlled "
+            "FROM seats ORDER BY game_id, seat"
+        )
         actions = self._read("SELECT game_id, count(*), max(seq) FROM actions GROUP BY game_id ORDER BY game_id")
         return tuple(games_), tuple(seats), tuple(actions)
 
@@ -95,8 +99,9 @@ class Arena:
         assert self.h.bot is not None
         table = self.h.bot.table
         for game_id, (version, state) in list(table._cache.items()):
-            [(stored_version, stored, key)] = self._read("SELECT version, state, game_key FROM games WHERE id = ?",
-                                                         game_id)
+            [(stored_version, stored, key)] = self._read(
+                "SELECT version, state, game_key FROM games WHERE id = ?", game_id
+            )
             if stored_version == version:
                 cached = json.loads(json.dumps(games.get(key).to_json(state)))
                 assert cached == json.loads(stored), f"game {game_id}: the cached state differs from the stored one"
@@ -127,8 +132,9 @@ class Arena:
         seats = await db.seats(game_id)
         if not 0 <= seat < len(seats) or seats[seat].user_id != user:
             return False
-        acted = self._read("SELECT coalesce(max(seq), 0) FROM actions WHERE game_id = ? AND seat = ?",
-                           game_id, seat)[0][0]
+        acted = self._read("SELECT coalesce(max(seq), 0) FROM actions WHERE game_id = ? AND seat = ?", game_id, seat)[
+            0
+        ][0]
         if not acted <= offered <= row.version:
             return False
         engine = games.get(row.game_key)
@@ -154,8 +160,11 @@ class Arena:
         seats = await self.h.bot.table.db.seats(int(head))
         seated = any(s.user_id == user for s in seats)
         room = len(seats) < games.get(row.game_key).max_players
-        return (action == "join" and not seated and room) or (action == "ai" and seated and room) or (
-            action == "leave" and seated)
+        return (
+            (action == "join" and not seated and room)
+            or (action == "ai" and seated and room)
+            or (action == "leave" and seated)
+        )
 
     async def legit_command(self, user: int, channel: int, command: str, data: dict[str, Any]) -> bool:
         """`/game join` and `/game leave` on an open lobby (the fuzzing users are never hosts nor admins)."""
@@ -169,7 +178,8 @@ class Arena:
         seats = await db.seats(row.id)
         seated = any(s.user_id == user for s in seats)
         return (command == "game join" and not seated and len(seats) < games.get(row.game_key).max_players) or (
-            command == "game leave" and seated)
+            command == "game leave" and seated
+        )
 
     def command_channels(self) -> list[int]:
         """Guild channels that hold a lobby or a running game (so "/game new" there is refused)."""
@@ -197,13 +207,15 @@ class Arena:
         elif kind in ("click", "select") and _carries(message, data):
             values = data.get("values") if kind == "select" else None
             legit = await self.legit_decision(user, str(data.get("custom_id")), values) or (
-                kind == "click" and await self.legit_lobby(user, channel, str(data.get("custom_id"))))
+                kind == "click" and await self.legit_lobby(user, channel, str(data.get("custom_id")))
+            )
         elif kind == "slash":
             legit = await self.legit_command(user, channel, example["command"], data)
         before = await self.snapshot()
         errors_before = len(h.errors)
-        payload, token = h.fake.interaction_payload(user, 2 if kind == "slash" else 3, data, channel, message,
-                                                    admin=False)
+        payload, token = h.fake.interaction_payload(
+            user, 2 if kind == "slash" else 3, data, channel, message, admin=False
+        )
         payload["locale"] = example.get("locale", "en-US")
         for damage in example.get("damage", []):
             damage(payload)
@@ -243,7 +255,8 @@ def _carries(message: dict[str, Any] | None, data: dict[str, Any]) -> bool:
     """Whether discord.py can route this click: the message has a component with its custom_id and type."""
     return message is not None and any(
         c.get("custom_id") == data.get("custom_id") and c.get("type") == data.get("component_type")
-        for c in components_of(message))
+        for c in components_of(message)
+    )
 
 
 def _answer_text(responses: list[dict[str, Any]]) -> str:

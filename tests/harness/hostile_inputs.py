@@ -25,20 +25,77 @@ from tests.harness.hostile import Arena
 Draw = Callable[[st.SearchStrategy[Any]], Any]
 
 NUMBERS = st.one_of(
-    st.sampled_from(["", "0", "1", "2", "-1", "007", " 1", "1 ", "+1", "1.0", "1e3", "0x1", "nan", "9" * 19,
-                     str(MAX_ID), str(MAX_ID + 1), "9" * 40, "\u0661", "\uff11", "\u00b2", "\u2167"]),
+    st.sampled_from(
+        [
+            "",
+            "0",
+            "1",
+            "2",
+            "-1",
+            "007",
+            " 1",
+            "1 ",
+            "+1",
+            "1.0",
+            "1e3",
+            "0x1",
+            "nan",
+            "9" * 19,
+            str(MAX_ID),
+            str(MAX_ID + 1),
+            "9" * 40,
+            "\u0661",
+            "\uff11",
+            "\u00b2",
+            "\u2167",
+        ]
+    ),
     st.integers(-(10**25), 10**25).map(str),
 )
-JUNK = st.one_of(st.text(max_size=30), st.text(min_size=90, max_size=300),
-                 st.sampled_from(["\n", "\x00", ":", "::::", "%s", "{0}", "{x}", "'", "\"", "<@1>", "@everyone",
-                                  "🥚" * 40, "é" * 120, "\u202e", "a" * 101]))
+JUNK = st.one_of(
+    st.text(max_size=30),
+    st.text(min_size=90, max_size=300),
+    st.sampled_from(
+        [
+            "\n",
+            "\x00",
+            ":",
+            "::::",
+            "%s",
+            "{0}",
+            "{x}",
+            "'",
+            '"',
+            "<@1>",
+            "@everyone",
+            "🥚" * 40,
+            "é" * 120,
+            "\u202e",
+            "a" * 101,
+        ]
+    ),
+)
 PREFIX_SWAPS = [*PREFIXES, "lbd:", "G:", "g", "gg:", "g::", ":", "", "zzz:", "hand", "rules:", "lo:", "gs:"]
 
 
 def _mutate(draw: Draw, custom_id: str, others: list[str]) -> str:
     parts = custom_id.split(":")
-    how = draw(st.sampled_from(["keep", "part", "part_from_other", "truncate", "drop", "duplicate", "prefix",
-                                "append", "random", "random_prefixed"]))
+    how = draw(
+        st.sampled_from(
+            [
+                "keep",
+                "part",
+                "part_from_other",
+                "truncate",
+                "drop",
+                "duplicate",
+                "prefix",
+                "append",
+                "random",
+                "random_prefixed",
+            ]
+        )
+    )
     if how == "part" and len(parts) > 1:
         i = draw(st.integers(1, len(parts) - 1))
         parts[i] = draw(st.one_of(NUMBERS, JUNK))
@@ -47,7 +104,7 @@ def _mutate(draw: Draw, custom_id: str, others: list[str]) -> str:
         i = draw(st.integers(1, len(parts) - 1))
         parts[i] = other[min(i, len(other) - 1)]
     elif how == "truncate":
-        return custom_id[:draw(st.integers(0, max(0, len(custom_id) - 1)))]
+        return custom_id[: draw(st.integers(0, max(0, len(custom_id) - 1)))]
     elif how == "drop" and len(parts) > 1:
         del parts[draw(st.integers(1, len(parts) - 1))]
     elif how == "duplicate":
@@ -138,9 +195,19 @@ def _no_options(payload: dict[str, Any]) -> None:
     _data(payload).pop("options", None)
 
 
-COMPONENT_DAMAGE = [_no_message, _custom_id_not_a_string, _no_component_type, _unknown_component_type,
-                    _values_not_a_list, _values_not_strings, _no_data, _unknown_locale, _unknown_channel,
-                    _other_guild, _extra_fields]
+COMPONENT_DAMAGE = [
+    _no_message,
+    _custom_id_not_a_string,
+    _no_component_type,
+    _unknown_component_type,
+    _values_not_a_list,
+    _values_not_strings,
+    _no_data,
+    _unknown_locale,
+    _unknown_channel,
+    _other_guild,
+    _extra_fields,
+]
 # (An application command without data is not something Discord sends: discord.py's tree itself fails on it.)
 COMMAND_DAMAGE = [_no_options, _unknown_locale, _unknown_channel, _other_guild, _extra_fields]
 
@@ -169,25 +236,65 @@ def component_interaction(draw: Draw, arena: Arena) -> dict[str, Any]:
     channel = int(base["channel_id"])
     if draw(st.integers(0, 9)) == 0:  # the same message shown somewhere else (another guild, a DM)
         channel = draw(st.sampled_from([*arena.channels, arena.dm_of(user)]))
-    example: dict[str, Any] = {"kind": "select" if is_select else "click", "user": user, "channel": channel,
-                               "message": message, "data": data,
-                               "locale": draw(st.sampled_from(["en-US", "en-US", "it", "fr", "de"]))}
+    example: dict[str, Any] = {
+        "kind": "select" if is_select else "click",
+        "user": user,
+        "channel": channel,
+        "message": message,
+        "data": data,
+        "locale": draw(st.sampled_from(["en-US", "en-US", "it", "fr", "de"])),
+    }
     if draw(st.integers(0, 7)) == 0:
         example["damage"] = draw(st.lists(st.sampled_from(COMPONENT_DAMAGE), min_size=1, max_size=2, unique=True))
     return example
 
 
-COMMANDS = ["game new", "game join", "game leave", "game start", "game kick", "game hand", "game status",
-            "game rules", "game abandon", "game settings", "leaderboard"]
+COMMANDS = [
+    "game new",
+    "game join",
+    "game leave",
+    "game start",
+    "game kick",
+    "game hand",
+    "game status",
+    "game rules",
+    "game abandon",
+    "game settings",
+    "leaderboard",
+]
 STRING_VALUES = st.one_of(
-    st.sampled_from([*games.keys(), "", " ", "eggs-empires ", "EGGS-EMPIRES", "chess", "scoring=conpub",
-                     "scoring=bogus", "scoring=", "=x", "a=b=c", "shape=ring,tokens=99", "objectives=true",
-                     "tokens=-1", "egg_types=99999999999999999999", "layout=" + "L" * 3000, "it", "fr", "xx",
-                     "global", "server", "nope"]),
-    JUNK)
+    st.sampled_from(
+        [
+            *games.keys(),
+            "",
+            " ",
+            "eggs-empires ",
+            "EGGS-EMPIRES",
+            "chess",
+            "scoring=conpub",
+            "scoring=bogus",
+            "scoring=",
+            "=x",
+            "a=b=c",
+            "shape=ring,tokens=99",
+            "objectives=true",
+            "tokens=-1",
+            "egg_types=99999999999999999999",
+            "layout=" + "L" * 3000,
+            "it",
+            "fr",
+            "xx",
+            "global",
+            "server",
+            "nope",
+        ]
+    ),
+    JUNK,
+)
 # Values of the option's own type (Discord checks that much); the type itself may be out of date, below.
-INT_VALUES = st.one_of(st.sampled_from([0, -1, 1, 8, 9, 60, 600, 86_400, 86_401, 2**31, 2**53, 2**63, 10**20]),
-                       st.integers())
+INT_VALUES = st.one_of(
+    st.sampled_from([0, -1, 1, 8, 9, 60, 600, 86_400, 86_401, 2**31, 2**53, 2**63, 10**20]), st.integers()
+)
 
 
 @st.composite
@@ -215,9 +322,14 @@ def command_interaction(draw: Draw, arena: Arena) -> dict[str, Any]:
     user = draw(st.sampled_from(arena.fuzzers))
     # Commands run where games are; "/game new" never in a free channel (that would rightly open a lobby).
     places = arena.command_channels() + ([] if sub == "new" else [arena.dm_of(user)])
-    example: dict[str, Any] = {"kind": "slash", "user": user, "channel": draw(st.sampled_from(places)),
-                               "data": inner, "command": command,
-                               "locale": draw(st.sampled_from(["en-US", "it", "fr", "de"]))}
+    example: dict[str, Any] = {
+        "kind": "slash",
+        "user": user,
+        "channel": draw(st.sampled_from(places)),
+        "data": inner,
+        "command": command,
+        "locale": draw(st.sampled_from(["en-US", "it", "fr", "de"])),
+    }
     if draw(st.integers(0, 7)) == 0:
         example["damage"] = draw(st.lists(st.sampled_from(COMMAND_DAMAGE), min_size=1, max_size=2, unique=True))
     return example

@@ -131,7 +131,8 @@ class LeakWatch:
                 if image is not None:
                     seat = view.get("seat", view.get("me"))
                     watch.seat_images.setdefault(hashlib.sha256(image).hexdigest()[:16], set()).add(
-                        (-1, seat if isinstance(seat, int) else -1))
+                        (-1, seat if isinstance(seat, int) else -1)
+                    )
                 return image
 
         def recording_renderer_for(game_key: str) -> Any:
@@ -149,8 +150,10 @@ class LeakWatch:
             return body, digests or names
 
         original_decode = FakeDiscord._decode_form
-        with mock.patch.object(present, "renderer_for", recording_renderer_for), \
-                mock.patch.object(FakeDiscord, "_decode_form", staticmethod(decode_form)):
+        with (
+            mock.patch.object(present, "renderer_for", recording_renderer_for),
+            mock.patch.object(FakeDiscord, "_decode_form", staticmethod(decode_form)),
+        ):
             yield self
 
     # --- 2 and 3: every message, for its audience -----------------------------------------------
@@ -176,8 +179,13 @@ class LeakWatch:
             self.messages_checked += 1
             self._check_message(message, audience, probes, "public" if recipient is None else f"user {recipient}")
 
-    def _check_message(self, message: dict[str, Any], audience: set[tuple[int, int]],
-                       probes: dict[tuple[int, int], set[str]], where: str) -> None:
+    def _check_message(
+        self,
+        message: dict[str, Any],
+        audience: set[tuple[int, int]],
+        probes: dict[tuple[int, int], set[str]],
+        where: str,
+    ) -> None:
         for embed in message.get("embeds") or []:
             owners = self.seat_embeds.get(_embed_key(embed))
             if owners and not owners & audience and _embed_key(embed) not in self.public_embeds:
@@ -192,8 +200,12 @@ class LeakWatch:
             prefix, _, rest = custom_id.partition(":")
             if prefix in ("g", "gs"):
                 parts = rest.split(":")
-                if len(parts) >= 2 and parts[0].isdigit() and parts[1].isdigit() and (
-                        (int(parts[0]), int(parts[1])) not in audience):
+                if (
+                    len(parts) >= 2
+                    and parts[0].isdigit()
+                    and parts[1].isdigit()
+                    and ((int(parts[0]), int(parts[1])) not in audience)
+                ):
                     self.problems.append(f"{where} received the decision buttons of game {parts[0]} seat {parts[1]}")
         text = message_text(message)
         for (game_id, seat), lines in probes.items():
@@ -231,8 +243,11 @@ class LeakWatch:
                 view = engine.view(state, seat)
                 real = _lines(inner.seat(view, None, ctx, seat).to_dict())
                 blank = _lines(inner.seat(without_secrets(view, public), None, ctx, seat).to_dict())
-                found[(game_id, seat)] = {line for line in real - blank if line not in shown
-                                          and len(line) >= MIN_PROBE and any(c.isalpha() for c in line)}
+                found[(game_id, seat)] = {
+                    line
+                    for line in real - blank
+                    if line not in shown and len(line) >= MIN_PROBE and any(c.isalpha() for c in line)
+                }
         return found
 
     def _running(self) -> list[tuple[int, str, list[str]]]:
@@ -277,8 +292,16 @@ def message_text(message: dict[str, Any]) -> str:
 
 
 # --- random games, watched -------------------------------------------------------------------------
-async def play_watched(h: Harness, watch: LeakWatch, channel: int, game_key: str, rng: Any, *,
-                       max_steps: int = 400, humans: int | None = None) -> int:
+async def play_watched(
+    h: Harness,
+    watch: LeakWatch,
+    channel: int,
+    game_key: str,
+    rng: Any,
+    *,
+    max_steps: int = 400,
+    humans: int | None = None,
+) -> int:
     """One game with random players, variants and choices, checked after every step; returns the game id.
 
     After `max_steps` rounds of decisions a game still running is abandoned by its host (which frees
@@ -287,8 +310,10 @@ async def play_watched(h: Harness, watch: LeakWatch, channel: int, game_key: str
     players = rng.randint(engine.min_players, min(engine.max_players, 4))
     humans = humans or rng.randint(1, min(players, 3))
     players = max(players, humans)
-    users = [h.user(f"{game_key[:4]}{rng.randrange(10**6)}", dm_closed=(i == 1 and rng.random() < 0.5))
-             for i in range(humans)]
+    users = [
+        h.user(f"{game_key[:4]}{rng.randrange(10**6)}", dm_closed=(i == 1 and rng.random() < 0.5))
+        for i in range(humans)
+    ]
     variants = " ".join(f"{o.name}={rng.choice(o.values)}" for o in engine.options if rng.random() < 0.7)
     options: dict[str, Any] = {"game": game_key, "timer": 0}
     if variants:
@@ -328,8 +353,15 @@ async def _private_message(h: Harness, user: int, game_id: int, channel: int) ->
     if user not in h.fake.dm_closed:
         dms = h.dms(user)
         return dms[-1] if dms else None
-    table = next((m for cid in [channel, *h.threads()] for m in reversed(h.messages_in(cid))
-                  if any(c.get("custom_id") == f"hand:{game_id}" for c in components_of(m))), None)
+    table = next(
+        (
+            m
+            for cid in [channel, *h.threads()]
+            for m in reversed(h.messages_in(cid))
+            if any(c.get("custom_id") == f"hand:{game_id}" for c in components_of(m))
+        ),
+        None,
+    )
     if table is None:
         return None
     await h.click(user, f"hand:{game_id}", message=table)

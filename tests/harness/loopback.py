@@ -111,8 +111,14 @@ class Connection:
 
 
 class Loopback(Driver):
-    def __init__(self, fake: FakeDiscord | None = None, *, recommended_shards: int = 1,
-                 answer_timeout: float = 20.0, limits: RateLimits | None = None) -> None:
+    def __init__(
+        self,
+        fake: FakeDiscord | None = None,
+        *,
+        recommended_shards: int = 1,
+        answer_timeout: float = 20.0,
+        limits: RateLimits | None = None,
+    ) -> None:
         self.fake = fake or FakeDiscord()
         self.limiter = Limiter(limits) if limits is not None else None
         self.channel = self.fake.add_text_channel("general")
@@ -194,9 +200,13 @@ class Loopback(Driver):
 
     async def _answer(self, request: web.Request, path: str) -> web.StreamResponse:
         if path in ("/gateway", "/gateway/bot"):
-            return _json({"url": self.gateway_url, "shards": self.recommended_shards,
-                          "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0,
-                                                  "max_concurrency": 1}})
+            return _json(
+                {
+                    "url": self.gateway_url,
+                    "shards": self.recommended_shards,
+                    "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1},
+                }
+            )
         auth = request.headers.get("Authorization")
         if auth is not None and auth != f"Bot {TOKEN}":
             return _json({"code": 0, "message": "401: Unauthorized"}, status=401)
@@ -229,8 +239,16 @@ class Loopback(Driver):
                 return _json({"code": 0, "message": "timed out"}, status=504)
             if fault.status == 429:
                 scope = {"X-RateLimit-Global": "true"} if fault.is_global else {}
-                return _json({"code": 0, "message": "You are being rate limited.", "retry_after": fault.retry_after,
-                              "global": fault.is_global}, status=429, headers={"Via": "1.1 google", **scope})
+                return _json(
+                    {
+                        "code": 0,
+                        "message": "You are being rate limited.",
+                        "retry_after": fault.retry_after,
+                        "global": fault.is_global,
+                    },
+                    status=429,
+                    headers={"Via": "1.1 google", **scope},
+                )
             return _json({"code": 0, "message": "Server error"}, status=fault.status)
         try:
             result = self.fake._handle(call)
@@ -243,8 +261,15 @@ class Loopback(Driver):
         return _json(result, headers=limit_headers)
 
     # --- faults --------------------------------------------------------------------------------
-    def fail_next(self, count: int = 1, *, status: int = 429, retry_after: float = 0.2,
-                  match: str | None = None, is_global: bool = False) -> None:
+    def fail_next(
+        self,
+        count: int = 1,
+        *,
+        status: int = 429,
+        retry_after: float = 0.2,
+        match: str | None = None,
+        is_global: bool = False,
+    ) -> None:
         """Answer the next `count` REST calls (whose path contains `match`) with `status` (a 429 for the
         whole bot with `is_global`)."""
         self.faults.append(Fault(status, count, match, retry_after=retry_after, is_global=is_global))
@@ -265,8 +290,11 @@ class Loopback(Driver):
 
     def _take_fault(self, path: str, method: str = "") -> Fault | None:
         for fault in self.faults:
-            if fault.remaining > 0 and (fault.match is None or fault.match in path) and (
-                    fault.method is None or fault.method == method):
+            if (
+                fault.remaining > 0
+                and (fault.match is None or fault.match in path)
+                and (fault.method is None or fault.method == method)
+            ):
                 fault.remaining -= 1
                 return fault
         return None
@@ -303,14 +331,21 @@ class Loopback(Driver):
             return None
         shard_id, shard_count = (data.get("shard") or [0, 1])[:2]
         self.identified += 1
-        connection = Connection(ws, int(shard_id), int(shard_count), f"session-{next(self._sessions)}",
-                                self.identified)
+        connection = Connection(ws, int(shard_id), int(shard_count), f"session-{next(self._sessions)}", self.identified)
         owned = [g for g in self.fake.guilds if connection.owns(g)]
-        await connection.dispatch("READY", {
-            "v": 10, "user": self.fake.users[BOT_ID], "session_id": connection.session_id,
-            "resume_gateway_url": self.gateway_url, "shard": [connection.shard_id, connection.shard_count],
-            "guilds": [{"id": str(g), "unavailable": True} for g in owned],
-            "application": {"id": str(APP_ID), "flags": 0}, "private_channels": []})
+        await connection.dispatch(
+            "READY",
+            {
+                "v": 10,
+                "user": self.fake.users[BOT_ID],
+                "session_id": connection.session_id,
+                "resume_gateway_url": self.gateway_url,
+                "shard": [connection.shard_id, connection.shard_count],
+                "guilds": [{"id": str(g), "unavailable": True} for g in owned],
+                "application": {"id": str(APP_ID), "flags": 0},
+                "private_channels": [],
+            },
+        )
         for guild_id in owned:
             await connection.dispatch("GUILD_CREATE", self.fake.guild_json(guild_id))
         self.connections.append(connection)
@@ -390,8 +425,9 @@ class Loopback(Driver):
 
 def _json(data: Any, *, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
     # discord.py parses a body as JSON only when Content-Type is exactly "application/json".
-    return web.Response(body=json.dumps(data).encode(), status=status,
-                        headers={"Content-Type": "application/json", **(headers or {})})
+    return web.Response(
+        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json", **(headers or {})}
+    )
 
 
 async def _read_body(request: web.Request) -> tuple[Any, list[str]]:

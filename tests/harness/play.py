@@ -57,8 +57,9 @@ def classify(h: Harness, method: str, path: str) -> str:
     return f"{method} /{parts[0]}"
 
 
-async def play_to_end(h: Harness, game_id: int, users: list[int], *, max_steps: int = 2000,
-                      rng: random.Random | None = None) -> TurnCost:
+async def play_to_end(
+    h: Harness, game_id: int, users: list[int], *, max_steps: int = 2000, rng: random.Random | None = None
+) -> TurnCost:
     """Every human decides from their DM as soon as offered, until the game is over.
 
     Choices rotate with the step, or are drawn from `rng`: a fixed rotation can cycle for ever in
@@ -85,8 +86,9 @@ async def play_to_end(h: Harness, game_id: int, users: list[int], *, max_steps: 
 
             engine = get(row.game_key)
             waiting = [(p.seat, p.kind, p.choice_ids()) for p in engine.prompts(engine.from_json(state))]
-            latest = [[c.get("custom_id") for c in Harness.components(h.dms(u)[-1])] if h.dms(u) else None
-                      for u in users]
+            latest = [
+                [c.get("custom_id") for c in Harness.components(h.dms(u)[-1])] if h.dms(u) else None for u in users
+            ]
             raise AssertionError(f"the game stalled: prompts {waiting}, DM buttons {latest}, errors {h.errors}")
     calls = h.calls_since(mark)
     for call in calls:

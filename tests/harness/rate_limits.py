@@ -131,8 +131,11 @@ def _creates_or_edits_a_message(method: str, path: str) -> bool:
     if not path.startswith("/channels/"):
         return False
     parts = path.split("/")
-    return len(parts) >= 4 and parts[3] == "messages" and (
-        (len(parts) == 4 and method == "POST") or (len(parts) == 5 and method == "PATCH"))
+    return (
+        len(parts) >= 4
+        and parts[3] == "messages"
+        and ((len(parts) == 4 and method == "POST") or (len(parts) == 5 and method == "PATCH"))
+    )
 
 
 def _up_to_ms(seconds: float) -> float:
@@ -142,9 +145,13 @@ def _up_to_ms(seconds: float) -> float:
 
 def _headers(bucket: Bucket, remaining: int, reset_after: float) -> dict[str, str]:
     wait = _up_to_ms(reset_after)
-    return {"X-RateLimit-Limit": str(bucket.limit), "X-RateLimit-Remaining": str(remaining),
-            "X-RateLimit-Reset": f"{time.time() + wait:.3f}", "X-RateLimit-Reset-After": f"{wait:.3f}",
-            "X-RateLimit-Bucket": MESSAGES_BUCKET}
+    return {
+        "X-RateLimit-Limit": str(bucket.limit),
+        "X-RateLimit-Remaining": str(remaining),
+        "X-RateLimit-Reset": f"{time.time() + wait:.3f}",
+        "X-RateLimit-Reset-After": f"{wait:.3f}",
+        "X-RateLimit-Bucket": MESSAGES_BUCKET,
+    }
 
 
 __all__ = ["DISCORD_GLOBAL", "DISCORD_MESSAGES", "Bucket", "Limiter", "RateLimits", "Rejection"]

@@ -46,19 +46,34 @@ class BotProcess:
         self.process = process
 
     @classmethod
-    async def spawn(cls, loopback: Loopback, database_url: str, *, log: IO[bytes] | None = None,
-                    **settings: str) -> BotProcess:
+    async def spawn(
+        cls, loopback: Loopback, database_url: str, *, log: IO[bytes] | None = None, **settings: str
+    ) -> BotProcess:
         """Start `python -m tests.harness.run_bot`; `settings` become environment variables (TIMER_INTERVAL=...)."""
         from tests.harness.loopback import TOKEN
 
-        env = {**os.environ, "LOOPBACK_URL": loopback.url, "DISCORD_TOKEN": TOKEN, "DATABASE_URL": database_url,
-               "TIMER_INTERVAL": "0", "SYNC_COMMANDS": "1", "LOG_LEVEL": "WARNING", "DEV_GUILD_ID": "",
-               "PYTHONUNBUFFERED": "1"}
+        env = {
+            **os.environ,
+            "LOOPBACK_URL": loopback.url,
+            "DISCORD_TOKEN": TOKEN,
+            "DATABASE_URL": database_url,
+            "TIMER_INTERVAL": "0",
+            "SYNC_COMMANDS": "1",
+            "LOG_LEVEL": "WARNING",
+            "DEV_GUILD_ID": "",
+            "PYTHONUNBUFFERED": "1",
+        }
         env.update({k.upper(): str(v) for k, v in settings.items()})
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tests.harness.run_bot", cwd=ROOT, env=env,
-            stdin=asyncio.subprocess.DEVNULL, stdout=log or asyncio.subprocess.DEVNULL,
-            stderr=log or asyncio.subprocess.DEVNULL)
+            sys.executable,
+            "-m",
+            "tests.harness.run_bot",
+            cwd=ROOT,
+            env=env,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=log or asyncio.subprocess.DEVNULL,
+            stderr=log or asyncio.subprocess.DEVNULL,
+        )
         return cls(process)
 
     @property

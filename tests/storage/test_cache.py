@@ -32,17 +32,30 @@ def seen(found: tuple[GameRow, list[SeatRow]] | None) -> Any:
 
 async def write(db: Database, game_id: int, kind: str, n: int) -> None:
     if kind == "seats":
-        await db.set_seats(game_id, [{"seat": i, "user_id": 100 + i if i % 2 == 0 else None,
-                                      "ai_level": None if i % 2 == 0 else "random", "name": f"p{i}"}
-                                     for i in range(n % 4 + 1)])
+        await db.set_seats(
+            game_id,
+            [
+                {
+                    "seat": i,
+                    "user_id": 100 + i if i % 2 == 0 else None,
+                    "ai_level": None if i % 2 == 0 else "random",
+                    "name": f"p{i}",
+                }
+                for i in range(n % 4 + 1)
+            ],
+        )
     elif kind == "game":
-        fields: list[dict[str, Any]] = [{"deadline": BASE + timedelta(seconds=n)}, {"deadline": None},
-                                        {"thread_id": 500 + n}, {"options": {"n": n}}, {"reminded": True},
-                                        {"table_message_id": 900 + n, "host_id": 7}]
+        fields: list[dict[str, Any]] = [
+            {"deadline": BASE + timedelta(seconds=n)},
+            {"deadline": None},
+            {"thread_id": 500 + n},
+            {"options": {"n": n}},
+            {"reminded": True},
+            {"table_message_id": 900 + n, "host_id": 7},
+        ]
         await db.update_game(game_id, **fields[n])
     elif kind == "seat":
-        await db.update_seat(game_id, n % 3, afk_count=n, ai_controlled=n > 2, locale=f"l{n}",
-                             dm_message_id=800 + n)
+        await db.update_seat(game_id, n % 3, afk_count=n, ai_controlled=n > 2, locale=f"l{n}", dm_message_id=800 + n)
     elif kind == "start":
         await db.start_game(game_id, {"n": n}, BASE if n % 2 else None)
     elif kind in ("commit", "stale"):
@@ -52,8 +65,14 @@ async def write(db: Database, game_id: int, kind: str, n: int) -> None:
     elif kind == "turn":  # several moves, a deadline and seat changes in one commit
         version = (await db.load_state(game_id))[1]
         seat = n % 3
-        await db.commit_actions(game_id, version, [Move(0, [f"a{n}"]), Move(seat, ["b"], afk=True)], {"n": n},
-                                deadline=BASE + timedelta(hours=n), seats={seat: {"afk_count": n, "dm_failed": True}})
+        await db.commit_actions(
+            game_id,
+            version,
+            [Move(0, [f"a{n}"]), Move(seat, ["b"], afk=True)],
+            {"n": n},
+            deadline=BASE + timedelta(hours=n),
+            seats={seat: {"afk_count": n, "dm_failed": True}},
+        )
     elif kind == "broken":
         await db.mark_broken(game_id, f"test {n}")
     else:
@@ -62,17 +81,20 @@ async def write(db: Database, game_id: int, kind: str, n: int) -> None:
 
 async def run_plan(url: str, plan: list[list[tuple[str, int]]]) -> None:
     async with await Database.open(url, cache=True) as cached, await Database.open(url) as fresh:
-        row = await cached.create_game(guild_id=1, channel_id=2, game_key="k", options={}, host_id=1, seed=3,
-                                       turn_seconds=60)
+        row = await cached.create_game(
+            guild_id=1, channel_id=2, game_key="k", options={}, host_id=1, seed=3, turn_seconds=60
+        )
         assert row.id is not None
         game_id = row.id
         for wave in plan:
             reads = [cached.game_and_seats(game_id)]  # a read racing the writes
-            outcomes = await asyncio.gather(*(write(cached, game_id, k, n) for k, n in wave), *reads,
-                                            return_exceptions=True)
+            outcomes = await asyncio.gather(
+                *(write(cached, game_id, k, n) for k, n in wave), *reads, return_exceptions=True
+            )
             for outcome in outcomes:  # refusals are expected (a stale commit, a game not active...)
-                assert not isinstance(outcome, BaseException) or isinstance(outcome, StorageError | LookupError), \
+                assert not isinstance(outcome, BaseException) or isinstance(outcome, StorageError | LookupError), (
                     outcome
+                )
             truth = seen(await fresh.game_and_seats(game_id))
             assert seen(await cached.game_and_seats(game_id)) == truth, wave
             assert (await cached.game_row(game_id)).model_dump() == truth[0]  # type: ignore[union-attr]
@@ -90,8 +112,9 @@ def test_the_cached_copy_follows_every_write(db_url: str, plan: list[list[tuple[
 
 async def test_rows_handed_out_are_copies(db: Database) -> None:
     async with await Database.open(db.url.render_as_string(hide_password=False), cache=True) as cached:
-        row = await cached.create_game(guild_id=1, channel_id=2, game_key="k", options={"a": 1}, host_id=1,
-                                       seed=3, turn_seconds=None)
+        row = await cached.create_game(
+            guild_id=1, channel_id=2, game_key="k", options={"a": 1}, host_id=1, seed=3, turn_seconds=None
+        )
         assert row.id is not None
         await cached.set_seats(row.id, [{"seat": 0, "user_id": 5, "name": "x"}])
         found = await cached.game_and_seats(row.id)
@@ -108,8 +131,9 @@ async def test_a_commit_refused_because_another_database_moved_on_drops_the_copy
     """Not a supported set-up (the cache is for a process alone on its database), but it heals: the
     refusal drops the copy, and the next read sees the other's write."""
     async with await Database.open(db.url.render_as_string(hide_password=False), cache=True) as cached:
-        row = await cached.create_game(guild_id=1, channel_id=2, game_key="k", options={}, host_id=1, seed=3,
-                                       turn_seconds=None)
+        row = await cached.create_game(
+            guild_id=1, channel_id=2, game_key="k", options={}, host_id=1, seed=3, turn_seconds=None
+        )
         assert row.id is not None
         await cached.start_game(row.id, {}, None)
         assert (await cached.game_row(row.id)).version == 1  # type: ignore[union-attr]

@@ -27,7 +27,8 @@ async def test_a_game_moved_by_another_process_is_refused_and_the_rest_of_the_ba
         results = await asyncio.gather(
             *(mine.commit_action(g, 1, 0, ["mine"], {"by": "mine"}) for g in ids),
             mine.commit_action(ids[1], 2, 1, ["after theirs"], {"by": "mine, after"}),  # right after the other's
-            return_exceptions=True)
+            return_exceptions=True,
+        )
         assert results[0] == 2 and results[3] == 2
         assert isinstance(results[1], VersionConflict) and (results[1].expected, results[1].actual) == (1, 2)
         assert isinstance(results[2], GameNotActive) and results[2].status == "abandoned"
@@ -62,7 +63,11 @@ async def test_a_turn_is_one_statement_and_keeps_deadlines_and_reminders(db: Dat
     row = await db.get_game(game_id)
     assert row is not None and row.deadline is None and row.status == "finished" and row.updated_at >= before
     assert [(a.seq, a.seat, a.action, a.afk) for a in await db.actions(game_id)] == [
-        (2, 0, ["a"], False), (3, 1, ["b"], True), (4, 0, ["c"], False), (5, 1, ["d"], False)]
+        (2, 0, ["a"], False),
+        (3, 1, ["b"], True),
+        (4, 0, ["c"], False),
+        (5, 1, ["d"], False),
+    ]
     with pytest.raises(GameNotActive):
         await db.commit_action(game_id, 5, 0, ["e"], {"turn": 4})
 
@@ -74,7 +79,8 @@ async def test_a_batch_mixing_seat_changes_and_plain_turns_writes_each_once(db: 
         db.commit_actions(seated, 1, [Move(1, ["ai"], afk=True)], {"turn": 1}, seats={1: {"afk_count": 1}}),
         db.commit_actions(seated, 2, [Move(0, ["x"])], {"turn": 2}, seats={7: {"afk_count": 1}}),  # no seat 7
         db.commit_action(plain, 2, 1, ["b"], {"turn": 2}),
-        return_exceptions=True)
+        return_exceptions=True,
+    )
     assert results[0] == 2 and results[1] == 2 and results[3] == 3
     assert isinstance(results[2], LookupError)
     assert await db.load_state(plain) == ({"turn": 2}, 3)
@@ -90,8 +96,11 @@ async def test_connections_the_server_dropped_cost_no_decision(db_url: str) -> N
         game_id = await active_game(db)
         assert await db.commit_action(game_id, 1, 0, ["a"], {"turn": 1}) == 2
         await db.update_seat(game_id, 0, afk_count=1)  # both held connections are open and idle now
-        killed = await raw(db, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                               "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        killed = await raw(
+            db,
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()",
+        )
         assert len(killed) >= 2
         await asyncio.sleep(0.2)  # the server's goodbye reaches the idle connections
         assert await db.commit_action(game_id, 2, 1, ["b"], {"turn": 2}) == 3
@@ -112,8 +121,10 @@ async def test_a_write_waiting_on_a_locked_row_holds_up_no_other_write(db_url: s
             await asyncio.sleep(0.1)
             assert not waiting.done()
             # Not queued behind it: the other writes go through the pool while the held connection waits.
-            await asyncio.wait_for(asyncio.gather(db.update_game(other_game, turn_seconds=90),
-                                                  db.update_seat(other_game, 1, afk_count=3)), 5)
+            await asyncio.wait_for(
+                asyncio.gather(db.update_game(other_game, turn_seconds=90), db.update_seat(other_game, 1, afk_count=3)),
+                5,
+            )
             assert not waiting.done()
             await other_process.commit()
         await asyncio.wait_for(waiting, 5)
@@ -123,8 +134,17 @@ async def test_a_write_waiting_on_a_locked_row_holds_up_no_other_write(db_url: s
 
 
 async def test_the_table_read_in_one_statement_reads_what_sqlalchemy_reads(db: Database) -> None:
-    lobby = (await db.create_game(guild_id=None, channel_id=903, game_key="eggs-empires", options={"a": [1]},
-                                  host_id=5, seed=-7, turn_seconds=None)).id
+    lobby = (
+        await db.create_game(
+            guild_id=None,
+            channel_id=903,
+            game_key="eggs-empires",
+            options={"a": [1]},
+            host_id=5,
+            seed=-7,
+            turn_seconds=None,
+        )
+    ).id
     assert lobby is not None
     playing = await active_game(db, 904, users=(21, 22, 23))
     await db.update_game(playing, deadline=NOW + timedelta(seconds=30), thread_id=2**62, reminded=True)

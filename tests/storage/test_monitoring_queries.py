@@ -10,8 +10,9 @@ GUILDS = [(n + 1) << 22 for n in range(4)]  # one guild on each shard of four
 
 
 async def _game(db: Database, guild_id: int, key: str, *, start: bool) -> int:
-    row = await db.create_game(guild_id=guild_id, channel_id=guild_id + 1, game_key=key, options={},
-                               host_id=1, seed=2, turn_seconds=None)
+    row = await db.create_game(
+        guild_id=guild_id, channel_id=guild_id + 1, game_key=key, options={}, host_id=1, seed=2, turn_seconds=None
+    )
     assert row.id is not None
     if start:
         await db.start_game(row.id, {"n": 1}, None)

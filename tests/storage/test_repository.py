@@ -168,19 +168,29 @@ async def test_updates_store_what_sqlalchemy_stores_and_wait_out_a_held_write_lo
     the stored text must be what the SQLAlchemy statement stores, and a held write lock is waited out
     (through the async engine) rather than refused."""
     quick, slow = await new_game(db, 1), await new_game(db, 2)
-    fields = {"options": {"b": [1, "é"], "a": None}, "deadline": NOW + timedelta(seconds=1.5), "reminded": True,
-              "thread_id": 2**62, "status": "active"}
+    fields = {
+        "options": {"b": [1, "é"], "a": None},
+        "deadline": NOW + timedelta(seconds=1.5),
+        "reminded": True,
+        "thread_id": 2**62,
+        "status": "active",
+    }
     seat = {"dm_failed": True, "locale": "fr", "afk_count": 3}
     await db.update_game(quick, **fields)
     await db.update_seat(quick, 1, **seat)
     await db._write(database_module._update_where, database_module._games, {"id": slow}, {**fields, "updated_at": NOW})
     await db._write(database_module._update_where, database_module._seats, {"game_id": slow, "seat": 1}, seat)
     columns = "options, deadline, reminded, thread_id, status"
-    [stored_quick, stored_slow] = await raw(db, f"SELECT {columns} FROM games WHERE id IN (:a, :b) ORDER BY id",
-                                            a=quick, b=slow)
+    [stored_quick, stored_slow] = await raw(
+        db, f"SELECT {columns} FROM games WHERE id IN (:a, :b) ORDER BY id", a=quick, b=slow
+    )
     assert tuple(stored_quick) == tuple(stored_slow)
-    [seat_quick, seat_slow] = await raw(db, "SELECT dm_failed, locale, afk_count FROM seats WHERE seat = 1 "
-                                            "AND game_id IN (:a, :b) ORDER BY game_id", a=quick, b=slow)
+    [seat_quick, seat_slow] = await raw(
+        db,
+        "SELECT dm_failed, locale, afk_count FROM seats WHERE seat = 1 AND game_id IN (:a, :b) ORDER BY game_id",
+        a=quick,
+        b=slow,
+    )
     assert tuple(seat_quick) == tuple(seat_slow)
     row = await db.get_game(quick)
     assert row is not None
@@ -304,13 +314,21 @@ async def test_commit_actions_writes_a_whole_turn_in_one_transaction(db: Databas
     game_id = await active_game(db)
     batches = db.writer.batches
     version = await db.commit_actions(
-        game_id, 1, [Move(0, ["card-3"]), Move(1, ["ai-pick"]), Move(1, ["x", "y"], afk=True)], {"turn": 3},
-        deadline=NOW + timedelta(minutes=5), seats={1: {"afk_count": 2, "ai_controlled": True}})
+        game_id,
+        1,
+        [Move(0, ["card-3"]), Move(1, ["ai-pick"]), Move(1, ["x", "y"], afk=True)],
+        {"turn": 3},
+        deadline=NOW + timedelta(minutes=5),
+        seats={1: {"afk_count": 2, "ai_controlled": True}},
+    )
     assert version == 4
     assert db.writer.batches == batches + 1  # one transaction, not one per move
     log = await db.actions(game_id)
     assert [(a.seq, a.seat, a.action, a.afk) for a in log] == [
-        (2, 0, ["card-3"], False), (3, 1, ["ai-pick"], False), (4, 1, ["x", "y"], True)]
+        (2, 0, ["card-3"], False),
+        (3, 1, ["ai-pick"], False),
+        (4, 1, ["x", "y"], True),
+    ]
     assert await db.load_state(game_id) == ({"turn": 3}, 4)
     row = await db.get_game(game_id)
     assert row is not None and row.deadline == NOW + timedelta(minutes=5) and not row.reminded
@@ -320,11 +338,13 @@ async def test_commit_actions_writes_a_whole_turn_in_one_transaction(db: Databas
 async def test_commit_actions_refused_or_failing_writes_none_of_its_moves(db: Database) -> None:
     game_id = await active_game(db)
     with pytest.raises(VersionConflict):
-        await db.commit_actions(game_id, 2, [Move(0, ["a"]), Move(1, ["b"])], {"turn": 666},
-                                seats={0: {"afk_count": 5}})
+        await db.commit_actions(
+            game_id, 2, [Move(0, ["a"]), Move(1, ["b"])], {"turn": 666}, seats={0: {"afk_count": 5}}
+        )
     with pytest.raises(LookupError, match="seat"):  # no seat 7: the moves with it are not written either
-        await db.commit_actions(game_id, 1, [Move(0, ["a"]), Move(1, ["b"])], {"turn": 666},
-                                seats={7: {"afk_count": 1}})
+        await db.commit_actions(
+            game_id, 1, [Move(0, ["a"]), Move(1, ["b"])], {"turn": 666}, seats={7: {"afk_count": 1}}
+        )
     with pytest.raises(ValueError, match="cannot set"):
         await db.commit_actions(game_id, 1, [Move(0, ["a"])], {}, seats={0: {"version": 9}})
     with pytest.raises(ValueError, match="at least one move"):

@@ -19,8 +19,11 @@ from storage import Database, Move, VersionConflict
 GAMES = 2
 # One wave = commits submitted together: (writer 0 or 1, game index, version offset, changes a seat).
 waves = st.lists(
-    st.lists(st.tuples(st.integers(0, 1), st.integers(0, GAMES - 1), st.integers(-1, 2), st.booleans()),
-             min_size=1, max_size=8),
+    st.lists(
+        st.tuples(st.integers(0, 1), st.integers(0, GAMES - 1), st.integers(-1, 2), st.booleans()),
+        min_size=1,
+        max_size=8,
+    ),
     min_size=1,
     max_size=4,
 )
@@ -31,8 +34,9 @@ async def run_plan(url: str, plan: list[list[tuple[int, int, int, bool]]]) -> No
         writers = (first, second)
         ids = []
         for _ in range(GAMES):
-            row = await first.create_game(guild_id=None, channel_id=1, game_key="k", options={}, host_id=1, seed=1,
-                                          turn_seconds=None)
+            row = await first.create_game(
+                guild_id=None, channel_id=1, game_key="k", options={}, host_id=1, seed=1, turn_seconds=None
+            )
             assert row.id is not None
             await first.set_seats(row.id, [{"seat": 0, "user_id": 1}, {"seat": 1, "user_id": 2}])
             await first.start_game(row.id, {"last": None}, None)
@@ -48,8 +52,11 @@ async def run_plan(url: str, plan: list[list[tuple[int, int, int, bool]]]) -> No
                 serial += 1
                 expected = version[game_id] + offset
                 seats = {1: {"afk_count": serial}} if seat_change else None
-                calls.append(writers[writer].commit_actions(game_id, expected, [Move(0, [f"a{serial}"])],
-                                                            {"last": f"a{serial}"}, seats=seats))
+                calls.append(
+                    writers[writer].commit_actions(
+                        game_id, expected, [Move(0, [f"a{serial}"])], {"last": f"a{serial}"}, seats=seats
+                    )
+                )
                 commits.append((game_id, expected, serial, seat_change))
             results = await asyncio.gather(*calls, return_exceptions=True)
             accepted: dict[int, dict[int, tuple[int, bool]]] = {g: {} for g in ids}  # new version -> commit

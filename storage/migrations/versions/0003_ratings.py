@@ -35,17 +35,23 @@ def upgrade() -> None:
         batch.add_column(sa.Column("finished_at", UTCDateTime(), nullable=True))
         batch.add_column(sa.Column("finished_seq", sa.BigInteger(), nullable=True))
     op.create_index("ix_games_finished_seq", "games", ["finished_seq"])
-    games = sa.table("games", sa.column("id", sa.BigInteger()), sa.column("status", sa.String()),
-                     sa.column("updated_at", UTCDateTime()), sa.column("finished_at", UTCDateTime()),
-                     sa.column("finished_seq", sa.BigInteger()))
+    games = sa.table(
+        "games",
+        sa.column("id", sa.BigInteger()),
+        sa.column("status", sa.String()),
+        sa.column("updated_at", UTCDateTime()),
+        sa.column("finished_at", UTCDateTime()),
+        sa.column("finished_seq", sa.BigInteger()),
+    )
     connection = op.get_bind()
     ended = connection.execute(
         sa.select(games.c.id, games.c.status)
         .where(games.c.status.in_(("finished", "abandoned")))
         .order_by(games.c.updated_at, games.c.id)
     ).all()
-    op.execute(games.update().where(games.c.status.in_(("finished", "abandoned")))
-               .values(finished_at=games.c.updated_at))
+    op.execute(
+        games.update().where(games.c.status.in_(("finished", "abandoned"))).values(finished_at=games.c.updated_at)
+    )
     seq = 0
     for game_id, status in ended:
         if status == "finished":
