@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench build locales clean
+.PHONY: run test lint format bench build locales clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,7 @@ run: $(NATIVE)
 	$(PY) -m bot
 
 lint: $(STAMP)
+	$(PY) -m ruff format --check .
 	$(PY) -m ruff check .
 	$(PY) -m mypy
 
@@ -36,6 +37,11 @@ test: lint $(NATIVE)
 
 bench: $(NATIVE)
 	$(PY) -m bench
+
+# Apply ruff's formatting (`make lint` checks it).
+format: $(STAMP)
+	$(PY) -m ruff format .
+	$(PY) -m ruff check --fix .
 
 # Compile now (an error if it cannot); `python -m games.build --clean` goes back to interpreted.
 build: $(STAMP)
