@@ -51,16 +51,29 @@ class IllegalAction(Exception):
 
 # Not frozen: a frozen dataclass's __init__ costs twice as much, and games build hundreds of choices per
 # game on the simulation hot path. Hashable and compared by value all the same; treat it as read-only.
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True, unsafe_hash=True, init=False)
 class Choice:
-    """One legal answer to a prompt: a short stable id and a label for people."""
+    """One legal answer to a prompt: a short stable id, an English label, and what it is as data.
+
+    `data` says what the choice is in machine-readable fields (a card and its number, a square, an egg
+    type, an action and its parameters), with a shape each game documents per prompt kind in its own
+    package. Renderers and the bot's texts read `data` (and the prompt's `kind` and `info`) and phrase
+    it through the message catalogs; the English `label` is for the terminal and the logs only, so
+    rewording it can never break a translation or a picture. `data` takes no part in equality or
+    hashing: the id alone identifies a choice within its prompt."""
 
     id: str
     label: str
+    data: Mapping[str, Any] = field(compare=False, hash=False)
 
-    def __post_init__(self) -> None:
-        if not self.id or len(self.id) > MAX_CHOICE_ID:
-            raise ValueError(f"choice id {self.id!r} must have 1..{MAX_CHOICE_ID} characters")
+    # Written out rather than generated: a dataclass default for `data` needs a factory call per choice
+    # (a mapping is not a valid plain default), and choices are made on the simulation hot path.
+    def __init__(self, id: str, label: str, data: Mapping[str, Any] = NO_INFO) -> None:
+        if not id or len(id) > MAX_CHOICE_ID:
+            raise ValueError(f"choice id {id!r} must have 1..{MAX_CHOICE_ID} characters")
+        self.id = id
+        self.label = label
+        self.data = data
 
 
 @dataclass(slots=True)

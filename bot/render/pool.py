@@ -64,7 +64,7 @@ def _portable(value: Any) -> Any:
         return Prompt(
             value.seat,
             value.kind,
-            [Choice(c.id, c.label) for c in value.choices],
+            [Choice(c.id, c.label, dict(c.data)) for c in value.choices],
             value.pick,
             value.secret,
             value.text,

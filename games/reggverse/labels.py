@@ -12,9 +12,10 @@ and is never saved."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
-from games.core import Choice
+from games.core import NO_INFO, Choice
 from games.reggverse.board import Rule, geometry, rule_text
 
 if TYPE_CHECKING:
@@ -61,6 +62,10 @@ class _SquareChoice(Choice):
     def label(self) -> str:  # type: ignore[override]  # read-only, as every Choice is by convention
         return self._prefix + self._square.text
 
+    @property
+    def data(self) -> Mapping[str, Any]:  # type: ignore[override]  # read-only, as every Choice is by convention
+        return NO_INFO
+
 
 class _SourceChoice(_SquareChoice):
     """ "Take the egg from this square": the same label, capitalised as a sentence."""
@@ -85,6 +90,10 @@ class _DropChoice(Choice):
     @property
     def label(self) -> str:  # type: ignore[override]  # read-only, as every Choice is by convention
         return self.egg + self.where + self.square.text
+
+    @property
+    def data(self) -> Mapping[str, Any]:  # type: ignore[override]  # read-only, as every Choice is by convention
+        return NO_INFO
 
 
 class Labels:
