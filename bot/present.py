@@ -193,7 +193,8 @@ def table(update: TableUpdate, lang: str = i18n.DEFAULT) -> Outgoing:
     if game.status == "active":
         view = discord.ui.View(timeout=None)
         view.add_item(HandButton(game.id, label=i18n.t(lang, text.BUTTON_SHOW_HAND)))
-    picture = PictureJob(renderer, "image", (update.public_view, lang)) if renderer.pictured() else None
+    names = tuple(ctx.names)
+    picture = PictureJob(renderer, "image", (update.public_view, lang, names)) if renderer.pictured() else None
     return Outgoing(embeds=embeds, view=view, picture=picture)
 
 
@@ -289,7 +290,9 @@ def seat_message(
     )
     # A game with pictures whose seat has none now (no prompt) still edits its picture slot: cleared.
     picture = (
-        PictureJob(renderer, "seat_image", (notice.view, prompt, lang)) if renderer.seat_pictured(prompt) else None
+        PictureJob(renderer, "seat_image", (notice.view, prompt, lang, tuple(ctx.names)))
+        if renderer.seat_pictured(prompt)
+        else None
     )
     return Outgoing(
         content="\n".join(lines) or None, embeds=[embed], view=view, picture=picture, pictured=renderer.pictured()

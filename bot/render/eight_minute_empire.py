@@ -16,6 +16,7 @@ import math
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -795,15 +796,17 @@ class EightMinuteEmpireRenderer(Renderer):
     def event_line(self, event: dict[str, Any], ctx: TableContext) -> str:
         return event_text(event, ctx)
 
-    def image(self, view: dict[str, Any], lang: str = i18n.DEFAULT) -> bytes | None:
+    def image(self, view: dict[str, Any], lang: str = i18n.DEFAULT, names: Sequence[str] = ()) -> bytes | None:
         """The map, kept among the recent pictures by what it shows (`map_part`), not by the whole view."""
-        return super().image(map_part(view), lang)
+        return super().image(map_part(view), lang, names)
 
-    def seat_image(self, view: dict[str, Any], prompt: Prompt | None, lang: str = i18n.DEFAULT) -> bytes | None:
+    def seat_image(
+        self, view: dict[str, Any], prompt: Prompt | None, lang: str = i18n.DEFAULT, names: Sequence[str] = ()
+    ) -> bytes | None:
         """The map while the seat decides (its selects name the regions drawn on it). The map shows
         nothing private (`map_part` leaves a seat's own keys out): the same picture as the table's,
         drawn once for both."""
-        return self.image(view, lang) if self.seat_pictured(prompt) else None
+        return self.image(view, lang, names) if self.seat_pictured(prompt) else None
 
 
 RENDERER = EightMinuteEmpireRenderer()

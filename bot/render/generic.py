@@ -95,24 +95,29 @@ class Renderer:
                 line += "\n" + ctx.t(text.DECIDE_BY, when=relative_time(ctx.deadline))
             embed.add_field(name="\u200b", value=clip(line, 1024), inline=False)
 
-    def image(self, view: dict[str, Any], lang: str = i18n.DEFAULT) -> bytes | None:
-        """A picture of the public view, or None, with its words in `lang`. Failures are logged, never fatal.
+    def image(self, view: dict[str, Any], lang: str = i18n.DEFAULT, names: Sequence[str] = ()) -> bytes | None:
+        """A picture of the public view, or None, with its words in `lang` and the players shown by their
+        `names` (seat -> display name; a renderer falls back to "Player N" for a seat it has no name for).
+        Failures are logged, never fatal.
 
         Recent pictures are kept by view (RECENT_PICTURE_BYTES): a decision's table edit and the
         deciding player's DM often show the same picture (10-20 ms to draw). Called from threads of the
         bot's process or in a picture worker process (bot.render.pool), never on the event loop."""
-        if self._image is None:
+        if not self.pictured():
             return None
-        key = hashlib.blake2b((lang + json.dumps(view, sort_keys=True, default=str)).encode(), digest_size=16).digest()
+        said = json.dumps([lang, list(names), view], sort_keys=True, default=str)
+        key = hashlib.blake2b(said.encode(), digest_size=16).digest()
         with self._lock:
             if key in self._recent:
                 self._recent.move_to_end(key)
                 return self._recent[key]
         try:
-            with i18n.picture_language(lang):  # the image functions take only the view
-                picture = self._image(view)
+            with i18n.picture_language(lang):  # the image functions take only the view and the names
+                picture = self.draw(view, tuple(names))
         except Exception:
             log.exception("image renderer for %s failed", self.key)
+            return None
+        if picture is None:
             return None
         with self._lock:
             if key not in self._recent:
@@ -122,11 +127,18 @@ class Renderer:
                 self._recent_bytes -= len(self._recent.popitem(last=False)[1])
         return picture
 
-    def seat_image(self, view: dict[str, Any], prompt: Prompt | None, lang: str = i18n.DEFAULT) -> bytes | None:
+    def draw(self, view: dict[str, Any], names: tuple[str, ...]) -> bytes | None:
+        """The picture itself (in the language set by `i18n.picture_language`); by default the module's
+        image function, which takes the view only. Renderers that show names override this."""
+        return self._image(view) if self._image is not None else None
+
+    def seat_image(
+        self, view: dict[str, Any], prompt: Prompt | None, lang: str = i18n.DEFAULT, names: Sequence[str] = ()
+    ) -> bytes | None:
         """The picture in a seat's private message, drawn from that seat's view. By default the game's
         picture while the seat must decide (between its decisions the thread's table is the live one,
         and a private message is not edited then, so its picture would be out of date)."""
-        return self.image(view, lang) if self.seat_pictured(prompt) else None
+        return self.image(view, lang, names) if self.seat_pictured(prompt) else None
 
     # Asked before a picture is requested at all: a request that draws nothing still travels to a picture
     # worker and back, and waits its turn there behind the pictures that are drawn.

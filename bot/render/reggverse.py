@@ -12,6 +12,7 @@ import re
 import textwrap
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from functools import cache, lru_cache
 from itertools import permutations, product
 from typing import Any
@@ -51,6 +52,7 @@ TYPE_COLOURS: dict[str, RGB] = {
     "statue": (200, 200, 200),
     "tower": (235, 200, 120),
 }
+EGG_ORDER = {colour: i for i, colour in enumerate(ALL_EGGS)}
 EGG_RGB: dict[str, RGB] = {
     "red": (220, 40, 50),
     "green": (40, 160, 70),
@@ -97,6 +99,12 @@ def _egg(draw: ImageDraw.ImageDraw, x: int, y: int, colour: str, count: int, siz
 def _wrap(text: str, width: int) -> tuple[str, ...]:
     """Lines of at most `width` characters; kept, since the same rules are drawn picture after picture."""
     return tuple(textwrap.wrap(text, width=width)) or ("",)
+
+
+def _in_egg_order(eggs: dict[str, int]) -> list[tuple[str, int]]:
+    """Egg counts in the game's own egg order: a view's dicts may come in any order (a state reloaded from
+    JSON has its own), and the same moment must always give the same picture."""
+    return sorted(eggs.items(), key=lambda item: EGG_ORDER.get(item[0], len(EGG_ORDER)))
 
 
 def render_board(view: dict[str, Any]) -> bytes:
@@ -251,7 +259,7 @@ def _board(
         lx, ly = geo.local[side][cell]
         x, y = x0 + lx * CELL, y0 + ly * CELL
         ex = x + 8
-        for colour, count in board["eggs"][cell].items():
+        for colour, count in _in_egg_order(board["eggs"][cell]):
             if count:
                 _egg(draw, ex, y + CELL - 36, colour, count)
                 ex += 24
@@ -331,7 +339,7 @@ def _scores(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> None:
             )
         draw.text((x, ty), text, fill=INK, font=font(17))
         ex = x
-        for colour, count in collected.items():
+        for colour, count in _in_egg_order(collected):
             if count:
                 _egg(draw, ex, ty + 24, colour, count, size=22)
                 ex += 22
@@ -447,10 +455,12 @@ class ReggverseRenderer(Renderer):
         except (KeyError, IndexError, ValueError):
             return choice.label
 
-    def seat_image(self, view: dict[str, Any], prompt: Prompt | None, lang: str = i18n.DEFAULT) -> bytes | None:
+    def seat_image(
+        self, view: dict[str, Any], prompt: Prompt | None, lang: str = i18n.DEFAULT, names: Sequence[str] = ()
+    ) -> bytes | None:
         """Always: a seat's picture is its own side of the board with its hand and secret objective,
         worth having while the others play too."""
-        return self.image(view, lang)
+        return self.image(view, lang, names)
 
     def seat_pictured(self, prompt: Prompt | None) -> bool:
         return self.pictured()

@@ -120,14 +120,14 @@ class LeakWatch:
                     watch.problems.append(f"a log line of game {ctx.game_id} was given private events {private}")
                 return self._inner.log_line(events, ctx)
 
-            def image(self, view: dict[str, Any], lang: str) -> Any:
-                image = self._inner.image(view, lang)
+            def image(self, view: dict[str, Any], lang: str, names: Any = ()) -> Any:
+                image = self._inner.image(view, lang, names)
                 if image is not None:
                     watch.public_images.add(hashlib.sha256(image).hexdigest()[:16])
                 return image
 
-            def seat_image(self, view: dict[str, Any], prompt: Any, lang: str) -> Any:
-                image = self._inner.seat_image(view, prompt, lang)
+            def seat_image(self, view: dict[str, Any], prompt: Any, lang: str, names: Any = ()) -> Any:
+                image = self._inner.seat_image(view, prompt, lang, names)
                 if image is not None:
                     seat = view.get("seat", view.get("me"))
                     watch.seat_images.setdefault(hashlib.sha256(image).hexdigest()[:16], set()).add(
