@@ -85,7 +85,8 @@ def egg_choice(state: EggsState, seat: int, value: int | None) -> str:
     prompt = GAME.prompts(state)[0]
     assert prompt.seat == seat and prompt.kind == "egg"
     for c in prompt.choices:
-        if (value is None and c.label.startswith("Face-down")) or (value is not None and c.label == f"Egg {value:+d}"):
+        face_down = c.data.get("face_down")
+        if (value is None and face_down) or (value is not None and not face_down and c.data.get("value") == value):
             return c.id
     raise AssertionError(f"no egg {value} in {prompt.choices}")
 

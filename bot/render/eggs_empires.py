@@ -2,13 +2,14 @@
 
 Every word comes from the catalogs in the reader's language (ctx.lang): the Adventurers carry the
 names of that language's rulebook (the Italian rulebook translates them, the French one keeps the
-English names). Choice labels are rebuilt from the prompt kind and the choice id; a label this
-module does not recognise shows the engine's English.
+English names). Prompts and choices are phrased from their kind, info and data, views and events
+from their fields (shapes: games/eggs_empires/shapes.py), never from the engine's English; players are
+named by their display names (ctx.names).
 """
 
 from __future__ import annotations
 
-import re
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -30,6 +31,21 @@ CARDS = {
     8: NP_("adventurer", "Blacksmith"),
     9: NP_("adventurer", "Dark Priestess"),
     10: NP_("adventurer", "Hero"),
+}
+# The same names with their definite article, for sentences that need one: the article agrees with the
+# name in each language (Italian "l'Eroe", "la Sacerdotessa Oscura"; French "la Dark Priestess"), so it
+# lives in the name's own catalog entry and no template splices an article onto a name.
+THE_CARDS = {
+    1: NP_("adventurer-the", "the Bard"),
+    2: NP_("adventurer-the", "the Scout"),
+    3: NP_("adventurer-the", "the Shepherd"),
+    4: NP_("adventurer-the", "the Courier"),
+    5: NP_("adventurer-the", "the Merchant"),
+    6: NP_("adventurer-the", "the Priest"),
+    7: NP_("adventurer-the", "the Mage"),
+    8: NP_("adventurer-the", "the Blacksmith"),
+    9: NP_("adventurer-the", "the Dark Priestess"),
+    10: NP_("adventurer-the", "the Hero"),
 }
 PHASES = {
     "mulligan": N_("keep or redraw hands"),
@@ -60,7 +76,7 @@ TABLE_TITLE = N_("{title} (game #{game_id})")
 # Prompts, by kind.
 PLAY = (N_("Choose an Adventurer to play"), N_("Choose two different Adventurers to play"))
 MULLIGAN = N_("Round {round}: keep your starting hand or draw a new one (once per round)?")
-EGG = N_("Your {card} collects: which Egg?")
+EGG = N_("Which Egg do you collect with {the_card}?")
 COURIER = N_("Courier: give the {value} Egg to another player?")
 PRIEST = N_("Priest: discard one of your collected Eggs?")
 KEEP_HAND = N_("Keep this hand")
@@ -76,12 +92,12 @@ DISCARD = N_("Discard a {value} Egg")
 # Events.
 REVEALED = N_("Revealed: {plays}")
 REVEALED_TIE = N_("Revealed: {plays} (tie)")
-COLLECTS = N_("{name}'s {card} takes the {value} Egg")
-COLLECTS_FACE_DOWN = N_("{name}'s {card} takes the face-down {value} Egg")
-DECLINED = N_("{name}'s {card} takes no Egg")
+COLLECTS = N_("{name}: {the_card} takes the {value} Egg")
+COLLECTS_FACE_DOWN = N_("{name}: {the_card} takes the face-down {value} Egg")
+DECLINED = N_("{name}: {the_card} takes no Egg")
 GIVES = N_("{name} gives a {value} Egg to {other}")
 DISCARDS = N_("{name} discards a {value} Egg")
-KEEPS = N_("{name} keeps the {card} for scoring")
+KEEPS = N_("{name} keeps {the_card} for scoring")
 SCOUTS = N_("{name} scouts a face-down Egg")
 UNCLAIMED = N_("Unclaimed Eggs are discarded: {eggs}")
 HANDS_KEPT = N_("Hands kept.")
@@ -92,9 +108,13 @@ WINNER = N_("**Winner:** {names}")
 MARKER_TO = N_("Tie-Breaker Marker to {name}")
 ROUND_BEGINS = N_("Round {round} begins")
 
-_SEAT_LABEL = re.compile(r"Seat (\d+)")
-_SIGNED = re.compile(r"([+-]\d+)")
-_DISCARD_ID = re.compile(r"discard(-?\d+)")
+SIMPLE_CHOICES = {
+    "keep_hand": KEEP_HAND,
+    "redraw_hand": REDRAW,
+    "keep_egg": KEEP_IT,
+    "no_discard": KEEP_IT,
+    "no_egg": NO_EGG,
+}
 
 
 def card_name(lang: str, value: int) -> str:
@@ -106,6 +126,12 @@ def card(lang: str, value: int) -> str:
     return f"{card_name(lang, value)} ({value})"
 
 
+def the_card(lang: str, value: int) -> str:
+    """ "the Hero (10)": the name with its article, for the middle of a sentence."""
+    name = THE_CARDS.get(value)
+    return f"{i18n.tp(lang, 'adventurer-the', name) if name else '?'} ({value})"
+
+
 def egg(value: int | None) -> str:
     return "?" if value is None else f"{value:+d}"
 
@@ -114,6 +140,25 @@ def _name(ctx: TableContext, seat: int | None) -> str:
     if seat is None or not 0 <= seat < len(ctx.names):
         return "?"
     return ctx.names[seat]
+
+
+def choice_text(data: Mapping[str, Any], ctx: TableContext) -> str:
+    """What a choice does, from its data (games.eggs_empires.shapes.ChoiceData), in ctx's language."""
+    kind = data.get("kind")
+    if kind == "adventurer":
+        return card(ctx.lang, data["card"])
+    if kind == "egg":
+        if not data["face_down"]:
+            return ctx.t(EGG_CHOICE, value=egg(data["value"]))
+        if data["value"] is not None:
+            return ctx.t(FACE_DOWN_MINE, value=egg(data["value"]))
+        return ctx.t(FACE_DOWN_OTHER, name=_name(ctx, data["scout"]))
+    if kind == "give":
+        return ctx.t(GIVE, name=_name(ctx, data["seat"]))
+    if kind == "discard":
+        return ctx.t(DISCARD, value=egg(data["value"]))
+    simple = SIMPLE_CHOICES.get(str(kind))
+    return ctx.t(simple) if simple is not None else "?"
 
 
 class EggsRenderer(Renderer):
@@ -202,50 +247,24 @@ class EggsRenderer(Renderer):
 
     # --- prompts -----------------------------------------------------------------------------
     def prompt_text(self, prompt: Prompt, ctx: TableContext) -> str:
-        kind = prompt.kind
+        """The question, from the prompt's kind, pick and info (shapes: games.eggs_empires.shapes)."""
+        kind, info = prompt.kind, prompt.info
         if kind == "play":
             return ctx.t(PLAY[0] if prompt.pick == 1 else PLAY[1])
         if kind == "mulligan":
-            found = re.search(r"Round (\d+)", prompt.text)
-            return ctx.t(MULLIGAN, round=found.group(1) if found else "?")
-        if kind == "egg" and isinstance(prompt.info.get("card"), int):
-            return ctx.t(EGG, card=card(ctx.lang, prompt.info["card"]))
-        if kind == "courier" and isinstance(prompt.info.get("egg"), int):
-            return ctx.t(COURIER, value=egg(prompt.info["egg"]))
+            rounds = {c.data.get("round") for c in prompt.choices}
+            return ctx.t(MULLIGAN, round=rounds.pop() if len(rounds) == 1 else "?")
+        if kind == "egg" and isinstance(info.get("card"), int):
+            return ctx.t(EGG, the_card=the_card(ctx.lang, info["card"]))
+        if kind == "courier" and isinstance(info.get("egg"), int):
+            return ctx.t(COURIER, value=egg(info["egg"]))
         if kind == "priest":
             return ctx.t(PRIEST)
-        return super().prompt_text(prompt, ctx)
+        return kind
 
     def choice_label(self, prompt: Prompt, choice: Choice, ctx: TableContext) -> str:
-        kind, cid, label = prompt.kind, choice.id, choice.label
-        if kind == "play" and cid.isdigit():
-            return card(ctx.lang, int(cid))
-        if kind == "mulligan" and cid in ("keep", "redraw"):
-            return ctx.t(KEEP_HAND if cid == "keep" else REDRAW)
-        if cid == "keep":
-            return ctx.t(KEEP_IT)
-        if kind == "egg":
-            return self._egg_label(cid, label, ctx)
-        if kind == "courier" and cid.startswith("give") and cid[4:].isdigit():
-            return ctx.t(GIVE, name=_name(ctx, int(cid[4:])))
-        discard = _DISCARD_ID.fullmatch(cid)
-        if kind == "priest" and discard:
-            return ctx.t(DISCARD, value=egg(int(discard.group(1))))
-        return super().choice_label(prompt, choice, ctx)
-
-    def _egg_label(self, cid: str, label: str, ctx: TableContext) -> str:
-        """Egg choices name the slot; the value (or who scouted it) is read from the engine's label."""
-        if cid == "none":
-            return ctx.t(NO_EGG)
-        value = _SIGNED.search(label)
-        if label.startswith("Egg ") and value:
-            return ctx.t(EGG_CHOICE, value=value.group(1))
-        if label.startswith("Face-down") and value:
-            return ctx.t(FACE_DOWN_MINE, value=value.group(1))
-        scout = _SEAT_LABEL.search(label)
-        if label.startswith("Face-down") and scout:
-            return ctx.t(FACE_DOWN_OTHER, name=_name(ctx, int(scout.group(1)) - 1))
-        return label
+        """A choice in the reader's language, from its data alone (shapes: games.eggs_empires.shapes)."""
+        return choice_text(choice.data, ctx)
 
     # --- the log -----------------------------------------------------------------------------
     def event_line(self, event: dict[str, Any], ctx: TableContext) -> str:
@@ -262,17 +281,17 @@ class EggsRenderer(Renderer):
             return ctx.t(
                 COLLECTS_FACE_DOWN if event.get("face_down") else COLLECTS,
                 name=who,
-                card=card(lang, event["card"]),
+                the_card=the_card(lang, event["card"]),
                 value=egg(event["value"]),
             )
         if kind == "declined":
-            return ctx.t(DECLINED, name=who, card=card(lang, event["card"]))
+            return ctx.t(DECLINED, name=who, the_card=the_card(lang, event["card"]))
         if kind == "courier":
             return ctx.t(GIVES, name=who, value=egg(event["value"]), other=_name(ctx, event.get("to_seat")))
         if kind == "priest":
             return ctx.t(DISCARDS, name=who, value=egg(event["value"]))
         if kind == "bonus":
-            return ctx.t(KEEPS, name=who, card=card(lang, event["card"]))
+            return ctx.t(KEEPS, name=who, the_card=the_card(lang, event["card"]))
         if kind == "scout":
             return ctx.t(SCOUTS, name=who)
         if kind == "unclaimed":

@@ -35,12 +35,17 @@ NOBODY: Final = -1  # results of _auto_slot besides a slot number
 ASK: Final = -2
 MAX_SEATS: Final = 6
 
-CARD_CHOICES: Final = {card: Choice(str(card), card_name(card)) for card in rules.ADVENTURERS}
+# Choice data (shapes: games/eggs_empires/shapes.py) is built once per distinct choice and shared, read-only:
+# choices are made on the simulation hot path.
+CARD_CHOICES: Final = {
+    card: Choice(str(card), card_name(card), MappingProxyType({"kind": "adventurer", "card": card}))
+    for card in rules.ADVENTURERS
+}
 CARD_IDS: Final = {str(card): card for card in rules.ADVENTURERS}
-MULLIGAN_CHOICES: Final = (Choice("keep", "Keep this hand"), Choice("redraw", "Discard it and draw a new hand"))
-MULLIGAN_IDS: Final = frozenset(c.id for c in MULLIGAN_CHOICES)
-KEEP: Final = Choice("keep", "Keep it")
-NO_EGG: Final = Choice("none", "Take no egg")
+MULLIGAN_IDS: Final = frozenset(("keep", "redraw"))
+KEEP_ID: Final = "keep"  # the Courier keeps the egg, the Priest discards nothing
+PRIEST_KEEP: Final = Choice(KEEP_ID, "Keep it", MappingProxyType({"kind": "no_discard"}))
+NO_EGG: Final = Choice("none", "Take no egg", MappingProxyType({"kind": "no_egg"}))
 PLAY_TEXT: Final = {1: "Choose an Adventurer to play", 2: "Choose two different Adventurers to play"}
 EGG_TEXT: Final = {card: f"Your {card_name(card)} collects: which egg?" for card in rules.ADVENTURERS}
 EGG_INFO: Final = {card: MappingProxyType({"card": card}) for card in rules.ADVENTURERS}  # shared, read-only
@@ -49,21 +54,43 @@ PRIEST_TEXT: Final = "Priest: discard one of your collected eggs?"
 SLOT_IDS: Final = {f"s{slot}": slot for slot in range(16)}  # egg choice ids read back
 COURIER_TARGETS: Final = {f"give{seat}": seat for seat in range(MAX_SEATS)}
 DISCARD_VALUES: Final = {f"discard{value}": value for value in set(EGG_VALUES)}
-DISCARD_CHOICES: Final = {value: Choice(f"discard{value}", f"Discard a {value:+d} egg") for value in set(EGG_VALUES)}
+DISCARD_CHOICES: Final = {
+    value: Choice(f"discard{value}", f"Discard a {value:+d} egg", MappingProxyType({"kind": "discard", "value": value}))
+    for value in set(EGG_VALUES)
+}
 
 
 # FACE_UP_CHOICES[slot][value]: the choice of a face-up egg
 FACE_UP_CHOICES: Final = [
-    {value: Choice(f"s{slot}", f"Egg {value:+d}") for value in set(EGG_VALUES)} for slot in range(len(SLOT_IDS))
+    {
+        value: Choice(
+            f"s{slot}",
+            f"Egg {value:+d}",
+            MappingProxyType({"kind": "egg", "slot": slot, "value": value, "face_down": False, "scout": None}),
+        )
+        for value in set(EGG_VALUES)
+    }
+    for slot in range(len(SLOT_IDS))
 ]
 
 
 @lru_cache(maxsize=1024)
 def _face_down_choice(slot: int, scout: int, known: int | None) -> Choice:
-    """A face-down egg: its value is in the label only for the seat that scouted it."""
+    """A face-down egg: its value is known (label and data) only to the seat that scouted it."""
+    data = MappingProxyType({"kind": "egg", "slot": slot, "value": known, "face_down": True, "scout": scout})
     if known is not None:
-        return Choice(f"s{slot}", f"Face-down egg (you scouted it: {known:+d})")
-    return Choice(f"s{slot}", f"Face-down egg (scouted by {_seat_label(scout)})")
+        return Choice(f"s{slot}", f"Face-down egg (you scouted it: {known:+d})", data)
+    return Choice(f"s{slot}", f"Face-down egg (scouted by {_seat_label(scout)})", data)
+
+
+@lru_cache(maxsize=8)
+def _mulligan_choices(round_number: int) -> tuple[Choice, Choice]:
+    return (
+        Choice("keep", "Keep this hand", MappingProxyType({"kind": "keep_hand", "round": round_number})),
+        Choice(
+            "redraw", "Discard it and draw a new hand", MappingProxyType({"kind": "redraw_hand", "round": round_number})
+        ),
+    )
 
 
 # Prompts that depend on little are built once and shared by every game (Prompt's contract: read-only;
@@ -71,8 +98,16 @@ def _face_down_choice(slot: int, scout: int, known: int | None) -> Choice:
 @lru_cache(maxsize=256)
 def _courier_prompt(players: int, seat: int, value: int) -> Prompt:
     choices = (
-        KEEP,
-        *[Choice(f"give{other}", f"Give it to {_seat_label(other)}") for other in range(players) if other != seat],
+        Choice(KEEP_ID, "Keep it", MappingProxyType({"kind": "keep_egg", "value": value})),
+        *[
+            Choice(
+                f"give{other}",
+                f"Give it to {_seat_label(other)}",
+                MappingProxyType({"kind": "give", "seat": other, "value": value}),
+            )
+            for other in range(players)
+            if other != seat
+        ],
     )
     return Prompt(
         seat,
@@ -87,7 +122,7 @@ def _courier_prompt(players: int, seat: int, value: int) -> Prompt:
 
 @lru_cache(maxsize=4096)
 def _priest_prompt(seat: int, values: tuple[int, ...]) -> Prompt:
-    return Prompt(seat, "priest", (KEEP, *[DISCARD_CHOICES[v] for v in values]), 1, False, PRIEST_TEXT, NO_INFO)
+    return Prompt(seat, "priest", (PRIEST_KEEP, *[DISCARD_CHOICES[v] for v in values]), 1, False, PRIEST_TEXT, NO_INFO)
 
 
 @lru_cache(maxsize=256)
@@ -95,7 +130,7 @@ def _mulligan_prompt(round_number: int, seat: int) -> Prompt:
     return Prompt(
         seat,
         "mulligan",
-        MULLIGAN_CHOICES,
+        _mulligan_choices(round_number),
         1,
         True,
         f"Round {round_number}: keep your starting hand or draw a new one (once per round)?",
@@ -372,7 +407,7 @@ class EggsAndEmpires(Game[EggsState]):
             state.queue.pop(0)
             self._collect(state, events)
         elif kind == "courier":
-            if choice[0] != KEEP.id:
+            if choice[0] != KEEP_ID:
                 target = COURIER_TARGETS[choice[0]]
                 egg = next(e for s, c, e in state.collected if s == seat and c == COURIER)
                 state.piles[seat].remove(egg)
@@ -381,7 +416,7 @@ class EggsAndEmpires(Game[EggsState]):
             state.end_queue.pop(0)
             self._turn_end(state, events)
         elif kind == "priest":
-            if choice[0] != KEEP.id:
+            if choice[0] != KEEP_ID:
                 value = DISCARD_VALUES[choice[0]]
                 egg = next(e for e in state.piles[seat] if EGG_VALUES[e] == value)
                 state.piles[seat].remove(egg)
@@ -468,9 +503,9 @@ class EggsAndEmpires(Game[EggsState]):
             return ""
         picked = choice[0]
         if state.end_queue[0][1] == COURIER:
-            target = COURIER_TARGETS.get(picked, seat) if picked != KEEP.id else -1
+            target = COURIER_TARGETS.get(picked, seat) if picked != KEEP_ID else -1
             return "courier" if target != seat and target < state.players else ""
-        if picked == KEEP.id:
+        if picked == KEEP_ID:
             return "priest"
         value = DISCARD_VALUES.get(picked)
         return "priest" if value is not None and any(EGG_VALUES[e] == value for e in state.piles[seat]) else ""
