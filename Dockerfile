@@ -9,6 +9,7 @@ COPY pyproject.toml README.md ./
 COPY bot bot
 COPY games games
 COPY storage storage
+COPY table table
 RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheels .
 
 FROM python:3.11-slim

@@ -2,7 +2,7 @@
 
     python -m bench decide [--games N] [--batch N] [--seed N] [--no-cache] [--database-url URL] [--no-save]
 
-Drives `bot.table.TableService` directly (a notifier that only records the updates) on a fresh SQLite
+Drives `table.TableService` directly (a notifier that only records the updates) on a fresh SQLite
 file (with `--database-url postgresql+asyncpg://...`: on that PostgreSQL database) through whole
 games of all three games at several seat counts, every game with its turn timer on (as a lobby opens
 by default), and the storage cache on as the bot opens it when it runs every
@@ -141,9 +141,9 @@ async def play_table(
 ) -> tuple[list[Sample], int]:
     """Play `games_count` games of one table; the samples of every human decision, and refusals."""
     import games
-    from bot.table import TableError, TableService
     from games.ai import RandomPlayer
     from storage import Database
+    from table import TableError, TableService
 
     game = games.get(key)
     url = database_url or f"sqlite+aiosqlite:///{directory / f'{key}-{humans}-{ais}.sqlite3'}"

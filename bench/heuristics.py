@@ -4,7 +4,7 @@
 
 Positions come from fixed-seed games played by heuristic seats (default options): each state is kept
 as JSON with the seat to decide, then every decision is timed again from that position with a fresh
-player, as the table service does (`game.ai("heuristic", seed).choose(...)`, bot/table.py). The time
+player, as the table service does (`game.ai("heuristic", seed).choose(...)`, table/advance.py). The time
 includes the seat's `game.view()`, which the heuristic reads; the view alone is timed on the same
 positions and printed beside it, so what the heuristic itself costs is the difference. Figures are
 medians over the repeats of the mean per decision, in CPU time of this process (steadier than wall

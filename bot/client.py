@@ -17,11 +17,11 @@ from bot.metrics import BotMetrics, MetricsServer
 from bot.notify import DiscordNotifier
 from bot.render.pool import PICTURES
 from bot.settings import Settings
-from bot.table import TableService, TableUpdate
 from bot.translator import CatalogTranslator
 from bot.tree import TableTree
 from bot.views import DYNAMIC_ITEMS, PREFIXES
 from storage import Database, Shards
+from table import TableService, TableUpdate
 
 log = logging.getLogger(__name__)
 

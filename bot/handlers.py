@@ -16,8 +16,8 @@ import discord
 from bot import answer, i18n, present, rules, text
 from bot.answer import in_time
 from bot.languages import of_server, of_user
-from bot.table import Decided, TableError, TableService, TableUpdate
 from storage import GameRow
+from table import Decided, TableError, TableService, TableUpdate
 
 if TYPE_CHECKING:
     from bot.client import TableBot
@@ -47,7 +47,7 @@ async def refuse(interaction: discord.Interaction[Any], message: str) -> None:
 
 async def refuse_error(interaction: discord.Interaction[Any], error: TableError) -> None:
     """A refusal from the table service, in the language of the user it answers."""
-    await refuse(interaction, error.localized(of_user(interaction)))
+    await refuse(interaction, i18n.refusal(of_user(interaction), error))
 
 
 def locale_of(interaction: discord.Interaction[Any]) -> str:
@@ -175,7 +175,7 @@ async def _lobby_action(interaction: discord.Interaction[Any], game_id: int, act
                 await answer.edit(interaction, **cancelled.edit_kwargs())
                 return
         elif action == "ai":
-            await table.add_ai(game_id, user.id, lang=lang)
+            await table.add_ai(game_id, user.id, name=lambda n, level: i18n.t(lang, text.AI_NAME, n=n, level=level))
         elif action == "cancel":
             await table.cancel(game_id, user.id)
             await answer.edit(interaction, **cancelled.edit_kwargs())

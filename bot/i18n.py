@@ -28,6 +28,9 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
+from table.errors import TableError
+from table.messages import REFUSED_BY_RULES
+
 log = logging.getLogger(__name__)
 
 LANGUAGES = ("en", "it", "fr")
@@ -131,6 +134,19 @@ def pt(message: str, /, **params: Any) -> str:
 def ptp(context: str, message: str, /, **params: Any) -> str:
     """Like `pt`, for a msgid with a msgctxt."""
     return tp(_picture_lang.get(), context, message, **params)
+
+
+def refusal(lang: str, error: TableError) -> str:
+    """A table service refusal in `lang`: its msgid translated and filled in. A message written by a game
+    engine or an option parser (English only) comes inside a translated sentence in other languages."""
+    if error.from_rules:
+        if lang == DEFAULT:
+            return error.english()
+        return t(lang, REFUSED_BY_RULES, reason=error.english())
+    if isinstance(error.message, tuple):
+        params = dict(error.params)
+        return tn(lang, error.message, int(params.pop("count")), **params)
+    return t(lang, error.message, **error.params)
 
 
 def translated(lang: str, message: str) -> str | None:

@@ -53,7 +53,7 @@ from storage.shards import Shards
 if TYPE_CHECKING:
     from bot.client import TableBot
     from bot.render.pool import Pictures
-    from bot.table import TableUpdate
+    from table import TableUpdate
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +79,7 @@ _inside_database_call: ContextVar[bool] = ContextVar("inside_database_call", def
 
 
 class BotMetrics:
-    """The bot's metrics. Also the table service's observer (`bot.table.TableObserver`)."""
+    """The bot's metrics. Also the table service's observer (`table.TableObserver`)."""
 
     def __init__(self, game_keys: Iterable[str] | None = None) -> None:
         self.registry = CollectorRegistry(auto_describe=True)

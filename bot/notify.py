@@ -1,4 +1,4 @@
-"""The Discord side of `bot.table.Notifier`: threads, the table message, the log, DMs.
+"""The Discord side of `table.Notifier`: threads, the table message, the log, DMs.
 
 REST budget per update: one table edit, one log post when the turn resolved (or less: see below), and
 one DM edit per seat whose prompt changed (the deciding player's DM is answered by the interaction
@@ -38,8 +38,8 @@ import discord
 from bot import i18n, present, text
 from bot.render.generic import relative_time
 from bot.render.pool import Superseded
-from bot.table import SeatNotice, TableUpdate
 from storage import DatabaseUnavailable, GameRow, SeatRow
+from table import SeatNotice, TableUpdate
 
 if TYPE_CHECKING:
     from bot.client import TableBot

@@ -18,7 +18,6 @@ from bot import i18n, rules, text
 from bot.render import renderer_for
 from bot.render.generic import COLOUR, TableContext, clip
 from bot.render.pool import AGAIN, CLICK, NOTIFICATION, PICTURES, PictureJob
-from bot.table import SeatNotice, TableUpdate
 from bot.views import (
     BackButton,
     ChoiceButton,
@@ -29,6 +28,7 @@ from bot.views import (
 )
 from games.core import Choice, Prompt
 from storage import GameRow, SeatRow
+from table import SeatNotice, TableUpdate
 
 MAX_BUTTONS = 20  # four rows of five; the fifth row is kept for "I'm back"
 MAX_SELECT_OPTIONS = 25

@@ -1,4 +1,5 @@
-"""Every sentence the table shows, as English msgids marked for the catalogs (see bot.i18n).
+"""Every sentence the table shows, as English msgids marked for the catalogs (see bot.i18n); the table
+service's own refusals come from table.messages.
 
 Use them through `bot.i18n.t(lang, text.X, **params)` (plural pairs through `tn`). Renderers keep
 their game's own sentences next to their code, marked the same way.
@@ -8,36 +9,41 @@ from __future__ import annotations
 
 from bot.i18n import N_, NN_
 
+# The table service's own refusals live beside it; they are part of what the bot says.
+from table.messages import (  # noqa: F401
+    AI_NAME,
+    ALREADY_DECIDED,
+    ALREADY_SEATED,
+    BAD_SEAT,
+    BAD_TIMER,
+    CHANNEL_BUSY,
+    GAME_OVER,
+    HOST_ONLY,
+    HOST_OR_ADMIN,
+    JOIN_FIRST,
+    LOBBY_FULL,
+    NO_SUCH_GAME,
+    NOT_A_LOBBY,
+    NOT_SEATED,
+    NOT_STARTED,
+    NOT_YOUR_SEAT,
+    NOTHING_TO_DECIDE,
+    PLAYER_COUNT,
+    RECORDED_CATCHING_UP,
+    REFUSED_BY_RULES,
+    STALE,
+    TRY_AGAIN_SOON,
+    UNKNOWN_AI,
+    UNKNOWN_GAME,
+)
+
 # --- refusals (ephemeral) --------------------------------------------------------------------
-UNKNOWN_GAME = N_("There is no game called {key!r}. Games: {known}.")
-CHANNEL_BUSY = N_("This channel already has a lobby or a running game. Finish it first or use another channel.")
-NO_SUCH_GAME = N_("That game does not exist (any more).")
 NO_GAME_HERE = N_("There is no lobby or game in this channel.")
-NOT_A_LOBBY = N_("That lobby is closed: the game has started or was cancelled.")
-ALREADY_SEATED = N_("You already have a seat at this table.")
-LOBBY_FULL = NN_("The lobby is full ({count} seat).", "The lobby is full ({count} seats).")
-JOIN_FIRST = N_("Join the lobby first.")
-UNKNOWN_AI = N_("Unknown AI level. Levels: {levels}.")
-NOT_SEATED = N_("You are not in this lobby.")
-HOST_ONLY = N_("Only the host can do that.")
-HOST_OR_ADMIN = N_("Only the host or someone with Manage Server can abandon the game.")
-BAD_SEAT = N_("There is no such seat to kick.")
-PLAYER_COUNT = N_("{title} needs {low} to {high} players; the lobby has {n}.")
-GAME_OVER = N_("That game is over.")
-NOT_STARTED = N_("That game has not started yet.")
-NOT_YOUR_SEAT = N_("That is not your seat: these buttons belong to another player.")
-ALREADY_DECIDED = N_("That was already decided.")
-STALE = N_("That choice is no longer available: use the newest message.")
-NOTHING_TO_DECIDE = N_("You have nothing to decide right now.")
 MALFORMED = N_("That button is not valid.")
-BAD_TIMER = N_("The turn timer must be a number of seconds from 0 (off) to {high}.")
 NOT_IN_GAME = N_("You are not playing in a game here.")
 SOMETHING_WRONG = N_("Something went wrong; nothing was changed. Please try again.")
 COMMAND_OUT_OF_DATE = N_("That command is out of date or its options are not valid; nothing was changed.")
-TRY_AGAIN_SOON = N_("The game's records cannot be reached right now; nothing was changed. Try again in a moment.")
-RECORDED_CATCHING_UP = N_("Done, it is recorded. The table will catch up as soon as its records can be reached again.")
 BAD_VARIANT_SYNTAX = N_("Write variants as name=value, not {part!r}.")
-REFUSED_BY_RULES = N_("The rules do not allow that: {reason}")
 MANAGE_SERVER_ONLY = N_("Only someone with Manage Server can change the server's settings.")
 SERVER_ONLY = N_("This setting belongs to a server; use it in a server channel.")
 LANGUAGE_SET = N_("Channel and thread messages on this server are now in {language}.")
@@ -51,7 +57,6 @@ TIMER_OFF = N_("off")
 TIMER_SECONDS = N_("{minutes} min {seconds} s per decision")
 LOBBY_HOST = N_("Host: {name}. Players: {low}-{high}.")
 LOBBY_CLOSED = N_("This lobby was closed.")
-AI_NAME = N_("AI {n} ({level})")
 BUTTON_JOIN = N_("Join")
 BUTTON_LEAVE = N_("Leave")
 BUTTON_ADD_AI = N_("Add AI")

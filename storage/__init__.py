@@ -16,10 +16,12 @@ from storage.errors import (
 )
 from storage.models import STATUSES, ActionRow, GameRow, RatingRow, ResultRow, SeatRow
 from storage.shards import Shards, shard_of
+from storage.unchanged import UNCHANGED, Unchanged
 
 __all__ = [
     "DEFAULT_URL",
     "STATUSES",
+    "UNCHANGED",
     "ActionRow",
     "BrokenGame",
     "Database",
@@ -34,6 +36,7 @@ __all__ = [
     "SeatRow",
     "Shards",
     "StorageError",
+    "Unchanged",
     "VersionConflict",
     "shard_of",
 ]

@@ -11,7 +11,6 @@ from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from types import EllipsisType
 from typing import Any, NamedTuple, TypeVar
 
 from sqlalchemy import (
@@ -62,6 +61,7 @@ from storage.pg_direct import PGStatementConnection
 from storage.shards import Shards
 from storage.sqlite_writer import SQLiteStatementConnection, WriteLockBusy
 from storage.types import UTCDateTime, dump_json, utcnow
+from storage.unchanged import UNCHANGED, Unchanged
 from storage.writer import GroupWriter, PendingAction
 
 __all__ = ["Database", "Move"]
@@ -521,7 +521,7 @@ class Database:
         action: Sequence[str],
         state: dict[str, Any],
         *,
-        deadline: datetime | EllipsisType | None = ...,
+        deadline: datetime | Unchanged | None = UNCHANGED,
         status: str | None = None,
         afk: bool = False,
     ) -> int:
@@ -537,14 +537,14 @@ class Database:
         moves: Sequence[Move],
         state: dict[str, Any],
         *,
-        deadline: datetime | EllipsisType | None = ...,
+        deadline: datetime | Unchanged | None = UNCHANGED,
         status: str | None = None,
         seats: Mapping[int, Mapping[str, Any]] | None = None,
     ) -> int:
         """Append the moves (seqs expected_version + 1, + 2, ...) and store the state after the last one,
         with the seat changes, in one transaction committed before this returns; the new version.
 
-        `deadline=...` leaves the deadline as it is (None clears it; a new one resets `reminded`).
+        `deadline=UNCHANGED` leaves the deadline as it is (None clears it; a new one resets `reminded`).
         `seats`: seat number -> columns to set, as update_seat takes them. Raises VersionConflict
         (GameNotActive for a game that is not running) and writes nothing for these moves when the game
         is not at `expected_version`.
@@ -585,7 +585,7 @@ class Database:
                     known.row.update(version=version, updated_at=pending.at)
                     if status is not None:
                         known.row["status"] = status
-                    if not isinstance(deadline, EllipsisType):
+                    if deadline is not UNCHANGED:
                         known.row.update(deadline=deadline, reminded=False)
                     for seat, fields in changes:
                         _change_seat(known, seat, fields)

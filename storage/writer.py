@@ -18,7 +18,6 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
-from types import EllipsisType
 from typing import Any
 
 from sqlalchemy import (
@@ -41,6 +40,7 @@ from storage.errors import GameNotActive, GameNotFound, VersionConflict
 from storage.models import SeatRow
 from storage.sqlite_writer import SQLiteBatchConnection, WriteLockBusy, stamp
 from storage.types import UTCDateTime
+from storage.unchanged import UNCHANGED, Unchanged
 
 __all__ = ["GroupWriter", "PendingAction"]
 
@@ -92,7 +92,7 @@ class PendingAction:
     expected: int
     moves: list[tuple[int, str, bool]]
     state_json: str
-    deadline: datetime | EllipsisType | None
+    deadline: datetime | Unchanged | None
     status: str | None
     at: datetime
     future: asyncio.Future[int] = field(repr=False)
@@ -106,8 +106,8 @@ class _GameNow:
     old_version: int
     version: int
     status: str
-    # SQLite: the stored text, unless this batch changes it; ... : as stored (PostgreSQL's one statement)
-    deadline: datetime | str | EllipsisType | None
+    # SQLite: the stored text, unless this batch changes it; UNCHANGED: as stored (PostgreSQL's one statement)
+    deadline: datetime | str | Unchanged | None
     reminded: bool
     state_json: str | None = None
     at: datetime | None = None
@@ -276,7 +276,7 @@ class GroupWriter:
                     g.state_json,
                     g.version,
                     g.status,
-                    stamp(g.deadline),  # type: ignore[arg-type]  # read from the row, never ...
+                    stamp(g.deadline),  # type: ignore[arg-type]  # read from the row, never UNCHANGED
                     int(g.reminded),
                     stamp(g.at),
                     game_id,
@@ -334,7 +334,7 @@ def _decide(batch: list[PendingAction], games: dict[int, _GameNow]) -> _Outcome:
         now.at = pending.at
         if pending.status is not None:
             now.status = pending.status
-        if not isinstance(pending.deadline, EllipsisType):
+        if pending.deadline is not UNCHANGED:
             now.deadline = pending.deadline
             now.reminded = False
         accepted.append((pending, now.version))
@@ -361,7 +361,7 @@ def _plan(batch: list[PendingAction]) -> _Plan | None:
     games: dict[int, _GameNow] = {}
     for pending in planned:
         if pending.game_id not in games:
-            games[pending.game_id] = _GameNow(pending.expected, pending.expected, "active", ..., False)
+            games[pending.game_id] = _GameNow(pending.expected, pending.expected, "active", UNCHANGED, False)
     accepted, refused = _decide(planned, games)
     stamp = pg_direct.stamp
     rows = [(game_id, g) for game_id, g in games.items() if g.state_json is not None]
@@ -372,8 +372,8 @@ def _plan(batch: list[PendingAction]) -> _Plan | None:
         [g.version for _id, g in rows],
         [g.status for _id, g in rows],
         [g.state_json for _id, g in rows],
-        [not isinstance(g.deadline, EllipsisType) for _id, g in rows],
-        [None if isinstance(g.deadline, EllipsisType | str) else stamp(g.deadline) for _id, g in rows],
+        [g.deadline is not UNCHANGED for _id, g in rows],
+        [None if isinstance(g.deadline, Unchanged | str) else stamp(g.deadline) for _id, g in rows],
         [stamp(g.at) for _id, g in rows],
         [p.game_id for p, *_rest in logged],
         [seq for _p, seq, *_rest in logged],

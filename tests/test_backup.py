@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.table import TableService
 from storage import Database
 from storage.__main__ import main as storage_main
 from storage.replay import replay
+from table import TableService
 from tests.test_table import first_choice, lobby_of
 
 

@@ -14,8 +14,8 @@ import pytest
 
 import games
 from bench.crash import crash
-from bot.table import TableService, TableUpdate
 from storage import Database
+from table import TableService, TableUpdate
 from tests.test_table import KEY, Recorder, first_choice, lobby_of
 
 

@@ -19,7 +19,7 @@ import pytest
 
 import games
 from bot import present
-from bot.table import SeatNotice, TableUpdate
+from table import SeatNotice, TableUpdate
 from tests.harness import Harness
 from tests.harness.leaks import LeakWatch, play_watched
 

@@ -66,7 +66,7 @@ def lines(stream: io.StringIO) -> list[str]:
 
 def test_json_lines_parse_and_carry_the_event_fields(restore_logging: None) -> None:
     stream = configured("json")
-    log = logging.getLogger("bot.table")
+    log = logging.getLogger("table.advance")
     log.info("game started", extra={"event": "game_started", "game_id": 7, "guild_id": 42, "game": KEY})
     log.debug("not at INFO")
     try:
@@ -77,7 +77,7 @@ def test_json_lines_parse_and_carry_the_event_fields(restore_logging: None) -> N
     assert started.pop("time").endswith("+00:00")
     assert started == {
         "level": "INFO",
-        "logger": "bot.table",
+        "logger": "table.advance",
         "message": "game started",
         "event": "game_started",
         "game_id": 7,
@@ -90,15 +90,15 @@ def test_json_lines_parse_and_carry_the_event_fields(restore_logging: None) -> N
 
 def test_text_lines_are_one_per_event_with_their_fields(restore_logging: None) -> None:
     stream = configured("text")
-    log = logging.getLogger("bot.table")
+    log = logging.getLogger("table.advance")
     log.info("decision accepted", extra={"event": "decision", "game_id": 3, "seat": 1, "kind": "human"})
     try:
         raise RuntimeError("boom")
     except RuntimeError:
         log.exception("two\nlines")
     [decision, error] = lines(stream)
-    assert decision.endswith("INFO bot.table: decision accepted event=decision game_id=3 seat=1 kind=human")
-    assert "ERROR bot.table: two\\nlines\\nTraceback" in error and error.endswith("RuntimeError: boom")
+    assert decision.endswith("INFO table.advance: decision accepted event=decision game_id=3 seat=1 kind=human")
+    assert "ERROR table.advance: two\\nlines\\nTraceback" in error and error.endswith("RuntimeError: boom")
 
 
 def test_secrets_logged_on_purpose_come_out_redacted(restore_logging: None) -> None:
@@ -168,7 +168,7 @@ def test_interaction_and_webhook_tokens_never_survive_in_their_urls(token: str, 
 
 def test_debug_never_opens_the_libraries_that_print_raw_payloads(restore_logging: None) -> None:
     configured("text", level="DEBUG")
-    assert logging.getLogger("bot.table").isEnabledFor(logging.DEBUG)
+    assert logging.getLogger("table.advance").isEnabledFor(logging.DEBUG)
     for name in ("discord.http", "discord.gateway", "discord.webhook.async_", "aiosqlite"):
         assert not logging.getLogger(name).isEnabledFor(logging.DEBUG), name
     assert not logging.getLogger("sqlalchemy.engine.Engine").isEnabledFor(logging.INFO)

@@ -22,9 +22,9 @@ from bench.crash import count_errors
 from bench.shards import TWO, ShardedRun, guilds_on_every_shard, spawn
 from bot.client import TableBot
 from bot.settings import Settings
-from bot.table import Stale, TableService
 from storage import Database, Shards, shard_of
 from storage.types import utcnow
+from table import Stale, TableService
 from tests.harness.loopback import Loopback
 from tests.harness.run_bot import BotProcess
 from tests.storage.conftest import BACKENDS, PG_URL, create_pg_database, drop_pg_database

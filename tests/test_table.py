@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 import games
-from bot.table import Decided, Stale, TableError, TableService, TableUpdate
 from storage import Database, GameRow, SeatRow
+from table import Decided, Stale, TableError, TableService, TableUpdate
 
 KEY = "eggs-empires"
 

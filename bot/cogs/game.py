@@ -19,8 +19,8 @@ import games
 from bot import answer, handlers, i18n, present, rules, text
 from bot.i18n import N_, NP_
 from bot.languages import of_server, of_user
-from bot.table import DEFAULT_TURN_SECONDS, TableError, echo
 from storage import GameRow
+from table import DEFAULT_TURN_SECONDS, TableError, echo
 
 if TYPE_CHECKING:
     from bot.client import TableBot

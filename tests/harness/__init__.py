@@ -99,7 +99,7 @@ class Harness(Driver):
         harness._stack.enter_context(
             mock.patch.object(discord.webhook.async_.AsyncWebhookAdapter, "request", webhook_request)
         )
-        for name in ("discord", "bot"):
+        for name in ("discord", "bot", "table", "storage"):
             logging.getLogger(name).addHandler(harness._errors)
         await harness._boot()
         return harness
@@ -161,7 +161,7 @@ class Harness(Driver):
             await self.bot.close()
             self.bot = None
         await self.settle()
-        for name in ("discord", "bot"):
+        for name in ("discord", "bot", "table", "storage"):
             logging.getLogger(name).removeHandler(self._errors)
         self._stack.close()
 

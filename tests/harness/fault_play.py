@@ -25,9 +25,9 @@ import yarl
 
 import games
 from bot import i18n, present, text
-from bot.table import TableUpdate
 from storage import DatabaseUnavailable
 from storage.replay import replay
+from table import TableUpdate
 from tests.harness import TASK_PREFIXES, Harness
 from tests.harness.driver import Driver
 from tests.harness.loopback import Loopback

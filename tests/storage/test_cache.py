@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from storage import Database, GameRow, Move, SeatRow, StorageError
+from storage import UNCHANGED, Database, GameRow, Move, SeatRow, StorageError
 
 BASE = datetime(2031, 5, 1, tzinfo=UTC)
 
@@ -60,7 +60,7 @@ async def write(db: Database, game_id: int, kind: str, n: int) -> None:
         await db.start_game(game_id, {"n": n}, BASE if n % 2 else None)
     elif kind in ("commit", "stale"):
         version = (await db.load_state(game_id))[1] - (kind == "stale")
-        deadline: Any = [..., None, BASE + timedelta(minutes=n)][n % 3]
+        deadline: Any = [UNCHANGED, None, BASE + timedelta(minutes=n)][n % 3]
         await db.commit_action(game_id, version, 0, [f"a{n}"], {"n": n}, deadline=deadline)
     elif kind == "turn":  # several moves, a deadline and seat changes in one commit
         version = (await db.load_state(game_id))[1]

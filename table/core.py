@@ -1,0 +1,206 @@
+"""The table service's shared state and the small helpers every part of it uses.
+
+`TableCore` holds what the service keeps between calls (locks, the engine states of recent games,
+which prompt each seat was last shown, the games waiting for the database) and reads games, seats and
+states from storage. The parts of the service (lobby, decisions, timers, resumption) are mixins over
+it, put together in `table.service.TableService`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import games
+from games.core import Game, Prompt
+from storage import Database, GameRow, Move, SeatRow, Shards
+from table import messages
+from table.errors import TableError
+from table.updates import Event, Notifier, NullNotifier, NullObserver, SeatNotice, TableObserver, TableUpdate
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], datetime]
+
+DEFAULT_TURN_SECONDS = 180
+MAX_TURN_SECONDS = 86_400  # the longest turn timer accepted (a forged bigger one would overflow the deadline)
+AFK_TURNS_BEFORE_AI = 2
+# A game whose follow-up work (AI turns, finishing, deadline, notifications) failed because the database
+# could not be reached is resumed in the background: first after this many seconds, then doubling.
+RESUME_FIRST_DELAY = 0.5
+RESUME_MAX_DELAY = 8.0
+
+
+def stand_in_level(game: Game[Any]) -> str:
+    """The AI level that plays for an absent player: the heuristic where the game has one (strong and
+    cheap), else the best level it declares (`ai_levels` lists them from weakest to strongest)."""
+    return "heuristic" if "heuristic" in game.ai_levels else game.ai_levels[-1]
+
+
+@dataclass
+class _Stalled:
+    """Committed work of a game that nobody has been shown yet, kept until the database is back."""
+
+    events: list[Event] = field(default_factory=list)  # public and private events, in order
+    afk: list[int] = field(default_factory=list)
+    started: bool = False  # the table message was never opened
+
+
+@dataclass
+class _Turn:
+    """Decisions applied to the engine state but not committed yet. One commit writes them all, with
+    the turn's new deadline and seat changes, before anybody is told about any of them: a click and the
+    AI turns it sets off are one transaction, and a failed commit leaves nothing half-applied."""
+
+    moves: list[Move] = field(default_factory=list)
+    kinds: list[str] = field(default_factory=list)  # per move: "human", "ai" or "afk" (for the observer)
+    events: list[Event] = field(default_factory=list)
+    afk: list[int] = field(default_factory=list)  # seats the AI decided for because their player was AFK
+    seats: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat number -> columns to set
+
+    def add(self, seat: int, choice: list[str], kind: str, events: list[Event], *, afk: bool = False) -> None:
+        self.moves.append(Move(seat, choice, afk))
+        self.kinds.append(kind)
+        self.events += events
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def _prompt_key(prompt: Prompt | None, offered: int) -> str:
+    if prompt is None:
+        return ""
+    return json.dumps(
+        [prompt.kind, prompt.text, prompt.pick, prompt.choice_ids(), dict(prompt.info), offered],
+        sort_keys=True,
+        default=str,
+    )
+
+
+class TableCore:
+    def __init__(
+        self,
+        db: Database,
+        notifier: Notifier | None = None,
+        *,
+        clock: Clock = _utcnow,
+        seeds: random.Random | None = None,
+        shards: Shards | None = None,
+        observer: TableObserver | None = None,
+    ) -> None:
+        self.db = db
+        # The Discord shards this process runs when the bot is split over several processes: timers
+        # and start-up resumption touch only their guilds' games. None: every game is ours.
+        self.shards = shards
+        self.seeds = seeds or random.Random()  # game seeds; tests pass a seeded Random for repeatability
+        self.notifier: Notifier = notifier or NullNotifier()
+        self.observer: TableObserver = observer or NullObserver()
+        self.clock = clock
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._cache: dict[int, tuple[int, Any]] = {}  # game id -> (version, engine state)
+        self._last_acted: dict[int, dict[int, int]] = {}  # game id -> seat -> version its action made
+        self._shown: dict[tuple[int, int], str] = {}  # (game, seat) -> key of the prompt last shown
+        self._stalled: dict[int, _Stalled] = {}  # games whose follow-up waits for the database
+        self.stalls = 0  # times a game had to wait for the database after a commit (benchmarks, tests)
+        self._resumers: dict[int, asyncio.Task[None]] = {}
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    def busy(self, game_id: int) -> bool:
+        return self.lock(game_id).locked()
+
+    async def _game(self, game_id: int) -> GameRow:
+        """The game's row without its state (the engine state comes from `_state`)."""
+        row = await self.db.game_row(game_id)
+        if row is None:
+            raise TableError(messages.NO_SUCH_GAME)
+        return row
+
+    async def _game_and_seats(self, game_id: int) -> tuple[GameRow, list[SeatRow]]:
+        found = await self.db.game_and_seats(game_id)
+        if found is None:
+            raise TableError(messages.NO_SUCH_GAME)
+        return found
+
+    async def _open_lobby(self, game_id: int) -> tuple[GameRow, Game[Any], list[SeatRow]]:
+        row, seats = await self._game_and_seats(game_id)
+        if row.status != "lobby":
+            raise TableError(messages.NOT_A_LOBBY)
+        return row, games.get(row.game_key), seats
+
+    @staticmethod
+    def _seat_dicts(seats: list[SeatRow]) -> list[dict[str, Any]]:
+        return [
+            {"seat": i, "user_id": s.user_id, "ai_level": s.ai_level, "name": s.name, "locale": s.locale}
+            for i, s in enumerate(seats)
+        ]
+
+    async def _closing_update(self, row: GameRow, event: Event) -> TableUpdate:
+        """The last picture of a game that ended without an outcome: every seat loses its buttons."""
+        assert row.id is not None
+        game = games.get(row.game_key)
+        data, version = await self.db.load_state(row.id)
+        state = game.from_json(data)
+        seats = await self.db.seats(row.id)
+        humans = [s for s in seats if s.user_id is not None]
+        views = game.views(state, [None, *(s.seat for s in humans)])
+        notices = {s.seat: SeatNotice(s, views[s.seat], None, version) for s in humans}
+        update = TableUpdate(row, seats, version, views[None], [], [event], [], list(notices.values()), None)
+        update.notices = notices
+        return update
+
+    async def _remember_locale(self, game_id: int, seat: SeatRow, locale: str | None) -> None:
+        """Keep the player's Discord locale on the seat, so later DMs speak their language."""
+        if locale and seat.locale != locale:
+            await self.db.update_seat(game_id, seat.seat, locale=locale)
+            seat.locale = locale
+
+    async def _state(self, row: GameRow) -> tuple[int, Any]:
+        assert row.id is not None
+        cached = self._cache.get(row.id)
+        if cached is not None and cached[0] == row.version:
+            return cached
+        # Someone else (another bot process) moved the game on: who acted when is stale too.
+        self._last_acted.pop(row.id, None)
+        data, version = await self.db.load_state(row.id)
+        state = games.get(row.game_key).from_json(data)
+        self._cache[row.id] = (version, state)
+        return version, state
+
+    async def _acted(self, game_id: int) -> dict[int, int]:
+        acted = self._last_acted.get(game_id)
+        if acted is None:
+            acted = {}
+            for action in await self.db.actions(game_id):
+                acted[action.seat] = action.seq
+            self._last_acted[game_id] = acted
+        return acted
+
+    def _forget(self, game_id: int) -> None:
+        self._cache.pop(game_id, None)
+        self._last_acted.pop(game_id, None)
+
+    def _ended(self, row: GameRow, end: str) -> None:
+        self.observer.game_ended(row.game_key, end)
+        log.info(
+            "game ended",
+            extra={
+                "event": "game_ended",
+                "game_id": row.id,
+                "guild_id": row.guild_id,
+                "game": row.game_key,
+                "end": end,
+            },
+        )
+
+    @staticmethod
+    def _ai_seed(row: GameRow, version: int, seat: int) -> int:
+        return (row.seed * 1_000_003 + version * 101 + seat) & 0xFFFF_FFFF
