@@ -12,6 +12,7 @@ from bot import handlers, i18n, text
 from bot.cogs import leaderboard
 from bot.cogs.game import GameCog
 from bot.cogs.timers import TimerCog
+from bot.components import DYNAMIC_ITEMS, PREFIXES
 from bot.languages import Languages, of_user
 from bot.metrics import BotMetrics, MetricsServer
 from bot.notify import DiscordNotifier
@@ -19,7 +20,6 @@ from bot.render.pool import PICTURES
 from bot.settings import Settings
 from bot.translator import CatalogTranslator
 from bot.tree import TableTree
-from bot.views import DYNAMIC_ITEMS, PREFIXES
 from storage import Database, Shards
 from table import TableService, TableUpdate
 

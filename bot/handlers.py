@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import answer, i18n, present, rules, text
+from bot import answer, guide, i18n, present, text
 from bot.answer import in_time
 from bot.languages import of_server, of_user
 from storage import GameRow
@@ -266,5 +266,5 @@ async def rules_page(interaction: discord.Interaction[Any], game_key: str, page:
     if game_key not in games.keys():
         await malformed(interaction)
         return
-    embed, view = rules.page_message(game_key, page, of_user(interaction))
+    embed, view = guide.page_message(game_key, page, of_user(interaction))
     await answer.edit(interaction, embed=embed, view=view)

@@ -398,7 +398,7 @@ class InteractionKinds:
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
         from bot.cogs import leaderboard
-        from bot.views import PREFIXES
+        from bot.components import PREFIXES
 
         self.prefixes = {p.rstrip(":") for p in PREFIXES + leaderboard.PREFIXES}
         self._commands: set[str] | None = None  # the tree's commands, once it has them all

@@ -14,11 +14,8 @@ from typing import Any
 import discord
 
 import games
-from bot import i18n, rules, text
-from bot.render import renderer_for
-from bot.render.generic import COLOUR, TableContext, clip
-from bot.render.pool import AGAIN, CLICK, NOTIFICATION, PICTURES, PictureJob
-from bot.views import (
+from bot import guide, i18n, text
+from bot.components import (
     BackButton,
     ChoiceButton,
     ChoiceSelect,
@@ -26,6 +23,9 @@ from bot.views import (
     LobbyButton,
     LobbyOption,
 )
+from bot.render import renderer_for
+from bot.render.generic import COLOUR, TableContext, clip
+from bot.render.pool import AGAIN, CLICK, NOTIFICATION, PICTURES, PictureJob
 from games.core import Choice, Prompt
 from storage import GameRow, SeatRow
 from table import SeatNotice, TableUpdate
@@ -124,8 +124,8 @@ def lobby(game: GameRow, seats: list[SeatRow], lang: str = i18n.DEFAULT) -> Outg
     )
     if engine.options:
         described = [
-            f"**{o.name}**: {rules.option_value(game.options.get(o.name, o.default), lang)} "
-            f"({rules.option_description(engine.key, o, lang)})"
+            f"**{o.name}**: {guide.option_value(game.options.get(o.name, o.default), lang)} "
+            f"({guide.option_description(engine.key, o, lang)})"
             for o in engine.options
         ]
         embed.add_field(name=i18n.t(lang, text.LOBBY_OPTIONS), value=clip("\n".join(described), 1024), inline=False)
@@ -143,7 +143,7 @@ def lobby(game: GameRow, seats: list[SeatRow], lang: str = i18n.DEFAULT) -> Outg
         current = game.options.get(option.name, option.default)
         choices = [
             discord.SelectOption(
-                label=clip(f"{option.name}: {rules.option_value(value, lang)}", 100),
+                label=clip(f"{option.name}: {guide.option_value(value, lang)}", 100),
                 value=str(value),
                 default=value == current,
             )

@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
-from bot import answer, handlers, i18n, present, rules, text
+from bot import answer, guide, handlers, i18n, present, text
 from bot.i18n import N_, NP_
 from bot.languages import of_server, of_user
 from storage import GameRow
@@ -270,7 +270,7 @@ class GameCog(commands.Cog):
                 i18n.t(of_user(interaction), text.UNKNOWN_GAME, key=echo(game), known=", ".join(games.keys())),
             )
             return
-        embed, view = rules.page_message(game, 0, of_user(interaction))
+        embed, view = guide.page_message(game, 0, of_user(interaction))
         await answer.send(interaction, embed=embed, view=view, ephemeral=True)
 
     @game.command(

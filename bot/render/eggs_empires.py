@@ -16,7 +16,7 @@ import discord
 
 from bot import i18n
 from bot.i18n import N_, NP_
-from bot.render.generic import COLOUR, Renderer, TableContext, clip
+from bot.render.generic import COLOUR, GuidePage, Renderer, TableContext, clip
 from games.core import Choice, Prompt
 
 ADVENTURER = "adventurer"  # msgctxt of the card names
@@ -319,3 +319,61 @@ class EggsRenderer(Renderer):
 
 
 RENDERER = EggsRenderer()
+
+
+# --- the game's guide (`/game rules`) and what its variants do, in the catalogs ----------------
+RENDERER.guide = (
+    GuidePage(
+        N_("Overview"),
+        N_(
+            "Each player has an Empire deck of ten Adventurers numbered 1 to 10. Every turn everybody "
+            "secretly plays one Adventurer from a hand of three; then, from the highest Adventurer down, "
+            "each player takes one Egg from the middle. Eggs are worth victory points (VP); Exploding Eggs "
+            "are worth negative VP. The game lasts three rounds of nine turns: the most VP wins."
+        ),
+    ),
+    GuidePage(
+        N_("A turn"),
+        N_(
+            "1. Everybody secretly chooses an Adventurer.\n"
+            "2. All of them are revealed at once.\n"
+            "3. Collect Eggs: the highest Adventurer chooses first, then the next highest. Everybody must "
+            "take an Egg if able, and never more than one. Ties go in player order from the holder of the "
+            "Tie-Breaker Marker.\n"
+            "4. Unclaimed Eggs are discarded and new Eggs are revealed (2 with 2-4 players, 3 with 5, 4 with 6).\n"
+            "5. Turn End abilities are resolved, then everybody draws back up to three cards.\n"
+            "At the start of each round you may once discard your starting hand and draw a new one."
+        ),
+    ),
+    GuidePage(
+        N_("The Adventurers"),
+        N_(
+            "(1) Bard: no ability.\n"
+            "(2) Scout (Turn End): looks at the top Egg and places it face down for the next turn.\n"
+            "(3) Shepherd (Collect Eggs): always collects before the Blacksmith.\n"
+            "(4) Courier (Turn End): may give the Egg it collected to another player.\n"
+            "(5) Merchant (Turn End): if it collected no Egg, it is worth 6 VP at round end.\n"
+            "(6) Priest (Turn End): if it collected an Egg, you may discard any one of your collected Eggs.\n"
+            "(7) Mage (Collect Eggs): never takes a face-up Exploding Egg; may decline a face-down Egg.\n"
+            "(8) Blacksmith (Turn End): if it collected no Egg, it is worth -4 VP at round end.\n"
+            "(9) Dark Priestess (Collect Eggs): if more than one is played, none of them collects.\n"
+            "(10) Hero: no ability."
+        ),
+    ),
+    GuidePage(
+        N_("Scoring and two players"),
+        N_(
+            "At the end of a round, add up your Eggs, +6 VP per Merchant and -4 VP per Blacksmith in your "
+            "scoring pile. The Tie-Breaker Marker goes to the player with the lowest total. After three "
+            "rounds the highest total wins; tied players share the victory.\n"
+            "Two players: each has two decks and four cards in hand, plays two different Adventurers every "
+            "turn and may collect two Eggs."
+        ),
+    ),
+)
+RENDERER.option_texts = {
+    "tiebreaker": N_(
+        "Tie-Breaker Marker passes left after any turn with a tie (tie) or clockwise after every round (round)"
+    ),
+    "scoring": N_("standard: most VP after 3 rounds; conpub: round winners take Egg Tokens, first to 3 (2 with 5-6)"),
+}

@@ -25,7 +25,7 @@ from PIL import Image, ImageDraw
 from bot import i18n
 from bot.i18n import N_, NN_, NP_
 from bot.render.fonts import FontType, font
-from bot.render.generic import EMBED_DESCRIPTION_LIMIT, Renderer, TableContext, clip
+from bot.render.generic import EMBED_DESCRIPTION_LIMIT, GuidePage, Renderer, TableContext, clip
 from bot.render.palette import encode_png, fixed_palette
 from games.core import Choice, Prompt
 from games.eight_minute_empire.cards import CITY, DESTROY, MOVE, PLACE, ROW_COSTS, Card, all_cards
@@ -810,3 +810,53 @@ class EightMinuteEmpireRenderer(Renderer):
 
 
 RENDERER = EightMinuteEmpireRenderer()
+
+
+# --- the game's guide (`/game rules`) and what its variants do, in the catalogs ----------------
+RENDERER.guide = (
+    GuidePage(
+        N_("Overview"),
+        N_(
+            "Build an empire on a map of regions and continents. On your turn take one card from the row "
+            "of six, pay its cost in coins (0, 1, 1, 2, 2 and 3 from left to right) and carry out its action "
+            "at once. The game ends when everybody owns a set number of cards: 13 with 2 players, 10 with 3, "
+            "8 with 4."
+        ),
+    ),
+    GuidePage(
+        N_("Setup and bidding"),
+        N_(
+            "Everybody starts with 4 armies on the starting region and 14 coins (2 players), 11 (3) or 9 (4). "
+            "With 2 players, ten neutral armies are placed first, one at a time. Then everybody secretly bids "
+            "coins to play first; only the winner pays."
+        ),
+    ),
+    GuidePage(
+        N_("Actions"),
+        N_(
+            "Place armies: on the starting region or where you have a city.\n"
+            "Move armies: each move takes one army to a neighbouring region; crossing water costs 3 moves "
+            "(less with Flying).\n"
+            "Build a city: where you have an army.\n"
+            "Destroy an army: another player's army in a region where you have one.\n"
+            '"Or": choose one action; "and": both, in order. You may always skip the action.'
+        ),
+    ),
+    GuidePage(
+        N_("Abilities and scoring"),
+        N_(
+            "A card's ability lasts all game: +1 Move, +1 Army, Flying, Elixir, Gain Coins and victory point "
+            "bonuses.\n"
+            "Scoring: 1 VP per region you control (most armies; cities count as armies), 1 VP per continent "
+            "you control (most regions), the VP of your abilities, and 2 VP for the most elixirs (1 each when "
+            "tied). Ties: most coins, then most armies, then most controlled regions."
+        ),
+    ),
+)
+RENDERER.option_texts = {
+    "full_game": N_("play three games and sum the victory points"),
+    "explore": N_("six explore tokens: the first city on one gains it"),
+    "citadels": N_("three citadel regions worth 1 extra VP to control"),
+    "layout": N_("2-3 players: three boards as an L or in a row (4 use 2x2)"),
+    "bid_tie": N_("tied bids: a die roll (the rules' alternate tie breaker) or the earliest seat"),
+}

@@ -7,9 +7,10 @@ import json
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from types import MappingProxyType
 from typing import Any
 
 import discord
@@ -30,6 +31,14 @@ LOG_LIMIT = 1900
 RECENT_PICTURE_BYTES = 512 << 10  # ~10 maps of Eight-Minute Empire
 WORKER_RECENT_PICTURE_BYTES = 4 << 20  # ~85 maps, ~120 Reggverse boards
 COLOUR = discord.Colour.dark_gold()
+
+
+@dataclass(frozen=True)
+class GuidePage:
+    """One page of a game's guide (`/game rules`): a title and a body, both catalog msgids."""
+
+    title: str
+    body: str
 
 
 @dataclass
@@ -66,6 +75,10 @@ class Renderer:
 
     key: str = ""
     progress_events: frozenset[str] = frozenset({"decided", "abandoned", "abandoned_afk"})  # not narrated
+    # The game's guide for `/game rules` (its variants page is added from the engine's options), and what
+    # each variant does, by option name (msgids; an option missing here shows the engine's English).
+    guide: tuple[GuidePage, ...] = ()
+    option_texts: Mapping[str, str] = MappingProxyType({})
 
     def __init__(self, key: str = "", image: Callable[[dict[str, Any]], bytes] | None = None) -> None:
         if key:

@@ -36,7 +36,6 @@ log = logging.getLogger(__name__)
 
 PARENT_CHECK_SECONDS = 0.5
 GIVE_UP_AFTER = 3  # worker failures in a row, nothing drawn by a worker in between
-RENDERER_MODULES = ["bot.render.eight_minute_empire", "bot.render.reggverse"]  # imported once by the forkserver
 
 
 class Superseded(Exception):
@@ -117,10 +116,11 @@ def _follow(bot_pid: int) -> None:
 
 def _warm() -> bool:
     """Load the renderers (and their fonts) in a new worker before it is given real pictures."""
+    import games
     from bot.render import renderer_for
     from bot.render.fonts import font
 
-    for key in ("eight-minute-empire", "reggverse-riddles"):
+    for key in games.keys():
         renderer_for(key)
     font(16)
     return True
@@ -195,7 +195,9 @@ class Pictures:
 
     def _new_pool(self) -> ProcessPoolExecutor:
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(RENDERER_MODULES)
+        from bot.render import renderer_modules
+
+        context.set_forkserver_preload(renderer_modules())  # imported once, before the workers fork
         pool = ProcessPoolExecutor(
             max_workers=self.workers, mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
         )

@@ -22,7 +22,7 @@ from PIL import Image, ImageDraw
 from bot import i18n
 from bot.i18n import N_, NP_
 from bot.render.fonts import font
-from bot.render.generic import EMBED_DESCRIPTION_LIMIT, Renderer, TableContext, clip
+from bot.render.generic import EMBED_DESCRIPTION_LIMIT, GuidePage, Renderer, TableContext, clip
 from bot.render.palette import encode_png, fixed_palette
 from games.core import Choice, Prompt
 from games.reggverse.board import geometry, matching_tiles
@@ -914,3 +914,50 @@ def _choice_label(words: Words, choice: Choice) -> str:
             N_("Seat {number} ({count} eggs)"), number=int(steal.group(1)) + 1, count=int(eggs.group(1)) if eggs else 0
         )
     return label
+
+
+# --- the game's guide (`/game rules`) and what its variants do, in the catalogs ----------------
+RENDERER.guide = (
+    GuidePage(
+        N_("Overview"),
+        N_(
+            "Move your pawn across the map tiles, drop eggs and add rules that tell where each egg type is "
+            "hidden. The game ends when every egg pile has run out: whoever scored the most eggs wins."
+        ),
+    ),
+    GuidePage(
+        N_("Your turn"),
+        N_(
+            "Play one tile from your hand of four.\n"
+            "Movement (top side): move your pawn to one of the green spots, seen from your side of the table; "
+            "never off the map, never onto another pawn's tile. Then take any one egg (from a tile, a pile or "
+            "your own scored eggs) and drop it on your tile.\n"
+            "Rule (bottom side): place the tile next to or on top of a rule of one egg type; each egg type has "
+            "at most 3 unique rules."
+        ),
+    ),
+    GuidePage(
+        N_("Collecting eggs"),
+        N_(
+            "At the end of your turn, for each egg type whose rules match your tile, collect one egg of that "
+            "type (from its pile or a tile), unless an egg of that type lies on your tile. Rules may never match "
+            "no tile or every tile. When a pile runs out, its rules are removed. Then draw back up to four tiles."
+        ),
+    ),
+    GuidePage(
+        N_("Expansions"),
+        N_(
+            "Action Tiles: tiles with one unique action instead of a movement and a rule, carried out when "
+            "played.\n"
+            "Secret Objectives: everybody gets one secret objective that changes what scores them more or "
+            "fewer points."
+        ),
+    ),
+)
+RENDERER.option_texts = {
+    "shape": N_("map shape: 4x4 grid, 5x4 grid, cross (5x5 without corners) or ring (the border of 5x5)"),
+    "egg_types": N_("how many egg types (piles)"),
+    "tokens": N_("egg tokens per type"),
+    "action_tiles": N_("Action Tiles expansion: 20 action tiles in the deck"),
+    "objectives": N_("Secret Objectives expansion: one secret objective each"),
+}

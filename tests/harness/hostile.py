@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import games
-from bot.views import MAX_ID
+from bot.components import MAX_ID
 from tests.harness import EPHEMERAL, Harness
 from tests.harness.driver import components_of
 from tests.harness.play import decide_from_message, play_to_end

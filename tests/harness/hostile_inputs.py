@@ -18,7 +18,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 import games
-from bot.views import MAX_ID, PREFIXES
+from bot.components import MAX_ID, PREFIXES
 from tests.harness.driver import components_of
 from tests.harness.hostile import Arena
 
