@@ -52,7 +52,16 @@ STALE_ANSWERS = (
 )
 IDLE_BEFORE_HAND = 3.0  # seconds nobody could move before a prompted player without buttons asks for their hand
 STALLED = 60.0  # seconds nobody could move, even after "/game hand": the game is stuck
-SEATS = {"eggs-empires": (2, 6), "eight-minute-empire": (2, 4), "reggverse-riddles": (2, 6)}
+MOST_SEATS = 6  # a game that allows more is played with at most this many (a crash run wants many games)
+# (game key, fewest seats, most seats) the players choose from: every registered game unless set (bench.shards
+# plays 2-seat Eggs and Empires only).
+ONLY: tuple[str, int, int] | None = None
+
+
+def seat_choices() -> list[tuple[str, int, int]]:
+    if ONLY is not None:
+        return [ONLY]
+    return [(k, games.get(k).min_players, min(games.get(k).max_players, MOST_SEATS)) for k in games.keys()]
 
 
 @dataclass
@@ -384,10 +393,9 @@ class CrashRun:
 
     async def table(self, channel: int) -> None:
         """One channel: games one after another while the killer runs, of each game in turn."""
-        keys = sorted(SEATS)
+        choices = seat_choices()
         while self.killing:
-            key = keys[self.rng.randrange(len(keys))]
-            low, high = SEATS[key]
+            key, low, high = choices[self.rng.randrange(len(choices))]
             seats = self.rng.randint(low, high)
             humans_count = self.rng.randint(1, seats)
             humans = [self.lb.user(f"p{len(self.players) + i}") for i in range(humans_count)]

@@ -83,6 +83,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+import games
+
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -93,16 +95,24 @@ if TYPE_CHECKING:
     from tests.harness.rate_limits import RateLimits
     from tests.harness.run_bot import BotProcess
 
-# (game key, variants as /game new takes them, fewest seats, most seats)
-MIX: tuple[tuple[str, str, int, int], ...] = (
-    ("eggs-empires", "", 2, 6),
-    ("eggs-empires", "scoring=conpub", 2, 6),
-    ("eggs-empires", "tiebreaker=round", 2, 6),
-    ("eight-minute-empire", "", 2, 4),
-    ("eight-minute-empire", "explore=true citadels=true", 2, 4),
-    ("reggverse-riddles", "", 2, 6),
-    ("reggverse-riddles", "action_tiles=true objectives=true", 2, 6),
-)
+
+def game_mix() -> tuple[tuple[str, str, int, int], ...]:
+    """(game key, variants as /game new takes them, fewest seats, most seats): every registered game
+    with each of its `sample_options`."""
+    return tuple(
+        (
+            key,
+            " ".join(f"{name}={str(value).lower()}" for name, value in options.items()),
+            game.min_players,
+            game.max_players,
+        )
+        for key in games.keys()
+        for game in [games.get(key)]
+        for options in game.sample_options
+    )
+
+
+MIX = game_mix()
 MODES = ("loopback", "inprocess")
 TABLES_PER_GUILD = 100
 EPHEMERAL = 64

@@ -196,7 +196,7 @@ class ShardedRun(CrashRun):
 
 async def compare(database_url: str, games: int, seed: int, workdir: Path) -> list[dict[str, Any]]:
     results = []
-    crash_bench.SEATS = {"eggs-empires": (2, 2)}  # the players' game choice (bench.crash reads it)
+    crash_bench.ONLY = ("eggs-empires", 2, 2)  # the players' game choice (bench.crash reads it)
     for split in (ONE, TWO):
         loopback = await Loopback.start()
         try:

@@ -22,11 +22,14 @@ __all__ = [
     "Player",
     "Prompt",
     "Rng",
+    "forget",
     "get",
     "keys",
+    "package",
 ]
 
 _registry: dict[str, Game[Any]] | None = None
+_packages: dict[str, str] = {}  # game key -> the name of its package under games/
 
 
 def _discover() -> dict[str, Game[Any]]:
@@ -40,8 +43,23 @@ def _discover() -> dict[str, Game[Any]]:
             game = getattr(module, "GAME", None)
             if isinstance(game, Game):
                 found[game.key] = game
+                _packages[game.key] = info.name
         _registry = found
     return _registry
+
+
+def package(key: str) -> str:
+    """The name of the game's package under games/ ("reggverse" for "reggverse-riddles"): where the
+    bot looks for the game's renderer (`bot/render/<package>.py`)."""
+    get(key)
+    return _packages[key]
+
+
+def forget() -> None:
+    """Discover the games again at the next call (after a game package was added to `games.__path__`)."""
+    global _registry
+    _registry = None
+    _packages.clear()
 
 
 def keys() -> list[str]:

@@ -21,6 +21,7 @@ Contract notes shared by every game:
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -208,8 +209,9 @@ class Player(Protocol):
     def choose(self, game: Game[Any], state: Any, prompt: Prompt) -> list[str]: ...
 
 
-class Game(Generic[S]):
-    """Base class of a game. Subclasses set the metadata and implement the abstract methods."""
+class Game(ABC, Generic[S]):
+    """Base class of a game. Subclasses set the metadata and implement the abstract methods: a game that
+    misses one cannot be instantiated, so it fails when its package registers it, not at its first click."""
 
     key: str = ""
     title: str = ""
@@ -236,15 +238,19 @@ class Game(Generic[S]):
             )
 
     # --- the contract ------------------------------------------------------------------------
+    @abstractmethod
     def new(self, players: int, seed: int, options: dict[str, Any] | None = None) -> S:
         raise NotImplementedError
 
+    @abstractmethod
     def prompts(self, state: S) -> list[Prompt]:
         raise NotImplementedError
 
+    @abstractmethod
     def apply(self, state: S, seat: int, choice: list[str]) -> list[Event]:
         raise NotImplementedError
 
+    @abstractmethod
     def view(self, state: S, seat: int | None) -> dict[str, Any]:
         raise NotImplementedError
 
@@ -257,29 +263,52 @@ class Game(Generic[S]):
         prompts, views are read-only."""
         return {seat: self.view(state, seat) for seat in seats}
 
+    @abstractmethod
     def outcome(self, state: S) -> dict[str, Any] | None:
         raise NotImplementedError
 
+    @abstractmethod
     def to_json(self, state: S) -> dict[str, Any]:
         raise NotImplementedError
 
+    @abstractmethod
     def from_json(self, data: dict[str, Any]) -> S:
         raise NotImplementedError
 
+    @abstractmethod
     def players(self, state: S) -> int:
         """Number of seats in this game."""
         raise NotImplementedError
 
     # --- AI ----------------------------------------------------------------------------------
-    ai_levels: tuple[str, ...] = ("random", "heuristic")
+    # The AI levels this game offers, from the weakest to the strongest. Every game has "random" (through
+    # this base class); a game that adds levels lists them and returns them from `ai()`.
+    ai_levels: tuple[str, ...] = ("random",)
 
     def ai(self, level: str, seed: int) -> Player:
-        """An AI player of the given level ("random" or "heuristic"), deterministic for `seed`."""
+        """An AI player of one of `ai_levels`, deterministic for `seed`."""
         from games import ai
 
         if level == "random":
             return ai.RandomPlayer(seed)
         raise ValueError(f"unknown AI level {level!r}; known: {', '.join(self.ai_levels)}")
+
+    # Option sets worth covering when the whole table is exercised (benchmarks, soak tests): the defaults
+    # ({}) and a few variants that change how the game plays.
+    sample_options: tuple[Mapping[str, Any], ...] = (MappingProxyType({}),)
+
+    # --- what a finished game's results remember (for /stats) --------------------------------
+    play_kinds: frozenset[str] = frozenset()
+    """The prompt kinds whose decisions count as a seat's "plays" (its favourite plays in /stats)."""
+
+    def play_names(self, prompt: Prompt, chosen: Sequence[Choice]) -> list[str]:
+        """How a decision in one of `play_kinds` is named among a seat's plays; by default its labels."""
+        return [c.label for c in chosen]
+
+    def score_variant(self, options: dict[str, Any]) -> str | None:
+        """The name of the scoring variant these options select when its scores cannot be compared with
+        the standard game's (so /stats keeps their averages apart); None for the standard scoring."""
+        return None
 
     # --- terminal ----------------------------------------------------------------------------
     def describe(self, view: dict[str, Any]) -> str:

@@ -638,7 +638,7 @@ class Database:
                 raise GameNotFound(game_id)
             game, log = found
             options = _decode_object(game.options) or {}
-            variant = plays_module.variant(game.game_key, options)
+            variant = plays_module.variant(self.lookup(game.game_key), options)
             plays = plays_module.seat_plays(self.lookup, game.game_key, len(results), game.seed, options, log)
         rows = ladder.normalise_results(game_id, results, variant, plays)
         async with self._changing(game_id):

@@ -188,3 +188,34 @@ def test_views_equal_one_view_per_seat_at_every_moment(key: str) -> None:
             break
         for p in prompts:
             game.apply(state, p.seat, players[p.seat].choose(game, state, p))
+
+
+@pytest.mark.parametrize(("key", "level"), [(k, level) for k in KEYS for level in games.get(k).ai_levels])
+def test_every_declared_ai_level_plays_whole_games(key: str, level: str) -> None:
+    # One seat of the level against random seats: it must answer every prompt legally to the end, the
+    # same way for the same seed (AI seats replay from the action log).
+    game = games.get(key)
+    finals = []
+    for _ in range(2):
+        state = game.new(game.min_players, 11)
+        players = [game.ai(level, 5), *(RandomPlayer(6 + s) for s in range(1, game.min_players))]
+        play_out(game, state, players)
+        assert game.outcome(state) is not None
+        finals.append(json.dumps(game.to_json(state), sort_keys=True))
+    assert finals[0] == finals[1]
+
+
+def test_every_game_offers_at_least_a_random_ai() -> None:
+    for key in KEYS:
+        assert "random" in games.get(key).ai_levels, key
+
+
+def test_a_game_missing_a_required_method_cannot_be_made() -> None:
+    class Unfinished(games.Game[dict[str, int]]):
+        key = "unfinished"
+
+        def new(self, players: int, seed: int, options: dict[str, object] | None = None) -> dict[str, int]:
+            return {}
+
+    with pytest.raises(TypeError, match="abstract"):
+        Unfinished()  # type: ignore[abstract]

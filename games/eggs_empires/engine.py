@@ -206,6 +206,13 @@ class EggsAndEmpires(Game[EggsState]):
     min_players = 2
     max_players = MAX_SEATS
     options: tuple[Option, ...] = OPTIONS
+    ai_levels = ("random", "heuristic")
+    play_kinds = frozenset({"play"})  # the Adventurers played ("Bard (1)")
+    sample_options = ({}, {"scoring": "conpub"}, {"tiebreaker": "round"})
+
+    def score_variant(self, options: dict[str, Any]) -> str | None:
+        """Con/Pub scores Egg Tokens, not victory points."""
+        return "conpub" if options.get("scoring") == "conpub" else None
 
     # --- setup -------------------------------------------------------------------------------
     def new(self, players: int, seed: int, options: dict[str, Any] | None = None) -> EggsState:

@@ -115,6 +115,18 @@ class EightMinuteEmpire(Game[State]):
     title = "Eight-Minute Empire: Legends"
     min_players = 2
     max_players = 4
+    ai_levels = ("random", "heuristic")
+    play_kinds = frozenset({"card"})  # the cards taken from the row
+    sample_options = ({}, {"explore": True, "citadels": True})
+
+    def play_names(self, prompt: Prompt, chosen: Sequence[Choice]) -> list[str]:
+        """The card, not its slot cost and action: "Dragon Rider (2c): Place 3 armies" -> "Dragon Rider"."""
+        return [c.label.split(" (", 1)[0] for c in chosen]
+
+    def score_variant(self, options: dict[str, Any]) -> str | None:
+        """The Full Game sums three games' victory points."""
+        return "full" if options.get("full_game") else None
+
     options = (
         Option("full_game", (False, True), False, "play three games and sum the victory points"),
         Option("explore", (False, True), False, "six explore tokens: the first city on one gains it"),

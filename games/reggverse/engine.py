@@ -21,7 +21,7 @@ secret "guess" prompt per neighbour before the scores are final.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from operator import attrgetter
 from typing import Any
 
@@ -55,6 +55,27 @@ MAX_SELECT = 25  # options in one Discord select menu
 class ReggverseRiddles(Game[State]):
     key = "reggverse-riddles"
     title = "Reggverse Riddles"
+    # Which side of a tile was used (move or rule) and which action tiles: named by prompt kind.
+    ai_levels = ("random", "heuristic")
+    sample_options = ({}, {"action_tiles": True, "objectives": True})
+    play_kinds = frozenset(
+        {
+            "move",
+            "rule",
+            "rule_egg",
+            "teleport",
+            "switch",
+            "swap",
+            "steal_from",
+            "shift_from",
+            "trade_give",
+            "to_pile_from",
+        }
+    )
+
+    def play_names(self, prompt: Prompt, chosen: Sequence[Choice]) -> list[str]:
+        return [prompt.kind]
+
     min_players = 2
     max_players = 8  # the box says 2-6; the game page allows up to 8, so the lobby allows 8.
     options = (
