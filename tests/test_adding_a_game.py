@@ -134,8 +134,13 @@ async def play(folder: str) -> dict[str, Any]:
         try:
             h.set_clock(datetime(2026, 1, 1, tzinfo=UTC))
             game_option = next(
-                o for c in h.fake.commands if c["name"] == "game" for s in c["options"] if s["name"] == "new"
-                for o in s["options"] if o["name"] == "game"
+                o
+                for c in h.fake.commands
+                if c["name"] == "game"
+                for s in c["options"]
+                if s["name"] == "new"
+                for o in s["options"]
+                if o["name"] == "game"
             )
             seen["synced"] = [c["value"] for c in game_option["choices"]]
             alice, bob = h.user("Alice"), h.user("Bob")
@@ -165,9 +170,7 @@ async def play(folder: str) -> dict[str, Any]:
             seen["table"] = h.messages_in(thread)[0]["embeds"][0]["description"]
             seen["log"] = [m["content"] for m in h.messages_in(thread)[1:]]
             seen["buttons_left"] = [len(choice_components(m)) for m in (h.dms(alice)[-1], h.dms(bob)[-1])]
-            seen["results"] = [
-                (r.rank, r.ai_level) for r in await h.bot.table.db.results(row.id)  # type: ignore[attr-defined]
-            ]
+            seen["results"] = [(r.rank, r.ai_level) for r in await h.bot.table.db.results(row.id)]
             seen["errors"] = h.errors
         finally:
             await h.close()
