@@ -2,8 +2,8 @@
 
     python -m bench crash --kills 100 [--tables 3] [--seed 1] [--database-url URL]
 
-A loopback fake Discord (tests/harness/loopback.py) serves REST and the gateway on 127.0.0.1; the
-bot runs its production entry (tests/harness/run_bot.py) on one database. Scripted players open
+A loopback fake Discord (fakediscord/loopback.py) serves REST and the gateway on 127.0.0.1; the
+bot runs its production entry (harness/run_bot.py) on one database. Scripted players open
 lobbies of all three games (2-6 seats, some AI seats), join, start and decide by clicking the
 buttons the bot sent them (their DM, or "/game hand" when a crash left their DM behind), several
 tables at once. Meanwhile the bot is killed (SIGKILL) at random moments and restarted on the same
@@ -39,9 +39,9 @@ from pathlib import Path
 from typing import IO, Any
 
 import games
+from fakediscord.loopback import Loopback
+from harness.run_bot import BotProcess
 from storage import Database
-from tests.harness.loopback import Loopback
-from tests.harness.run_bot import BotProcess
 
 # What a button that is no longer valid must answer (English: the scripted players' locale).
 STALE_ANSWERS = (

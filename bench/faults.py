@@ -70,8 +70,8 @@ class Totals:
 
 
 async def discord_part(totals: Totals, keys: list[str], per_key: int, rng: random.Random, work: Path) -> None:
-    from tests.harness.fault_play import Recorder, bot_on_loopback, check_game, open_game, play
-    from tests.harness.loopback import Loopback
+    from fakediscord.loopback import Loopback
+    from harness.fault_play import Recorder, bot_on_loopback, check_game, open_game, play
 
     lb = await Loopback.start()
     try:
@@ -153,9 +153,9 @@ async def database_part(
 async def _database_backend(
     totals: Totals, keys: list[str], per_key: int, rng: random.Random, work: Path, postgres: str | None
 ) -> None:
-    from tests.harness import Harness
-    from tests.harness.db_faults import PostgresOutage, SQLiteLock, SQLiteOutage
-    from tests.harness.fault_play import Recorder, Table, caught_up, check_game, open_game, play
+    from harness import Harness
+    from harness.db_faults import PostgresOutage, SQLiteLock, SQLiteOutage
+    from harness.fault_play import Recorder, Table, caught_up, check_game, open_game, play
 
     backend = "postgres" if postgres else "sqlite"
     with SQLiteOutage() as io_outage:

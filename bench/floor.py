@@ -37,7 +37,7 @@ BUTTON_ROW = [{"type": 1, "components": [{"type": 2, "custom_id": CUSTOM_ID, "la
 # --- the bot that only answers (a process of its own) -------------------------------------------
 def serve() -> int:
     """Run the answering bot (`python -m bench.floor`; env: LOOPBACK_URL, DISCORD_TOKEN, FLOOR_POSTS)."""
-    from tests.harness.run_bot import point_at
+    from harness.run_bot import point_at
 
     point_at(os.environ["LOOPBACK_URL"])
     import discord
@@ -77,7 +77,7 @@ def serve() -> int:
 
 # --- the clicking users and the fake Discord (this process) ---------------------------------------
 async def measure(clickers: int, duration: float, posts: float) -> dict[str, Any]:
-    from tests.harness.loopback import TOKEN, Loopback
+    from fakediscord.loopback import TOKEN, Loopback
 
     lb = await Loopback.start()
     fake = lb.fake

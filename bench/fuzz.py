@@ -1,7 +1,7 @@
 """Hostile input, the long version: `python -m bench fuzz --examples N [--seed S]`.
 
-Builds one arena (tests/harness/hostile.py: games of every kind and state, in several guilds) and
-hits it with N generated interactions (tests/harness/hostile_inputs.py), two thirds components
+Builds one arena (harness/hostile.py: games of every kind and state, in several guilds) and
+hits it with N generated interactions (harness/hostile_inputs.py), two thirds components
 (forged clicks and selects) and one third slash commands, some with damaged payloads. Every example
 must be answered exactly once, log no error and change nothing unless it was a legitimate move.
 Prints how many were tried, delivered, accepted, and every failure; saves the figures for
@@ -29,8 +29,8 @@ def run(examples: int, seed_value: int) -> dict[str, Any]:
     from hypothesis import HealthCheck, given, seed, settings
     from hypothesis import strategies as st
 
-    from tests.harness.hostile import Broken, build_arena, close_loop
-    from tests.harness.hostile_inputs import hostile
+    from harness.hostile import Broken, build_arena, close_loop
+    from harness.hostile_inputs import hostile
 
     loop = asyncio.new_event_loop()
     failures: list[str] = []
@@ -98,7 +98,7 @@ def main(argv: list[str]) -> int:
             title="Hostile input (forged clicks, selects, commands, damaged payloads)",
             targets=TARGETS,
             notes="In-process harness, real discord.py; invariants per example: answered exactly once, "
-            "no error logged, no change unless a legitimate move (tests/harness/hostile.py).",
+            "no error logged, no change unless a legitimate move (harness/hostile.py).",
         )
     return 1 if failures else 0
 

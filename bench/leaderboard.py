@@ -7,7 +7,7 @@ The benchmark fills a fresh SQLite file itself: N results (4 seats a game, 2,000
 games, one server) written straight into the tables, then `Database.rerate()` computes every rating
 and the rating history from them (timed too). `--reuse FILE` keeps that filled and rerated file
 (made on the first run, copied on later ones) to skip the minute it takes. The commands then run
-through the real bot and discord.py with only the network faked (tests/harness), as a player would
+through the real bot and discord.py with only the network faked (harness), as a player would
 call them; the figures are the time from feeding the interaction to the recorded answer, wall clock
 and CPU time of this process (the machine is shared: CPU time is the steadier figure). "builder" is
 the same answer without discord.py around it.
@@ -172,7 +172,7 @@ async def run(
     results: int, players: int, repeat: int, reuse: Path | None = None, reuse_ready: bool = False
 ) -> dict[str, Any]:
     from bot.cogs import leaderboard as cog
-    from tests.harness import Harness
+    from harness import Harness
 
     figures: dict[str, Any] = {"results": results, "players": players}
     with tempfile.TemporaryDirectory() as folder:

@@ -3,7 +3,7 @@
 Plays N random games through the harness (the three games in turn, random player counts, human
 and AI seats, random variants, some players with closed DMs who play from "Show my hand") and
 checks every message the bot sent or edited, for its audience, after every decision
-(tests/harness/leaks.py). Prints the messages and renders checked and every leak found; saves the
+(harness/leaks.py). Prints the messages and renders checked and every leak found; saves the
 figures for bench/REPORT.md. The short CI version is tests/test_leaks.py.
 """
 
@@ -24,8 +24,8 @@ from bench import results
 
 async def run(count: int, seed: int) -> dict[str, Any]:
     import games
-    from tests.harness import Harness
-    from tests.harness.leaks import LeakWatch, play_watched
+    from harness import Harness
+    from harness.leaks import LeakWatch, play_watched
 
     rng = random.Random(seed)
     played: Counter[str] = Counter()
@@ -82,7 +82,7 @@ def main(argv: list[str]) -> int:
             title="Leaks (secrets in channel, thread and other players' messages)",
             targets={"leaks": "0", "errors": "0"},
             notes="Every message sent or edited, after every decision, against the secrets of the seats "
-            "outside its audience (tests/harness/leaks.py); renderer inputs checked against the "
+            "outside its audience (harness/leaks.py); renderer inputs checked against the "
             "engine's views of the stored state.",
         )
     return 1 if problems else 0

@@ -5,14 +5,14 @@
                          [--no-limits] [--global-limit]
 
 Two modes. `loopback` (the default): the real `python -m bot` runs in its own process
-(tests/harness/run_bot.py) against the loopback fake Discord (tests/harness/loopback.py: real HTTP
+(harness/run_bot.py) against the loopback fake Discord (fakediscord/loopback.py: real HTTP
 and a real gateway websocket on 127.0.0.1), and the players and the fake run in this process, so
 the bot's own CPU time can be told apart. The fake applies Discord's per-channel rate limit on
 creating and editing messages (5 per 5 s per channel, each thread and DM its own; the headers
-discord.py paces itself by; tests/harness/rate_limits.py), as Discord does for every bot:
+discord.py paces itself by; fakediscord/rate_limits.py), as Discord does for every bot:
 `--no-limits` turns it off, `--global-limit` adds the global 50 requests per second (interactions
 exempt; discord.py does not pace itself for it, so expect 429s). `inprocess`: the bot, discord.py,
-the fake and the players share one process (tests/harness: only the network replaced; no rate
+the fake and the players share one process (harness: only the network replaced; no rate
 limits); use it to profile the bot with py-spy or cProfile, and for the traced-memory figure.
 
 The games are spread over several guilds (at most 100 tables per guild), one channel per game, and
@@ -88,12 +88,12 @@ import games
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncEngine
 
-    from tests.harness import Harness
-    from tests.harness.driver import Driver
-    from tests.harness.fake_discord import Call
-    from tests.harness.loopback import Loopback
-    from tests.harness.rate_limits import RateLimits
-    from tests.harness.run_bot import BotProcess
+    from fakediscord.driver import Driver
+    from fakediscord.fake_discord import Call
+    from fakediscord.loopback import Loopback
+    from fakediscord.rate_limits import RateLimits
+    from harness import Harness
+    from harness.run_bot import BotProcess
 
 
 def game_mix() -> tuple[tuple[str, str, int, int], ...]:
@@ -210,7 +210,7 @@ def refusal_reason(content: str, prefixes: list[tuple[str, str]] | None = None) 
 
 
 def choice_components(message: dict[str, Any]) -> list[dict[str, Any]]:
-    from tests.harness.play import choice_components as components
+    from harness.play import choice_components as components
 
     return components(message)
 
@@ -405,7 +405,7 @@ class LoadRun:
         return result
 
     def _after(self, call: Call, result: Any) -> None:
-        from tests.harness.play import classify
+        from harness.play import classify
 
         fake = self.driver.fake
         parts = call.path.strip("/").split("/")
@@ -812,7 +812,7 @@ async def traced_memory(
     count: int, *, database_url: str | None, seed: int, directory: Path, only: str | None = None, max_seats: int = 6
 ) -> float:
     """KB of Python memory traced per game with `count` games open in process (the bot, discord.py, storage)."""
-    from tests.harness import Harness
+    from harness import Harness
 
     overrides: dict[str, Any] = {"database_url": database_url} if database_url else {}
     h = await Harness.start(directory / "memory.sqlite3", seed=seed, **overrides)
@@ -959,7 +959,7 @@ async def _run_inprocess(
     open_concurrency: int,
     warm_up: bool,
 ) -> dict[str, Any]:
-    from tests.harness import Harness
+    from harness import Harness
 
     h = await Harness.start(directory / "load.sqlite3", seed=seed, database_url=url)
     # Per-decision INFO lines would cost more than the decisions; put the level back after (tests share it).
@@ -1117,7 +1117,7 @@ def limit_figures(before: str, after: str) -> dict[str, Any]:
 
 def rate_limits(*, per_channel: bool, global_limit: bool) -> RateLimits | None:
     """The loopback's limits for these flags: Discord's per-channel message bucket, its global limit."""
-    from tests.harness.rate_limits import DISCORD_GLOBAL, DISCORD_MESSAGES, RateLimits
+    from fakediscord.rate_limits import DISCORD_GLOBAL, DISCORD_MESSAGES, RateLimits
 
     if not (per_channel or global_limit):
         return None
@@ -1167,8 +1167,8 @@ async def _run_loopback(
     warm_up: bool,
     limits: RateLimits | None = None,
 ) -> dict[str, Any]:
-    from tests.harness.loopback import Loopback
-    from tests.harness.run_bot import BotProcess
+    from fakediscord.loopback import Loopback
+    from harness.run_bot import BotProcess
 
     lb = await Loopback.start(answer_timeout=LOBBY_WITHIN, limits=limits)
     fake = lb.fake

@@ -2,8 +2,8 @@
 
     python -m bench shards --database-url postgresql+asyncpg://... [--games 16] [--seed 1]
 
-The loopback fake Discord (tests/harness/loopback.py) serves four guilds, one on each of four shards.
-The real bot runs as subprocesses (tests/harness/run_bot.py): first one process with shards 0-3,
+The loopback fake Discord (fakediscord/loopback.py) serves four guilds, one on each of four shards.
+The real bot runs as subprocesses (harness/run_bot.py): first one process with shards 0-3,
 then two with 0-1 and 2-3, on the same PostgreSQL database. In each setup `--games` two-player
 Eggs and Empires games (one human and one AI seat, spread over the four guilds) are opened, then all
 played at once to the end by scripted players who click their DM buttons as soon as they come
@@ -31,9 +31,9 @@ from typing import IO, Any
 
 from bench import crash as crash_bench
 from bench.crash import CrashRun, choice_of
+from fakediscord.loopback import Loopback
+from harness.run_bot import BotProcess
 from storage import Database, shard_of
-from tests.harness.loopback import Loopback
-from tests.harness.run_bot import BotProcess
 
 SHARD_COUNT = 4
 TWO = ("0-1", "2-3")  # process 0 runs shards 0 and 1 (and so every DM), process 1 runs 2 and 3

@@ -2,7 +2,7 @@
 
 `python -m bench table [--game KEY] [--variants "a=b c=d"] [--humans N] [--ais N] [--games N]` plays
 games (Eggs and Empires unless --game says otherwise) by clicking the buttons the bot sent (the real
-bot and discord.py, network replaced by tests/harness) and prints what the bot sent to Discord per
+bot and discord.py, network replaced by harness) and prints what the bot sent to Discord per
 resolved turn (a log post), split by kind, plus the interaction responses.
 """
 
@@ -21,8 +21,8 @@ from pathlib import Path
 async def _one_game(
     directory: Path, key: str, variants: str, humans: int, ais: int, index: int
 ) -> tuple[object, float, int]:
-    from tests.harness import Harness
-    from tests.harness.play import play_to_end
+    from harness import Harness
+    from harness.play import play_to_end
 
     h = await Harness.start(directory / f"bench{index}.sqlite3", seed=index)
     try:

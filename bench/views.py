@@ -7,7 +7,7 @@ Positions are taken from random games of every seat count at many moments. Figur
 the repeats, in CPU time of this process (steadier than wall time on a shared machine). Each game is
 also timed asking `view()` once per audience (what a game that shares nothing between its views
 costs), and Eight-Minute Empire also with the plain one-audience-at-a-time view it replaced
-(tests/eme_reference_view.py), on the same positions in the same run, so the ratios compare like with like.
+(harness/eme_reference_view.py), on the same positions in the same run, so the ratios compare like with like.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"with views(), {one_each:.0f} us with view() once per audience"
         )
         if key == "eight-minute-empire":
-            from tests.eme_reference_view import reference_view
+            from harness.eme_reference_view import reference_view
 
             def one_by_one(state: Any, game: Any = game) -> object:
                 return {seat: reference_view(game, state, seat) for seat in [None, *range(game.players(state))]}

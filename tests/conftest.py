@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.harness import Harness
-from tests.harness.loopback import Loopback
+from fakediscord.loopback import Loopback
+from harness import Harness
 
 
 @pytest.fixture

@@ -125,8 +125,8 @@ async def play(folder: str) -> dict[str, Any]:
     assert KEY in games.keys()
 
     from bot.cogs.game import GAME_CHOICES
-    from tests.harness import Harness
-    from tests.harness.play import choice_components, decide_from_message
+    from harness import Harness
+    from harness.play import choice_components, decide_from_message
 
     seen: dict[str, Any] = {"choices": [c.value for c in GAME_CHOICES]}
     with tempfile.TemporaryDirectory() as work:

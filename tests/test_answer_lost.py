@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.harness.db_faults import SQLiteLock
-from tests.harness.fault_play import bot_on_loopback, caught_up, open_game
-from tests.harness.loopback import Loopback
-from tests.harness.play import choice_components
+from fakediscord.loopback import Loopback
+from harness.db_faults import SQLiteLock
+from harness.fault_play import bot_on_loopback, caught_up, open_game
+from harness.play import choice_components
 
 
 def _callbacks(lb: Loopback) -> list[int]:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.harness.loopback import Loopback
-from tests.harness.run_bot import BotProcess
+from fakediscord.loopback import Loopback
+from harness.run_bot import BotProcess
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -6,8 +6,8 @@ import copy
 import json
 from typing import Any
 
-from tests.harness import EPHEMERAL, Harness
-from tests.harness.play import choice_components, play_to_end
+from harness import EPHEMERAL, Harness
+from harness.play import choice_components, play_to_end
 
 GAME_ID = 1
 

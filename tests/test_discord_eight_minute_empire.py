@@ -16,10 +16,10 @@ from typing import Any
 
 import games
 from bot.render.eight_minute_empire import SEAT_MARKS, render_map
-from tests.harness import Call, Harness
-from tests.harness.payloads import channel_of, engine_state, is_ephemeral, payload_text, walk
-from tests.harness.pictures import Pictures
-from tests.harness.play import choice_components, decide_from_message
+from harness import Call, Harness
+from harness.payloads import channel_of, engine_state, is_ephemeral, payload_text, walk
+from harness.pictures import Pictures
+from harness.play import choice_components, decide_from_message
 
 KEY = "eight-minute-empire"
 GAME_ID = 1

@@ -13,8 +13,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import games
-from tests.harness import EPHEMERAL, Harness
-from tests.harness.play import choice_components, decide_from_message, play_to_end
+from harness import EPHEMERAL, Harness
+from harness.play import choice_components, decide_from_message, play_to_end
 
 GAME_ID = 1
 

@@ -7,8 +7,8 @@ import pytest
 import games
 from bot.render import renderer_for
 from bot.render.pool import PICTURES
-from tests.harness import Harness
-from tests.harness.play import choice_components, decide_from_message
+from harness import Harness
+from harness.play import choice_components, decide_from_message
 
 GAME_ID = 1
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import discord
 import pytest
 
-from tests.harness import EPHEMERAL, GUILD_ID, Harness
-from tests.harness.fake_discord import APP_ID
+from fakediscord.fake_discord import APP_ID
+from harness import EPHEMERAL, GUILD_ID, Harness
 
 
 async def test_slash_command_opens_a_lobby_through_real_discord_py(harness: Harness) -> None:

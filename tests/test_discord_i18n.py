@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from tests.harness import EPHEMERAL, Harness
-from tests.harness.play import choice_components, decide_from_message
+from harness import EPHEMERAL, Harness
+from harness.play import choice_components, decide_from_message
 
 GAME_ID = 1
 

@@ -6,9 +6,9 @@ import json
 import os
 from typing import Any
 
+from harness import EPHEMERAL, GUILD_ID, Harness
+from harness.play import play_to_end
 from storage import Database
-from tests.harness import EPHEMERAL, GUILD_ID, Harness
-from tests.harness.play import play_to_end
 
 GAME_ID = 1
 DUMP = bool(os.environ.get("DUMP_EMBEDS"))  # show the answers when looking at them by hand

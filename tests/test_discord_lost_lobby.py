@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.harness import EPHEMERAL, GUILD_ID, Harness
+from harness import EPHEMERAL, GUILD_ID, Harness
 
 
 async def test_game_new_shows_a_lobby_whose_message_was_lost(harness: Harness) -> None:

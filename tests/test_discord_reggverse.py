@@ -15,10 +15,10 @@ from typing import Any
 
 import games
 from bot.render.reggverse import RENDERER
-from tests.harness import EPHEMERAL, Call, Harness
-from tests.harness.payloads import channel_of, engine_state
-from tests.harness.pictures import Pictures
-from tests.harness.play import choice_components, decide_from_message
+from harness import EPHEMERAL, Call, Harness
+from harness.payloads import channel_of, engine_state
+from harness.pictures import Pictures
+from harness.play import choice_components, decide_from_message
 
 KEY = "reggverse-riddles"
 VARIANTS = "action_tiles=true objectives=true tokens=4"

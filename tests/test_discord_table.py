@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.harness import EPHEMERAL, Call, Harness
-from tests.harness.play import choice_components
+from harness import EPHEMERAL, Call, Harness
+from harness.play import choice_components
 
 GAME_ID = 1
 
@@ -211,7 +211,7 @@ async def test_the_timer_task_runs_by_itself(tmp_path: Path) -> None:
 async def _reggverse_decision(h: Harness) -> tuple[list[Call], int]:
     """Alice and Bob start a Reggverse game (each seat's message has a picture: its side of the board)
     and whoever must decide first clicks: the REST calls of that click, and who clicked."""
-    from tests.harness.play import decide_from_message
+    from harness.play import decide_from_message
 
     users = [h.user(n) for n in ("Alice", "Bob")]
     await h.slash(users[0], "game new", game="reggverse-riddles", timer=0)

@@ -1,5 +1,5 @@
 """Eight-Minute Empire views: the shared-work `views()` says exactly what the plain one-audience view
-said (tests/eme_reference_view.py), never aliases the state, and survives being rendered."""
+said (harness/eme_reference_view.py), never aliases the state, and survives being rendered."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from bot.render.eight_minute_empire import RENDERER
 from bot.render.generic import TableContext
 from games.eight_minute_empire import GAME, State
 from games.eight_minute_empire.views import _map
-from tests.eme_reference_view import reference_view
+from harness.eme_reference_view import reference_view
 
 OPTIONS = st.fixed_dictionaries(
     {

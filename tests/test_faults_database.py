@@ -19,10 +19,9 @@ from typing import Any
 
 import pytest
 
-from storage import DatabaseUnavailable
-from tests.harness import Harness
-from tests.harness.db_faults import PostgresOutage, SQLiteLock, SQLiteOutage
-from tests.harness.fault_play import (
+from harness import Harness
+from harness.db_faults import PostgresOutage, SQLiteLock, SQLiteOutage
+from harness.fault_play import (
     RECORDED,
     TRY_AGAIN,
     Recorder,
@@ -32,7 +31,8 @@ from tests.harness.fault_play import (
     open_game,
     play,
 )
-from tests.harness.play import choice_components, decide_from_message
+from harness.play import choice_components, decide_from_message
+from storage import DatabaseUnavailable
 from tests.storage.conftest import PG_SKIP, PG_URL, create_pg_database, drop_pg_database
 
 

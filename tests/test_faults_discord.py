@@ -21,9 +21,9 @@ import pytest
 
 import games
 from bot import present
-from tests.harness.fault_play import Recorder, Table, bot_on_loopback, caught_up, check_game, open_game, play
-from tests.harness.loopback import Loopback
-from tests.harness.play import choice_components
+from fakediscord.loopback import Loopback
+from harness.fault_play import Recorder, Table, bot_on_loopback, caught_up, check_game, open_game, play
+from harness.play import choice_components
 
 # CI plays Eggs and Empires to its end, the two longer games for their first rounds only; the
 # benchmark plays them all to the end with many more faults.

@@ -1,7 +1,7 @@
 """Hostile input, the short CI version: a few hundred generated interactions against one arena.
 
 The long version is `python -m bench fuzz --examples N`. Each example must be answered exactly once,
-log no error and change nothing unless it was a legitimate move (tests/harness/hostile.py).
+log no error and change nothing unless it was a legitimate move (harness/hostile.py).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.harness.hostile import Arena, build_arena, close_loop
-from tests.harness.hostile_inputs import command_interaction, component_interaction
+from harness.hostile import Arena, build_arena, close_loop
+from harness.hostile_inputs import command_interaction, component_interaction
 
 pytestmark = pytest.mark.xdist_group("fuzz")
 CLICKS = 150

@@ -5,8 +5,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from tests.harness import Harness
-from tests.harness.play import choice_components
+from harness import Harness
+from harness.play import choice_components
 from tests.test_discord_bad_input import GAME_ID, _with_button, refusal, snapshot, started_game
 
 HUGE = "9" * 19  # fits the 19-digit id pattern but not a 64-bit SQL integer

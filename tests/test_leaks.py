@@ -19,9 +19,9 @@ import pytest
 
 import games
 from bot import present
+from harness import Harness
+from harness.leaks import LeakWatch, play_watched
 from table import SeatNotice, TableUpdate
-from tests.harness import Harness
-from tests.harness.leaks import LeakWatch, play_watched
 
 pytestmark = pytest.mark.xdist_group("leaks")
 

@@ -24,7 +24,7 @@ import pytest
 
 from bench import load, report, results
 from bot import text
-from tests.harness import Harness
+from harness import Harness
 
 pytestmark = pytest.mark.xdist_group("load")
 

@@ -18,8 +18,8 @@ from pydantic import SecretStr
 import games
 from bot.logs import QUIET_LOGGERS, REDACTED, WITHHELD, Redactor, configure_logging
 from bot.settings import Settings
-from tests.harness import Harness
-from tests.harness.play import play_to_end
+from harness import Harness
+from harness.play import play_to_end
 
 BOT_TOKEN = "MTAyMzQ1Njc4OTAxMjM0NTY3OA.GaBcDe.abcdefghijklmnopqrstuvwxyz0123"
 DB_PASSWORD = "s3cret-Pa55word"

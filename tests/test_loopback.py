@@ -11,8 +11,8 @@ from typing import Any, BinaryIO
 import aiohttp
 import pytest
 
-from tests.harness.loopback import TOKEN, Loopback
-from tests.harness.run_bot import BotProcess
+from fakediscord.loopback import TOKEN, Loopback
+from harness.run_bot import BotProcess
 
 
 async def _frame(ws: aiohttp.ClientWebSocketResponse) -> dict[str, Any]:

@@ -25,12 +25,12 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from bot.metrics import BotMetrics, InteractionKinds, route_template
+from fakediscord.loopback import Loopback
+from harness import Harness
+from harness.play import choice_components, play_to_end
+from harness.run_bot import BotProcess
 from storage import Database
 from storage.engine import create_sync_sqlite_engine
-from tests.harness import Harness
-from tests.harness.loopback import Loopback
-from tests.harness.play import choice_components, play_to_end
-from tests.harness.run_bot import BotProcess
 
 GAME_ID = 1
 KEY = "eggs-empires"

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from bot import notify, present
 from bot.notify import MESSAGE_LIMIT, DiscordNotifier
-from tests.harness.offline import offline_notifier
+from harness.offline import offline_notifier
 
 SEATS = 3
 

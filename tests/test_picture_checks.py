@@ -1,4 +1,4 @@
-"""The phone checks themselves (tests/harness/picture_checks.py): each must fail what it is meant to catch."""
+"""The phone checks themselves (harness/picture_checks.py): each must fail what it is meant to catch."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from PIL import Image, ImageDraw
 
 from bot.render.fonts import font
-from tests.harness import picture_checks
-from tests.harness.picture_checks import (
+from harness import picture_checks
+from harness.picture_checks import (
     MIN_CVD_DISTANCE,
     ciede2000,
     closest_colours_for_colour_blind,

@@ -5,7 +5,7 @@ For each registered game, at 2 seats and its maximum, at the start and a few dec
 picture and the picture in a deciding seat's private message are drawn through the renderer the bot
 uses (`bot.render.renderer_for`), and:
 - the smallest text, with the picture shown PHONE_WIDTH (400) px wide, must be at least
-  PHONE_MIN_TEXT_PX (10) px (tests/harness/picture_checks.py says how it is measured);
+  PHONE_MIN_TEXT_PX (10) px (harness/picture_checks.py says how it is measured);
 - the renderer module declares `DISTINCT_COLOURS`, a dict naming each group of colours that mean
   different things on the picture (player colours, egg types...) and so must be told apart, and in
   each group the two colours closest for a deuteranope or a protanope differ by at least
@@ -39,7 +39,7 @@ import games
 from bot.render import renderer_for
 from bot.render.generic import Renderer
 from games.ai import RandomPlayer
-from tests.harness.picture_checks import (
+from harness.picture_checks import (
     MIN_CVD_DISTANCE,
     PHONE_MIN_TEXT_PX,
     RGB,

@@ -1,6 +1,6 @@
 """Discord's rate limits in the loopback fake, and the bot living within them.
 
-The limiter itself (tests/harness/rate_limits.py): windows, headers, 429s, the global limit and the
+The limiter itself (fakediscord/rate_limits.py): windows, headers, 429s, the global limit and the
 routes it spares; discord.py pacing itself by those headers (a burst over a bucket is held, not
 refused); and a fast game whose thread is held by its bucket while the next player's DM still goes at
 once, every log line shown once and in order, and no 429.
@@ -23,10 +23,10 @@ import discord
 import pytest
 
 from bot.metrics import BotMetrics
-from tests.harness.fault_play import Recorder, bot_on_loopback, caught_up, check_game, open_game
-from tests.harness.loopback import TOKEN, Loopback
-from tests.harness.play import choice_components
-from tests.harness.rate_limits import Bucket, Limiter, RateLimits
+from fakediscord.loopback import TOKEN, Loopback
+from fakediscord.rate_limits import Bucket, Limiter, RateLimits
+from harness.fault_play import Recorder, bot_on_loopback, caught_up, check_game, open_game
+from harness.play import choice_components
 
 
 class Clock:
@@ -283,7 +283,7 @@ async def test_log_lines_owed_at_once_share_posts_within_discords_length(seed: i
 
     from bot import present
     from bot.notify import MESSAGE_LIMIT
-    from tests.harness.offline import offline_notifier
+    from harness.offline import offline_notifier
 
     rng = random.Random(seed)
     lines = [f"turn {n}: " + "x" * rng.randint(10, 900) for n in range(30)]

@@ -22,11 +22,11 @@ from bench.crash import count_errors
 from bench.shards import TWO, ShardedRun, guilds_on_every_shard, spawn
 from bot.client import TableBot
 from bot.settings import Settings
+from fakediscord.loopback import Loopback
+from harness.run_bot import BotProcess
 from storage import Database, Shards, shard_of
 from storage.types import utcnow
 from table import Stale, TableService
-from tests.harness.loopback import Loopback
-from tests.harness.run_bot import BotProcess
 from tests.storage.conftest import BACKENDS, PG_URL, create_pg_database, drop_pg_database
 from tests.test_table import KEY, Clock, Recorder, lobby_of
 

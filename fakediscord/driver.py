@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from tests.harness.fake_discord import Call, FakeDiscord
+from fakediscord.fake_discord import Call, FakeDiscord
 
 Response = dict[str, Any]
 OPTION_TYPES = {str: 3, int: 4, bool: 5}

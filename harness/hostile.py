@@ -26,9 +26,9 @@ from typing import Any
 
 import games
 from bot.components import MAX_ID
-from tests.harness import EPHEMERAL, Harness
-from tests.harness.driver import components_of
-from tests.harness.play import decide_from_message, play_to_end
+from fakediscord.driver import components_of
+from harness import EPHEMERAL, Harness
+from harness.play import decide_from_message, play_to_end
 
 INITIAL = {4, 5, 6, 7}  # interaction callback types: message, deferred message, deferred update, update
 STRANGER_LOCALES = ("en-US", "it", "fr", "de")

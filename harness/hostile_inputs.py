@@ -1,4 +1,4 @@
-"""Hypothesis strategies for hostile interactions against an `Arena` (tests/harness/hostile.py).
+"""Hypothesis strategies for hostile interactions against an `Arena` (harness/hostile.py).
 
 Clicks start from real messages the bot sent (current and old copies) and real custom_ids, then
 forge them: other games' and seats' ids, unknown, negative, huge and non-ASCII numbers, stale
@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 import games
 from bot.components import MAX_ID, PREFIXES
-from tests.harness.driver import components_of
-from tests.harness.hostile import Arena
+from fakediscord.driver import components_of
+from harness.hostile import Arena
 
 Draw = Callable[[st.SearchStrategy[Any]], Any]
 

@@ -25,13 +25,13 @@ import yarl
 
 import games
 from bot import i18n, present, text
+from fakediscord.driver import Driver
+from fakediscord.loopback import Loopback
+from harness import TASK_PREFIXES, Harness
+from harness.play import choice_components, decide_from_message
 from storage import DatabaseUnavailable
 from storage.replay import replay
 from table import TableUpdate
-from tests.harness import TASK_PREFIXES, Harness
-from tests.harness.driver import Driver
-from tests.harness.loopback import Loopback
-from tests.harness.play import choice_components, decide_from_message
 
 if TYPE_CHECKING:
     from bot.client import TableBot
@@ -292,7 +292,7 @@ async def bot_on_loopback(lb: Loopback, database_url: str, seed: int = 2024) -> 
 
     from bot import create_bot
     from bot.settings import Settings
-    from tests.harness.loopback import TOKEN
+    from fakediscord.loopback import TOKEN
 
     with (
         mock.patch.object(discord.http.Route, "BASE", f"{lb.url}/api/v10"),

@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from tests.harness import EPHEMERAL, Call, Harness
+from harness import EPHEMERAL, Call, Harness
 
 
 def walk(value: Any) -> Iterator[dict[str, Any]]:

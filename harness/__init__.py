@@ -30,8 +30,8 @@ from pydantic import SecretStr
 from bot import create_bot
 from bot.client import TableBot
 from bot.settings import Settings
-from tests.harness.driver import OPTION_TYPES, Driver, Response, components_of
-from tests.harness.fake_discord import (
+from fakediscord.driver import OPTION_TYPES, Driver, Response, components_of
+from fakediscord.fake_discord import (
     ALL_PERMISSIONS,
     APP_ID,
     BOT_ID,

@@ -7,8 +7,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.harness import Harness
-from tests.harness.driver import Driver
+from fakediscord.driver import Driver
+from harness import Harness
 
 
 def choice_components(message: dict[str, Any]) -> list[dict[str, Any]]:

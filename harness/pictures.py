@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.harness.fake_discord import Call, FakeDiscord
+from fakediscord.fake_discord import Call, FakeDiscord
 
 KEY = "_png"
 

@@ -30,10 +30,10 @@ from unittest import mock
 import games
 from bot import present
 from bot.render.generic import TableContext
-from tests.harness import Harness
-from tests.harness.driver import components_of
-from tests.harness.fake_discord import FakeDiscord
-from tests.harness.play import decide_from_message
+from fakediscord.driver import components_of
+from fakediscord.fake_discord import FakeDiscord
+from harness import Harness
+from harness.play import decide_from_message
 
 # Shorter secret lines ("3", "Shepherd (3), Mage (7)": one or two cards) also occur by chance in public
 # text, e.g. a hand that holds what another player has just revealed (two-player games have two decks).

@@ -7,7 +7,7 @@ REST is answered by the same `FakeDiscord` the Harness uses; the test drives use
 `Driver` methods (slash, click, select, dms, messages_in, find_button, ...).
 
     lb = await Loopback.start()                      # an ephemeral port; lb.url = "http://127.0.0.1:PORT"
-    bot = await BotProcess.spawn(lb, database_url)   # tests/harness/run_bot.py: the real `python -m bot`
+    bot = await BotProcess.spawn(lb, database_url)   # harness/run_bot.py: the real `python -m bot`
     await lb.wait_ready()                            # IDENTIFY done, READY + GUILD_CREATEs sent
     alice = lb.user("Alice")
     await lb.slash(alice, "game new", game="eggs-empires")    # INTERACTION_CREATE over the gateway,
@@ -40,7 +40,7 @@ the connection drops before the answer: a retry must not do it twice), `drop_nex
 drops before the call is carried out). `match="/channels/"` limits
 a fault to paths that contain it. Faulted calls are in `fake.calls` with their status (-1: answer lost).
 
-Rate limits (tests/harness/rate_limits.py): `Loopback.start(limits=RateLimits())` applies Discord's per-channel
+Rate limits (fakediscord/rate_limits.py): `Loopback.start(limits=RateLimits())` applies Discord's per-channel
 message bucket (5 per 5 s, with the headers discord.py paces itself by), `RateLimits.discord(global_limit=True)`
 adds the global 50 per second; off (None) by default. `lb.limiter.rejected` counts the 429s it answered
 (by scope), `lb.limiter.exhausted` the windows used up; rejected calls are in `fake.calls` with status 429.
@@ -61,9 +61,9 @@ from typing import Any
 import discord
 from aiohttp import BodyPartReader, WSMsgType, web
 
-from tests.harness.driver import Driver, Response
-from tests.harness.fake_discord import APP_ID, BOT_ID, GUILD_ID, Call, FakeDiscord
-from tests.harness.rate_limits import Limiter, RateLimits
+from fakediscord.driver import Driver, Response
+from fakediscord.fake_discord import APP_ID, BOT_ID, GUILD_ID, Call, FakeDiscord
+from fakediscord.rate_limits import Limiter, RateLimits
 
 log = logging.getLogger(__name__)
 

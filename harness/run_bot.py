@@ -1,6 +1,6 @@
-"""The bot in a subprocess, talking to the loopback fake Discord (tests/harness/loopback.py).
+"""The bot in a subprocess, talking to the loopback fake Discord (fakediscord/loopback.py).
 
-    python -m tests.harness.run_bot        # env: LOOPBACK_URL=http://127.0.0.1:PORT, DATABASE_URL, ...
+    python -m harness.run_bot        # env: LOOPBACK_URL=http://127.0.0.1:PORT, DATABASE_URL, ...
 
 points discord.py's two network addresses at the loopback (the REST base `Route.BASE`, which the
 interaction webhooks share, and the gateway `DiscordWebSocket.DEFAULT_GATEWAY`) and runs the real
@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tests.harness.loopback import Loopback
+    from fakediscord.loopback import Loopback
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def point_at(url: str) -> None:
@@ -49,8 +49,8 @@ class BotProcess:
     async def spawn(
         cls, loopback: Loopback, database_url: str, *, log: IO[bytes] | None = None, **settings: str
     ) -> BotProcess:
-        """Start `python -m tests.harness.run_bot`; `settings` become environment variables (TIMER_INTERVAL=...)."""
-        from tests.harness.loopback import TOKEN
+        """Start `python -m harness.run_bot`; `settings` become environment variables (TIMER_INTERVAL=...)."""
+        from fakediscord.loopback import TOKEN
 
         env = {
             **os.environ,
@@ -67,7 +67,7 @@ class BotProcess:
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
-            "tests.harness.run_bot",
+            "harness.run_bot",
             cwd=ROOT,
             env=env,
             stdin=asyncio.subprocess.DEVNULL,
