@@ -166,7 +166,7 @@ class _BusyDatabase(load.InProcessRun):
 async def test_a_lobby_step_the_bot_asks_to_retry_is_sent_again_as_a_new_interaction(
     harness: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(load, "RETRY_AFTER", 0.0)
+    monkeypatch.setattr("bench.load.players.RETRY_AFTER", 0.0)
     run = _BusyDatabase(harness, busy=2)
     table = load.Table("eggs-empires", "", [harness.user("Host")], 0, harness.channel)
     await run._lobby_step(

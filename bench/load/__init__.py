@@ -1,0 +1,106 @@
+"""Many games at once through the real bot: decisions per second, response latency, REST cost, memory.
+
+    python -m bench load [--games 1000] [--database-url URL] [--think 3.0] [--seed 1] [--memory-games 100]
+                         [--duration S] [--mode loopback|inprocess] [--open-concurrency 16]
+                         [--no-limits] [--global-limit]
+
+Two modes. `loopback` (the default): the real `python -m bot` runs in its own process
+(harness/run_bot.py) against the loopback fake Discord (fakediscord/loopback.py: real HTTP
+and a real gateway websocket on 127.0.0.1), and the players and the fake run in this process, so
+the bot's own CPU time can be told apart. The fake applies Discord's per-channel rate limit on
+creating and editing messages (5 per 5 s per channel, each thread and DM its own; the headers
+discord.py paces itself by; fakediscord/rate_limits.py), as Discord does for every bot:
+`--no-limits` turns it off, `--global-limit` adds the global 50 requests per second (interactions
+exempt; discord.py does not pace itself for it, so expect 429s). `inprocess`: the bot, discord.py,
+the fake and the players share one process (harness: only the network replaced; no rate
+limits); use it to profile the bot with py-spy or cProfile, and for the traced-memory figure.
+
+The games are spread over several guilds (at most 100 tables per guild), one channel per game, and
+mix all three games with and without their variants, 2-6 seats (2-4 for Eight-Minute Empire), some
+of them AI. The lobbies are opened `--open-concurrency` at a time (`/game new`, Join clicks, Add AI,
+Start; a game counts open once its players have their DMs, which follow Start's answer). Then every
+human seat is a task that watches its DM and, after a think time drawn uniformly from 0 to 2x
+`--think` seconds, clicks one of the buttons (or fills the select) the DM shows *at that moment*, at
+random: all players of all games click concurrently and interleaved.
+
+Figures (play phase only; opening the lobbies is reported apart):
+- decisions per second: decisions committed (human clicks and AI seats; read from the action log) /
+  wall time; per CPU second of the bot process (loopback) or of the one process (inprocess);
+- latency: from the INTERACTION_CREATE handed to the bot (the gateway frame sent, or
+  `parse_interaction_create` in process) to the first interaction callback the fake receives, p50 /
+  p99 / max over every click; and to the answer itself (after a deferral: its edit);
+- every click's outcome: accepted, refused (by reason: the refusal's message id in bot/text.py),
+  unanswered within 30 s (and what those got in the end, if the answer came before the bot stopped);
+- REST calls the bot sent on its own per resolved turn (a turn's log line, counted by the bot's
+  `tablebot_notifications_total{kind="log"}`: lines owed at once share a post), by kind, with the
+  answers to interactions apart, against what the table service asked its notifier to show meanwhile (the
+  bot's `tablebot_notifications_total`): one table edit per update (each accepted click, with the AI
+  moves it set off: in Eggs and Empires every player's secret play is an update, several per turn)
+  and one DM refresh per human seat whose prompt changed, the clicking player's excepted (the answer
+  to the click edits that DM). The floor is a log post, a table edit and those DM refreshes per turn;
+  "without coalescing" adds every update's table edit. Fewer go out than asked because the notifier
+  coalesces: an update that comes while the previous one of its game is still being drawn or sent
+  replaces it (its table, a seat's DM), and only the newest is sent. (The former floor, a DM edit per
+  human per turn, was never reached: a DM is refreshed only when its player's prompt changed, which
+  in a turn-by-turn game is one player per turn, and not at all for the player who clicked; every
+  player's at the end of a game.)
+- within Discord's rate limits (loopback): the 429s the fake answered, by scope; the bot's requests
+  held by discord.py's limiter (`tablebot_discord_request_held_seconds`: before a request while its
+  bucket has no room, and after the one that used it up, until the reset); and from an update handed to the
+  notifier to Discord's answer to the request that showed it (`tablebot_notification_delay_seconds`):
+  the table (how stale it was when the update reached it; every update counts, coalesced ones too),
+  the DM (a player's prompt), the log line; mean, and the metric's buckets under which p50/p99 fall;
+- memory per active game: loopback: the bot process's RSS after opening the games minus before, over
+  their number; `--memory-games N` (either mode): Python memory traced (tracemalloc) in process with
+  N games open, minus the same before they were opened, over N, with the fake Discord's own records
+  set aside. SQLite's C-level page cache is not traced (bounded, not per game); on PostgreSQL the
+  server's memory is in another process.
+- loopback also reports this process's CPU and its event-loop lag (p99): when the bench itself is
+  saturated its latencies include its own delay.
+
+The package: `plan` (the mix), `players` (lobbies and clicking players), `runner` (in process or on the
+loopback), `measure` (CPU, memory, metrics, refusals, REST figures), `report` (the text), `cli` (`main`).
+"""
+
+from __future__ import annotations
+
+from bench.load.cli import main
+from bench.load.measure import (
+    BotClock,
+    _errors,
+    choice_components,
+    cpu_seconds,
+    notifications_asked,
+    refusal_reason,
+    rest_figures,
+    rss_kb,
+)
+from bench.load.plan import LOBBY_ATTEMPTS, MIX, TARGETS, Table, game_mix, percentile, plan
+from bench.load.players import InProcessRun, LoadRun, LoopbackRun
+from bench.load.report import report
+from bench.load.runner import rate_limits, run
+
+__all__ = [
+    "LOBBY_ATTEMPTS",
+    "MIX",
+    "TARGETS",
+    "BotClock",
+    "InProcessRun",
+    "LoadRun",
+    "LoopbackRun",
+    "Table",
+    "_errors",
+    "choice_components",
+    "cpu_seconds",
+    "game_mix",
+    "main",
+    "notifications_asked",
+    "percentile",
+    "plan",
+    "rate_limits",
+    "refusal_reason",
+    "report",
+    "rest_figures",
+    "rss_kb",
+    "run",
+]

@@ -1,0 +1,113 @@
+"""`python -m bench load`: its options, the run, the saved figures."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    pass
+
+from bench.load.plan import MODES, TARGETS
+from bench.load.report import report
+from bench.load.runner import rate_limits, run
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench load", description=_package_doc(), formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument(
+        "--database-url",
+        default=None,
+        help="postgresql+asyncpg://... (an EMPTY database: the fake's ids restart at each run); "
+        "SQLite in a temporary file otherwise",
+    )
+    parser.add_argument(
+        "--mode",
+        choices=MODES,
+        default="loopback",
+        help="loopback: the bot in its own process (default); inprocess: one process, for profiling",
+    )
+    parser.add_argument("--think", type=float, default=3.0, help="mean think time in seconds (uniform 0..2x)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--memory-games",
+        type=int,
+        default=100,
+        help="games opened in process with memory tracing on (SQLite only; 0: skip)",
+    )
+    parser.add_argument("--open-concurrency", type=int, default=16, help="lobbies opened at a time")
+    parser.add_argument(
+        "--duration",
+        type=float,
+        default=None,
+        help="stop clicking after this many seconds of play (default: play every game to its end)",
+    )
+    parser.add_argument("--only", default=None, help="one game key instead of the mix (for profiling)")
+    parser.add_argument(
+        "--no-limits",
+        action="store_true",
+        help="the loopback fake answers at once (default: Discord's 5 messages per 5 s per channel)",
+    )
+    parser.add_argument(
+        "--global-limit",
+        action="store_true",
+        help="add Discord's global limit (50 requests per second; interactions exempt)",
+    )
+    parser.add_argument("--no-save", action="store_true", help="print only; leave bench/results alone")
+    parser.add_argument("--workdir", default=None, help="keep the bot's log and the SQLite files here")
+    args = parser.parse_args(argv)
+    root = Path(__file__).resolve().parents[2]
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    with tempfile.TemporaryDirectory(prefix="load-") as temporary:
+        directory = Path(args.workdir or temporary)
+        directory.mkdir(parents=True, exist_ok=True)
+        figures = asyncio.run(
+            run(
+                args.games,
+                database_url=args.database_url,
+                think=args.think,
+                seed=args.seed,
+                memory_games=args.memory_games,
+                directory=directory,
+                only=args.only,
+                duration=args.duration,
+                mode=args.mode,
+                open_concurrency=args.open_concurrency,
+                limits=rate_limits(per_channel=not args.no_limits, global_limit=args.global_limit),
+            )
+        )
+    print(report(figures))
+    if not args.no_save:
+        from bench import results
+
+        name = f"load-{figures['database']}"
+        where = "in its own process" if args.mode == "loopback" else "in process"
+        results.save(
+            name,
+            results.command("load", argv),
+            figures,
+            title=f"Load: {args.games} concurrent games ({figures['database']}, bot {where})",
+            targets=TARGETS if figures["database"] == "sqlite" else {},
+            notes=_figures_doc(),
+        )
+    return 0 if figures["errors"] == 0 and figures["unanswered"] == 0 else 1
+
+
+def _package_doc() -> str:
+    """What `python -m bench load` does and measures: the package's docstring, without its module list."""
+    from bench import load
+
+    return (load.__doc__ or "").split("The package:", 1)[0].strip()
+
+
+def _figures_doc() -> str:
+    """The package docstring's account of the figures (saved with them)."""
+    return _package_doc().split("Figures", 1)[-1].strip()

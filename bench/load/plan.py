@@ -1,0 +1,116 @@
+"""What `bench load` plays: the mix of games and variants, seats and AI seats per table."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import games
+
+if TYPE_CHECKING:
+    pass
+
+
+def game_mix() -> tuple[tuple[str, str, int, int], ...]:
+    """(game key, variants as /game new takes them, fewest seats, most seats): every registered game
+    with each of its `sample_options`."""
+    return tuple(
+        (
+            key,
+            " ".join(f"{name}={str(value).lower()}" for name, value in options.items()),
+            game.min_players,
+            game.max_players,
+        )
+        for key in games.keys()
+        for game in [games.get(key)]
+        for options in game.sample_options
+    )
+
+
+MIX = game_mix()
+
+MODES = ("loopback", "inprocess")
+
+TABLES_PER_GUILD = 100
+
+EPHEMERAL = 64
+
+TARGETS = {"decisions_per_second": ">= 500", "latency_p99_ms": "< 100", "memory_per_game_kb": "<= 100"}
+
+FAKE_RECORDS = (
+    "messages",
+    "ephemeral_messages",
+    "calls",
+    "responses",
+    "interaction_sources",
+    "acknowledged",
+    "interaction_messages",
+    "channels",
+    "users",
+)
+
+STALL_SECONDS = 120.0  # no decision anywhere for this long: the run failed
+
+ANSWER_WITHIN = 30.0  # a click with no answer after this long counts as unanswered
+
+LOBBY_WITHIN = 120.0  # a lobby interaction with no answer after this long fails the run
+
+FINISHED_POLL = 1.0  # seconds between two looks at which games have ended
+
+# Refusals that changed nothing and ask to try again (the database was busy): a person clicks again.
+TRY_AGAIN = ("TRY_AGAIN_SOON", "SOMETHING_WRONG")
+
+RETRY_AFTER = 1.0  # seconds before trying again
+
+LOBBY_ATTEMPTS = 5
+
+
+@dataclass
+class Table:
+    """One game of the run and the people at it."""
+
+    key: str
+    variants: str
+    humans: list[int]
+    ais: int
+    channel: int
+    game_id: int = 0
+    thread: int = 0
+    finished: bool = False
+
+
+@dataclass
+class Pending:
+    """An interaction handed to the bot, waiting for its answer."""
+
+    kind: str  # "click", or the lobby step ("game new", "Join", "Add AI", "Start")
+    arrival: float
+    answer: asyncio.Future[str | None]  # None when accepted, else the refusal's reason
+    first: float | None = None  # when the first callback (a deferral counts) came
+    late: bool = False  # given up on (unanswered in time); its answer, if it comes, is counted apart
+
+
+def plan(
+    count: int, rng: random.Random, only: str | None = None, max_seats: int = 6
+) -> list[tuple[str, str, int, int]]:
+    """(key, variants, humans, AI seats) for each game: the mix in turn, seats and AIs at random."""
+    mix = [m for m in MIX if only is None or m[0] == only]
+    tables = []
+    for index in range(count):
+        key, variants, low, high = mix[index % len(mix)]
+        seats = rng.randint(low, min(high, max_seats))
+        ais = rng.randint(0, min(2, seats - 1))
+        tables.append((key, variants, seats - ais, ais))
+    return tables
+
+
+def percentile(values: Sequence[float], fraction: float) -> float:
+    """Nearest-rank percentile (0 for no values)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(fraction * len(ordered)) - 1))]

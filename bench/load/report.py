@@ -1,0 +1,144 @@
+"""The figures of `bench load` as text."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    pass
+
+from bench.load.plan import ANSWER_WITHIN
+
+
+def limit_report(f: dict[str, Any]) -> list[str]:
+    """The report's lines on Discord's rate limits: what the fake applied, 429s, holds, notification delays."""
+    within = f.get("within_limits")
+    if within is None:
+        return [f"  Discord's rate limits: {f.get('rate_limits', 'none')} (in process: the fake has no limiter)"]
+    rejected = within["rate_limited"]
+    lines = [
+        f"  Discord's rate limits in the fake: {f['rate_limits']}; 429s the bot received: "
+        f"{sum(rejected.values())}"
+        + (f" ({', '.join(f'{n} {scope}' for scope, n in rejected.items())})" if rejected else ""),
+        f"    requests held by discord.py's limiter: {within['requests_held']['before']} until their bucket had "
+        f"room, {within['requests_held']['after']} after their answer until the reset (the request that used "
+        f"the bucket up); {within['held_seconds']} s in all",
+    ]
+
+    def timing(figures: dict[str, Any]) -> str:
+        if not figures.get("answers"):
+            return "none"
+
+        def bound(key: str) -> str:
+            value = figures[key]
+            return f"<= {value:g} ms" if value is not None else f"> {figures['largest_bucket_ms']:g} ms"
+
+        return f"mean {figures['mean_ms']} ms, p50 {bound('p50_under_ms')}, p99 {bound('p99_under_ms')}"
+
+    names = {
+        "table": "table (how stale it was when an update reached it)",
+        "dm": "dm (a player's prompt)",
+        "log": "log line",
+    }
+    lines.append("    from an update handed to the notifier to Discord's answer showing it (metrics' buckets):")
+    lines += [f"      {names[kind]:52s} {timing(figures)}" for kind, figures in within["delays"].items()]
+    return lines
+
+
+def report(figures: dict[str, Any]) -> str:
+    f = figures
+    inprocess = f["mode"] == "inprocess"
+    whose = "the one process (bot, fake Discord and players)" if inprocess else "the bot (its process and children)"
+    lines = [
+        f"{f['games']} games at once on {f['database']}, bot {'in this process' if inprocess else 'in its own process'}"
+        f" ({f['human_seats']} human seats, {f['ai_seats']} AI; think time {f['think_seconds']} s; "
+        + (
+            f"{f['finished']} finished"
+            if f["window_seconds"] is None
+            else f"played for a {f['window_seconds']:g} s window, {f['finished']} finished in it"
+        )
+        + ")",
+        f"  opening the lobbies: {f['opening_seconds']} s"
+        + (
+            f" ({f['open_concurrency']} at a time; bot CPU {f['opening_bot_cpu_seconds']} s, "
+            f"{f['opening_bot_cpu_ms_per_game']} ms per game; bench CPU {f['opening_bench_cpu_seconds']} s; "
+            f"the bot then busy for {f['bot_busy_after_opening_seconds']} s more)"
+            if not inprocess
+            else ""
+        ),
+    ]
+    lines += [
+        f"    {kind:10s} x{s['count']:<6d} answered p50 {s['p50_ms']} ms, p99 {s['p99_ms']} ms, max {s['max_ms']} ms"
+        for kind, s in f["lobby_steps"].items()
+    ]
+    lines += [f"    tried again {count} times: {why}" for why, count in f["lobby_retries"].items()]
+    lines += [
+        f"  decisions: {f['decisions']} ({f['human_decisions']} human, {f['ai_decisions']} AI) in "
+        f"{f['wall_seconds']} s: {f['decisions_per_second']}/s ({f['human_decisions_per_second']}/s human)  "
+        f"[target >= 500/s]",
+        f"  CPU of {whose}: {f['cpu_seconds']} s, {f['cpu_ms_per_decision']} ms per decision, "
+        f"{f['decisions_per_cpu_second']} decisions per CPU second"
+        + ("" if inprocess else f" (main process alone: {f['bot_main_process_cpu_seconds']} s)"),
+    ]
+    if not inprocess:
+        lines.append(
+            f"  bench process (players + fake Discord): CPU {f['bench_cpu_seconds']} s, event-loop lag "
+            f"p99 {f['bench_loop_lag_p99_ms']} ms, max {f['bench_loop_lag_max_ms']} ms"
+        )
+    lines += [
+        f"  INTERACTION_CREATE -> first callback over {f['clicks']} clicks: p50 {f['latency_p50_ms']} ms, "
+        f"p99 {f['latency_p99_ms']} ms, max {f['latency_max_ms']} ms  [target p99 < 100 ms]",
+        f"  INTERACTION_CREATE -> the answer itself (after a deferral: its edit): p50 {f['answer_p50_ms']} ms, "
+        f"p99 {f['answer_p99_ms']} ms, max {f['answer_max_ms']} ms",
+    ]
+    inside = f.get("bot_answer_timing") or {}
+    if inside.get("answers"):
+
+        def bound(key: str) -> str:
+            value = inside[key]
+            return f"<= {value:g} ms" if value is not None else f"> {inside['largest_bucket_ms']:g} ms"
+
+        lines.append(
+            f"  the bot's own clock (Interaction parsed -> first response sent) over {inside['answers']} "
+            f"clicks: mean {inside['mean_ms']} ms, p50 {bound('p50_under_ms')}, "
+            f"p99 {bound('p99_under_ms')} (its metrics' buckets)"
+        )
+    lines += [
+        f"  clicks: {f['accepted_clicks']} accepted, {f['refused_clicks']} refused, {f['unanswered']} unanswered "
+        f"within {ANSWER_WITHIN:g} s, {f['undelivered']} undelivered",
+    ]
+    lines += [f"    refused {count:6d}  {reason}" for reason, count in f["refusals_by_reason"].items()]
+    if f["unanswered"]:
+        lines.append(
+            f"    of the unanswered: {f['unanswered_never_answered']} never answered while the bot ran; "
+            "answered later: " + (", ".join(f"{n} {why}" for why, n in f["unanswered_then_answered"].items()) or "none")
+        )
+    lines.append(
+        f"  REST calls the bot sent on its own per resolved turn (a log line): {f['rest_per_turn']} over "
+        f"{f['resolved_turns']} turns; plus {f['interaction_answers_per_turn']} answers to interactions"
+    )
+    lines += [f"    {kind:28s} {per:6.2f} per turn" for kind, per in f["rest_by_kind_per_turn"].items()]
+    if f.get("asked_per_turn"):
+        asked, away = f["asked_per_turn"], f["coalesced_away_per_turn"]
+        lines.append(
+            f"    floor {f['floor_per_turn']} (a log post, a table edit, a DM edit per player whose prompt "
+            f"changed); without coalescing {f['uncoalesced_per_turn']}"
+        )
+        lines += [
+            f"    asked {kind:5s} {asked[kind]:6.2f} per turn, {away[kind]:6.2f} coalesced away (a newer update "
+            "replaced it while it waited)"
+            for kind in asked
+        ]
+    lines += limit_report(f)
+    memory = []
+    if f.get("rss_per_game_kb") is not None:
+        memory.append(f"bot process RSS growth {f['rss_per_game_kb']} KB per game over {f['games']} games (loopback)")
+    if f.get("memory_per_game_kb") is not None:
+        memory.append(f"{f['memory_per_game_kb']} KB traced per game over {f['memory_games']} games (in process)")
+    lines.append("  memory per active game: " + ("; ".join(memory) or "not measured") + "  [target <= 100 KB]")
+    lines.append(
+        f"  errors logged: {f['errors']}"
+        + (f" {f['first_errors']}" if f["errors"] else "")
+        + (f"; {f['errors_at_shutdown']} more while the bot stopped" if f.get("errors_at_shutdown") else "")
+    )
+    return "\n".join(lines)
