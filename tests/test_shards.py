@@ -473,7 +473,7 @@ async def test_two_processes_play_through_kills_of_either(
     finishes, no acknowledged decision is lost, and no decision is applied twice.
 
     Two-player Eggs and Empires only, to keep it short."""
-    monkeypatch.setattr(crash_bench, "SEATS", {"eggs-empires": (2, 2)})
+    monkeypatch.setattr(crash_bench, "ONLY", ("eggs-empires", 2, 2))
     with open(tmp_path / "bots.log", "wb") as log:  # noqa: ASYNC230 - opened once, before anything runs
         run = ShardedRun(lb, pg_url, split=TWO, kills=2, tables=2, seed=11, log=log, max_gap=1.5)
         try:
