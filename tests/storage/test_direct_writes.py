@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import text
 
 from storage import Database, GameNotActive, Move, VersionConflict
-from storage.database import _read_table
+from storage.rows import _read_table
 from storage.pg_direct import GROUP_COMMIT
 from storage.types import utcnow
 from tests.storage.test_repository import NOW, active_game, raw

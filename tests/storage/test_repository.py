@@ -26,7 +26,7 @@ from storage import (
     SchemaTooNew,
     VersionConflict,
 )
-from storage import database as database_module
+from storage import rows as database_module
 from storage.migrate import head_revision
 from storage.models import SQLModel
 

@@ -1,0 +1,1 @@
+"""The repositories behind `storage.Database`, one per concern (mixins over `DatabaseCore`)."""
