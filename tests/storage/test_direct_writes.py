@@ -12,8 +12,8 @@ import pytest
 from sqlalchemy import text
 
 from storage import Database, GameNotActive, Move, VersionConflict
-from storage.rows import _read_table
 from storage.pg_direct import GROUP_COMMIT
+from storage.rows import _read_table
 from storage.types import utcnow
 from tests.storage.test_repository import NOW, active_game, raw
 
