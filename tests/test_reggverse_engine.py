@@ -265,7 +265,7 @@ def test_collection_is_read_from_the_collectors_side() -> None:
     act(state, 1, "c11")  # north's left is east
     act(state, 1, "pile:cyan")
     events = act(state, 1, "green:next")
-    assert {"type": "collected", "seat": 1, "eggs": ["red"], "cell": 11} in events
+    assert {"type": "collected", "seat": 1, "eggs": ["red"], "sources": ["pile"], "cell": 11} in events
     assert 11 in matching_tiles(state.board, "red", 1) and 11 not in matching_tiles(state.board, "red", 0)
 
 
@@ -363,7 +363,9 @@ def test_back_to_pile_returns_three_eggs() -> None:
 
 def test_switch_rules_swaps_two_rows() -> None:
     state = action_table("switch")
-    act(state, 0, "red", "green")
+    act(state, 0, "red")
+    assert kind(state) == "switch_with" and "red" not in ids(state)
+    act(state, 0, "green")
     assert state.board["rows"]["red"][0]["id"] == 904 and state.board["rows"]["green"][0]["id"] == 901
 
 
@@ -373,20 +375,31 @@ def test_steal_takes_a_collected_egg() -> None:
     assert state.collected[0]["blue"] == 1 and state.collected[1] == {"blue": 1}
 
 
-def test_move_up_to_three_eggs_between_tiles() -> None:
+def test_move_at_most_three_eggs_from_one_tile_to_another() -> None:
     state = action_table("shift")
+    assert ids(state) == ["c0", "c3"]  # the squares holding eggs
     act(state, 0, "c0")
+    assert "c0" not in ids(state)
     act(state, 0, "c12")
+    assert ids(state) == ["red"]  # no "done" before the first egg
+    act(state, 0, "red")
+    assert ids(state) == ["red", "done"]
     act(state, 0, "done")
     assert state.board["eggs"][0] == {"red": 1} and state.board["eggs"][12] == {"red": 1}
+    state = action_table("shift")
+    for choice in ("c0", "c12", "red", "red"):  # the square runs out of eggs: the action ends
+        act(state, 0, choice)
+    assert state.board["eggs"][0] == {} and state.board["eggs"][12] == {"red": 2} and state.current == 1
 
 
-def test_move_three_eggs_from_piles_onto_tiles() -> None:
+def test_move_three_eggs_from_a_pile_onto_tiles() -> None:
     state = action_table("spawn")
+    act(state, 0, "cyan")
     for target in ("c1", "c1", "c2"):
-        act(state, 0, "cyan")
+        assert kind(state) == "spawn_to"
         act(state, 0, target)
-    assert state.board["eggs"][1] == {"cyan": 2} and state.piles["cyan"] == 7
+    assert state.board["eggs"][1] == {"cyan": 2} and state.board["eggs"][2] == {"cyan": 1}
+    assert state.piles["cyan"] == 7 and state.current == 1
 
 
 @pytest.mark.parametrize(
@@ -421,7 +434,8 @@ def test_trade_three_of_one_type_for_one_of_another() -> None:
     assert ids(state) == ["yellow"]
     act(state, 0, "yellow")
     act(state, 0, "red")
-    assert state.collected[0]["red"] == 1 and "yellow" not in state.collected[0] and state.boxed == 3
+    assert state.collected[0]["red"] == 1 and "yellow" not in state.collected[0]
+    assert state.piles["yellow"] == 13 and state.piles["red"] == 9 and state.boxed == 0  # back to their pile
 
 
 def test_draw_three_more_tiles() -> None:
@@ -431,7 +445,9 @@ def test_draw_three_more_tiles() -> None:
 
 def test_swap_two_map_tiles_with_their_contents() -> None:
     state = action_table("swap")
-    act(state, 0, "c0", "c5")
+    act(state, 0, "c0")
+    assert kind(state) == "swap_with" and "c0" not in ids(state)
+    act(state, 0, "c5")
     assert state.board["types"][5] == "tree" and state.board["types"][0] == "statue"
     assert state.board["eggs"][5] == {"red": 2} and state.board["pawns"][0] == 0
 
@@ -450,7 +466,8 @@ def _points(
     ("kind", "eggs", "collected", "out", "points"),
     [
         ("five_of_two", ["red", "green"], [{"green": 5}, {}], [], 10),
-        ("five_of_two", ["red", "green"], [{"green": 4, "red": 4}, {}], [], 0),
+        ("five_of_two", ["red", "green"], [{"green": 3, "red": 2}, {}], [], 10),  # counted together
+        ("five_of_two", ["red", "green"], [{"green": 2, "red": 2, "blue": 4}, {}], [], 0),
         ("four_of_one", [], [{"blue": 4}, {}], [], 10),
         ("one_each", [], [{"red": 1, "green": 1, "blue": 1}, {}], [], 10),
         ("one_each", [], [{"red": 1, "green": 1}, {}], [], 0),
@@ -474,10 +491,10 @@ def test_each_objective_scores(
     assert _points(kind, eggs, collected, out_order=out) == points
 
 
-def test_left_neighbour_is_the_previous_seat() -> None:
-    # seat 1's left neighbour in 3 players is seat 3 (index 2), who has 5 eggs
-    assert _points("beat_left", [], [{"red": 2}, {"red": 1}, {"red": 5}]) == 0
-    assert _points("beat_left", [], [{"red": 6}, {"red": 9}, {"red": 5}]) == 5
+def test_left_neighbour_is_the_next_seat_clockwise() -> None:
+    # play passes to the left: seat 1's left neighbour in 3 players is seat 2 (index 1)
+    assert _points("beat_left", [], [{"red": 2}, {"red": 1}, {"red": 5}]) == 5
+    assert _points("beat_left", [], [{"red": 6}, {"red": 9}, {"red": 5}]) == 0
 
 
 def test_objectives_are_dealt_secretly_and_the_guesser_guesses_at_the_end() -> None:

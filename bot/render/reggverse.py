@@ -240,7 +240,7 @@ def _squares_of(geo: Any, board: dict[str, Any], side: str) -> Image.Image:
             width=2,
         )
         draw.text((x + 8, y + 6), PICTURE.tile_type(kind), fill=INK, font=font(17))
-        draw.text((x + CELL - 8, y + 6), geo.names[side][cell], fill=MUTED, font=font(14), anchor="ra")
+        draw.text((x + CELL - 8, y + 6), geo.names["south"][cell], fill=MUTED, font=font(14), anchor="ra")
     with _squares_lock:
         _squares[key] = image
         while len(_squares) > KEPT_SQUARES:
@@ -770,7 +770,7 @@ def _summary_text(view: dict[str, Any], ctx: TableContext) -> str:
     board = view["board"]
     seat = view.get("seat")
     side = view["side"] if seat is not None else "south"
-    names = geometry(board["shape"]).names[side]
+    names = geometry(board["shape"]).names["south"]  # one name per square for everybody
     head = t(N_("Turn {turn}, seat {number} to play"), turn=view["turn"], number=view["current"] + 1)
     if view.get("finished"):
         head += " " + t(N_("(game over)"))

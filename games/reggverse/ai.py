@@ -267,7 +267,7 @@ class Decision:
         view, seat = self.view, self.seat
         board = view["board"]
         here: int = board["pawns"][seat]
-        if view["locks"].get("move", seat) != seat:
+        if "move" in view["locks"]:  # the movement lock binds everybody, its holder too
             return [here]
         geo = geometry(board["shape"])
         found = [
@@ -320,7 +320,7 @@ class Decision:
         view, seat = self.view, self.seat
         board = view["board"]
         tiles = {t["id"]: t for t in view["hand"]}
-        rules_locked = view["locks"].get("rules", seat) != seat
+        rules_locked = "rules" in view["locks"]
         scores: dict[str, float] = {}
         reaching: dict[int, list[str]] = {}  # destination -> the regular tiles' choices that reach it
         for choice in ids:
@@ -346,7 +346,7 @@ class Decision:
     def played_rule(self) -> Rule | None:
         view = self.view
         tile = view["step"].get("tile_data") or {}
-        if tile.get("kind") != "regular" or view["locks"].get("rules", self.seat) != self.seat:
+        if tile.get("kind") != "regular" or "rules" in view["locks"]:
             return None
         rule: Rule = tile["rule"]
         return rule
@@ -427,8 +427,17 @@ class Decision:
         pawns = self.view["board"]["pawns"]
         return 1.0 if cell in pawns and pawns.index(cell) != self.seat else -1.0 if cell == pawns[self.seat] else 0.0
 
-    def score_shift_from(self, choice: str) -> float:
+    def score_shift_egg(self, choice: str) -> float:
         return 1.0 if choice == "done" else 0.0
+
+    def score_collect_from(self, choice: str) -> float:
+        """Where a collected egg comes from: a square, unless that frees a type blocking an opponent's
+        square (an egg lying there keeps them from collecting it); the pile runs the game down."""
+        if choice == "pile":
+            return 0.0
+        cell = int(choice[1:])
+        pawns = self.view["board"]["pawns"]
+        return -0.5 if cell in pawns and pawns.index(cell) != self.seat else 0.1
 
     def score_trade_give(self, choice: str) -> float:
         return float(self.view["collected"][self.seat].get(choice, 0))

@@ -16,6 +16,9 @@ The id is the tile's, so one id always means one rule: evaluated masks are remem
 Every rule is read from one seat's side (see `side_of`): seat 1 looks from the south, 2 from the
 north, 3 from the west, 4 from the east, then again. "Left half", "top half", "row" and "column" are
 taken in that seat's own frame, exactly as a player sitting on that edge of a table would read them.
+
+Over 500 lines: the board index and the mask evaluator are the game's hot loop and read each other's
+fields inline; splitting them would cost a call per rule read.
 """
 
 from __future__ import annotations

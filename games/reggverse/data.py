@@ -30,8 +30,11 @@ SHAPES: dict[str, tuple[tuple[int, int], ...]] = {
 }
 DEFAULT_SHAPE = "4x4"
 
-# Rule templates: number -> (weight, has an opposite sense). Weight 1 unless the material says
-# otherwise. Weights are kept as integers (hundredths) so drawing stays exact.
+# Rule templates: number -> the publisher's `prob` for each of its entries, in hundredths (1 unless the
+# material says otherwise; integers keep the draw exact). The publisher's generator expands every template
+# into one entry per filled-in placeholder and per wording, and draws each rule tile among those ENTRIES
+# with weight `prob`: a template's share of the deck is `prob` x its number of entries (see
+# `material.template_weights`). A template without placeholders is one entry, printed in its first wording.
 TEMPLATE_WEIGHTS: dict[int, int] = {
     1: 100,
     2: 100,

@@ -1,22 +1,30 @@
 """Reggverse Riddles: the rules engine.
 
 A turn is a chain of small prompts to the seat whose turn it is:
-    play        which tile of the hand to play
-    move        where to move (only squares the tile's green squares reach, from the seat's side,
-                on the map and free of other pawns; with none the pawn stays, announced by an event)
-    drop        which egg to drop on your square and where it comes from: "<source>:<egg>" with
-                source "pile", "mine" (your collected eggs) or "c<square>" (a square with eggs)
-                (when more than 25 such choices exist: drop_from, then drop_egg unless the source
-                holds one type only)
-    rule        where the tile's rule goes: "<egg>:next" (next to that egg's rules, at most 3
-                unique rules) or "<egg>:on<tile>" (on top of one of its rules); only placements that
-                leave the row matching some but not all squares are offered; if there is none, the
-                tile is discarded with an event (more than 25 placements: rule_egg, then rule_spot)
-Then, at the end of the turn, the seat collects one egg of each type whose row points at its square
-(except types lying on that square), piles that run out lose their rules, and the hand is refilled.
-Action tiles replace move + rule by their action, which may ask its own prompts. The game ends when
-every pile has run out; with secret objectives, holders of the guessing objective then answer a
-secret "guess" prompt per neighbour before the scores are final.
+    play          which tile of the hand to play
+    move          where to move (only squares the tile's green squares reach, from the seat's side, on
+                  the map and free of other pawns; with none the pawn stays, announced by an event)
+    drop          which egg to drop on your square and where it comes from: "<source>:<egg>" with source
+                  "pile", "mine" (your collected eggs) or "c<square>" (a square with eggs) (when more
+                  than 25 such choices exist: drop_from, then drop_egg unless the source holds one type)
+    rule          where the tile's rule goes: "<egg>:next" (next to that egg's rules, at most 3 unique
+                  rules) or "<egg>:on<tile>" (on top of one of its rules); if there is no placement,
+                  the tile is discarded with an event (more than 25 placements: rule_egg, then rule_spot)
+    collect_from  at the end of the turn, for each egg whose row points at the seat's square (except
+                  types lying there): from its pile or from a square holding that type ("pile" or
+                  "c<square>"), asked only when there is more than one way
+Then piles that run out lose their rules and the hand is refilled. Action tiles replace move, drop and
+rule by their action (`games.reggverse.actions`). The game ends when every pile has run out; with
+secret objectives, holders of the guessing objective then answer a secret "guess" prompt per
+neighbour before the scores are final.
+
+Every choice offered keeps every egg's rule row pointing at some square and not at all of them, from
+every side a player sits on (`games.reggverse.balance`); `apply` accepts only offered choices, so an
+answer that would break it is refused. The choices carry their data in the shapes of
+`games.reggverse.shapes`. Views and the outcome are built in `games.reggverse.views`.
+
+Over 500 lines: the regular turn's steps, from the play to the collection, share their helpers and the
+prompt cache, and read best as one sequence; action tiles, checks, labels and views live apart.
 """
 
 from __future__ import annotations
@@ -27,6 +35,9 @@ from typing import Any
 
 from games.core import Choice, Game, Option, Player, Prompt, Rng, check_choice
 from games.reggverse import board as rules
+from games.reggverse import views
+from games.reggverse.actions import LOCKED_ACTIONS, ActionTiles
+from games.reggverse.balance import EGGS, PAWNS, Balance, has_template_11, row_balanced, sides_in_play
 from games.reggverse.board import SIDES, geometry, side_of
 from games.reggverse.data import (
     DEFAULT_EGG_TYPES,
@@ -34,13 +45,12 @@ from games.reggverse.data import (
     DEFAULT_TOKENS,
     EGG_COLOURS,
     HAND_SIZE,
-    LOCKS,
     MAP_TILES_PER_TYPE,
     SHAPES,
     TILE_TYPES,
 )
 from games.reggverse.material import action_tiles, objective_tiles, regular_tiles
-from games.reggverse.objectives import neighbours, objective_points
+from games.reggverse.objectives import neighbours
 from games.reggverse.state import State
 
 Event = dict[str, Any]
@@ -52,7 +62,7 @@ _choice_id = attrgetter("id")
 MAX_SELECT = 25  # options in one Discord select menu
 
 
-class ReggverseRiddles(Game[State]):
+class ReggverseRiddles(ActionTiles, Game[State]):
     key = "reggverse-riddles"
     title = "Reggverse Riddles"
     # Which side of a tile was used (move or rule) and which action tiles: named by prompt kind.
@@ -149,53 +159,46 @@ class ReggverseRiddles(Game[State]):
         return state
 
     def _starting_rules(self, state: State) -> None:
-        """One random rule per egg that passes the none/all test (read from seat 1's side)."""
+        """One random rule per egg from the deck that points at some square and not all, from every side
+        in play. "Matches the rules of all other eggs" does not start a row: the rows it reads are not
+        all there yet."""
         set_aside: list[int] = []
+        sides = sides_in_play(state.players)
+        ix = state.board_index()
+        rows = state.board["rows"]
         for egg in state.eggs:
             while True:
                 if not state.deck:
                     # Practically unreachable: no tile in the deck fits. The left half always does.
-                    state.board["rows"][egg] = [
-                        {"id": -1 - state.eggs.index(egg), "t": 4, "neg": False, "side": "left"}
-                    ]
+                    rows[egg] = [{"id": -1 - state.eggs.index(egg), "t": 4, "neg": False, "side": "left"}]
                     break
                 tile = state.tiles[state.deck.pop()]
-                if tile["kind"] == "regular" and self._starts_balanced(state, egg, tile["rule"]):
-                    state.board["rows"][egg] = [dict(tile["rule"])]
+                rule = tile["rule"] if tile["kind"] == "regular" else None
+                if rule is not None and rule["t"] != 11 and row_balanced(egg, [rule], rows, state.board, ix, sides):
+                    rows[egg] = [dict(rule)]
                     break
                 set_aside.append(tile["id"])
         state.deck.extend(set_aside)
         state.rng.shuffle(state.deck)
 
-    @staticmethod
-    def _starts_balanced(state: State, egg: str, rule: dict[str, Any]) -> bool:
-        """`row_is_balanced(board, egg, 0, [rule])`, reading masks through the state's board index."""
-        board = state.board
-        ix = state.index or state.board_index()
-        if rule["t"] == 11:
-            mask = rules.rule_mask(rule, board, "south", egg, {**board["rows"], egg: [rule]}, ix)
-        else:
-            mask = ix.mask(rule, "south")
-        return 0 < mask < ix.full
-
     def players(self, state: State) -> int:
         return state.players
 
     # --- small helpers ---------------------------------------------------------------------------
-    @staticmethod
-    def _in_play(state: State) -> list[str]:
+    def _in_play(self, state: State) -> list[str]:
         return list(filter(state.piles.__getitem__, state.eggs))  # piles never go below 0
 
-    @staticmethod
-    def _locked(state: State, lock: str, seat: int) -> bool:
-        holder = state.locks.get(lock)
-        return holder is not None and holder != seat
-
     def _playable(self, state: State, seat: int) -> list[int]:
+        """The tiles of the hand the locks allow (a lock binds everybody, its holder too)."""
         hand = state.hands[seat]
-        if not state.locks or not self._locked(state, "actions", seat):
+        locks = state.locks
+        if not locks:
             return list(hand)
-        return [t for t in hand if state.tiles[t]["kind"] != "action"]
+        tiles = state.tiles
+        if "actions" in locks:
+            return [t for t in hand if tiles[t]["kind"] != "action"]
+        barred = frozenset().union(*(LOCKED_ACTIONS.get(lock, frozenset()) for lock in locks))
+        return [t for t in hand if tiles[t]["kind"] != "action" or tiles[t]["action"] not in barred]
 
     def _destinations(self, state: State, seat: int, tile_id: int) -> list[int]:
         geo = geometry(state.board["shape"])
@@ -208,60 +211,89 @@ class ReggverseRiddles(Game[State]):
             cell = at((x + dx, y + dy))
             if cell is not None and cell not in pawns and cell not in found:
                 found.append(cell)
+        if found:
+            bal = Balance(state)
+            if bal.any_reads(PAWNS):
+                found = [c for c in found if bal.pawn(seat, c)]
         return found
 
-    def _drop_sources(self, state: State, seat: int) -> list[str]:
+    def _drop_choices(self, state: State, seat: int) -> list[Choice]:
+        """Every (source, egg) the seat may drop, as "<source>:<egg>" choices: piles, then its own
+        eggs, then squares (not its own) in order, each in the game's egg order; only those that keep
+        the rows balanced."""
+        labels = state.labels or state.choice_labels()
+        found = labels.pile_drops(self._in_play(state))
+        mine = state.collected[seat]
+        if mine:
+            found += labels.mine_drops(list(filter(mine.get, state.eggs)))  # counts are never below 0
         here = state.board["pawns"][seat]
-        sources = []
-        if any(state.piles[e] > 0 for e in state.eggs):
-            sources.append("pile")
-        if any(v > 0 for v in state.collected[seat].values()):
-            sources.append("mine")
-        sources += [f"c{c}" for c, kinds in enumerate(state.board_index().kinds) if kinds and c != here]
-        return sources
-
-    def _source_eggs(self, state: State, seat: int, source: str) -> list[str]:
-        if source == "pile":
-            held: dict[str, int] = state.piles
-        elif source == "mine":
-            held = state.collected[seat]
-        else:
-            held = state.board["eggs"][int(source[1:])]
-        return [e for e in state.eggs if held.get(e, 0) > 0]
-
-    def _spots(self, state: State, seat: int, egg: str, rule: dict[str, Any], first: bool = False) -> list[str]:
-        """Legal placements of `rule` in `egg`'s row: "next" and/or "on<tile id>" (with `first`, stop
-        at the first one found)."""
-        found = self._placements(state, seat, rule, [egg], first)
-        return ["next" if covered is None else f"on{covered}" for _, covered in found]
-
-    def _rule_eggs(self, state: State, seat: int, rule: dict[str, Any]) -> list[str]:
-        return [e for e in self._in_play(state) if self._spots(state, seat, e, rule, first=True)]
+        found += labels.square_drops(SIDES[seat % 4], here)
+        bal = Balance(state)
+        if not bal.any_reads(EGGS):  # no row reads eggs, nor the other rows: every drop keeps them
+            return found
+        piles = state.piles
+        verdicts: dict[tuple[str, str], bool] = {}
+        kept = []
+        for choice in found:
+            source, egg = choice.id.split(":")
+            effect = (source if source.startswith("c") else "", egg)
+            ok = verdicts.get(effect)
+            if ok is None:
+                changes = [(here, egg, 1)]
+                if source.startswith("c"):
+                    changes.insert(0, (int(source[1:]), egg, -1))
+                emptied = egg if source == "pile" and piles[egg] == 1 else None
+                ok = verdicts[effect] = bal.eggs(changes, emptied)
+            if ok:
+                kept.append(choice)
+        return kept
 
     def _placements(
         self, state: State, seat: int, rule: dict[str, Any], eggs: list[str] | None = None, first: bool = False
     ) -> list[tuple[str, int | None]]:
         """Every legal placement of `rule` as (egg, None) next to its rules or (egg, id of the rule it
         covers), eggs in play in order (or only those of `eggs` in play; with `first`, at most one per
-        egg)."""
+        egg): at most 3 unique rules, and the row points at some square and not all from every side in
+        play, as do the rows with "matches the rules of all other eggs", which read it."""
         live = self._in_play(state) if eggs is None else [e for e in eggs if state.piles[e] > 0]
-        return (state.index or state.board_index()).placements(live, rule, SIDES[seat % 4], first)
+        ix = state.index or state.board_index()
+        own = SIDES[seat % 4]
+        found = ix.placements(live, rule, own)
+        for side in sides_in_play(state.players):
+            if side != own and found:
+                allowed = set(ix.placements(live, rule, side))
+                found = [p for p in found if p in allowed]
+        rows = state.board["rows"]
+        if found and any(has_template_11(row) for row in rows.values()):
+            bal = Balance(state)
+            kept = []
+            for egg, covered in found:
+                row = rows[egg]
+                new = [*row, rule] if covered is None else [rule if r["id"] == covered else r for r in row]
+                if bal.rows({**rows, egg: new}, [egg]):
+                    kept.append((egg, covered))
+            found = kept
+        if first:
+            firsts: dict[str, tuple[str, int | None]] = {}
+            for placement in found:
+                firsts.setdefault(placement[0], placement)
+            found = list(firsts.values())
+        return found
 
-    def _drop_choices(self, state: State, seat: int) -> list[Choice]:
-        """Every (source, egg) the seat may drop, as "<source>:<egg>" choices: piles, then its own
-        eggs, then squares (not its own) in order, each in the game's egg order."""
-        labels = state.labels or state.choice_labels()
-        found = labels.pile_drops(self._in_play(state))
-        mine = state.collected[seat]
-        if mine:
-            found += labels.mine_drops(list(filter(mine.get, state.eggs)))  # counts are never below 0
-        return found + labels.square_drops(SIDES[seat % 4], state.board["pawns"][seat])
+    def _spots(self, state: State, seat: int, egg: str, rule: dict[str, Any]) -> list[int | None]:
+        return [covered for _, covered in self._placements(state, seat, rule, [egg])]
 
-    def _spot_label(self, state: State, egg: str, spot: str) -> str:
-        return state.choice_labels().spot_label(egg, spot)
-
-    def _egg_label(self, state: State, egg: str) -> str:
-        return f"{egg} egg ({state.piles[egg]} in pile)"
+    def _collect_sources(self, state: State, seat: int, egg: str, here: int | None) -> list[str]:
+        """Where a collected `egg` may come from, keeping the rows balanced: "pile" (its pile runs out if
+        it holds one) and "c<square>" for each square holding that type (not `here`)."""
+        bal = Balance(state)
+        found = []
+        if state.piles[egg] > 1 or bal.emptied(egg):
+            found.append("pile")
+        for cell, lying in enumerate(state.board["eggs"]):
+            if lying.get(egg) and cell != here and bal.eggs([(cell, egg, -1)]):
+                found.append(f"c{cell}")
+        return found
 
     # --- prompts -------------------------------------------------------------------------------
     def prompts(self, state: State) -> list[Prompt]:
@@ -290,99 +322,62 @@ class ReggverseRiddles(Game[State]):
             ]
         if kind == "move":
             return [self._move_prompt(state, seat, self._destinations(state, seat, step["tile"]))]
-        side = side_of(seat)
-        cells = lambda ids: [labels.cell_choice(side, c) for c in ids]  # noqa: E731
-        egg_choices = lambda es: [Choice(e, self._egg_label(state, e)) for e in es]  # noqa: E731
-        info: dict[str, Any] = {"step": kind, "tile": step.get("tile")}
-        text: str
-        pick = 1
         if kind == "drop":
             return [self._drop_prompt(state, seat, self._drop_choices(state, seat))]
-        elif kind == "drop_from":
-            choices = [labels.source_choice(side, src) for src in self._drop_sources(state, seat)]
+        info: dict[str, Any] = {"step": kind, "tile": step.get("tile")}
+        pick = 1
+        if kind == "drop_from":
+            sources = list(dict.fromkeys(c.id.split(":")[0] for c in self._drop_choices(state, seat)))
+            choices = [labels.source_choice(side_of(seat), src) for src in sources]
             text = "Take the egg to drop on your tile from where?"
-        elif kind in ("drop_egg", "to_pile_egg", "shift_egg", "steal_egg"):
+        elif kind == "drop_egg":
             source = step["source"]
-            if kind == "steal_egg":
-                held = state.collected[int(source[1:])]
-                es = [e for e in state.eggs if held.get(e, 0) > 0]
-            elif kind == "to_pile_egg":
-                es = [e for e in self._source_eggs(state, seat, source) if state.piles[e] > 0]
-            else:
-                es = self._source_eggs(state, seat, source)
-            choices = [Choice(e, f"{e} egg") for e in es]
+            choices = [
+                labels.plain_egg(c.id.split(":")[1])
+                for c in self._drop_choices(state, seat)
+                if c.id.split(":")[0] == source
+            ]
             text = "Which egg?"
+            info["source"] = source
         elif kind == "rule":
             rule = state.tiles[step["tile"]]["rule"]
             choices = labels.spot_choices(self._placements(state, seat, rule))
             text = labels.rule_question(rule)
+            info["rule"] = rule
         elif kind == "rule_egg":
             rule = state.tiles[step["tile"]]["rule"]
-            choices = egg_choices(self._rule_eggs(state, seat, rule))
+            placed = self._placements(state, seat, rule, first=True)
+            choices = [labels.egg_choice(e, state.piles[e]) for e, _ in placed]
             text = f'Which egg gets the rule "{rules.rule_text(rule)}"?'
+            info["rule"] = rule
         elif kind == "rule_spot":
             rule = state.tiles[step["tile"]]["rule"]
+            egg = step["egg"]
+            choices = labels.spot_only_choices(egg, self._spots(state, seat, egg, rule))
+            text = f"Where in the {egg} row?"
+            info.update(egg=egg, rule=rule)
+        elif kind == "collect_from":
+            egg = step["egg"]
+            here = step.get("cell")
             choices = [
-                Choice(spot, self._spot_label(state, step["egg"], spot))
-                for spot in self._spots(state, seat, step["egg"], rule)
+                labels.source_choice(side_of(seat), src) for src in self._collect_sources(state, seat, egg, here)
             ]
-            text = f"Where in the {step['egg']} row?"
-            info["egg"] = step["egg"]
-        elif kind == "cleanup":
-            choices = egg_choices([e for e in self._in_play(state) if state.board["rows"][e]])
-            text = "Clear the rules of which egg?"
-        elif kind in ("collect", "spawn_egg"):
-            choices = egg_choices(self._in_play(state))
-            text = "Take an egg from which pile?"
-        elif kind == "teleport":
-            pawns = state.board["pawns"]
-            choices = cells([c for c in range(len(state.board["types"])) if c not in pawns])
-            text = "Teleport to which tile?"
-        elif kind == "to_pile_from":
-            choices = cells(self._to_pile_cells(state))
-            text = f"Send an egg back to its pile from which tile? ({step['left']} left)"
-            info["left"] = step["left"]
-        elif kind == "switch":
-            choices = egg_choices(self._in_play(state))
-            pick = 2
-            text = "Which two eggs swap their rule rows?"
-        elif kind == "steal_from":
-            choices = [
-                Choice(f"s{s}", f"Seat {s + 1} ({sum(state.collected[s].values())} eggs)")
-                for s in self._steal_targets(state, seat)
-            ]
-            text = "Steal an egg from whom?"
-        elif kind == "shift_from":
-            choices = [*cells(self._egg_cells(state)), Choice("done", "Done moving eggs")]
-            text = f"Move an egg from which tile? ({step['left']} left)"
-            info["left"] = step["left"]
-        elif kind in ("shift_to", "spawn_to"):
-            skip = int(step["source"][1:]) if kind == "shift_to" else -1
-            choices = cells([c for c in range(len(state.board["types"])) if c != skip])
-            text = f"Put the {step['egg']} egg on which tile?"
-            info["egg"] = step["egg"]
-        elif kind == "trade_give":
-            choices = [Choice(e, f"Give 3 {e}") for e in self._trade_gives(state, seat)]
-            text = "Trade 3 eggs of which type?"
-        elif kind == "trade_get":
-            choices = [Choice(e, f"Get 1 {e}") for e in self._in_play(state) if e != step["give"]]
-            text = "Get one egg of which type?"
-        elif kind == "swap":
-            choices = cells(range(len(state.board["types"])))
-            pick = 2
-            text = "Which two map tiles swap places?"
-        else:  # pragma: no cover - every step kind is listed above
-            raise AssertionError(f"unknown step {kind!r}")
+            text = f"Collect the {egg} egg from where?"
+            info["egg"] = egg
+        else:
+            choices, pick, text, extra = self._action_choices(state, seat, kind)
+            info.update(extra)
         return [Prompt(seat=seat, kind=kind, choices=choices, pick=pick, text=text, info=info)]
 
     def _guess_prompts(self, state: State) -> list[Prompt]:
         found = []
+        labels = state.labels or state.choice_labels()
         for seat, targets in enumerate(state.step["pending"]):
             if not targets:
                 continue
             target = targets[0]
             own = state.secret[seat]
-            choices = [Choice(f"o{t['id']}", t["text"][:100]) for t in state.objective_tiles if t["id"] != own]
+            choices = [labels.objective_choice(t) for t in state.objective_tiles if t["id"] != own]
             left, _ = neighbours(seat, state.players)
             which = "left" if target == left else "right"
             found.append(
@@ -396,23 +391,6 @@ class ReggverseRiddles(Game[State]):
                 )
             )
         return found
-
-    def _to_pile_cells(self, state: State) -> list[int]:
-        return [
-            c
-            for c, eggs in enumerate(state.board["eggs"])
-            if any(v > 0 and state.piles.get(e, 0) > 0 for e, v in eggs.items())
-        ]
-
-    def _egg_cells(self, state: State) -> list[int]:
-        return [c for c, eggs in enumerate(state.board["eggs"]) if any(v > 0 for v in eggs.values())]
-
-    def _steal_targets(self, state: State, seat: int) -> list[int]:
-        return [s for s in range(state.players) if s != seat and any(state.collected[s].values())]
-
-    def _trade_gives(self, state: State, seat: int) -> list[str]:
-        live = self._in_play(state)
-        return [e for e, v in state.collected[seat].items() if v >= 3 and any(g != e for g in live)]
 
     # --- apply ---------------------------------------------------------------------------------
     def apply(self, state: State, seat: int, choice: list[str]) -> list[Event]:
@@ -453,7 +431,7 @@ class ReggverseRiddles(Game[State]):
             self._begin_move(state, seat, events)
 
     def _begin_move(self, state: State, seat: int, events: list[Event]) -> None:
-        if state.locks and self._locked(state, "move", seat):
+        if "move" in state.locks:
             events.append({"type": "move_locked", "seat": seat, "by": state.locks["move"]})
             self._begin_drop(state, seat, events)
             return
@@ -513,7 +491,7 @@ class ReggverseRiddles(Game[State]):
 
     def _on_drop_from(self, state: State, seat: int, choice: list[str], events: list[Event]) -> None:
         source = choice[0]
-        eggs = self._source_eggs(state, seat, source)
+        eggs = [c.id.split(":")[1] for c in self._drop_choices(state, seat) if c.id.split(":")[0] == source]
         if len(eggs) == 1:
             self._drop(state, seat, source, eggs[0], events)
         else:
@@ -545,8 +523,7 @@ class ReggverseRiddles(Game[State]):
                 del cell_eggs[egg]
             state.eggs_changed(cell, egg, -1)
 
-    @staticmethod
-    def _put(state: State, cell: int, egg: str) -> None:
+    def _put(self, state: State, cell: int, egg: str) -> None:
         cell_eggs = state.board["eggs"][cell]
         cell_eggs[egg] = cell_eggs.get(egg, 0) + 1
         state.eggs_changed(cell, egg, 1)
@@ -559,10 +536,27 @@ class ReggverseRiddles(Game[State]):
             state.discard += [r["id"] for r in removed if r["id"] >= 0]
             del state.board["rows"][egg]
             events.append({"type": "pile_out", "egg": egg, "rules_removed": len(removed)})
+            self._clear_pointless_rows(state, egg, events)
+
+    def _clear_pointless_rows(self, state: State, emptied: str, events: list[Event]) -> None:
+        """A pile that ran out took its row away, and the rows with "matches the rules of all other eggs"
+        read it. Choices never lead here when another way exists; when the rules force it (the last egg
+        collected from its pile), a row that now points nowhere or everywhere is cleared like a row whose
+        pile ran out: an egg may never have such a ruleset."""
+        rows = state.board["rows"]
+        if not any(has_template_11(row) for row in rows.values()):
+            return
+        ix = state.index or state.board_index()
+        sides = sides_in_play(state.players)
+        for egg, row in list(rows.items()):
+            if row and has_template_11(row) and not row_balanced(egg, row, rows, state.board, ix, sides):
+                state.discard += [r["id"] for r in row if r["id"] >= 0]
+                rows[egg] = []
+                events.append({"type": "row_cleared", "egg": egg, "because": emptied})
 
     def _begin_rule(self, state: State, seat: int, events: list[Event]) -> None:
         tile_id = state.step["tile"]
-        if state.locks and self._locked(state, "rules", seat):
+        if "rules" in state.locks:
             state.discard.append(tile_id)
             events.append({"type": "rule_locked", "seat": seat, "tile": tile_id, "by": state.locks["rules"]})
             self._finish_tile(state, seat, events)
@@ -587,7 +581,7 @@ class ReggverseRiddles(Game[State]):
                     pick=1,
                     choices=labels.spot_choices(placements),
                     text=labels.rule_question(rule),
-                    info={"step": "rule", "tile": tile_id},
+                    info={"step": "rule", "tile": tile_id, "rule": rule},
                 )
             ]
         else:
@@ -625,6 +619,7 @@ class ReggverseRiddles(Game[State]):
                 "seat": seat,
                 "egg": egg,
                 "tile": tile_id,
+                "rule": {k: v for k, v in rule.items() if k != "id"},
                 "covered": covered,
                 "text": (state.labels or state.choice_labels()).rule_text(rule),
             }
@@ -638,38 +633,94 @@ class ReggverseRiddles(Game[State]):
             return
         self._end_turn(state, seat, events)
 
-    def _end_turn(self, state: State, seat: int, events: list[Event]) -> None:
-        """Collect, refill the hand, then pass to the next seat that can play (or end the game)."""
+    # end of the turn ---------------------------------------------------------------------------------
+    def _end_turn(self, state: State, seat: int, events: list[Event], collected: bool = False) -> None:
+        """Collect, refill the hand, then pass to the next seat that can play (or end the game); stops
+        where the seat must say where a collected egg comes from."""
         while True:
-            self._collect(state, seat, events)
-            self._draw(state, seat, HAND_SIZE - len(state.hands[seat]), events)
-            if not self._in_play(state) or state.turn >= ROUND_LIMIT * state.players:
-                self._end_game(state, events)
+            if not collected and not self._collect_turn(state, seat, events):
                 return
-            seat = (seat + 1) % state.players
-            state.current = seat
-            state.turn += 1
-            if state.locks:
-                for lock, holder in list(state.locks.items()):
-                    if holder == seat:  # a lock lasts until its player's next turn
-                        del state.locks[lock]
-                        events.append({"type": "lock_ended", "lock": lock, "seat": seat})
-            state.plays_left = 1
-            if self._playable(state, seat):
-                state.step = {"kind": "play"}
+            collected = False
+            seat_without_tiles = self._pass_turn(state, seat, events)
+            if seat_without_tiles is None:
                 return
-            events.append({"type": "no_tile", "seat": seat})
+            seat = seat_without_tiles
 
-    def _collect(self, state: State, seat: int, events: list[Event]) -> None:
+    def _collect_turn(self, state: State, seat: int, events: list[Event]) -> bool:
+        """Start collecting at the end of `seat`'s turn: one egg of each type whose row points at its
+        square (types lying there excepted). False if a prompt now asks where one comes from."""
         here = state.board["pawns"][seat]
-        # types lying on the square are not collected
         ix = state.index or state.board_index()
         found = ix.pointing_at(self._in_play(state), SIDES[seat % 4], here, state.board["eggs"][here])
-        for egg in found:
-            state.collected[seat][egg] = state.collected[seat].get(egg, 0) + 1
-            self._from_pile(state, egg, events)
-        if found:
-            events.append({"type": "collected", "seat": seat, "eggs": found, "cell": here})
+        state.step = {"kind": "collect_from", "queue": found, "taken": [], "then": "turn", "cell": here}
+        return self._collect_queue(state, seat, events)
+
+    def _collect_queue(self, state: State, seat: int, events: list[Event]) -> bool:
+        """Collect the step's queued eggs in order, asking where one comes from when there is a choice.
+        True when done (a "collected" event made), False when a prompt asks."""
+        step = state.step
+        queue: list[str] = step["queue"]
+        taken: list[list[str]] = step["taken"]
+        while queue:
+            egg = queue[0]
+            sources = self._collect_sources(state, seat, egg, step["cell"])
+            if len(sources) > 1:
+                step["egg"] = egg
+                step["queue"] = queue[1:]
+                return False
+            source = sources[0] if sources else "pile"  # forced: the rules collect it anyway
+            self._collect_one(state, seat, egg, source, events)
+            taken.append([egg, source])
+            queue.pop(0)
+        if taken:
+            events.append(
+                {
+                    "type": "collected",
+                    "seat": seat,
+                    "eggs": [e for e, _ in taken],
+                    "sources": [s for _, s in taken],
+                    "cell": step["cell"],
+                }
+            )
+        return True
+
+    def _collect_one(self, state: State, seat: int, egg: str, source: str, events: list[Event]) -> None:
+        state.collected[seat][egg] = state.collected[seat].get(egg, 0) + 1
+        self._take(state, seat, source, egg, events)
+
+    def _on_collect_from(self, state: State, seat: int, choice: list[str], events: list[Event]) -> None:
+        step = state.step
+        egg = step.pop("egg")
+        self._collect_one(state, seat, egg, choice[0], events)
+        step["taken"].append([egg, choice[0]])
+        if not self._collect_queue(state, seat, events):
+            return
+        if step["then"] == "tile":  # Collect any, an action tile
+            self._finish_tile(state, seat, events)
+        else:
+            self._end_turn(state, seat, events, collected=True)
+
+    def _pass_turn(self, state: State, seat: int, events: list[Event]) -> int | None:
+        """Refill `seat`'s hand and give the turn to the next seat. Returns that seat when it has no
+        tile it may play (its turn ends at once, collection included); None otherwise."""
+        self._draw(state, seat, HAND_SIZE - len(state.hands[seat]), events)
+        if not self._in_play(state) or state.turn >= ROUND_LIMIT * state.players:
+            self._end_game(state, events)
+            return None
+        seat = (seat + 1) % state.players
+        state.current = seat
+        state.turn += 1
+        if state.locks:
+            for lock, holder in list(state.locks.items()):
+                if holder == seat:  # a lock lasts until its player's next turn
+                    del state.locks[lock]
+                    events.append({"type": "lock_ended", "lock": lock, "seat": seat})
+        state.plays_left = 1
+        state.step = {"kind": "play"}
+        if self._playable(state, seat):
+            return None
+        events.append({"type": "no_tile", "seat": seat})
+        return seat
 
     def _draw(self, state: State, seat: int, count: int, events: list[Event]) -> None:
         drawn: list[int] = []
@@ -714,286 +765,12 @@ class ReggverseRiddles(Game[State]):
         if not any(state.step["pending"]):
             self._finish(state, events)
 
-    # action tiles -------------------------------------------------------------------------------
-    def _begin_action(self, state: State, seat: int, tile: dict[str, Any], events: list[Event]) -> None:
-        kind = tile["action"]
-        state.discard.append(tile["id"])
-        step = state.step
-        if kind in LOCKS:
-            state.locks[LOCKS[kind]] = seat
-            events.append({"type": "locked", "lock": LOCKS[kind], "seat": seat})
-        elif kind == "double":
-            state.plays_left += 2
-            events.append({"type": "double_turn", "seat": seat})
-        elif kind == "refresh":
-            state.discard += state.hands[seat]
-            events.append({"type": "hand_discarded", "seat": seat, "count": len(state.hands[seat])})
-            state.hands[seat] = []
-            self._draw(state, seat, HAND_SIZE, events)
-        elif kind == "draw3":
-            self._draw(state, seat, 3, events)
-        else:
-            needs = {
-                "cleanup": lambda: any(state.board["rows"][e] for e in self._in_play(state)),
-                "collect": lambda: bool(self._in_play(state)),
-                "teleport": lambda: len(state.board["pawns"]) < len(state.board["types"]),
-                "to_pile": lambda: bool(self._to_pile_cells(state)),
-                "switch": lambda: len(self._in_play(state)) >= 2,
-                "steal": lambda: bool(self._steal_targets(state, seat)),
-                "shift": lambda: bool(self._egg_cells(state)),
-                "spawn": lambda: bool(self._in_play(state)),
-                "trade": lambda: bool(self._trade_gives(state, seat)),
-                "swap": lambda: True,
-            }
-            if not needs[kind]():
-                events.append({"type": "no_effect", "seat": seat, "action": kind})
-            else:
-                first = {
-                    "to_pile": "to_pile_from",
-                    "steal": "steal_from",
-                    "shift": "shift_from",
-                    "spawn": "spawn_egg",
-                    "trade": "trade_give",
-                }.get(kind, kind)
-                step["kind"] = first
-                step["left"] = 3
-                return
-        self._finish_tile(state, seat, events)
-
-    def _on_cleanup(self, state: State, seat: int, choice: list[str], events: list[Event]) -> None:
-        egg = choice[0]
-        removed = state.board["rows"][egg]
-        state.discard += [r["id"] for r in removed if r["id"] >= 0]
-        state.board["rows"][egg] = []
-        events.append({"type": "rules_cleared", "seat": seat, "egg": egg})
-        self._finish_tile(state, seat, events)
-
-    def _on_collect(self, state: State, seat: int, choice: list[str], events: list[Event]) -> None:
-        egg = choice[0]
-        state.collected[seat][egg] = state.collected[seat].get(egg, 0) + 1
-        events.append({"type": "collected", "seat": seat, "eggs": [egg], "cell": None})
-        self._from_pile(state, egg, events)
-        self._finish_tile(state, seat, events)
-
-    def _on_teleport(self, state: State, seat: int, choice: list[str], events: list[Event]) -> None:
-        cell = int(choice[0][1:])
-        events.append({"type": "moved", "seat": seat, "from": state.board["pawns"][seat], "to": cell, "teleport": True})
-        state.board["pawns"][seat] = cell
-        state.pawns_changed()
-        self._finish_tile(state, seat, events)
-
-    def _on_to_pile_from(self, state: State, seat: int, choice: list[str], events: list[Event]) -> None:
-        source = choice[0]
-        eggs = [e for e in self._source_eggs(state, seat, source) if state.piles[e] > 0]
-        if len(eggs) == 1:
-            self._to_pile(state, seat, source, eggs[0], events)
-        else:
-            state.step.update(kind="to_pile_egg", source=source)
-
-    def _on_to_pile_egg(self, state: State, seat: int, choice: list[str], events: list[Event]) -> None:
-        self._to_pile(state, seat, state.step.pop("source"), choice[0], events)
-
-    def _to_pile(self, state: State, seat: int, source: str, egg: str, events: list[Event]) -> None:
-        self._take(state, seat, source, egg, events)
-        state.piles[egg] += 1
-        events.append({"type": "to_pile", "seat": seat, "egg": egg, "cell": int(source[1:])})
-        state.step["left"] -= 1
-        if state.step["left"] > 0 and self._to_pile_cells(state):
-            state.step["kind"] = "to_pile_from"
-        else:
-            self._finish_tile(state, seat, events)
-
-    def _on_switch(self, state: State, seat: int, choice: list[str], events: list[Event]) -> None:
-        a, b = choice
-        rows = state.board["rows"]
-        rows[a], rows[b] = rows[b], rows[a]
-        events.append({"type": "rules_switched", "seat": seat, "eggs": [a, b]})
-        self._finish_tile(state, seat, events)
-
-    def _on_steal_from(self, state: State, seat: int, choice: list[str], events: list[Event]) -> None:
-        victim = int(choice[0][1:])
-        eggs = [e for e in state.eggs if state.collected[victim].get(e, 0) > 0]
-        if len(eggs) == 1:
-            self._steal(state, seat, victim, eggs[0], events)
-        else:
-            state.step.update(kind="steal_egg", source=choice[0])
-
-    def _on_steal_egg(self, state: State, seat: int, choice: list[str], events: list[Event]) -> None:
-        self._steal(state, seat, int(state.step.pop("source")[1:]), choice[0], events)
-
-    def _steal(self, state: State, seat: int, victim: int, egg: str, events: list[Event]) -> None:
-        self._take(state, victim, "mine", egg, events)
-        state.collected[seat][egg] = state.collected[seat].get(egg, 0) + 1
-        events.append({"type": "stole", "seat": seat, "from": victim, "egg": egg})
-        self._finish_tile(state, seat, events)
-
-    def _on_shift_from(self, state: State, seat: int, choice: list[str], events: list[Event]) -> None:
-        if choice[0] == "done":
-            self._finish_tile(state, seat, events)
-            return
-        eggs = self._source_eggs(state, seat, choice[0])
-        state.step["source"] = choice[0]
-        if len(eggs) == 1:
-            state.step.update(kind="shift_to", egg=eggs[0])
-        else:
-            state.step["kind"] = "shift_egg"
-
-    def _on_shift_egg(self, state: State, seat: int, choice: list[str], events: list[Event]) -> None:
-        state.step.update(kind="shift_to", egg=choice[0])
-
-    def _on_shift_to(self, state: State, seat: int, choice: list[str], events: list[Event]) -> None:
-        source, egg = state.step.pop("source"), state.step.pop("egg")
-        cell = int(choice[0][1:])
-        self._take(state, seat, source, egg, events)
-        self._put(state, cell, egg)
-        events.append({"type": "egg_moved", "seat": seat, "egg": egg, "from": int(source[1:]), "to": cell})
-        state.step["left"] -= 1
-        if state.step["left"] > 0 and self._egg_cells(state):
-            state.step["kind"] = "shift_from"
-        else:
-            self._finish_tile(state, seat, events)
-
-    def _on_spawn_egg(self, state: State, seat: int, choice: list[str], events: list[Event]) -> None:
-        state.step.update(kind="spawn_to", egg=choice[0])
-
-    def _on_spawn_to(self, state: State, seat: int, choice: list[str], events: list[Event]) -> None:
-        egg = state.step.pop("egg")
-        cell = int(choice[0][1:])
-        self._from_pile(state, egg, events)
-        self._put(state, cell, egg)
-        events.append({"type": "egg_placed", "seat": seat, "egg": egg, "cell": cell})
-        state.step["left"] -= 1
-        if state.step["left"] > 0 and self._in_play(state):
-            state.step["kind"] = "spawn_egg"
-        else:
-            self._finish_tile(state, seat, events)
-
-    def _on_trade_give(self, state: State, seat: int, choice: list[str], events: list[Event]) -> None:
-        state.step.update(kind="trade_get", give=choice[0])
-
-    def _on_trade_get(self, state: State, seat: int, choice: list[str], events: list[Event]) -> None:
-        give = state.step.pop("give")
-        get = choice[0]
-        for _ in range(3):
-            self._take(state, seat, "mine", give, events)
-        state.boxed += 3  # traded eggs leave the game
-        state.collected[seat][get] = state.collected[seat].get(get, 0) + 1
-        events.append({"type": "traded", "seat": seat, "gave": give, "got": get})
-        self._from_pile(state, get, events)
-        self._finish_tile(state, seat, events)
-
-    def _on_swap(self, state: State, seat: int, choice: list[str], events: list[Event]) -> None:
-        a, b = (int(c[1:]) for c in choice)
-        b_ = state.board
-        b_["types"][a], b_["types"][b] = b_["types"][b], b_["types"][a]
-        b_["eggs"][a], b_["eggs"][b] = b_["eggs"][b], b_["eggs"][a]
-        b_["pawns"] = [b if p == a else a if p == b else p for p in b_["pawns"]]
-        state.board_changed()
-        events.append({"type": "tiles_swapped", "seat": seat, "cells": [a, b]})
-        self._finish_tile(state, seat, events)
-
     # --- views and outcome -----------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        geo = geometry(state.board["shape"])
-        board = {
-            "shape": state.board["shape"],
-            "width": geo.width,
-            "height": geo.height,
-            "cells": [list(c) for c in geo.cells],
-            "types": list(state.board["types"]),
-            "eggs": [dict(e) for e in state.board["eggs"]],
-            "pawns": list(state.board["pawns"]),
-            "rows": {e: [{**r, "text": rules.rule_text(r)} for r in row] for e, row in state.board["rows"].items()},
-        }
-        step = {k: v for k, v in state.step.items() if k != "pending"}
-        if "tile" in step and step["tile"] is not None:
-            step["tile_data"] = self._public_tile(state, step["tile"])
-        view: dict[str, Any] = {
-            "game": self.key,
-            "seat": seat,
-            "side": side_of(seat if seat is not None else 0),
-            "players": state.players,
-            "sides": [side_of(s) for s in range(state.players)],
-            "board": board,
-            "eggs": list(state.eggs),
-            "piles": dict(state.piles),
-            "out_order": list(state.out_order),
-            "collected": [dict(c) for c in state.collected],
-            "scores": [sum(c.values()) for c in state.collected],
-            "hand_sizes": [len(h) for h in state.hands],
-            "deck": len(state.deck),
-            "discard": len(state.discard),
-            "current": state.current,
-            "turn": state.turn,
-            "step": step,
-            "locks": dict(state.locks),
-            "plays_left": state.plays_left,
-            "finished": state.finished,
-            "options": dict(state.options),
-        }
-        if state.options["objectives"]:
-            view["objective_list"] = [t["text"] for t in state.objective_tiles]
-            if state.finished:
-                view["objectives"] = [state.objective_tiles[t]["text"] if t is not None else None for t in state.secret]
-        if seat is not None:
-            view["hand"] = [self._public_tile(state, t) for t in state.hands[seat]]
-            own = state.secret[seat]
-            if state.options["objectives"] and own is not None:
-                view["objective"] = dict(state.objective_tiles[own])
-        if state.finished:
-            view["outcome"] = self.outcome(state)
-        return view
-
-    @staticmethod
-    def _public_tile(state: State, tile_id: int) -> dict[str, Any]:
-        tile = dict(state.tiles[tile_id])
-        if tile["kind"] == "regular":
-            tile["rule"] = {**tile["rule"], "text": rules.rule_text(tile["rule"])}
-        return tile
+        return views.view(state, seat, self.key)
 
     def outcome(self, state: State) -> dict[str, Any] | None:
-        if not state.finished:
-            return None
-        scores: list[int] = []
-        breakdown: list[dict[str, Any]] = []
-        for seat in range(state.players):
-            eggs = sum(state.collected[seat].values())
-            points = 0
-            text = None
-            own = state.secret[seat]
-            if state.options["objectives"] and own is not None:
-                tile = state.objective_tiles[own]
-                text = tile["text"]
-                points = objective_points(
-                    tile,
-                    seat,
-                    state.collected,
-                    state.eggs,
-                    state.out_order,
-                    state.guesses[seat],
-                    state.secret,
-                    state.objective_tiles,
-                )
-            scores.append(eggs + points)
-            breakdown.append(
-                {
-                    "eggs": eggs,
-                    "by_type": dict(state.collected[seat]),
-                    "objective": text,
-                    "objective_points": points,
-                    "total": eggs + points,
-                }
-            )
-        best = max(scores)
-        ranking = [1 + sum(1 for other in scores if other > v) for v in scores]  # equal scores share a rank
-        return {
-            "scores": scores,
-            "winners": [s for s, v in enumerate(scores) if v == best],
-            "ranking": ranking,
-            "breakdown": breakdown,
-            "out_order": list(state.out_order),
-            "turns": state.turn,
-        }
+        return views.outcome(state)
 
     def to_json(self, state: State) -> dict[str, Any]:
         return state.to_json()

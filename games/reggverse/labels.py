@@ -15,29 +15,41 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from games.core import NO_INFO, Choice
-from games.reggverse.board import Rule, geometry, rule_text
+from games.core import Choice
+from games.reggverse.board import SIDES, Rule, geometry, rule_text
 
 if TYPE_CHECKING:
     from games.reggverse.state import State
 
-_FROM_PILE = Choice("pile", "From its pile")
-_FROM_MINE = Choice("mine", "From your collected eggs")
+_FROM_PILE = Choice("pile", "From its pile", {"what": "source", "source": "pile"})
+_FROM_MINE = Choice("mine", "From your collected eggs", {"what": "source", "source": "mine"})
+_DONE = Choice("done", "Done moving eggs", {"what": "done"})
 
 
 class _Square:
-    """What lies at a square at one moment, the same from every side: its type and eggs (a copy, so
-    labels made later still say what was there) and the drop choice id and egg of each egg there, in
-    the game's egg order. The text ("tree (1 red, 2 blue)") is made when a label first needs it:
-    simulations and the random AI never read labels, people read a few."""
+    """What lies at a square at one moment, the same from every side: its number, type and eggs (a copy
+    in the game's egg order, so labels made later still say what was there) and the drop choice id and
+    egg of each egg there. The text ("tree (1 red, 2 blue)") and the data are made when first read:
+    simulations and the random AI never read them, people read a few."""
 
-    __slots__ = ("_eggs", "_text", "_type", "drops")
+    __slots__ = ("_cell", "_data", "_eggs", "_text", "_type", "drops")
 
-    def __init__(self, tile_type: str, eggs: tuple[tuple[str, int], ...], drops: list[tuple[str, str]]) -> None:
+    def __init__(
+        self, cell: int, tile_type: str, eggs: tuple[tuple[str, int], ...], drops: list[tuple[str, str]]
+    ) -> None:
+        self._cell = cell
         self._type = tile_type
         self._eggs = eggs
         self._text: str | None = None
+        self._data: dict[str, Any] | None = None
         self.drops = drops
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """{"cell", "type", "eggs"} of `shapes.SquareChoice` (the caller adds "what")."""
+        if self._data is None:
+            self._data = {"cell": self._cell, "type": self._type, "eggs": [list(pair) for pair in self._eggs]}
+        return self._data
 
     @property
     def text(self) -> str:
@@ -64,7 +76,7 @@ class _SquareChoice(Choice):
 
     @property
     def data(self) -> Mapping[str, Any]:  # type: ignore[override]  # read-only, as every Choice is by convention
-        return NO_INFO
+        return {"what": "square", **self._square.data}
 
 
 class _SourceChoice(_SquareChoice):
@@ -75,6 +87,10 @@ class _SourceChoice(_SquareChoice):
     @property
     def label(self) -> str:  # type: ignore[override]  # read-only, as every Choice is by convention
         return (self._prefix + self._square.text).capitalize()
+
+    @property
+    def data(self) -> Mapping[str, Any]:  # type: ignore[override]  # read-only, as every Choice is by convention
+        return {"what": "source", "source": "square", **self._square.data}
 
 
 class _DropChoice(Choice):
@@ -93,7 +109,7 @@ class _DropChoice(Choice):
 
     @property
     def data(self) -> Mapping[str, Any]:  # type: ignore[override]  # read-only, as every Choice is by convention
-        return NO_INFO
+        return {"what": "drop", "egg": self.egg, "source": "square", **self.square.data}
 
 
 class Labels:
@@ -107,6 +123,7 @@ class Labels:
         "_names",
         "_order",
         "_piles",
+        "_plain",
         "_questions",
         "_spots",
         "_texts",
@@ -119,7 +136,10 @@ class Labels:
         # them); not the state itself, which would make a reference cycle through `State.labels`.
         self._board = state.board
         self._tiles = state.tiles
-        self._names = geometry(state.board["shape"]).names
+        # One name per square for everybody (the south's frame, as the pictures label them), whatever
+        # side a player reads the rules from.
+        names = geometry(state.board["shape"]).names["south"]
+        self._names = {side: names for side in SIDES}
         # per side and square the middle of a drop label: " egg from tile b3 " (then what lies there)
         self._wheres = {side: [f" egg from tile {name} " for name in names] for side, names in self._names.items()}
         self._texts: dict[int, str] = {}
@@ -128,8 +148,15 @@ class Labels:
         # per egg, per id of the rule a placement covers (None: next to the rules)
         self._spots: dict[str, dict[int | None, Choice]] = {e: {} for e in state.eggs}
         self._order = {e: i for i, e in enumerate(state.eggs)}
-        self._piles = {e: Choice(f"pile:{e}", f"{e} egg from its pile") for e in state.eggs}
-        self._mine = {e: Choice(f"mine:{e}", f"{e} egg from your collected eggs") for e in state.eggs}
+        self._piles = {
+            e: Choice(f"pile:{e}", f"{e} egg from its pile", {"what": "drop", "egg": e, "source": "pile"})
+            for e in state.eggs
+        }
+        self._mine = {
+            e: Choice(f"mine:{e}", f"{e} egg from your collected eggs", {"what": "drop", "egg": e, "source": "mine"})
+            for e in state.eggs
+        }
+        self._plain = {e: Choice(e, f"{e} egg", {"what": "egg", "egg": e}) for e in state.eggs}
         cells = len(state.board["types"])
         # Per square what lies there, the same for every side, so worked out once per change (None:
         # not yet).
@@ -173,6 +200,12 @@ class Labels:
         old = next(r for r in self._board["rows"][egg] if r["id"] == int(spot[2:]))
         return f'{egg}: on top of "{self.rule_text(old)}"'[:100]
 
+    def _covered(self, egg: str, covered: int | None) -> dict[str, Any] | None:
+        if covered is None:
+            return None
+        old = next(r for r in self._board["rows"][egg] if r["id"] == covered)
+        return {k: v for k, v in old.items() if k != "text"}
+
     def spot_choices(self, placements: list[tuple[str, int | None]]) -> list[Choice]:
         """The choices "<egg>:next" and "<egg>:on<id>" of the one-step rule prompt, for placements
         as `BoardIndex.placements` lists them: (egg, None) next to its rules, (egg, id) on top of a
@@ -184,9 +217,41 @@ class Labels:
             choice = per_egg.get(covered)
             if choice is None:
                 spot = "next" if covered is None else f"on{covered}"
-                choice = per_egg[covered] = Choice(f"{egg}:{spot}", self.spot_label(egg, spot))
+                data = {"what": "placement", "egg": egg, "covered": self._covered(egg, covered)}
+                choice = per_egg[covered] = Choice(f"{egg}:{spot}", self.spot_label(egg, spot), data)
             found.append(choice)
         return found
+
+    def spot_only_choices(self, egg: str, covered: list[int | None]) -> list[Choice]:
+        """The choices "next" and "on<id>" of the second step of a rule placed in two steps."""
+        found = []
+        for c in covered:
+            spot = "next" if c is None else f"on{c}"
+            data = {"what": "placement", "egg": egg, "covered": self._covered(egg, c)}
+            found.append(Choice(spot, self.spot_label(egg, spot), data))
+        return found
+
+    # --- eggs, seats, objectives ----------------------------------------------------------------
+    def egg_choice(self, egg: str, pile: int) -> Choice:
+        """The choice "<egg>" labelled with its pile's count."""
+        return Choice(egg, f"{egg} egg ({pile} in pile)", {"what": "egg", "egg": egg, "pile": pile})
+
+    def plain_egg(self, egg: str) -> Choice:
+        """The choice "<egg>" labelled with the egg alone."""
+        return self._plain[egg]
+
+    @staticmethod
+    def seat_choice(seat: int, eggs: int) -> Choice:
+        return Choice(f"s{seat}", f"Seat {seat + 1} ({eggs} eggs)", {"what": "seat", "seat": seat, "eggs": eggs})
+
+    @staticmethod
+    def done_choice() -> Choice:
+        return _DONE
+
+    @staticmethod
+    def objective_choice(tile: Mapping[str, Any]) -> Choice:
+        data = {"what": "objective", "objective": {"id": tile["id"], "kind": tile["kind"], "eggs": list(tile["eggs"])}}
+        return Choice(f"o{tile['id']}", str(tile["text"])[:100], data)
 
     # --- tiles ----------------------------------------------------------------------------------
     def tile_label(self, tile_id: int) -> str:
@@ -198,7 +263,10 @@ class Labels:
     def tile_choice(self, tile_id: int) -> Choice:
         choice = self._choices[tile_id]
         if choice is None:
-            choice = self._choices[tile_id] = Choice(f"t{tile_id}", self.tile_label(tile_id))
+            tile = {k: v for k, v in self._tiles[tile_id].items() if k != "text"}
+            choice = self._choices[tile_id] = Choice(
+                f"t{tile_id}", self.tile_label(tile_id), {"what": "tile", "tile": tile}
+            )
         return choice
 
     def tile_choices(self, tile_ids: list[int]) -> list[Choice]:
@@ -214,7 +282,7 @@ class Labels:
         if len(present) > 1:
             present.sort(key=self._order.__getitem__)
         content = self._contents[cell] = _Square(
-            board["types"][cell], tuple(eggs.items()), [(f"c{cell}:{e}", e) for e in present]
+            cell, board["types"][cell], tuple((e, eggs[e]) for e in present), [(f"c{cell}:{e}", e) for e in present]
         )
         return content
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
+from functools import cache
 from itertools import accumulate
 from typing import Any
 
@@ -27,19 +28,41 @@ MOVES: tuple[tuple[int, int], ...] = tuple((dx, dy) for dy in (-1, 0, 1) for dx 
 _POSITIONS = tuple(range(len(MOVES)))  # MOVES is in (dy, dx) order, the order a tile lists them in
 
 
-_TEMPLATES = tuple(TEMPLATE_WEIGHTS)
-_UP_TO = tuple(accumulate(TEMPLATE_WEIGHTS.values()))  # a draw below _UP_TO[i] (and not below) is template i
+OPTIONS: dict[str, int] = {"tile": len(TILE_TYPES), "n": len(NUMBERS), "side": len(HALF_SIDES), "line": len(LINES)}
 
 
-def _weighted_template(rng: Rng) -> int:
-    return _TEMPLATES[bisect_right(_UP_TO, rng.randrange(_UP_TO[-1]))]
+def entries(template: int, egg_types: int) -> int:
+    """How many entries the publisher's generator makes of a template: one per filled-in placeholder and
+    per wording. A template without placeholders is one entry (printed in its first wording), whatever its
+    opposite; %egg% takes the egg types of this game (6 in the published game)."""
+    params = TEMPLATE_PARAMS[template]
+    if not params:
+        return 1
+    count = 2 if template not in NO_OPPOSITE else 1
+    for param in params:
+        count *= egg_types if param == "egg" else OPTIONS[param]
+    return count
+
+
+@cache
+def template_weights(egg_types: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(templates, running totals of their weights): each template weighs its `prob` (hundredths) times
+    its number of entries, so drawing a template by these weights and then its wording and placeholders
+    uniformly draws one of the generator's entries with weight `prob`."""
+    templates = tuple(TEMPLATE_WEIGHTS)
+    weights = [TEMPLATE_WEIGHTS[t] * entries(t, egg_types) for t in templates]
+    return templates, tuple(accumulate(weights))
 
 
 def random_rule(rng: Rng, eggs: Sequence[str], tile_id: int) -> dict[str, Any]:
-    """One rule: a weighted template, a random sense, its placeholders filled."""
-    t = _weighted_template(rng)
-    rule: dict[str, Any] = {"id": tile_id, "t": t, "neg": t not in NO_OPPOSITE and rng.randrange(2) == 1}
-    for param in TEMPLATE_PARAMS[t]:
+    """One rule tile as the publisher's generator draws it: an entry weighted by `prob`, that is a
+    template weighted by `template_weights`, then its wording (only templates with placeholders have a
+    second one on the tile) and its placeholders, uniformly."""
+    templates, up_to = template_weights(len(eggs))
+    t = templates[bisect_right(up_to, rng.randrange(up_to[-1]))]
+    params = TEMPLATE_PARAMS[t]
+    rule: dict[str, Any] = {"id": tile_id, "t": t, "neg": bool(params) and rng.randrange(2) == 1}
+    for param in params:
         if param == "tile":
             rule["tile"] = rng.choice(TILE_TYPES)
         elif param == "egg":

@@ -7,9 +7,10 @@ from typing import Any
 
 
 def neighbours(seat: int, players: int) -> tuple[int, int]:
-    """(left, right) neighbour of a seat. Turns go clockwise, seat 1, 2, 3...; the left neighbour is
-    the previous seat and the right one the next (with 2 players both are the opponent)."""
-    return (seat - 1) % players, (seat + 1) % players
+    """(left, right) neighbour of a seat. Turns go clockwise, seat 1, 2, 3..., and play passes to the
+    left at a table, so the left neighbour is the next seat clockwise (who plays after you) and the
+    right one the previous seat (with 2 players both are the opponent)."""
+    return (seat + 1) % players, (seat - 1) % players
 
 
 def objective_points(
@@ -33,8 +34,8 @@ def objective_points(
     def count(s: int, egg: str | None = None) -> int:
         return sum(collected[s].values()) if egg is None else collected[s].get(egg, 0)
 
-    if kind == "five_of_two":
-        return 10 if any(mine.get(e, 0) >= 5 for e in named) else 0
+    if kind == "five_of_two":  # "at least 5 X or Y eggs": X and Y counted together
+        return 10 if sum(mine.get(e, 0) for e in named) >= 5 else 0
     if kind == "four_of_one":
         return 10 if any(v >= 4 for v in mine.values()) else 0
     if kind == "one_each":

@@ -13,7 +13,7 @@ def summary(view: dict[str, Any]) -> str:
     seat = view.get("seat")
     side = view["side"] if seat is not None else "south"
     geo = geometry(board["shape"])
-    names = geo.names[side]
+    names = geo.names["south"]  # one name per square for everybody
     lines = [
         f"Turn {view['turn']}, seat {view['current'] + 1} to play"
         + (" (game over)" if view.get("finished") else "")

@@ -1,0 +1,131 @@
+"""What each audience of a Reggverse Riddles game sees (views) and the final result (outcome).
+
+The shapes are documented in `games.reggverse.shapes` (`View`, `Outcome`). A seat's view adds its own
+hand and secret objective; nothing else is private. Rule texts and action texts in the view are the
+engine's English, for the terminal and the logs; renderers read the rules' data (template, sense,
+placeholders) and the action kinds instead.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.reggverse import board as rules
+from games.reggverse.board import geometry, side_of
+from games.reggverse.objectives import neighbours, objective_points
+from games.reggverse.state import State
+
+# Step fields that stay in the engine: who still has to guess (secret until the end).
+PRIVATE_STEP_FIELDS = frozenset({"pending"})
+
+
+def public_tile(state: State, tile_id: int) -> dict[str, Any]:
+    """A tile as its holder (or, once played, everybody) sees it, its rule's text added."""
+    tile = dict(state.tiles[tile_id])
+    if tile["kind"] == "regular":
+        tile["rule"] = {**tile["rule"], "text": rules.rule_text(tile["rule"])}
+    return tile
+
+
+def view(state: State, seat: int | None, key: str) -> dict[str, Any]:
+    geo = geometry(state.board["shape"])
+    board = {
+        "shape": state.board["shape"],
+        "width": geo.width,
+        "height": geo.height,
+        "cells": [list(c) for c in geo.cells],
+        "types": list(state.board["types"]),
+        "eggs": [dict(e) for e in state.board["eggs"]],
+        "pawns": list(state.board["pawns"]),
+        "rows": {e: [{**r, "text": rules.rule_text(r)} for r in row] for e, row in state.board["rows"].items()},
+    }
+    step = {k: v for k, v in state.step.items() if k not in PRIVATE_STEP_FIELDS}
+    if step.get("tile") is not None:
+        step["tile_data"] = public_tile(state, step["tile"])
+    result: dict[str, Any] = {
+        "game": key,
+        "seat": seat,
+        "side": side_of(seat if seat is not None else 0),
+        "players": state.players,
+        "sides": [side_of(s) for s in range(state.players)],
+        "neighbours": [list(neighbours(s, state.players)) for s in range(state.players)],
+        "board": board,
+        "eggs": list(state.eggs),
+        "piles": dict(state.piles),
+        "out_order": list(state.out_order),
+        "collected": [dict(c) for c in state.collected],
+        "scores": [sum(c.values()) for c in state.collected],
+        "hand_sizes": [len(h) for h in state.hands],
+        "deck": len(state.deck),
+        "discard": len(state.discard),
+        "current": state.current,
+        "turn": state.turn,
+        "step": step,
+        "locks": dict(state.locks),
+        "plays_left": state.plays_left,
+        "finished": state.finished,
+        "options": dict(state.options),
+    }
+    if state.options["objectives"]:
+        result["objective_list"] = [t["text"] for t in state.objective_tiles]
+        result["objective_tiles"] = [
+            {"id": t["id"], "kind": t["kind"], "eggs": t["eggs"]} for t in state.objective_tiles
+        ]
+        if state.finished:
+            result["objectives"] = [state.objective_tiles[t]["text"] if t is not None else None for t in state.secret]
+            result["secret_objectives"] = [
+                dict(state.objective_tiles[t]) if t is not None else None for t in state.secret
+            ]
+    if seat is not None:
+        result["hand"] = [public_tile(state, t) for t in state.hands[seat]]
+        own = state.secret[seat]
+        if state.options["objectives"] and own is not None:
+            result["objective"] = dict(state.objective_tiles[own])
+    if state.finished:
+        result["outcome"] = outcome(state)
+    return result
+
+
+def outcome(state: State) -> dict[str, Any] | None:
+    if not state.finished:
+        return None
+    scores: list[int] = []
+    breakdown: list[dict[str, Any]] = []
+    for seat in range(state.players):
+        eggs = sum(state.collected[seat].values())
+        points = 0
+        text = None
+        own = state.secret[seat]
+        if state.options["objectives"] and own is not None:
+            tile = state.objective_tiles[own]
+            text = tile["text"]
+            points = objective_points(
+                tile,
+                seat,
+                state.collected,
+                state.eggs,
+                state.out_order,
+                state.guesses[seat],
+                state.secret,
+                state.objective_tiles,
+            )
+        scores.append(eggs + points)
+        breakdown.append(
+            {
+                "eggs": eggs,
+                "by_type": dict(state.collected[seat]),
+                "objective": text,
+                "objective_points": points,
+                "total": eggs + points,
+            }
+        )
+    best = max(scores)
+    ranking = [1 + sum(1 for other in scores if other > v) for v in scores]  # equal scores share a rank
+    return {
+        "scores": scores,
+        "winners": [s for s, v in enumerate(scores) if v == best],
+        "ranking": ranking,
+        "breakdown": breakdown,
+        "out_order": list(state.out_order),
+        "turns": state.turn,
+    }
