@@ -26,15 +26,15 @@ GAME = games.get("reggverse-riddles")
 
 BOTH = {"action_tiles": True, "objectives": True}
 CASES: list[tuple[int, int, dict[str, Any], str, str]] = [
-    (4, 1, {}, "random", "69790d8ae16ec313a0ea3ea2"),
+    (4, 1, {}, "random", "184cd66b8202a1b5bca2062f"),
     (4, 2, {}, "random", "9c69d40dbc23f71529508976"),
     (4, 3, {}, "random", "4cebe133a8d55d1cc33a4869"),
-    (4, 4, {}, "random", "8f1b62cb584604f604e168c4"),
+    (4, 4, {}, "random", "9647a6ea90b8e99d683e9929"),
     (4, 5, {}, "random", "e929d740314fd832cb092a9f"),
     (4, 6, BOTH, "random", "d16629d9286009ad89cb569a"),
     (4, 7, BOTH, "random", "55261af542e0e685a26004e2"),
     (4, 8, BOTH, "random", "22c1c678b7fbd86db3af6e57"),
-    (4, 9, BOTH, "random", "fd2b6cb3bc9e3c9f21102bff"),
+    (4, 9, BOTH, "random", "b50989056f75a78852fee1c0"),
     (4, 10, BOTH, "random", "45ba57be061466666e31e323"),
     (3, 11, {"action_tiles": True}, "random", "8f0fd60067c3c207dc8f3fdb"),
     (2, 12, {"objectives": True, "shape": "cross"}, "random", "beb4283606995ccc53aa93ad"),

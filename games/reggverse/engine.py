@@ -236,14 +236,14 @@ class ReggverseRiddles(ActionTiles, Game[State]):
         kept = []
         for choice in found:
             source, egg = choice.id.split(":")
-            effect = (source if source.startswith("c") else "", egg)
+            emptied = source == "pile" and piles[egg] == 1  # the pile runs out: its row goes
+            effect = (source if source.startswith("c") else "emptied" if emptied else "", egg)
             ok = verdicts.get(effect)
             if ok is None:
                 changes = [(here, egg, 1)]
                 if source.startswith("c"):
                     changes.insert(0, (int(source[1:]), egg, -1))
-                emptied = egg if source == "pile" and piles[egg] == 1 else None
-                ok = verdicts[effect] = bal.eggs(changes, emptied)
+                ok = verdicts[effect] = bal.eggs(changes, egg if emptied else None)
             if ok:
                 kept.append(choice)
         return kept
