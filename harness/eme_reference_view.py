@@ -8,7 +8,7 @@ from typing import Any
 
 from games.eight_minute_empire import scoring
 from games.eight_minute_empire.board import WATER
-from games.eight_minute_empire.cards import ROW_COSTS, all_cards, part_text
+from games.eight_minute_empire.cards import ROW_COSTS, all_cards
 from games.eight_minute_empire.engine import CITADEL, GAMES_IN_FULL, TARGET_CARDS, EightMinuteEmpire, State
 
 
@@ -30,6 +30,12 @@ def _region_controllers(armies: list[list[int]], cities: list[list[int]]) -> lis
             strengths[seat] += n
         out.append(_controller(strengths))
     return out
+
+
+def _continent_controller(members: tuple[int, ...], controls: list[int], seats: int) -> int | None:
+    held = [sum(1 for r in members if controls[r] == s) for s in range(seats)]
+    most = max(held)
+    return held.index(most) if most > 0 and held.count(most) == 1 else None
 
 
 def reference_view(game: EightMinuteEmpire, state: State, seat: int | None) -> dict[str, Any]:
@@ -82,8 +88,8 @@ def reference_view(game: EightMinuteEmpire, state: State, seat: int | None) -> d
             "kind": st.get("kind"),
             "left": st.get("left", 0),
             "from": None if st.get("src") is None else board.labels[st["src"]],
-            "branch": [part_text(k, v) for k, v in st["branch"]] if st.get("branch") else None,
-            "next": [part_text(k, v) for k, v in st.get("parts", [])],
+            "branch": [[k, v] for k, v in st["branch"]] if st.get("branch") else None,
+            "next": [[k, v] for k, v in st.get("parts", [])],
         }
     view: dict[str, Any] = {
         "game": "eight-minute-empire",
@@ -101,6 +107,7 @@ def reference_view(game: EightMinuteEmpire, state: State, seat: int | None) -> d
             {"name": board.continent_names[i], "regions": [board.labels[r] for r in members]}
             for i, members in enumerate(board.continents)
         ],
+        "continent_control": [_continent_controller(members, controls, n) for members in board.continents],
         "start": board.labels[state.start],
         "citadels": [board.labels[r] for r in state.citadels],
         "row": [

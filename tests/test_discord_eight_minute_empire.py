@@ -89,7 +89,7 @@ async def test_whole_game_through_buttons_and_selects(harness: Harness) -> None:
     seats = await h.bot.table.db.seats(GAME_ID)
     names = [s.name for s in seats]
     state, _row = await engine_state(h, ENGINE, GAME_ID)
-    assert pictures.of(table) == [render_map(ENGINE.view(state, None))], "the map of the public view"
+    assert pictures.of(table) == [render_map(ENGINE.view(state, None), names)], "the map of the public view"
 
     reveal_mark: int | None = None
     maps_checked = 0
@@ -113,7 +113,7 @@ async def test_whole_game_through_buttons_and_selects(harness: Harness) -> None:
             largest = max(largest, len(prompt.choices))
             [dm_map] = pictures.of(dm)  # the deciding player sees the map next to the region selects
             if step % PICTURE_CHECK_EVERY == 0:
-                assert dm_map == render_map(ENGINE.view(state, seat))
+                assert dm_map == render_map(ENGINE.view(state, seat), names)
                 maps_checked += 1
             if prompt.kind == "bid":
                 assert state.bids[seat] is None
@@ -179,6 +179,6 @@ async def test_whole_game_through_buttons_and_selects(harness: Harness) -> None:
     assert lines == [f"{outcome['ranking'][s]}. {names[s]}: {outcome['scores'][s]}" for s in expected]
     assert outcome["scores"] == [b["total"] for b in outcome["breakdown"]]
     assert final["components"] == []
-    assert pictures.of(final) == [render_map(ENGINE.view(state, None))]
+    assert pictures.of(final) == [render_map(ENGINE.view(state, None), names)]
     stored = await h.bot.table.db.results(GAME_ID)
     assert [(r.rank, r.score) for r in stored] == list(zip(outcome["ranking"], outcome["scores"], strict=True))

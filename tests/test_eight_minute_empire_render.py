@@ -126,10 +126,10 @@ def test_log_lines_name_players_and_regions() -> None:
     from bot.render.eight_minute_empire import event_text
 
     assert event_text({"type": "destroy", "seat": 0, "region": "B2", "victim": 2}, ctx()) == (
-        "🟥 Ann destroyed 🟩 Cy's army in B2"
+        "🟥 Ann destroyed an army of 🟩 Cy in B2"
     )
     assert event_text({"type": "destroy", "seat": 1, "region": "B2", "victim": None}, ctx()) == (
-        "🟦 Bob destroyed neutral's army in B2"
+        "🟦 Bob destroyed a neutral army in B2"
     )
     assert event_text({"type": "move", "seat": 2, "origin": "A1", "dest": "A4"}, ctx()) == "🟩 Cy moved an army A1 → A4"
     assert event_text({"type": "bid", "to": 0, "amount": 3}, ctx()) == ""  # private: never in the log

@@ -97,7 +97,8 @@ def test_eight_minute_empire_table_choices_and_log_in_italian_and_french_keep_no
     kinds: set[str] = set()
     for prompt in prompts:
         for choice in prompt.choices:
-            assert eme.RENDERER.choice_label(prompt, choice, english) == choice.label  # English is the engine's
+            shown = eme.RENDERER.choice_label(prompt, choice, english)
+            assert not re.search(r"\b(P\d|Seat \d|seat \d)", shown), shown  # players by name, never by seat
             for lang in ("it", "fr"):
                 label = eme.RENDERER.choice_label(prompt, choice, ctx("Eight-Minute Empire: Legends", lang))
                 if prompt.kind in (
@@ -110,7 +111,7 @@ def test_eight_minute_empire_table_choices_and_log_in_italian_and_french_keep_no
                     "city",
                 ) and choice.id not in ("done", "skip", "back"):
                     kinds.add(prompt.kind)
-                    assert label != choice.label and not ENGLISH_WORDS.search(label), (lang, prompt.kind, label)
+                    assert label != shown and not ENGLISH_WORDS.search(label), (lang, prompt.kind, label)
     assert {"card", "bid", "move_to", "move_from"} <= kinds
     for lang in ("it", "fr"):
         c = ctx("Eight-Minute Empire: Legends", lang)
@@ -145,8 +146,11 @@ def test_explore_tokens_and_coin_sources_are_translated() -> None:
     line = eme.RENDERER.event_line({"type": "explore", "seat": 0, "region": "A1", "token": "Magic Spring"}, it)
     assert "Sorgente magica" in line and "Magic" not in line
     fr = ctx("Eight-Minute Empire: Legends", "fr")
-    line = eme.RENDERER.event_line({"type": "coins", "seat": 1, "gain": 2, "source": "Mountain Treasury"}, fr)
-    assert "Trésor de la Montagne" in line and "Mountain" not in line
+    coins = {"type": "coins", "seat": 1, "gain": 2, "source": "Mountain Treasury", "from_token": False}
+    line = eme.RENDERER.event_line(coins, fr)
+    assert line == "🟦 Bo a gagné 2 pièces grâce à la carte Trésor de la Montagne", line
+    treasure = {"type": "coins", "seat": 0, "gain": 1, "source": "Hidden Treasure", "from_token": True}
+    assert eme.RENDERER.event_line(treasure, it) == "🟥 Ada ha guadagnato 1 moneta dal segnalino Tesoro nascosto"
     assert i18n.tp("fr", "token", "Citadel") == "Citadelle"
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -28,9 +27,7 @@ from bot.render.fonts import FontType, font
 from bot.render.generic import EMBED_DESCRIPTION_LIMIT, GuidePage, Renderer, TableContext, clip
 from bot.render.palette import encode_png, fixed_palette
 from games.core import Choice, Prompt
-from games.eight_minute_empire.cards import CITY, DESTROY, MOVE, PLACE, ROW_COSTS, Card, all_cards
-from games.eight_minute_empire.cards import part_text as engine_part_text
-from games.text import format_event
+from games.eight_minute_empire.cards import CITY, DESTROY, MOVE, PLACE, Card, all_cards
 
 WIDTH = 960
 MARGIN = 16
@@ -92,9 +89,9 @@ def map_part(view: dict[str, Any]) -> dict[str, Any]:
     return {key: view[key] for key in MAP_KEYS if key in view}
 
 
-def render_map(view: dict[str, Any]) -> bytes:
-    """The map of a public view as PNG bytes."""
-    return encode(render_image(map_part(view)))
+def render_map(view: dict[str, Any], names: Sequence[str] = ()) -> bytes:
+    """The map of a public view as PNG bytes, the players named by `names` (seat -> display name)."""
+    return encode(render_image(map_part(view), names))
 
 
 @cache
@@ -231,7 +228,7 @@ def _draw_background(view: dict[str, Any], geometry: Geometry) -> Image.Image:
     return image
 
 
-def render_image(view: dict[str, Any]) -> Image.Image:
+def render_image(view: dict[str, Any], names: Sequence[str] = ()) -> Image.Image:
     geometry = Geometry(view)
     radius, centre = geometry.radius, geometry.centre
     image = _background(view, geometry)
@@ -273,7 +270,7 @@ def render_image(view: dict[str, Any]) -> Image.Image:
                 count_font,
             )
 
-    _legend(draw, view, geometry.height)
+    _legend(draw, view, geometry.height, names)
     return image
 
 
@@ -324,12 +321,16 @@ def _token(
         draw.text((x, y), text, font=count_font, fill=INK, anchor="mm")
 
 
-def _legend(draw: ImageDraw.ImageDraw, view: dict[str, Any], height: int) -> None:
+def _player_name(seat: int, names: Sequence[str]) -> str:
+    return names[seat] if seat < len(names) else i18n.pt(N_("Player {number}"), number=seat + 1)
+
+
+def _legend(draw: ImageDraw.ImageDraw, view: dict[str, Any], height: int, names: Sequence[str]) -> None:
     top = height - LEGEND_H + 6
     draw.rectangle((0, top - 6, WIDTH, height), fill=LEGEND)
     f = font(17)
     x = MARGIN
-    entries = [(i18n.pt(N_("P{number}"), number=s + 1), PLAYER_COLOURS[s]) for s in range(view["players"])]
+    entries = [(_player_name(s, names), PLAYER_COLOURS[s]) for s in range(view["players"])]
     if view["players"] == 2:
         entries.append((i18n.pt(N_("Neutral")), NEUTRAL))
     for name, colour in entries:
@@ -478,71 +479,115 @@ def _cards_by_name() -> dict[str, Card]:
     return {card.name: card for card in all_cards()}
 
 
-@cache
-def _parts_by_text() -> dict[str, tuple[str, int]]:
-    """The engine's English text of every action part it can name -> (kind, n)."""
-    return {engine_part_text(kind, n): (kind, n) for kind in (PLACE, MOVE, CITY, DESTROY) for n in range(1, 10)}
-
-
-def card_abilities(lang: str, name: str, english: str) -> str:
-    """The abilities of the card called `name` (looked up in the card list), in `lang`; `english`
-    (the view's text) for a card the list does not know."""
-    card = _cards_by_name().get(name)
-    if card is None:
-        return english
-    return "; ".join(ability_text(lang, {"kind": k, "family": f, "n": n}) for k, f, n in card.abilities)
-
-
-def named_part(lang: str, text: str) -> str:
-    """An action part the view names by the engine's text (step branches and next parts)."""
-    found = _parts_by_text().get(text)
-    return part_text(lang, *found) if found else text
-
-
-def source_name(lang: str, source: str) -> str:
-    """Where coins came from: a card name or an explore token name."""
-    if source in _cards_by_name():
-        return card_name(lang, source)
-    return token_name(lang, source)
+def card_abilities(lang: str, name: str) -> str:
+    """The abilities of the card called `name` (a name of the card list, as views and events give it)."""
+    return "; ".join(
+        ability_text(lang, {"kind": k, "family": f, "n": n}) for k, f, n in _cards_by_name()[name].abilities
+    )
 
 
 # --- the embeds (public table and a seat's DM) -------------------------------------------------------
 SEAT_MARKS = ("🟥", "🟦", "🟩", "🟪")  # the same colours as on the map
-STEP_WORDS = {
-    "place": N_("placing armies"),
-    "move": N_("moving"),
-    "city": N_("building a city"),
-    "destroy": N_("destroying"),
+# What the seat to play is doing, whole phrases per action (never a verb spliced into a sentence).
+DOING = {
+    "place": NN_(
+        "{who} took **{card}**: placing armies ({count} left)", "{who} took **{card}**: placing armies ({count} left)"
+    ),
+    "move": NN_(
+        "{who} took **{card}**: moving ({count} move left)", "{who} took **{card}**: moving ({count} moves left)"
+    ),
+    "destroy": NN_(
+        "{who} took **{card}**: destroying ({count} army left)",
+        "{who} took **{card}**: destroying ({count} armies left)",
+    ),
 }
 PROMPTS = {
     "card": N_("Take which card?"),
-    "place": N_("Place an army ({left} left): where?"),
-    "move_from": N_("Move an army ({left} moves left): from where?"),
-    "move_to": N_("Move the army from {origin} to?"),
     "city": N_("Build a city: where?"),
     "destroy_region": N_("Destroy an army: in which region?"),
     "destroy": N_("Destroy whose army, where?"),
-    "neutral": N_("Place a neutral army ({left} left): which region?"),
-    "bid": N_("Your secret bid for first player (you have {coins} coins)?"),
     "branch": N_("{card}: which action?"),
+    "move_to": N_("Move the army from {origin} to?"),
 }
-FIXED_CHOICES = {
-    "done": {"place": N_("Done placing"), "move_from": N_("Done moving")},
-    "skip": {
-        "branch": N_("Skip the action"),
-        "city": N_("Skip the city"),
-        "destroy_region": N_("Skip destroying"),
-        "destroy": N_("Skip destroying"),
-    },
-    "back": {"move_to": N_("Pick another army")},
+COUNTED_PROMPTS = {  # prompt kind -> (forms, the info key holding the count)
+    "place": (NN_("Place an army ({count} left): where?", "Place an army ({count} left): where?"), "left"),
+    "move_from": (
+        NN_("Move an army ({count} move left): from where?", "Move an army ({count} moves left): from where?"),
+        "left",
+    ),
+    "neutral": (
+        NN_("Place a neutral army ({count} left): which region?", "Place a neutral army ({count} left): which region?"),
+        "neutral_left",
+    ),
+    "bid": (
+        NN_(
+            "Your secret bid for first player (you have {count} coin)?",
+            "Your secret bid for first player (you have {count} coins)?",
+        ),
+        "coins",
+    ),
+}
+ENDING_CHOICES = {  # (choice data's "what", prompt kind) -> its label
+    ("done", "place"): N_("Done placing"),
+    ("done", "move_from"): N_("Done moving"),
+    ("skip", "branch"): N_("Skip the action"),
+    ("skip", "city"): N_("Skip the city"),
+    ("skip", "destroy_region"): N_("Skip destroying"),
+    ("skip", "destroy"): N_("Skip destroying"),
+    ("back", "move_to"): N_("Pick another army"),
+}
+MOVE_CHOICES = {
+    "land": NN_("{region} {continent} (land, {count} move)", "{region} {continent} (land, {count} moves)"),
+    "water": NN_("{region} {continent} (sea, {count} move)", "{region} {continent} (sea, {count} moves)"),
 }
 
 
 def _who(seat: int | None, ctx: TableContext) -> str:
+    """A player by colour mark and display name (the neutral armies of a 2-player game: None)."""
     if seat is None:
-        return ctx.t(N_("neutral"))
-    name = ctx.names[seat] if seat < len(ctx.names) else f"P{seat + 1}"
+        return ctx.t(N_("the neutral armies"))
+    name = ctx.names[seat] if seat < len(ctx.names) else ctx.t(N_("Player {number}"), number=seat + 1)
     return f"{SEAT_MARKS[seat]} {name}"
+
+
+def _figures(ctx: TableContext, seat: dict[str, Any], vp: int) -> str:
+    """A player's figures, each its own phrase (plural forms per count), joined by dots."""
+    return " · ".join(
+        [
+            ctx.tn(NN_("{count} coin", "{count} coins"), seat["coins"]),
+            ctx.tn(NN_("{count} card", "{count} cards"), len(seat["cards"])),
+            ctx.tn(NN_("{count} elixir", "{count} elixirs"), seat["elixirs"]),
+            ctx.tn(NN_("{count} army in supply", "{count} armies in supply"), seat["armies_supply"]),
+            ctx.tn(NN_("{count} city in supply", "{count} cities in supply"), seat["cities_supply"]),
+            ctx.tn(NN_("{count} VP on the board now", "{count} VP on the board now"), vp),
+        ]
+    )
+
+
+def _parts(ctx: TableContext, parts: list[list[Any]], joiner: str) -> str:
+    return joiner.join(part_text(ctx.lang, str(kind), int(n)) for kind, n in parts)
+
+
+def _step_line(view: dict[str, Any], ctx: TableContext) -> str:
+    """What the seat to play is doing with the card it took, and what comes after."""
+    step, who = view["step"], _who(view["seat"], ctx)
+    card = card_name(ctx.lang, step["card"])
+    if step["branch"]:
+        line = ctx.t(
+            N_("{who} took **{card}**: choosing {options}"),
+            who=who,
+            card=card,
+            options=_parts(ctx, step["branch"], " / "),
+        )
+    elif step["kind"] == "city":
+        line = ctx.t(N_("{who} took **{card}**: building a city"), who=who, card=card)
+    elif step["kind"] in DOING:
+        line = ctx.tn(DOING[step["kind"]], step["left"], who=who, card=card)
+    else:
+        line = ctx.t(N_("{who} took **{card}**"), who=who, card=card)
+    if step["next"]:
+        line += " " + ctx.t(N_("Then: {actions}."), actions=_parts(ctx, step["next"], ", "))
+    return line
 
 
 def public_text(view: dict[str, Any], ctx: TableContext) -> str:
@@ -560,9 +605,12 @@ def public_text(view: dict[str, Any], ctx: TableContext) -> str:
     phase = view["phase"]
     if phase == "neutral":
         lines.append(
-            ctx.t(
-                N_("Placing neutral armies: {left} left, {who} places."),
-                left=view["neutral_left"],
+            ctx.tn(
+                NN_(
+                    "Placing neutral armies: {count} left, {who} places.",
+                    "Placing neutral armies: {count} left, {who} places.",
+                ),
+                view["neutral_left"],
                 who=_who(view["seat"], ctx),
             )
         )
@@ -587,58 +635,45 @@ def public_text(view: dict[str, Any], ctx: TableContext) -> str:
             )
     lines.append("\n" + ctx.t(N_("**Players**")))
     for s in view["seats"]:
-        owned = (card_abilities(ctx.lang, c, a) for c, a in zip(s["cards"], s["abilities"], strict=False))
-        abilities = "; ".join(a for a in owned if a) or ctx.t(N_("none"))
-        tokens = ", ".join(token_name(ctx.lang, x) for x in s["explore"])
-        explore = " · " + ctx.t(N_("tokens {tokens}"), tokens=tokens) if s["explore"] else ""
-        lines.append(
-            ctx.t(
-                N_(
-                    "{who}: {coins} coins · {cards} cards · {elixirs} elixirs · armies {armies} left · "
-                    "cities {cities} left · {vp} VP on the board now"
-                ),
-                who=_who(s["seat"], ctx),
-                coins=s["coins"],
-                cards=len(s["cards"]),
-                elixirs=s["elixirs"],
-                armies=s["armies_supply"],
-                cities=s["cities_supply"],
-                vp=view["scores"][s["seat"]],
-            )
-            + explore
-        )
+        line = f"{_who(s['seat'], ctx)}: {_figures(ctx, s, view['scores'][s['seat']])}"
+        if s["explore"]:
+            tokens = ", ".join(token_name(ctx.lang, x) for x in s["explore"])
+            line += " · " + ctx.t(N_("tokens: {tokens}"), tokens=tokens)
+        lines.append(line)
         if s["cards"]:
             names = ", ".join(card_name(ctx.lang, c) for c in s["cards"])
-            lines.append("  " + ctx.t(N_("cards: {cards} · abilities: {abilities}"), cards=names, abilities=abilities))
-    step = view["step"]
-    if step is not None and view["seat"] is not None:
-        if step["branch"]:
-            doing = ctx.t(N_("choosing {options}"), options=" / ".join(named_part(ctx.lang, b) for b in step["branch"]))
-        else:
-            verb = ctx.t(STEP_WORDS[step["kind"]]) if step["kind"] in STEP_WORDS else ctx.t(N_("acting"))
-            doing = ctx.t(N_("{verb} ({left} left)"), verb=verb, left=step["left"]) if step["kind"] != "city" else verb
-        following = ", ".join(named_part(ctx.lang, x) for x in step["next"])
-        after = ctx.t(N_(", then {next}"), next=following) if step["next"] else ""
-        lines.append(
-            "\n"
-            + ctx.t(
-                N_("{who} took **{card}**: {doing}"),
-                who=_who(view["seat"], ctx),
-                card=card_name(ctx.lang, step["card"]),
-                doing=doing,
+            abilities = "; ".join(a for a in (card_abilities(ctx.lang, c) for c in s["cards"]) if a)
+            lines.append(
+                "  " + ctx.t(N_("cards: {cards} · abilities: {abilities}"), cards=names, abilities=abilities or "-")
             )
-            + after
-        )
+    if view["step"] is not None and view["seat"] is not None:
+        lines.append("\n" + _step_line(view, ctx))
     if view["finished_scores"]:
         games = "; ".join(
-            ctx.t(N_("game {number}: {scores}"), number=i + 1, scores=", ".join(str(v) for v in scores))
+            ctx.t(
+                N_("game {number}: {scores}"),
+                number=i + 1,
+                scores=", ".join(f"{_who(s, ctx)} {v}" for s, v in enumerate(scores)),
+            )
             for i, scores in enumerate(view["finished_scores"])
         )
         lines.append("\n" + ctx.t(N_("Finished games: {games}"), games=games))
     return "\n".join(lines)
 
 
+def _coins_line(event: dict[str, Any], ctx: TableContext, who: str) -> str:
+    if event["from_token"]:
+        forms = NN_(
+            "{who} gained {count} coin from the {token} token", "{who} gained {count} coins from the {token} token"
+        )
+        return ctx.tn(forms, int(event["gain"]), who=who, token=token_name(ctx.lang, event["source"]))
+    forms = NN_("{who} gained {count} coin from {card}", "{who} gained {count} coins from {card}")
+    return ctx.tn(forms, int(event["gain"]), who=who, card=card_name(ctx.lang, event["source"]))
+
+
 def event_text(event: dict[str, Any], ctx: TableContext) -> str:
+    """One public event as a sentence in the reader's language ("" for progress events, private events
+    and any event this renderer does not narrate)."""
     kind = event.get("type")
     who = _who(event["seat"], ctx) if isinstance(event.get("seat"), int) else ""
     if "to" in event or kind in ("turn", "bidding"):
@@ -658,13 +693,10 @@ def event_text(event: dict[str, Any], ctx: TableContext) -> str:
         "take": lambda: t(
             N_("{who} took **{card}** for {cost}"), who=who, card=card_name(ctx.lang, event["card"]), cost=event["cost"]
         ),
-        "coins": lambda: ctx.tn(
-            NN_("{who} gained {count} coin ({source})", "{who} gained {count} coins ({source})"),
-            int(event["gain"]),
-            who=who,
-            source=source_name(ctx.lang, event["source"]),
+        "coins": lambda: _coins_line(event, ctx, who),
+        "branch": lambda: t(
+            N_("{who} chose: {action}"), who=who, action=part_text(ctx.lang, event["kind"], int(event["amount"]))
         ),
-        "branch": lambda: t(N_("{who} chose: {action}"), who=who, action=named_part(ctx.lang, event["action"])),
         "skip": lambda: t(N_("{who} skipped the action"), who=who),
         "place": lambda: t(N_("{who} placed an army in {region}"), who=who, region=event["region"]),
         "move": lambda: t(
@@ -677,11 +709,15 @@ def event_text(event: dict[str, Any], ctx: TableContext) -> str:
             token=token_name(ctx.lang, event["token"]),
             region=event["region"],
         ),
-        "destroy": lambda: t(
-            N_("{who} destroyed {victim}'s army in {region}"),
-            who=who,
-            victim=_who(event["victim"], ctx),
-            region=event["region"],
+        "destroy": lambda: (
+            t(N_("{who} destroyed a neutral army in {region}"), who=who, region=event["region"])
+            if event["victim"] is None
+            else t(
+                N_("{who} destroyed an army of {victim} in {region}"),
+                who=who,
+                victim=_who(event["victim"], ctx),
+                region=event["region"],
+            )
         ),
         "game_end": lambda: t(
             N_("Game {game} over: {scores}"),
@@ -693,51 +729,43 @@ def event_text(event: dict[str, Any], ctx: TableContext) -> str:
         ),
     }
     make = texts.get(str(kind))
-    return make() if make else format_event(event)
+    return make() if make else ""
 
 
-REGION_CHOICE = re.compile(r"(?P<region>.+) · (?P<armies>\d+) \D+$")  # "A1 Aldmoor · 2 of yours"
-MOVE_CHOICE = re.compile(r"(?P<region>.+) \((?P<way>land|water), (?P<cost>\d+)\)$")  # "A1 Aldmoor (land, 0)"
-TARGET_ID = re.compile(r"(?P<region>.+?)(?:n|p(?P<seat>\d+))$")  # "A1n" (neutral), "A1p2" (player 2)
-
-
-def _choice_label(kind: str, choice: Choice, ctx: TableContext) -> str:
-    """A choice in the reader's language, from its id and the card list. The engine's region labels
-    ("A1 Aldmoor") are names; only the figures around them are taken from the label."""
-    lang, label = ctx.lang, choice.label
-    if kind == "card" and choice.id.startswith("card"):
-        slot = int(choice.id[4:])
-        card = next(c for name, c in _cards_by_name().items() if label.startswith(name + " ("))
+def choice_text(prompt: Prompt, choice: Choice, ctx: TableContext) -> str:
+    """A choice in the reader's language, from its data (games/eight_minute_empire/shapes.py) and the
+    prompt's kind. Region and island names are proper names of our map and stay as they are."""
+    data = choice.data
+    what = data["what"]
+    if what in ("done", "skip", "back"):
+        return ctx.t(ENDING_CHOICES[(what, prompt.kind)])
+    if what == "card":
         return ctx.t(
             N_("{card} ({cost}c): {action}"),
-            card=card_name(lang, card.name),
-            cost=ROW_COSTS[slot],
-            action=action_text(lang, card.join, list(card.parts)),
+            card=card_name(ctx.lang, data["card"]),
+            cost=data["cost"],
+            action=action_text(ctx.lang, data["join"], list(data["parts"])),
         )
-    if kind == "bid" and choice.id.startswith("bid"):
-        return ctx.t(N_("Bid {amount}"), amount=int(choice.id[3:]))
-    if kind == "branch":
-        return named_part(lang, label)
-    if kind == "destroy":
-        target = TARGET_ID.fullmatch(choice.id)
-        if target is None:
-            return label
-        if target["seat"] is None:
-            return ctx.t(N_("neutral army in {region}"), region=target["region"])
-        return ctx.t(N_("P{number} army in {region}"), number=int(target["seat"]), region=target["region"])
-    if kind == "move_to":
-        found = MOVE_CHOICE.fullmatch(label)
-        if found:
-            way = ctx.t(N_("land")) if found["way"] == "land" else ctx.t(N_("water"))
-            return ctx.t(N_("{region} ({way}, {cost})"), region=found["region"], way=way, cost=found["cost"])
-    if kind in ("move_from", "city"):
-        found = REGION_CHOICE.fullmatch(label)
-        if found:
-            return ctx.t(N_("{region} · {count} of yours"), region=found["region"], count=int(found["armies"]))
-    return label
+    if what == "bid":
+        return ctx.t(N_("Bid {amount}"), amount=data["amount"])
+    if what == "action":
+        return part_text(ctx.lang, data["action"], int(data["amount"]))
+    if what == "army":
+        if data["owner"] is None:
+            return ctx.t(N_("a neutral army in {region}"), region=data["region"])
+        return ctx.t(N_("an army of {name} in {region}"), name=_who(data["owner"], ctx), region=data["region"])
+    if what == "move":
+        return ctx.tn(MOVE_CHOICES[data["way"]], int(data["cost"]), region=data["region"], continent=data["continent"])
+    if "armies" in data:
+        forms = NN_("{region} {continent} · {count} of yours", "{region} {continent} · {count} of yours")
+        return ctx.tn(forms, int(data["armies"]), region=data["region"], continent=data["continent"])
+    return ctx.t(N_("{region} {continent}"), region=data["region"], continent=data["continent"])
 
 
 class EightMinuteEmpireRenderer(Renderer):
+    """Texts from the views, the prompts' kinds and info, the choices' data and the events (never the
+    engine's English labels or texts), and the map picture."""
+
     key = "eight-minute-empire"
     progress_events = Renderer.progress_events | {"turn", "bidding"}
 
@@ -752,49 +780,37 @@ class EightMinuteEmpireRenderer(Renderer):
         if view.get("my_bid") is not None and view["bids"] is None:
             mine = ctx.t(N_("Your secret bid: **{bid}**"), bid=view["my_bid"]) + "\n"
         me = view["seats"][seat]
-        mine += (
-            ctx.t(
-                N_("You are {mark} P{number} with {coins} coins; water moves cost {cost}."),
-                mark=SEAT_MARKS[seat],
-                number=seat + 1,
-                coins=me["coins"],
-                cost=me["water_cost"],
-            )
-            + "\n"
+        mine += ctx.tn(
+            NN_("You are {who}, with {count} coin.", "You are {who}, with {count} coins."),
+            me["coins"],
+            who=_who(seat, ctx),
         )
-        return clip(mine + public_text(view, ctx), EMBED_DESCRIPTION_LIMIT)
+        mine += " " + ctx.tn(
+            NN_("Crossing the sea costs you {count} move.", "Crossing the sea costs you {count} moves."),
+            me["water_cost"],
+        )
+        return clip(mine + "\n" + public_text(view, ctx), EMBED_DESCRIPTION_LIMIT)
 
     def prompt_text(self, prompt: Prompt, ctx: TableContext) -> str:
-        message = PROMPTS.get(prompt.kind)
         info = prompt.info
+        counted = COUNTED_PROMPTS.get(prompt.kind)
+        if counted is not None:
+            forms, key = counted
+            return ctx.tn(forms, int(info[key]))
+        message = PROMPTS.get(prompt.kind)
         if message is None:
-            return super().prompt_text(prompt, ctx)
-        coins = re.search(r"(\d+) coins", prompt.text)
-        branch = re.match(r"(.+): which action\?$", prompt.text)
-        card = card_name(ctx.lang, branch.group(1)) if branch else "?"
-        return ctx.t(
-            message,
-            left=info.get("left", info.get("neutral_left", "?")),
-            origin=info.get("from", "?"),
-            coins=coins.group(1) if coins else "?",
-            card=card,
-        )
+            return prompt.kind
+        card = info.get("card")
+        return ctx.t(message, card=card_name(ctx.lang, card) if card else "", origin=info.get("from", ""))
 
     def choice_label(self, prompt: Prompt, choice: Choice, ctx: TableContext) -> str:
-        """Fixed choices, cards, action parts, bids and targets are built from their ids and the card
-        list; region and continent names stay the game's (proper names of our map)."""
-        fixed = FIXED_CHOICES.get(choice.id, {}).get(prompt.kind)
-        if fixed:
-            return ctx.t(fixed)
-        if ctx.lang == i18n.DEFAULT:
-            return choice.label
-        try:
-            return _choice_label(prompt.kind, choice, ctx)
-        except (KeyError, IndexError, ValueError):
-            return choice.label
+        return choice_text(prompt, choice, ctx)
 
     def event_line(self, event: dict[str, Any], ctx: TableContext) -> str:
         return event_text(event, ctx)
+
+    def draw(self, view: dict[str, Any], names: tuple[str, ...]) -> bytes | None:
+        return render_map(view, names)
 
     def image(self, view: dict[str, Any], lang: str = i18n.DEFAULT, names: Sequence[str] = ()) -> bytes | None:
         """The map, kept among the recent pictures by what it shows (`map_part`), not by the whole view."""

@@ -319,7 +319,7 @@ class HeuristicPlayer:
         for choice in prompt.choices:
             if choice.id == "skip":
                 continue
-            value = simulate(model.copy(), [_parse_part(choice.label)], me)
+            value = simulate(model.copy(), [(choice.data["action"], choice.data["amount"])], me)
             if value > best:
                 best, pick = value, choice.id
         return pick
@@ -345,13 +345,6 @@ def _split_target(cid: str, n: int) -> tuple[str, int | None]:
         label, _, seat = cid.partition("p")
         return label, int(seat) - 1
     return cid, None
-
-
-def _parse_part(label: str) -> tuple[str, int]:
-    words = label.split()
-    kind = {"Place": "place", "Move": "move", "Build": "city", "Destroy": "destroy"}[words[0]]
-    number = next((int(w) for w in words if w.isdigit()), 1)
-    return kind, number
 
 
 def ability_value(card: dict[str, Any], me: dict[str, Any], turns_left: int, coin_value: float) -> float:

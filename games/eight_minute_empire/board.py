@@ -31,7 +31,7 @@ class Board:
     links: tuple[tuple[int, int, int], ...]  # (a, b, LAND|WATER), a < b
     neighbours: tuple[tuple[tuple[int, int], ...], ...]  # per region: (other, LAND|WATER)
     index: dict[str, int]
-    choices: tuple[Choice, ...]  # one reusable select option per region
+    choices: tuple[Choice, ...]  # one reusable select option per region (data: shapes.RegionChoice)
 
     @property
     def size(self) -> int:
@@ -118,7 +118,14 @@ def build(layout: str) -> Board:
     for a, b, kind in ordered:
         neighbours[a].append((b, kind))
         neighbours[b].append((a, kind))
-    choices = tuple(Choice(label, f"{label} {names[continent_of[i]]}") for i, label in enumerate(labels))
+    choices = tuple(
+        Choice(
+            label,
+            f"{label} {names[continent_of[i]]}",
+            {"what": "region", "region": label, "continent": names[continent_of[i]]},
+        )
+        for i, label in enumerate(labels)
+    )
     return Board(
         layout=layout,
         labels=tuple(labels),

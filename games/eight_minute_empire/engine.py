@@ -25,6 +25,16 @@ from games.eight_minute_empire.cards import (
     deck_for,
     part_text,
 )
+from games.eight_minute_empire.shapes import (
+    ActionChoice,
+    ArmyChoice,
+    BidChoice,
+    CardChoice,
+    EndChoice,
+    MoveChoice,
+    RegionWithArmiesChoice,
+    Way,
+)
 
 Event = dict[str, Any]
 
@@ -92,22 +102,78 @@ def _totals(state: State, seat: int) -> dict[str, int]:
     return _hand_totals(tuple(state.hands[seat]))
 
 
+# Choices are made once and handed out again (read-only, with their data: see shapes.py for the shapes).
 @cache
 def _card_choice(slot: int, cid: int) -> Choice:
     card = _card(cid)
-    return Choice(f"card{slot}", f"{card.name} ({ROW_COSTS[slot]}c): {card.action_text}")
+    data: CardChoice = {
+        "what": "card",
+        "slot": slot,
+        "cost": ROW_COSTS[slot],
+        "card": card.name,
+        "join": card.join,  # type: ignore[typeddict-item]  # cards.json holds only "one", "and", "or"
+        "parts": card.parts,
+    }
+    return Choice(f"card{slot}", f"{card.name} ({ROW_COSTS[slot]}c): {card.action_text}", data)
 
 
 @cache
 def _with_armies(layout: str, region: int, armies: int) -> Choice:
     """A region option that says how many of your armies stand there (for move and city selects)."""
     board = build(layout)
-    return Choice(board.labels[region], f"{board.choices[region].label} · {armies} of yours")
+    label = board.labels[region]
+    data: RegionWithArmiesChoice = {
+        "what": "region",
+        "region": label,
+        "continent": board.continent_names[board.continent_of[region]],
+        "armies": armies,
+    }
+    return Choice(label, f"{board.choices[region].label} · {armies} of yours", data)
 
 
 @cache
-def _bid_choices(coins: int) -> list[Choice]:
-    return [Choice(f"bid{v}", f"Bid {v}") for v in range(coins + 1)]
+def _move_choice(layout: str, region: int, cost: int, way: int) -> Choice:
+    """A destination of a move, with the way there (land or water) and its cost in movement."""
+    board = build(layout)
+    label, continent = board.labels[region], board.continent_names[board.continent_of[region]]
+    words: Way = "land" if way == LAND else "water"
+    data: MoveChoice = {"what": "move", "region": label, "continent": continent, "way": words, "cost": cost}
+    return Choice(label, f"{label} {continent} ({words}, {cost})", data)
+
+
+@cache
+def _target_choice(layout: str, region: int, party: int, players: int) -> Choice:
+    """An army to destroy: a seat's (id "A1p2" for the second seat) or a neutral one ("A1n")."""
+    board = build(layout)
+    label = board.labels[region]
+    neutral = party == players
+    data: ArmyChoice = {
+        "what": "army",
+        "region": label,
+        "continent": board.continent_names[board.continent_of[region]],
+        "owner": None if neutral else party,
+    }
+    who = "a neutral army" if neutral else f"an army of player {party + 1}"
+    return Choice(f"{label}{'n' if neutral else f'p{party + 1}'}", f"{who} in {label}", data)
+
+
+@cache
+def _bid_choices(coins: int) -> tuple[Choice, ...]:
+    return tuple(Choice(f"bid{v}", f"Bid {v}", BidChoice(what="bid", amount=v)) for v in range(coins + 1))
+
+
+@cache
+def _branch_choice(index: int, kind: str, amount: int) -> Choice:
+    data: ActionChoice = {"what": "action", "action": kind, "amount": amount}  # type: ignore[typeddict-item]
+    return Choice(f"or{index}", part_text(kind, amount), data)
+
+
+DONE_PLACING = Choice("done", "Done placing", EndChoice(what="done"))
+DONE_MOVING = Choice("done", "Done moving", EndChoice(what="done"))
+PICK_ANOTHER = Choice("back", "Pick another army", EndChoice(what="back"))
+SKIP_ACTION = Choice("skip", "Skip the action", EndChoice(what="skip"))
+SKIP_CITY = Choice("skip", "Skip the city", EndChoice(what="skip"))
+SKIP_DESTROY = Choice("skip", "Skip destroying", EndChoice(what="skip"))
 
 
 class EightMinuteEmpire(Game[State]):
@@ -283,6 +349,7 @@ class EightMinuteEmpire(Game[State]):
                     list(_bid_choices(state.coins[s])),
                     secret=True,
                     text=f"Your secret bid for first player (you have {state.coins[s]} coins)?",
+                    info={"coins": state.coins[s]},
                 )
                 for s in range(state.players)
                 if state.bids[s] is None
@@ -299,20 +366,20 @@ class EightMinuteEmpire(Game[State]):
             return [Prompt(seat, "card", choices, text="Take which card?", info={"coins": state.coins[seat]})]
         card_name = _card(step["card"]).name
         if step.get("branch"):
-            choices = [Choice(f"or{i}", part_text(k, n)) for i, (k, n) in enumerate(step["branch"])]
-            choices.append(Choice("skip", "Skip the action"))
-            return [Prompt(seat, "branch", choices, text=f"{card_name}: which action?")]
+            choices = [_branch_choice(i, k, n) for i, (k, n) in enumerate(step["branch"])]
+            choices.append(SKIP_ACTION)
+            return [Prompt(seat, "branch", choices, text=f"{card_name}: which action?", info={"card": card_name})]
         kind, left = step["kind"], step["left"]
         info = {"card": card_name, "kind": kind, "left": left}
         if kind == PLACE:
             choices = [board.choices[r] for r in self._place_regions(state, seat)]
-            choices.append(Choice("done", "Done placing"))
+            choices.append(DONE_PLACING)
             return [Prompt(seat, "place", choices, text=f"Place an army ({left} left): where?", info=info)]
         if kind == MOVE:
             src = step.get("src")
             if src is None:
                 choices = [_with_armies(state.layout, r, row[seat]) for r, row in enumerate(state.armies) if row[seat]]
-                choices.append(Choice("done", "Done moving"))
+                choices.append(DONE_MOVING)
                 return [
                     Prompt(
                         seat,
@@ -323,14 +390,9 @@ class EightMinuteEmpire(Game[State]):
                     )
                 ]
             choices = [
-                Choice(
-                    board.labels[r],
-                    f"{board.labels[r]} {board.continent_names[board.continent_of[r]]}"
-                    f" ({'land' if kind == LAND else 'water'}, {cost})",
-                )
-                for r, cost, kind in self._move_options(state, seat, src, left)
+                _move_choice(state.layout, r, cost, way) for r, cost, way in self._move_options(state, seat, src, left)
             ]
-            choices.append(Choice("back", "Pick another army"))
+            choices.append(PICK_ANOTHER)
             return [
                 Prompt(
                     seat,
@@ -342,30 +404,19 @@ class EightMinuteEmpire(Game[State]):
             ]
         if kind == CITY:
             choices = [_with_armies(state.layout, r, row[seat]) for r, row in enumerate(state.armies) if row[seat]]
-            choices.append(Choice("skip", "Skip the city"))
+            choices.append(SKIP_CITY)
             return [Prompt(seat, "city", choices, text="Build a city: where?", info=info)]
         targets = self._destroy_targets(state, seat)
         region = step.get("region")
         if region is None and len(targets) > MAX_SELECT - 1:
             regions = sorted({r for r, _ in targets})
-            choices = [board.choices[r] for r in regions] + [Choice("skip", "Skip destroying")]
+            choices = [board.choices[r] for r in regions] + [SKIP_DESTROY]
             return [Prompt(seat, "destroy_region", choices, text="Destroy an army: in which region?", info=info)]
         choices = [
-            Choice(self._target_id(board, r, p, state.players), self._target_label(board, r, p, state.players))
-            for r, p in targets
-            if region is None or r == region
+            _target_choice(state.layout, r, p, state.players) for r, p in targets if region is None or r == region
         ]
-        choices.append(Choice("skip", "Skip destroying"))
+        choices.append(SKIP_DESTROY)
         return [Prompt(seat, "destroy", choices, text="Destroy whose army, where?", info=info)]
-
-    @staticmethod
-    def _target_id(board: Board, region: int, party: int, players: int) -> str:
-        return f"{board.labels[region]}{'n' if party == players else f'p{party + 1}'}"
-
-    @staticmethod
-    def _target_label(board: Board, region: int, party: int, players: int) -> str:
-        who = "neutral" if party == players else f"P{party + 1}"
-        return f"{who} army in {board.labels[region]}"
 
     # --- apply -------------------------------------------------------------------------------
     def apply(self, state: State, seat: int, choice: list[str]) -> list[Event]:
@@ -432,7 +483,7 @@ class EightMinuteEmpire(Game[State]):
         gain = min(card.count("coins"), state.supply)
         if gain:
             self._gain(state, seat, gain)
-            events.append({"type": "coins", "seat": seat, "gain": gain, "source": card.name})
+            events.append({"type": "coins", "seat": seat, "gain": gain, "source": card.name, "from_token": False})
         step: dict[str, Any] = {"card": cid, "parts": [], "kind": None, "left": 0}
         if card.join == "or":
             step["branch"] = [list(p) for p in card.parts]
@@ -453,8 +504,9 @@ class EightMinuteEmpire(Game[State]):
             return [{"type": "skip", "seat": seat}, *self._advance(state)]
         part = branch[int(picked[2:])]
         step["parts"] = [part]
+        kind, amount = part
         return [
-            {"type": "branch", "seat": seat, "action": part_text(part[0], part[1])},
+            {"type": "branch", "seat": seat, "action": part_text(kind, amount), "kind": kind, "amount": amount},
             *self._advance(state),
         ]
 
@@ -533,7 +585,7 @@ class EightMinuteEmpire(Game[State]):
             events.append({"type": "explore", "seat": seat, "region": picked, "token": token})
             if token == "Hidden Treasure" and state.supply:
                 self._gain(state, seat, 1)
-                events.append({"type": "coins", "seat": seat, "gain": 1, "source": token})
+                events.append({"type": "coins", "seat": seat, "gain": 1, "source": token, "from_token": True})
         return events + self._finish_part(state)
 
     def _on_destroy_region(self, state: State, seat: int, picked: str) -> list[Event]:
@@ -553,7 +605,7 @@ class EightMinuteEmpire(Game[State]):
         target = next(
             (r, p)
             for r, p in self._destroy_targets(state, seat)
-            if self._target_id(board, r, p, state.players) == picked
+            if _target_choice(state.layout, r, p, state.players).id == picked
         )
         region, party = target
         state.armies[region][party] -= 1  # the army goes back to its owner's supply

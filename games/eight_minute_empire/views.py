@@ -1,5 +1,6 @@
 """What each audience may see. Everything in Eight-Minute Empire is public except the bids, which stay
-hidden until the last one is in (a seat sees its own)."""
+hidden until the last one is in (a seat sees its own). The views' shapes: shapes.PublicView and
+shapes.SeatView."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from games.eight_minute_empire import scoring
 from games.eight_minute_empire.board import WATER, build
-from games.eight_minute_empire.cards import ROW_COSTS, all_cards, part_text
+from games.eight_minute_empire.cards import ROW_COSTS, all_cards
 
 if TYPE_CHECKING:
     from games.eight_minute_empire.engine import EightMinuteEmpire, State
@@ -133,8 +134,8 @@ def _public_view(game: EightMinuteEmpire, state: State) -> dict[str, Any]:
             "kind": st.get("kind"),
             "left": st.get("left", 0),
             "from": None if st.get("src") is None else board.labels[st["src"]],
-            "branch": [part_text(k, v) for k, v in st["branch"]] if st.get("branch") else None,
-            "next": [part_text(k, v) for k, v in st.get("parts", [])],
+            "branch": [[k, v] for k, v in st["branch"]] if st.get("branch") else None,
+            "next": [[k, v] for k, v in st.get("parts", [])],
         }
     scores = scoring.score(
         board, n, armies, cities, state.hands, state.coins, state.explore, state.citadels, controls=controls
@@ -152,6 +153,9 @@ def _public_view(game: EightMinuteEmpire, state: State) -> dict[str, Any]:
         "regions": regions,
         "links": fixed.links,
         "continents": fixed.continents,
+        "continent_control": [
+            None if owner < 0 else owner for owner in scoring.continent_controllers(board, controls, n)
+        ],
         "start": board.labels[start],
         "citadels": [board.labels[r] for r in state.citadels],
         "row": [None if cid is None else _row_card(i, cid) for i, cid in enumerate(state.row)],
