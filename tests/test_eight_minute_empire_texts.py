@@ -1,6 +1,7 @@
 """What Eight-Minute Empire players read is built from data: prompts from their kind and info, choices
-from their data, events and views from their fields, all through the catalogs. The engine's English
-(`Choice.label`, `Prompt.text`) is never read, players are named, never numbered."""
+from their data, events and views from their fields, all through the catalogs, in every language, with
+players named, never numbered. (tests/test_renderers_read_data.py checks that the engine's English,
+`Choice.label` and `Prompt.text`, is never read; the prompts here are guarded the same way.)"""
 
 from __future__ import annotations
 
@@ -14,45 +15,14 @@ from bot.render.eight_minute_empire import RENDERER
 from bot.render.generic import TableContext
 from games.core import Choice, Prompt
 from games.eight_minute_empire import GAME, shapes
+from tests.test_renderers_read_data import GuardedPrompt
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]
 NUMBERED = re.compile(r"\b(P\d|[Ss]eat \d|[Pp]layer \d|Giocatore \d|Joueur \d)")
 
 
-class UnreadLabel(Choice):
-    """A choice whose English label must not be read."""
-
-    def __getattribute__(self, name: str) -> Any:
-        if name == "label":
-            raise AssertionError("the renderer read Choice.label")
-        return super().__getattribute__(name)
-
-
-class UnreadText(Prompt):
-    """A prompt whose English text must not be read."""
-
-    def __getattribute__(self, name: str) -> Any:
-        if name == "text":
-            raise AssertionError("the renderer read Prompt.text")
-        return super().__getattribute__(name)
-
-
-def unreadable(prompt: Prompt) -> Prompt:
-    choices = [UnreadLabel(c.id, c.label, c.data) for c in prompt.choices]
-    return UnreadText(prompt.seat, prompt.kind, choices, prompt.pick, prompt.secret, prompt.text, prompt.info)
-
-
 def context(lang: str, players: int) -> TableContext:
     return TableContext("Eight-Minute Empire: Legends", 1, NAMES[:players], [0], None, lang)
-
-
-def test_the_unreadable_stand_ins_do_catch_a_reader() -> None:
-    prompt = unreadable(Prompt(0, "card", [Choice("card0", "Lake (0c)")], text="Take which card?"))
-    with pytest.raises(AssertionError, match=r"Choice\.label"):
-        _ = prompt.choices[0].label
-    with pytest.raises(AssertionError, match=r"Prompt\.text"):
-        _ = prompt.text
-    assert prompt.kind == "card" and prompt.choices[0].id == "card0"
 
 
 def played(players: int, seed: int, options: dict[str, Any]) -> tuple[list[Prompt], list[dict[str, Any]], list[Any]]:
@@ -82,7 +52,7 @@ def test_prompts_and_choices_are_phrased_from_data_without_the_engines_english(p
     prompts, _, _ = GAMES[players]
     ctx = context(lang, players)
     for prompt in prompts:
-        shown = unreadable(prompt)
+        shown: Any = GuardedPrompt(prompt)  # reading its English raises
         question = RENDERER.prompt_text(shown, ctx)
         assert question and "{" not in question and question != prompt.kind, (prompt.kind, question)
         labels = [RENDERER.choice_label(shown, c, ctx) for c in shown.choices]
