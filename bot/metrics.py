@@ -64,7 +64,6 @@ NOTIFICATION_KINDS = ("open", "table", "dm", "log")
 DELAY_KINDS = ("table", "log", "dm")
 # Seconds a request is held: up to a message bucket's 5 s window.
 HOLD_BUCKETS = (0.01, 0.05, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
-HELD_FROM = 0.001  # seconds: shorter is no hold (a bucket with room answers at once, without waiting)
 HOLD_SIDES = ("before", "after")
 DELAY_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 RATE_LIMIT_SCOPES = ("user", "global", "shared", "cloudflare")
@@ -344,19 +343,23 @@ class _TimedRatelimit(discord.http.Ratelimit):
         self._held = held
 
     async def __aenter__(self) -> Self:
+        # A hold is told by the bucket's state, not by the time the call took: on a busy machine the
+        # process can be descheduled for milliseconds inside a call that never waited for the bucket.
+        waits = self.remaining <= 0 and not self.is_expired()
         started = time.perf_counter()
         entered = await super().__aenter__()
-        if (waited := time.perf_counter() - started) >= HELD_FROM:
-            self._held[0](waited)
+        if waits:
+            self._held[0](time.perf_counter() - started)
         return entered
 
     async def __aexit__(self, *exc: Any) -> None:
-        # Without Discord's headers discord.py "waits" 0 s after every request: that is no hold.
-        resets = self.reset_after > 0
+        # discord.py sleeps after the request that used the bucket up, until the reset. Without Discord's
+        # headers it "waits" 0 s after every request: that is no hold.
+        waits = self.reset_after > 0 and self.remaining - (self.outgoing - 1) <= 0 and not self._sleeping.locked()
         started = time.perf_counter()
         await super().__aexit__(*exc)
-        if resets and (waited := time.perf_counter() - started) >= HELD_FROM:
-            self._held[1](waited)
+        if waits:
+            self._held[1](time.perf_counter() - started)
 
 
 class GatewayStatus:

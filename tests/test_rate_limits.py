@@ -133,9 +133,10 @@ async def test_a_burst_over_a_bucket_is_held_by_discord_py_not_refused(
     assert sorted(m["content"] for m in limited.messages_in(busy)) == sorted(f"line {n}" for n in range(8))
     arrivals = sorted(c.at for c in limited.fake.calls if c.path == f"/channels/{busy}/messages")
     assert len(arrivals) == 8
-    # Never more than 3 in one window: the 4th and the 7th waited for a reset.
-    assert all(later - earlier >= 0.5 - 0.01 for earlier, later in zip(arrivals, arrivals[3:], strict=False))
-    assert arrivals[-1] - arrivals[0] >= 1.0 - 0.02
+    # Never more than 3 in one window (the fake's limiter, which refused none, counts them as they come);
+    # so the 8th came at least two resets after the 1st. The arrival times are taken when the fake gets to
+    # each call, later on a busy machine: only a bound that load cannot break is checked on them.
+    assert arrivals[-1] - arrivals[0] >= 0.9
     [elsewhere] = [c.at for c in limited.fake.calls if c.path == f"/channels/{quiet}/messages"]
     assert elsewhere < arrivals[3], "another channel's bucket is not held by this one"
     # The bot's metric saw the holds: the 4th to 8th waited for room, or the 3rd and 6th for the reset.
