@@ -34,6 +34,7 @@ T = TypeVar("T")
 DEFER_AFTER = 2.0  # seconds: leaves a second of Discord's three for the defer itself to arrive
 GUARD_KEY = "bot.answer.in_time"  # where the interaction's guard is kept (Interaction.extras)
 PUBLIC = "public_answer"  # a slash command's extras key: its answer is seen by the channel, not only the user
+PUBLIC_OPTION = "public_option"  # ... or the name of its bool option that makes the answer public when true
 
 
 class InTime:

@@ -121,7 +121,7 @@ class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"(?
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)lb:(?P<rest>.*)"):
-    ACTIONS = ("join", "leave", "ai", "start", "cancel")
+    ACTIONS = ("join", "leave", "ai", "start", "cancel", "variants")
 
     def __init__(
         self,
@@ -130,10 +130,11 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s
         *,
         label: str = "?",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int = 0,
         raw: str | None = None,
     ) -> None:
         custom_id = f"lb:{raw}" if raw is not None else f"lb:{game_id}:{action}"
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id[:CUSTOM_ID_LIMIT]), row=0)
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id[:CUSTOM_ID_LIMIT]), row=row)
         self.raw = raw if raw is not None else custom_id[3:]
 
     @classmethod

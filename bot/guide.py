@@ -26,7 +26,18 @@ def option_description(game_key: str, option: Option, lang: str) -> str:
     return i18n.t(lang, message) if message else option.description
 
 
-def option_value(value: Any, lang: str) -> str:
+def option_name(game_key: str, option: Option, lang: str) -> str:
+    """A variant's friendly name ("Board layout"), or the engine's name when the renderer gives none."""
+    message = renderer_for(game_key).option_names.get(option.name)
+    return i18n.t(lang, message) if message else option.name
+
+
+def option_value(value: Any, lang: str, game_key: str | None = None, option: Option | None = None) -> str:
+    """A variant's value in words ("L shape", "on"); numbers and unnamed values as they are."""
+    if game_key is not None and option is not None:
+        message = renderer_for(game_key).value_names.get(option.name, {}).get(str(value))
+        if message:
+            return i18n.t(lang, message)
     if isinstance(value, bool):
         return i18n.tp(lang, "option-value", VALUES[value])
     return str(value)
@@ -41,9 +52,9 @@ def pages(game_key: str, lang: str) -> list[GuidePage]:
             i18n.t(
                 lang,
                 text.RULES_VARIANT_LINE,
-                name=o.name,
-                values=i18n.listing(lang, [option_value(v, lang) for v in o.values]),
-                default=option_value(o.default, lang),
+                name=option_name(game_key, o, lang),
+                values=i18n.listing(lang, [option_value(v, lang, game_key, o) for v in o.values]),
+                default=option_value(o.default, lang, game_key, o),
                 description=option_description(game_key, o, lang),
             )
             for o in engine.options

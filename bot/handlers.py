@@ -183,6 +183,14 @@ async def _lobby_action(interaction: discord.Interaction[Any], game_id: int, act
         elif action == "start":
             await start(interaction, game_id)
             return
+        elif action == "variants":
+            game, _seats = await table.lobby(game_id)
+            if game.status != "lobby":
+                await refuse(interaction, i18n.t(of_user(interaction), text.NOT_A_LOBBY))
+                return
+            panel = present.variants_panel(game, of_user(interaction))
+            await answer.send(interaction, ephemeral=True, **panel.send_kwargs())
+            return
     except TableError as exc:
         await refuse_error(interaction, exc)
         return
@@ -205,7 +213,19 @@ async def lobby_option(interaction: discord.Interaction[Any], game_id: int, opti
             return
         game, seats = await table.lobby(game_id)
         lobby = present.lobby(game, seats, await of_server(interaction))
-        await answer.edit(interaction, **lobby.edit_kwargs())
+        on_lobby = interaction.message is None or interaction.message.id == game.lobby_message_id
+        if on_lobby:
+            await answer.edit(interaction, **lobby.edit_kwargs())
+            return
+        # A select of the variants panel (an ephemeral answer): the panel shows the new value, and the
+        # lobby message, which everybody sees, is edited apart.
+        await answer.edit(interaction, **present.variants_panel(game, of_user(interaction)).edit_kwargs())
+        if game.lobby_message_id is not None:
+            partial = interaction.client.get_partial_messageable(game.channel_id)
+            try:
+                await partial.get_partial_message(game.lobby_message_id).edit(**lobby.edit_kwargs())
+            except discord.HTTPException:
+                log.warning("could not update the lobby message of game %s", game.id)
 
 
 async def start(interaction: discord.Interaction[Any], game_id: int, *, from_button: bool = True) -> None:

@@ -26,13 +26,14 @@ from bot.components import (
 from bot.render import renderer_for
 from bot.render.generic import COLOUR, TableContext, clip
 from bot.render.pool import AGAIN, CLICK, NOTIFICATION, PICTURES, PictureJob
-from games.core import Choice, Prompt
+from games.core import Choice, Option, Prompt
 from storage import GameRow, SeatRow
 from table import SeatNotice, TableUpdate
 
 MAX_BUTTONS = 20  # four rows of five; the fifth row is kept for "I'm back"
 MAX_SELECT_OPTIONS = 25
-TIMER_CHOICES = (0, 60, 180, 300, 600)
+# Minutes for live play, hours for turn-based play over days (a reminder comes at half of each).
+TIMER_CHOICES = (0, 60, 180, 300, 600, 3600, 43_200, 86_400, 259_200)
 
 
 @dataclass
@@ -100,14 +101,30 @@ def context(
 
 
 # --- lobby -------------------------------------------------------------------------------------
-def timer_text(seconds: int | None, lang: str = i18n.DEFAULT) -> str:
+def timer_template(seconds: int | None) -> tuple[str, dict[str, int]]:
+    """The msgid and parameters that say a turn timer: "off", "3 min", "12 h" (whole hours and minutes
+    as such; any other number of seconds, which only a forged option can give, in seconds)."""
     if not seconds:
-        return i18n.t(lang, text.TIMER_OFF)
-    return i18n.t(lang, text.TIMER_SECONDS, minutes=seconds // 60, seconds=seconds % 60)
+        return text.TIMER_OFF, {}
+    if seconds % 3600 == 0:
+        return text.TIMER_HOURS, {"hours": seconds // 3600}
+    if seconds % 60 == 0:
+        return text.TIMER_MINUTES, {"minutes": seconds // 60}
+    return text.TIMER_SECONDS, {"seconds": seconds}
+
+
+def timer_text(seconds: int | None, lang: str = i18n.DEFAULT) -> str:
+    message, params = timer_template(seconds)
+    return i18n.t(lang, message, **params)
+
+
+INLINE_VARIANTS = 3  # variant selects the lobby message holds itself (rows 2-4); more: a "Variants" button
 
 
 def lobby(game: GameRow, seats: list[SeatRow], lang: str = i18n.DEFAULT) -> Outgoing:
-    """The lobby message (in the channel: the server's language)."""
+    """The lobby message (in the channel: the server's language): seats, variants and the timer, with
+    the buttons, the timer's select and either a select per variant (when they all fit) or a button
+    that opens every variant's select (`variants_panel`)."""
     assert game.id is not None
     engine = games.get(game.game_key)
     host = next((s.name for s in seats if s.user_id == game.host_id), "?")
@@ -124,7 +141,8 @@ def lobby(game: GameRow, seats: list[SeatRow], lang: str = i18n.DEFAULT) -> Outg
     )
     if engine.options:
         described = [
-            f"**{o.name}**: {guide.option_value(game.options.get(o.name, o.default), lang)} "
+            f"**{guide.option_name(engine.key, o, lang)}**: "
+            f"{guide.option_value(game.options.get(o.name, o.default), lang, engine.key, o)} "
             f"({guide.option_description(engine.key, o, lang)})"
             for o in engine.options
         ]
@@ -139,38 +157,67 @@ def lobby(game: GameRow, seats: list[SeatRow], lang: str = i18n.DEFAULT) -> Outg
         ("cancel", text.BUTTON_CANCEL, discord.ButtonStyle.danger),
     ):
         view.add_item(LobbyButton(game.id, action, label=i18n.t(lang, label), style=style))
-    for row, option in enumerate(engine.options[:3], start=1):
-        current = game.options.get(option.name, option.default)
-        choices = [
-            discord.SelectOption(
-                label=clip(f"{option.name}: {guide.option_value(value, lang)}", 100),
-                value=str(value),
-                default=value == current,
-            )
-            for value in option.values[:25]
-        ]
+    view.add_item(timer_select(game, lang, row=1))
+    if len(engine.options) <= INLINE_VARIANTS:
+        for row, option in enumerate(engine.options, start=2):
+            view.add_item(variant_select(game, option, lang, row=row))
+    else:
         view.add_item(
-            LobbyOption(
-                game.id,
-                option.name,
-                choices,
-                row=row,
-                placeholder=i18n.t(lang, text.OPTION_PLACEHOLDER, name=option.name),
+            LobbyButton(
+                game.id, "variants", label=i18n.t(lang, text.BUTTON_VARIANTS), style=discord.ButtonStyle.secondary, row=2
             )
         )
-    timer_row = min(len(engine.options[:3]) + 1, 4)
-    timer_choices = [
+    return Outgoing(embeds=[embed], view=view)
+
+
+def timer_select(game: GameRow, lang: str, *, row: int) -> LobbyOption:
+    assert game.id is not None
+    choices = [
         discord.SelectOption(label=timer_text(s, lang), value=str(s), default=(game.turn_seconds or 0) == s)
         for s in TIMER_CHOICES
     ]
-    view.add_item(
-        LobbyOption(
-            game.id,
-            "turn_seconds",
-            timer_choices,
-            row=timer_row,
-            placeholder=i18n.t(lang, text.OPTION_PLACEHOLDER, name=i18n.t(lang, text.LOBBY_TIMER)),
+    return LobbyOption(
+        game.id,
+        "turn_seconds",
+        choices,
+        row=row,
+        placeholder=i18n.t(lang, text.OPTION_PLACEHOLDER, name=i18n.t(lang, text.LOBBY_TIMER)),
+    )
+
+
+def variant_select(game: GameRow, option: Option, lang: str, *, row: int) -> LobbyOption:
+    """A select of one variant's values, each shown as "Variant: value" (the current one selected)."""
+    assert game.id is not None
+    current = game.options.get(option.name, option.default)
+    name = guide.option_name(game.game_key, option, lang)
+    choices = [
+        discord.SelectOption(
+            label=clip(i18n.t(lang, text.VARIANT_CHOICE, name=name, value=guide.option_value(value, lang, game.game_key, option)), 100),
+            value=str(value),
+            default=value == current,
         )
+        for value in option.values[:MAX_SELECT_OPTIONS]
+    ]
+    return LobbyOption(game.id, option.name, choices, row=row, placeholder=i18n.t(lang, text.OPTION_PLACEHOLDER, name=name))
+
+
+def variants_panel(game: GameRow, lang: str) -> Outgoing:
+    """Every variant's select, for the host to change from an ephemeral answer (a game with more
+    variants than the lobby message holds). One select a row: Discord allows five rows."""
+    engine = games.get(game.game_key)
+    view = discord.ui.View(timeout=None)
+    for row, option in enumerate(engine.options[:5]):
+        view.add_item(variant_select(game, option, lang, row=row))
+    embed = discord.Embed(
+        title=i18n.t(lang, text.VARIANTS_TITLE, title=engine.title),
+        colour=COLOUR,
+        description=clip(
+            "\n".join(
+                f"**{guide.option_name(engine.key, o, lang)}**: {guide.option_description(engine.key, o, lang)}"
+                for o in engine.options
+            ),
+            4000,
+        ),
     )
     return Outgoing(embeds=[embed], view=view)
 

@@ -24,6 +24,7 @@ from table.messages import (  # noqa: F401
     LOBBY_FULL,
     NO_SUCH_GAME,
     NOT_A_LOBBY,
+    NOT_PLAYING,
     NOT_SEATED,
     NOT_STARTED,
     NOT_YOUR_SEAT,
@@ -39,6 +40,7 @@ from table.messages import (  # noqa: F401
 
 # --- refusals (ephemeral) --------------------------------------------------------------------
 NO_GAME_HERE = N_("There is no lobby or game in this channel.")
+NEW_IN_THREAD = N_("Open new games in {channel}: each game gets a thread of its own there.")
 MALFORMED = N_("That button is not valid.")
 NOT_IN_GAME = N_("You are not playing in a game here.")
 SOMETHING_WRONG = N_("Something went wrong; nothing was changed. Please try again.")
@@ -54,7 +56,9 @@ LOBBY_SEATS = N_("Seats ({n}/{high})")
 LOBBY_OPTIONS = N_("Variants")
 LOBBY_TIMER = N_("Turn timer")
 TIMER_OFF = N_("off")
-TIMER_SECONDS = N_("{minutes} min {seconds} s per decision")
+TIMER_SECONDS = N_("{seconds} s per decision")
+TIMER_MINUTES = N_("{minutes} min per decision")
+TIMER_HOURS = N_("{hours} h per decision")
 LOBBY_HOST = N_("Host: {name}. Players: {low}-{high}.")
 LOBBY_CLOSED = N_("This lobby was closed.")
 BUTTON_JOIN = N_("Join")
@@ -63,6 +67,9 @@ BUTTON_ADD_AI = N_("Add AI")
 BUTTON_START = N_("Start")
 BUTTON_CANCEL = N_("Cancel")
 OPTION_PLACEHOLDER = N_("Variant: {name} (host only)")
+VARIANT_CHOICE = N_("{name}: {value}")
+BUTTON_VARIANTS = N_("Variants")
+VARIANTS_TITLE = N_("{title}: variants (the host sets them)")
 JOINED = N_("You joined the lobby.")
 LEFT = N_("You left the lobby.")
 AI_ADDED = N_("An AI joined the lobby.")

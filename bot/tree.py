@@ -58,7 +58,11 @@ class TableTree(app_commands.CommandTree[Any]):
         # From here the command runs: if its work stalls (the database), Discord still hears in time.
         # (Autocomplete passes here too, and cannot be deferred.)
         if interaction.type is discord.InteractionType.application_command:
-            answer.guard(interaction, ephemeral=not command.extras.get(answer.PUBLIC, False))
+            public = bool(command.extras.get(answer.PUBLIC, False))
+            option = command.extras.get(answer.PUBLIC_OPTION)
+            if option is not None:  # the caller chose (e.g. `/leaderboard public: true`)
+                public = bool(getattr(interaction.namespace, option, False))
+            answer.guard(interaction, ephemeral=not public)
         return True
 
     async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError, /) -> None:

@@ -382,7 +382,7 @@ def _ahead_of(guild_id: Any, game_key: Any, ordinal: Any, user_id: Any) -> Any:
     the (guild_id, game_key, ordinal) index. One count with `ordinal > x OR (ordinal = x AND user_id
     < u)` made SQLite walk half the board through the primary key (user_id) and read every row."""
     other = _ratings.alias("ahead_of")
-    board = (other.c.guild_id == guild_id, other.c.game_key == game_key)
+    board = (other.c.guild_id == guild_id, other.c.game_key == game_key, other.c.user_id >= 0)
     better = select(func.count()).select_from(other).where(*board, other.c.ordinal > ordinal).scalar_subquery()
     # Ties on the ordinal are rare: find them by the ordinal (an equality on that index), then compare
     # the user ids of those few rows ("+ 0" keeps SQLite from preferring the primary key's user_id).
@@ -400,12 +400,19 @@ def _board_size_of(guild_id: Any, game_key: Any) -> Any:
     return (
         select(func.count())
         .select_from(other)
-        .where(other.c.guild_id == guild_id, other.c.game_key == game_key)
+        .where(other.c.guild_id == guild_id, other.c.game_key == game_key, other.c.user_id >= 0)
         .scalar_subquery()
     )
 
 
-_BOARD = (_ratings.c.guild_id == _p("guild_id"), _ratings.c.game_key == _p("game_key"))
+# A board ranks people; AI identities (negative ids, storage.ratings) are rated alike but listed apart
+# (`ai_board`), so that the bot's own levels do not top a server's ladder.
+_BOARD = (_ratings.c.guild_id == _p("guild_id"), _ratings.c.game_key == _p("game_key"), _ratings.c.user_id >= 0)
+_AI_BOARD = (
+    select(_ratings)
+    .where(_ratings.c.guild_id == _p("guild_id"), _ratings.c.game_key == _p("game_key"), _ratings.c.user_id < 0)
+    .order_by(_ratings.c.ordinal.desc(), _ratings.c.user_id)
+)
 _LEADERBOARD = (
     select(_ratings)
     .where(*_BOARD)
@@ -465,6 +472,11 @@ def _placed(row: Any) -> Placed:
 def leaderboard(conn: Connection, guild_id: int, game_key: str, limit: int, offset: int) -> list[RatingRow]:
     found = conn.execute(_LEADERBOARD, {"guild_id": guild_id, "game_key": game_key, "limit": limit, "offset": offset})
     return [_rating(row) for row in found.all()]
+
+
+def ai_board(conn: Connection, guild_id: int, game_key: str) -> list[RatingRow]:
+    """The AI identities rated on a board, best first (a handful: one per AI level)."""
+    return [_rating(row) for row in conn.execute(_AI_BOARD, {"guild_id": guild_id, "game_key": game_key}).all()]
 
 
 def board_size(conn: Connection, guild_id: int, game_key: str) -> int:

@@ -29,7 +29,9 @@ log = logging.getLogger(__name__)
 Clock = Callable[[], datetime]
 
 DEFAULT_TURN_SECONDS = 180
-MAX_TURN_SECONDS = 86_400  # the longest turn timer accepted (a forged bigger one would overflow the deadline)
+# The longest turn timer accepted: 72 hours, for turn-based play over days (a forged bigger one is refused, so a
+# deadline can never overflow). The reminder comes at half of it, so 36 hours in.
+MAX_TURN_SECONDS = 259_200
 AFK_TURNS_BEFORE_AI = 2
 # A game whose follow-up work (AI turns, finishing, deadline, notifications) failed because the database
 # could not be reached is resumed in the background: first after this many seconds, then doubling.

@@ -94,7 +94,10 @@ class Decisions(Advancing):
         row = await self._game(game_id)
         if row.status != "active":
             raise TableError(messages.GAME_OVER if row.status != "lobby" else messages.NOT_STARTED)
-        seat = await self.seat_of(game_id, user_id)
+        try:
+            seat = await self.seat_of(game_id, user_id)
+        except TableError:
+            raise TableError(messages.NOT_PLAYING) from None  # a spectator: nothing here is theirs
         await self._remember_locale(game_id, seat, locale)
         version, state = await self._state(row)
         game = games.get(row.game_key)

@@ -173,7 +173,7 @@ async def test_synced_commands_carry_italian_and_french_names_and_descriptions(h
     off = next(c for c in timer["choices"] if c["value"] == 0)
     assert off["name_localizations"]["it"] == "disattivato"
     three = next(c for c in timer["choices"] if c["value"] == 180)
-    assert three["name_localizations"]["fr"] == "3 min 0 s par décision"
+    assert three["name_localizations"]["fr"] == "3\u00a0min par décision"
     assert subcommands["settings"]["name_localizations"]["fr"] == "paramètres"
     # Only Italian and French are translated: other locales fall back to English.
     assert set(group["name_localizations"]) == {"it", "fr"}

@@ -137,8 +137,8 @@ def test_the_translator_answers_names_with_their_context_and_leaves_english_alon
     assert translate("game", "it", where.group_name, {}) == "partita"
     # A word with no translation gives None, so Discord keeps the English.
     assert translate("Eggs and Empires", "fr", where.choice_name, {}) is None
-    templated = {"msgid": text.TIMER_SECONDS, "minutes": 5, "seconds": 0}
-    assert translate("5 min 0 s per decision", "it", where.choice_name, templated) == "5 min 0 s per decisione"
+    templated = {"msgid": text.TIMER_MINUTES, "minutes": 5}
+    assert translate("5 min per decision", "it", where.choice_name, templated) == "5 min per decisione"
 
 
 # --- nothing user-facing outside the catalogs --------------------------------------------------

@@ -157,7 +157,10 @@ async def test_ai_seats_are_rated_as_their_level(db: Database) -> None:
     assert set(board) == {1, AI_IDENTITIES["heuristic"], AI_IDENTITIES["random"]}
     assert (board[-1].mu, board[-1].sigma, board[-1].wins) == (*want[1], 1)
     assert (board[-2].mu, board[-2].sigma, board[-2].wins) == (*want[2], 0)
-    assert [r.user_id for r in await db.leaderboard(GLOBAL, "eggs-empires")] == [-1, 1, -2]
+    # The board ranks people; the AI levels are listed apart, best first.
+    assert [r.user_id for r in await db.leaderboard(GLOBAL, "eggs-empires")] == [1]
+    assert [r.user_id for r in await db.ai_board(GLOBAL, "eggs-empires")] == [-1, -2]
+    assert await db.board_size(GLOBAL, "eggs-empires") == 1
 
 
 async def test_two_ais_of_one_level_count_one_game_with_the_mean_update(db: Database) -> None:

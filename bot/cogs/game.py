@@ -34,11 +34,8 @@ GAME_CHOICES: list[app_commands.Choice[str]] = [
 
 def _timer_choice(seconds: int) -> app_commands.Choice[int]:
     # The translator fills the template in each language from the extras.
-    name = present.timer_text(seconds)
-    if seconds:
-        label = app_commands.locale_str(name, msgid=text.TIMER_SECONDS, minutes=seconds // 60, seconds=seconds % 60)
-    else:
-        label = app_commands.locale_str(name, msgid=text.TIMER_OFF)
+    message, params = present.timer_template(seconds)
+    label = app_commands.locale_str(present.timer_text(seconds), msgid=message, **params)
     return app_commands.Choice(name=label, value=seconds)
 
 
@@ -60,6 +57,19 @@ def parse_variants(raw: str | None) -> dict[str, str]:
             raise TableError(text.BAD_VARIANT_SYNTAX, part=echo(part))
         found[name.strip()] = value.strip()
     return found
+
+
+THREAD_TYPES = (discord.ChannelType.public_thread, discord.ChannelType.private_thread, discord.ChannelType.news_thread)
+
+
+def _thread_parent(interaction: discord.Interaction[Any]) -> int | None:
+    """The channel a thread belongs to, when the interaction comes from a thread; else None."""
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread):
+        return channel.parent_id
+    if getattr(channel, "type", None) in THREAD_TYPES:
+        return getattr(channel, "parent_id", None) or interaction.channel_id
+    return None
 
 
 def _id(row: GameRow) -> int:
@@ -111,6 +121,10 @@ class GameCog(commands.Cog):
         variants: str | None = None,
         timer: int = DEFAULT_TURN_SECONDS,
     ) -> None:
+        parent = _thread_parent(interaction)
+        if parent is not None:  # a game's thread (or any thread): lobbies open in the channel
+            await handlers.refuse(interaction, i18n.t(of_user(interaction), text.NEW_IN_THREAD, channel=f"<#{parent}>"))
+            return
         try:
             row = await self.table.create_lobby(
                 guild_id=interaction.guild_id,

@@ -76,8 +76,26 @@ def who(user_id: int, lang: str) -> str:
     return f"<@{user_id}>"
 
 
-def rating_text(value: float, lang: str) -> str:
-    return i18n.number(lang, round(value, 1))
+# The rating people see: openskill's conservative ordinal (mu - 3 sigma, 0 for a newcomer, negative after a
+# few losses) on a scale that starts at 1,000 and cannot go below 0 (docs/ratings.md, "Display rating").
+DISPLAY_START = 1000
+DISPLAY_PER_ORDINAL = 25
+
+
+def display_rating(ordinal: float) -> int:
+    """The display rating of an ordinal: 1000 + 25 x ordinal, rounded, never below 0."""
+    return max(0, round(DISPLAY_START + DISPLAY_PER_ORDINAL * ordinal))
+
+
+def rating_text(ordinal: float, lang: str) -> str:
+    return i18n.number(lang, display_rating(ordinal))
+
+
+def rating_change_text(before: float | None, after: float, lang: str) -> str:
+    """ "1,012 (+12)": a display rating after a game and its change (from the start for a first game)."""
+    change = display_rating(after) - display_rating(0.0 if before is None else before)
+    sign = "+" if change > 0 else "−" if change < 0 else "±"
+    return f"{rating_text(after, lang)} ({sign}{i18n.number(lang, abs(change))})"
 
 
 def win_rate(wins: int, played: int, lang: str) -> str:
@@ -184,11 +202,11 @@ async def board_message(
     board = await db.board_page(scope_id, game_key, user_id, limit=PAGE_SIZE, offset=wanted * PAGE_SIZE)
     size = board.size
     if size == 0:
-        return Answer(
-            discord.Embed(
-                title=clip(heading, 256), colour=COLOUR, description=i18n.t(lang, ts.BOARD_EMPTY, title=title)
-            )
+        empty = discord.Embed(
+            title=clip(heading, 256), colour=COLOUR, description=i18n.t(lang, ts.BOARD_EMPTY, title=title)
         )
+        await _add_ai_levels(empty, db, scope_id, game_key, lang)
+        return Answer(empty)
     pages = (size + PAGE_SIZE - 1) // PAGE_SIZE
     page = min(wanted, pages - 1)
     if page != wanted:  # past the end (the board shrank, or a hand-made id): the last page
@@ -201,6 +219,7 @@ async def board_message(
         else:
             lines.append(i18n.t(lang, ts.BOARD_YOU, row=board_row(board.mine[0], board.mine[1], lang)))
     embed = discord.Embed(title=clip(heading, 256), colour=COLOUR, description=clip("\n".join(lines), 4000))
+    await _add_ai_levels(embed, db, scope_id, game_key, lang)
     embed.set_footer(text=i18n.t(lang, ts.BOARD_FOOTER, page=page + 1, pages=pages))
     view = discord.ui.View(timeout=None)
     view.add_item(
@@ -210,6 +229,17 @@ async def board_message(
         LeaderboardPage(game_key, scope, page + 1, label=i18n.t(lang, text.BUTTON_NEXT), disabled=page >= pages - 1)
     )
     return Answer(embed, view)
+
+
+async def _add_ai_levels(embed: discord.Embed, db: Database, scope_id: int, game_key: str, lang: str) -> None:
+    """The AI levels rated on this board, apart from the people (so players see how they compare)."""
+    levels = await db.ai_board(scope_id, game_key)
+    if levels:
+        rows = [
+            i18n.t(lang, ts.BOARD_AI_ROW, who=who(row.user_id, lang), rating=rating_text(row.ordinal, lang))
+            for row in levels
+        ]
+        embed.add_field(name=i18n.t(lang, ts.BOARD_AI), value=clip("\n".join(rows), 1024), inline=False)
 
 
 # --- /stats -----------------------------------------------------------------------------------------
@@ -232,9 +262,9 @@ def trend_text(history: Sequence[float], lang: str) -> tuple[str, int]:
         return "-", 0
     count = min(TREND_GAMES, len(history))
     before = history[-count - 1] if len(history) > count else 0.0  # a new player starts at 0
-    delta = history[-1] - before
+    delta = display_rating(history[-1]) - display_rating(before)
     arrow = "▲" if delta > 0 else "▼" if delta < 0 else "="
-    return f"{arrow} {rating_text(abs(delta), lang)}", count
+    return f"{arrow} {i18n.number(lang, abs(delta))}", count
 
 
 async def stats_message(
@@ -262,7 +292,7 @@ async def stats_message(
         placed = local.get(game_key)
         if placed is not None:
             history = found.history.get(game_key, [])
-            series.append(Series(title_of(game_key), history))
+            series.append(Series(title_of(game_key), [float(display_rating(v)) for v in history]))
             trend, count = trend_text(history, lang)
             lines.append(
                 i18n.t(
@@ -383,11 +413,15 @@ class LeaderboardCog(commands.Cog):
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(LeaderboardPage)
 
-    @app_commands.command(name=ts.CMD_LEADERBOARD, description=ts.CMD_LEADERBOARD_HELP)
-    @app_commands.rename(game=ts.OPT_GAME, scope=ts.OPT_SCOPE)
-    @app_commands.describe(game=ts.OPT_GAME_HELP, scope=ts.OPT_SCOPE_HELP)
+    @app_commands.command(
+        name=ts.CMD_LEADERBOARD, description=ts.CMD_LEADERBOARD_HELP, extras={answering.PUBLIC_OPTION: "public"}
+    )
+    @app_commands.rename(game=ts.OPT_GAME, scope=ts.OPT_SCOPE, public=ts.OPT_PUBLIC)
+    @app_commands.describe(game=ts.OPT_GAME_HELP, scope=ts.OPT_SCOPE_HELP, public=ts.OPT_PUBLIC_HELP)
     @app_commands.choices(game=GAME_CHOICES, scope=SCOPE_CHOICES)
-    async def leaderboard(self, interaction: discord.Interaction[Any], game: str, scope: str = "server") -> None:
+    async def leaderboard(
+        self, interaction: discord.Interaction[Any], game: str, scope: str = "server", public: bool = False
+    ) -> None:
         lang = of_user(interaction)
         if game not in games.keys():
             await handlers.malformed(interaction)
@@ -396,7 +430,9 @@ class LeaderboardCog(commands.Cog):
         answer = await board_message(
             self.bot.db, board_scope(interaction.guild_id, code), code, game, interaction.user.id, 0, lang
         )
-        await answering.send(interaction, **answer.send_kwargs(), ephemeral=True)
+        # Posted for the channel: its page buttons turn the pages for whoever clicks (each click answers
+        # with that page for the channel, in the clicker's language).
+        await answering.send(interaction, **answer.send_kwargs(), ephemeral=not public)
 
     @app_commands.command(name=ts.CMD_STATS, description=ts.CMD_STATS_HELP)
     @app_commands.rename(user=ts.OPT_USER)

@@ -377,3 +377,9 @@ RENDERER.option_texts = {
     ),
     "scoring": N_("standard: most VP after 3 rounds; conpub: round winners take Egg Tokens, first to 3 (2 with 5-6)"),
 }
+# The variants' friendly names in the lobby and the guide (bot.guide), by option name and value.
+RENDERER.option_names = {"tiebreaker": N_("Tie-Breaker Marker"), "scoring": N_("Scoring")}
+RENDERER.value_names = {
+    "tiebreaker": {"tie": N_("passes after a tie"), "round": N_("passes every round")},
+    "scoring": {"standard": N_("standard (victory points)"), "conpub": N_("Con/Pub (Egg Tokens)")},
+}

@@ -876,3 +876,15 @@ RENDERER.option_texts = {
     "layout": N_("2-3 players: three boards as an L or in a row (4 use 2x2)"),
     "bid_tie": N_("tied bids: a die roll (the rules' alternate tie breaker) or the earliest seat"),
 }
+# The variants' friendly names in the lobby and the guide (bot.guide), by option name and value.
+RENDERER.option_names = {
+    "full_game": N_("Full game"),
+    "explore": N_("Explore tokens"),
+    "citadels": N_("Citadels"),
+    "layout": N_("Board layout"),
+    "bid_tie": N_("Tied bids"),
+}
+RENDERER.value_names = {
+    "layout": {"L": N_("L shape"), "row": N_("in a row")},
+    "bid_tie": {"die": N_("a die roll decides"), "first-seat": N_("the earliest seat wins")},
+}

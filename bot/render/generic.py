@@ -79,6 +79,11 @@ class Renderer:
     # each variant does, by option name (msgids; an option missing here shows the engine's English).
     guide: tuple[GuidePage, ...] = ()
     option_texts: Mapping[str, str] = MappingProxyType({})
+    # Friendly names (msgids) of each variant, by option name, and of its values, by option name and the
+    # value's text form (str(value)); a variant or value missing here is shown as the engine names it
+    # (bools read "on"/"off"). Set at the end of each game's renderer module, like `option_texts`.
+    option_names: Mapping[str, str] = MappingProxyType({})
+    value_names: Mapping[str, Mapping[str, str]] = MappingProxyType({})
 
     def __init__(self, key: str = "", image: Callable[[dict[str, Any]], bytes] | None = None) -> None:
         if key:

@@ -961,3 +961,14 @@ RENDERER.option_texts = {
     "action_tiles": N_("Action Tiles expansion: 20 action tiles in the deck"),
     "objectives": N_("Secret Objectives expansion: one secret objective each"),
 }
+# The variants' friendly names in the lobby and the guide (bot.guide), by option name and value.
+RENDERER.option_names = {
+    "shape": N_("Map shape"),
+    "egg_types": N_("Egg types"),
+    "tokens": N_("Egg tokens per type"),
+    "action_tiles": N_("Action Tiles"),
+    "objectives": N_("Secret Objectives"),
+}
+RENDERER.value_names = {
+    "shape": {"4x4": N_("4×4 grid"), "5x4": N_("5×4 grid"), "cross": N_("cross"), "ring": N_("ring")},
+}

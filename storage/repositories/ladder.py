@@ -43,11 +43,21 @@ class LadderRepository(DatabaseCore):
         await self._write(ladder.upsert_ratings, rows)
 
     async def leaderboard(self, guild_id: int, game_key: str, limit: int = 10, offset: int = 0) -> list[RatingRow]:
-        """Best first by the conservative rating (ordinal = mu - 3 sigma), then by user id."""
+        """People (not AI levels: `ai_board`) best first by the conservative rating (ordinal = mu - 3 sigma),
+        then by user id."""
         return await self._read(ladder.leaderboard, guild_id, game_key, limit, offset)
 
+    async def rating_changes(self, game_id: int, guild_id: int) -> dict[int, tuple[float | None, float]]:
+        """A finished game's effect on its players' ratings in one scope (a guild id, or 0 for global):
+        user id -> (ordinal before, None for a first game; ordinal after). Empty if it was not rated."""
+        return await self._read(ladder.rating_changes, game_id, guild_id)
+
+    async def ai_board(self, guild_id: int, game_key: str) -> list[RatingRow]:
+        """The AI levels rated on a board (listed apart from its people), best first."""
+        return await self._read(ladder.ai_board, guild_id, game_key)
+
     async def board_size(self, guild_id: int, game_key: str) -> int:
-        """How many identities have a rating on this board."""
+        """How many people have a rating on this board (AI levels are listed apart)."""
         return await self._read(ladder.board_size, guild_id, game_key)
 
     async def standing(self, guild_id: int, game_key: str, user_id: int) -> tuple[int, RatingRow] | None:
