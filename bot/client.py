@@ -142,8 +142,10 @@ class TableBot(commands.AutoShardedBot):
         if self.metrics_server is not None:
             await self.metrics_server.stop()
             self.metrics_server = None
-        await super().close()
         table = getattr(self, "table", None)
+        if table is not None and isinstance(table.notifier, DiscordNotifier):
+            await table.notifier.stop_archiving()
+        await super().close()
         if table is not None:
             await table.close()  # stop resuming stalled games before the database goes
         db = getattr(self, "db", None)

@@ -5,6 +5,8 @@ Formats (all well under Discord's 100 characters):
     lb:GAME:ACTION           a lobby button         lo:GAME:OPTION     a lobby variant select
     hand:GAME                "Show my hand"         back:GAME          "I'm back"
     rules:GAME_KEY:PAGE      a rules page button
+    rematch:GAME             "Rematch"              replay:GAME        "Replay" (its first page)
+    rpp:GAME:PAGE            a replay page button
 The templates accept anything after the prefix (newlines too) so that a malformed id still reaches a
 callback, which answers it; identity always comes from the interaction's user, never from the custom_id.
 """
@@ -236,6 +238,53 @@ class BackButton(_GameIdButton, discord.ui.DynamicItem[discord.ui.Button[Any]], 
     prefix, style, default_label, handler = "back", discord.ButtonStyle.success, text.BUTTON_BACK, "back"
 
 
+class RematchButton(
+    _GameIdButton, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)rematch:(?P<rest>.*)"
+):
+    """Rematch (on a result message): a new lobby with the same seats and variants, joined in one click."""
+
+    prefix, style, default_label, handler = "rematch", discord.ButtonStyle.success, text.BUTTON_REMATCH, "rematch"
+
+
+class ReplayButton(_GameIdButton, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)replay:(?P<rest>.*)"):
+    """Replay (on a result message): the game's turns, one page each, answered only to the clicker."""
+
+    prefix, style, default_label, handler = "replay", discord.ButtonStyle.secondary, text.BUTTON_REPLAY, "replay"
+
+
+class ReplayPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)rpp:(?P<rest>.*)"):
+    """Previous/Next of a replay: rpp:GAME:PAGE (the page it leads to)."""
+
+    def __init__(
+        self, game_id: int, page: int, *, label: str = "?", disabled: bool = False, raw: str | None = None
+    ) -> None:
+        custom_id = f"rpp:{raw}" if raw is not None else f"rpp:{game_id}:{page}"
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                custom_id=custom_id[:CUSTOM_ID_LIMIT],
+                disabled=disabled,
+                style=discord.ButtonStyle.secondary,
+            )
+        )
+        self.raw = raw if raw is not None else custom_id[4:]
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ReplayPageButton:
+        return cls(0, 0, raw=match["rest"], label=getattr(item, "label", None) or "?")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        from bot import handlers
+
+        ints = _parse_ints(self.raw, 2)
+        if ints is None:
+            await handlers.malformed(interaction)
+            return
+        await handlers.replay(interaction, ints[0], page=ints[1], turning=True)
+
+
 class RulesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)rules:(?P<rest>.*)"):
     """Turns the pages of a `/game rules` answer: rules:GAME_KEY:PAGE (the page to show)."""
 
@@ -278,5 +327,8 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     HandButton,
     BackButton,
     RulesButton,
+    RematchButton,
+    ReplayButton,
+    ReplayPageButton,
 )
-PREFIXES = ("g:", "gs:", "lb:", "lo:", "hand:", "back:", "rules:")
+PREFIXES = ("g:", "gs:", "lb:", "lo:", "hand:", "back:", "rules:", "rematch:", "replay:", "rpp:")

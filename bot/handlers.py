@@ -288,3 +288,71 @@ async def rules_page(interaction: discord.Interaction[Any], game_key: str, page:
         return
     embed, view = guide.page_message(game_key, page, of_user(interaction))
     await answer.edit(interaction, embed=embed, view=view)
+
+
+# --- the end of a game -----------------------------------------------------------------------------
+def message_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
+
+
+async def rematch(interaction: discord.Interaction[Any], game_id: int) -> None:
+    """Rematch: the first player asking opens the new lobby in the game's channel (posted there, with
+    the same variants, timer and AI seats); the next ones asking are seated in it."""
+    table = service(interaction)
+    user = interaction.user
+    async with in_time(interaction):
+        try:
+            row, opened = await table.rematch(game_id, user.id, display_name(user), locale_of(interaction))
+        except TableError as exc:
+            await refuse_error(interaction, exc)
+            return
+        assert row.id is not None
+        game, seats = await table.lobby(row.id)
+        lang = await of_server(interaction)
+        lobby = present.lobby(game, seats, lang)
+        channel = interaction.client.get_partial_messageable(game.channel_id)
+        if game.lobby_message_id is None:
+            sent = await channel.send(**lobby.send_kwargs())
+            await table.db.update_game(row.id, lobby_message_id=sent.id)
+            game.lobby_message_id = sent.id
+        else:
+            try:
+                await channel.get_partial_message(game.lobby_message_id).edit(**lobby.edit_kwargs())
+            except discord.HTTPException:
+                log.warning("could not update the rematch lobby of game %s", row.id)
+        where = message_link(game.guild_id, game.channel_id, game.lobby_message_id)
+        if opened:  # for the whole table: the others join with one click
+            await answer.send(interaction, i18n.t(lang, text.REMATCH_OPEN, where=where))
+        else:
+            await answer.send(
+                interaction, i18n.t(of_user(interaction), text.REMATCH_JOINED, where=where), ephemeral=True
+            )
+
+
+async def replay(interaction: discord.Interaction[Any], game_id: int, *, page: int = 0, turning: bool = False) -> None:
+    """A finished game's turns, one page each with the picture of that moment, rebuilt from its seed and
+    action log; only for a game of this server or one the user played in. `turning`: a page button of
+    the replay itself (its message is edited), else a new ephemeral answer."""
+    from bot import endings
+
+    table = service(interaction)
+    lang = of_user(interaction)
+    async with in_time(interaction):
+        found = await table.db.game_and_seats(game_id)
+        visible = found is not None and found[0].status == "finished"
+        if found is not None and visible:
+            game, seats = found
+            here = interaction.guild_id is not None and game.guild_id == interaction.guild_id
+            visible = here or any(s.user_id == interaction.user.id for s in seats)
+        if found is None or not visible:
+            await refuse(interaction, i18n.t(lang, text.REPLAY_NOT_VISIBLE, game_id=game_id))
+            return
+        game, seats = found
+        moves = [(a.seat, list(a.action)) for a in await table.db.actions(game_id)]
+        pages = await asyncio.to_thread(endings.replay_pages, game, seats, moves, lang)
+        embed, view, picture = endings.replay_message(game, seats, pages, page, lang)
+        message = await present.Outgoing(embeds=[embed], view=view, picture=picture).render(urgent=True)
+        if turning:
+            await answer.edit(interaction, **message.edit_kwargs())
+        else:
+            await answer.send(interaction, ephemeral=True, **message.send_kwargs())

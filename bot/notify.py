@@ -167,6 +167,8 @@ class DiscordNotifier:
         self._dm_closed: set[tuple[int, int]] = set()  # seats whose DM failed with 50007 (this process saw it)
         self._ping_owed: set[tuple[int, int]] = set()  # ... and who have not been told in the thread yet
         self.retried = 0  # notification attempts that failed for a passing reason and were retried
+        self._ended: set[int] = set()  # games whose result was posted (game_over)
+        self._archiving: set[asyncio.Task[None]] = set()  # threads waiting to be archived
 
     @property
     def db(self):  # type: ignore[no-untyped-def]
@@ -202,6 +204,8 @@ class DiscordNotifier:
         owed.add(update, lang, time.monotonic())
         # Whoever is paying a lane of this game already takes this update's part of it too, in order.
         await self._pay_lanes(game_id, [THREAD, *owed.dms])
+        if update.outcome is not None and update.game.status == "finished":
+            await self.game_over(update, lang)
 
     async def _pay_lanes(self, game_id: int, lanes: list[int]) -> None:
         """Pay those of these lanes that owe something and nobody pays yet, side by side."""
@@ -538,6 +542,64 @@ class DiscordNotifier:
             nonce=nonce(game.id, seat.seat, "dm-closed"),
             allowed_mentions=discord.AllowedMentions(users=True),
         )
+
+    # --- the end of a game (bot.endings says what; these send it) --------------------------------------
+    async def game_over(self, update: TableUpdate, lang: str) -> None:
+        """Once per finished game: the result message in the thread, the lobby message's summary, and
+        the thread archived and locked `THREAD_ARCHIVE_SECONDS` later. Each part is tried once (a missed
+        part is logged): the table message already shows the final scores."""
+        from bot import endings
+
+        game = update.game
+        assert game.id is not None and update.outcome is not None
+        if game.id in self._ended:
+            return
+        self._ended.add(game.id)
+        try:
+            changes = await self.db.rating_changes(game.id, game.guild_id or 0)
+            content, embed, view = endings.result_message(game, update.seats, update.outcome, changes, lang)
+            await self._public_channel(game).send(
+                content,
+                embed=embed,
+                view=view,
+                nonce=nonce(game.id, "result"),
+                allowed_mentions=discord.AllowedMentions(users=True),
+            )
+        except Exception as error:
+            if not (transient(error) or isinstance(error, discord.HTTPException)):
+                raise
+            log.warning("the result of game %s could not be posted: %r", game.id, error)
+        if game.lobby_message_id is not None:
+            closed = endings.closed_lobby(game, update.seats, update.outcome, lang)
+            partial = self.bot.get_partial_messageable(game.channel_id).get_partial_message(game.lobby_message_id)
+            try:
+                await partial.edit(
+                    content=closed, embeds=[], view=None, allowed_mentions=discord.AllowedMentions.none()
+                )
+            except discord.HTTPException as error:
+                log.warning("the lobby of game %s could not show its result: %r", game.id, error)
+        thread_id = self._threads.get(game.id) or game.thread_id
+        delay = self.bot.settings.thread_archive_seconds
+        if thread_id is not None and delay > 0:
+            task = asyncio.get_running_loop().create_task(self._archive_later(thread_id, delay))
+            task.set_name(f"bot-archive-{game.id}")
+            self._archiving.add(task)
+            task.add_done_callback(self._archiving.discard)
+
+    async def stop_archiving(self) -> None:
+        """On shutdown: the threads still waiting to be archived are left to Discord's auto-archive."""
+        for task in list(self._archiving):
+            task.cancel()
+        await asyncio.gather(*self._archiving, return_exceptions=True)
+
+    async def _archive_later(self, thread_id: int, delay: float) -> None:
+        """Archive and lock a finished game's thread (a restart meanwhile leaves it to Discord's own
+        auto-archive, a day without messages)."""
+        await asyncio.sleep(delay)
+        try:
+            await self.bot.http.edit_channel(thread_id, archived=True, locked=True)
+        except discord.HTTPException as error:
+            log.warning("thread %s could not be archived: %r", thread_id, error)
 
     async def remind(self, game: GameRow, seats: list[SeatRow], deadline: datetime) -> None:
         mentions = " ".join(f"<@{s.user_id}>" for s in seats if s.user_id is not None)

@@ -164,7 +164,11 @@ def lobby(game: GameRow, seats: list[SeatRow], lang: str = i18n.DEFAULT) -> Outg
     else:
         view.add_item(
             LobbyButton(
-                game.id, "variants", label=i18n.t(lang, text.BUTTON_VARIANTS), style=discord.ButtonStyle.secondary, row=2
+                game.id,
+                "variants",
+                label=i18n.t(lang, text.BUTTON_VARIANTS),
+                style=discord.ButtonStyle.secondary,
+                row=2,
             )
         )
     return Outgoing(embeds=[embed], view=view)
@@ -192,13 +196,20 @@ def variant_select(game: GameRow, option: Option, lang: str, *, row: int) -> Lob
     name = guide.option_name(game.game_key, option, lang)
     choices = [
         discord.SelectOption(
-            label=clip(i18n.t(lang, text.VARIANT_CHOICE, name=name, value=guide.option_value(value, lang, game.game_key, option)), 100),
+            label=clip(
+                i18n.t(
+                    lang, text.VARIANT_CHOICE, name=name, value=guide.option_value(value, lang, game.game_key, option)
+                ),
+                100,
+            ),
             value=str(value),
             default=value == current,
         )
         for value in option.values[:MAX_SELECT_OPTIONS]
     ]
-    return LobbyOption(game.id, option.name, choices, row=row, placeholder=i18n.t(lang, text.OPTION_PLACEHOLDER, name=name))
+    return LobbyOption(
+        game.id, option.name, choices, row=row, placeholder=i18n.t(lang, text.OPTION_PLACEHOLDER, name=name)
+    )
 
 
 def variants_panel(game: GameRow, lang: str) -> Outgoing:
@@ -323,6 +334,16 @@ def seat_message(
     ctx = seat_context(game, notice, update, seats=seats, lang=lang)
     embed = renderer.seat(notice.view, notice.prompt, ctx, notice.seat.seat)
     lines = [content] if content else []
+    if update is not None and update.outcome is not None:
+        # The game is over: the DM says how it ended, not that it waits for the others.
+        from bot import endings
+
+        where = f"<#{game.thread_id or game.channel_id}>"
+        lines.insert(0, endings.own_result(update.seats, notice.seat.seat, update.outcome, where, lang))
+        waiting = i18n.t(lang, text.NO_DECISION)
+        for index in reversed(range(len(embed.fields))):
+            if waiting in (embed.fields[index].value or ""):
+                embed.remove_field(index)
     if notice.seat.ai_controlled:
         lines.append(i18n.t(lang, text.AI_CONTROLLED))
     prompt = notice.prompt

@@ -53,6 +53,8 @@ class Settings(BaseSettings):
     metrics_host: str = "127.0.0.1"
     # Seconds between timer ticks (reminders, AFK deadlines); 0 disables the task (tests tick by hand).
     timer_interval: float = 5.0
+    # Seconds after a game ends before its thread is archived and locked (its result stays readable); 0: never.
+    thread_archive_seconds: Annotated[float, Field(ge=0)] = 300.0
     # Push the slash commands to Discord at start-up (to DEV_GUILD_ID when set, else globally).
     sync_commands: bool = True
     # Discord sharding (see docs/deployment.md). Both unset: one process runs every shard, as many as

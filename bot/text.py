@@ -24,6 +24,7 @@ from table.messages import (  # noqa: F401
     LOBBY_FULL,
     NO_SUCH_GAME,
     NOT_A_LOBBY,
+    NOT_FINISHED,
     NOT_PLAYING,
     NOT_SEATED,
     NOT_STARTED,
@@ -32,6 +33,7 @@ from table.messages import (  # noqa: F401
     PLAYER_COUNT,
     RECORDED_CATCHING_UP,
     REFUSED_BY_RULES,
+    REMATCH_NOT_PLAYER,
     STALE,
     TRY_AGAIN_SOON,
     UNKNOWN_AI,
@@ -94,6 +96,25 @@ AI_CONTROLLED = N_('Your seat is played by the AI because you missed two turns. 
 WELCOME_BACK = N_("Welcome back: your seat is yours again.")
 ABANDONED_AFK = N_("Every player is away: the game was abandoned.")
 GAME_FINISHED = N_("Game over.")
+RESULT_TITLE = N_("{title} #{game_id}: results")
+RESULT_CONTENT = NN_("Game over! {names} wins. {mentions}", "Game over! {names} win. {mentions}")
+RESULT_PLACE = N_("**{rank}.** {who}: **{score}**")
+RESULT_CATEGORY = N_("{name} {points}")
+RESULT_RATING = N_("Rating {change}")
+RESULT_TIES = N_("Ties")
+RESULT_TIE_BROKEN = N_("{names} tied on {score}: {rule}")
+RESULT_TIE_SHARED = N_("{names} tied on {score} and share the place.")
+RESULT_SHORT = N_("{rank}. {name} {score}")
+LOBBY_FINISHED = N_("{title}: the game is over. {ranking}. Results in {where}.")
+DM_FINISHED = N_("Game over: place {rank} of {players}, score {score}. The results are in {where}.")
+BUTTON_REMATCH = N_("Rematch")
+BUTTON_REPLAY = N_("Replay")
+REPLAY_TITLE = N_("{title} #{game_id}: replay")
+REPLAY_PAGE = N_("Turn {page} of {pages}")
+REPLAY_EMPTY = N_("Nothing happened in this game.")
+REMATCH_OPEN = N_("A rematch lobby is open in {where}: everyone from this table can join it with one click.")
+REMATCH_JOINED = N_("You joined the rematch in {where}.")
+REPLAY_NOT_VISIBLE = N_("There is no finished game #{game_id} that you can see.")
 RESULT_LINE = N_("{rank}. {name}: {score}")
 NO_DECISION = N_("Nothing to decide right now: waiting for the other players.")
 YOUR_VIEW = N_("Your view ({name}, seat {seat})")

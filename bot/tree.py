@@ -59,9 +59,9 @@ class TableTree(app_commands.CommandTree[Any]):
         # (Autocomplete passes here too, and cannot be deferred.)
         if interaction.type is discord.InteractionType.application_command:
             public = bool(command.extras.get(answer.PUBLIC, False))
-            option = command.extras.get(answer.PUBLIC_OPTION)
-            if option is not None:  # the caller chose (e.g. `/leaderboard public: true`)
-                public = bool(getattr(interaction.namespace, option, False))
+            chooser = command.extras.get(answer.PUBLIC_OPTION)
+            if isinstance(chooser, str):  # the caller chose (e.g. `/leaderboard public: true`)
+                public = bool(getattr(interaction.namespace, chooser, False))
             answer.guard(interaction, ephemeral=not public)
         return True
 

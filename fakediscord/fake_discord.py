@@ -322,6 +322,8 @@ class FakeDiscord:
                 return self._open_dm(int(call.json["recipient_id"]))
             case ["channels", channel_id] if method == "GET":
                 return self.channels[int(channel_id)]
+            case ["channels", channel_id] if method == "PATCH":
+                return self._edit_channel(call, int(channel_id))
             case ["channels", channel_id, "messages"] if method == "POST":
                 return self._post(call, int(channel_id))
             case ["channels", channel_id, "messages", message_id] if method == "PATCH":
@@ -418,6 +420,7 @@ class FakeDiscord:
         if channel is None:
             raise discord.NotFound(_FakeResponse(404, "Not Found"), {"code": 10003, "message": "Unknown Channel"})
         self._refuse_closed_dm(call, channel)
+        self._refuse_archived_thread(call, channel)
         body = call.json or {}
         nonce = body.get("nonce")
         if nonce is not None and body.get("enforce_nonce"):
@@ -429,6 +432,27 @@ class FakeDiscord:
         if nonce is not None:
             message["nonce"] = str(nonce)
         return message
+
+    def _edit_channel(self, call: Call, channel_id: int) -> dict[str, Any]:
+        """Modify a channel: for a thread, archive and lock it (what the bot does to a finished game's)."""
+        channel = self.channels[channel_id]
+        body = call.json or {}
+        metadata = channel.get("thread_metadata")
+        if metadata is not None:
+            for key in ("archived", "locked", "auto_archive_duration"):
+                if key in body:
+                    metadata[key] = body[key]
+        if "name" in body:
+            channel["name"] = body["name"]
+        return channel
+
+    def _refuse_archived_thread(self, call: Call, channel: dict[str, Any]) -> None:
+        """Discord refuses new messages in an archived thread (code 50083)."""
+        if (channel.get("thread_metadata") or {}).get("archived"):
+            call.status = 400
+            raise discord.HTTPException(
+                _FakeResponse(400, "Bad Request"), {"code": 50083, "message": "Thread is archived"}
+            )
 
     def _refuse_closed_dm(self, call: Call, channel: dict[str, Any]) -> None:
         """A user who closed their DMs (or blocked the bot) can be neither sent nor edited messages."""

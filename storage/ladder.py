@@ -35,6 +35,7 @@ __all__ = [
     "game_players",
     "leaderboard",
     "normalise_results",
+    "rating_changes",
     "rating_history",
     "record_finish",
     "rerate",
@@ -498,6 +499,27 @@ def standing(conn: Connection, guild_id: int, game_key: str, user_id: int) -> tu
 def user_ratings(conn: Connection, user_id: int, guild_ids: Sequence[int]) -> list[RatingRow]:
     found = conn.execute(_USER_RATINGS, {"user_id": user_id, "scopes": list(guild_ids)})
     return [_rating(row) for row in found.all()]
+
+
+def rating_changes(conn: Connection, game_id: int, guild_id: int) -> dict[int, tuple[float | None, float]]:
+    """What one finished game did to its players' ratings in one scope: user id -> (the ordinal before
+    it, None for a first rated game; the ordinal after it). Empty for a game that was not rated."""
+    changes: dict[int, tuple[float | None, float]] = {}
+    rows = conn.execute(select(_history).where(_history.c.game_id == game_id, _history.c.guild_id == guild_id)).all()
+    for row in rows:
+        before = conn.execute(
+            select(_history.c.ordinal)
+            .where(
+                _history.c.guild_id == guild_id,
+                _history.c.game_key == row.game_key,
+                _history.c.user_id == row.user_id,
+                _history.c.seq < row.seq,
+            )
+            .order_by(_history.c.seq.desc())
+            .limit(1)
+        ).scalar_one_or_none()
+        changes[int(row.user_id)] = (None if before is None else float(before), float(row.ordinal))
+    return changes
 
 
 def rating_history(conn: Connection, guild_id: int, game_key: str, user_id: int, limit: int) -> list[RatingHistoryRow]:

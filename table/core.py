@@ -112,6 +112,7 @@ class TableCore:
         self._stalled: dict[int, _Stalled] = {}  # games whose follow-up waits for the database
         self.stalls = 0  # times a game had to wait for the database after a commit (benchmarks, tests)
         self._resumers: dict[int, asyncio.Task[None]] = {}
+        self._rematches: dict[int, int] = {}  # finished game id -> the id of its rematch lobby
 
     def lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())

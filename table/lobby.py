@@ -67,6 +67,42 @@ class Lobbies(Advancing):
         return row
 
     @storage_errors_said
+    async def rematch(self, game_id: int, user_id: int, name: str, locale: str | None = None) -> tuple[GameRow, bool]:
+        """A finished game's rematch: a new lobby in the same channel with the same game, variants, timer
+        and AI seats, opened by the first of its players to ask (its host). The others asking join that
+        lobby. Returns the lobby and whether it was opened now."""
+        old, seats = await self._game_and_seats(game_id)
+        if old.status != "finished":
+            raise TableError(messages.NOT_FINISHED)
+        if not any(s.user_id == user_id for s in seats):
+            raise TableError(messages.REMATCH_NOT_PLAYER)
+        async with self.lock(game_id):  # two players asking at once get one lobby
+            known = self._rematches.get(game_id)
+            found = await self.db.game_row(known) if known is not None else None
+            if found is not None and found.status == "lobby":
+                assert found.id is not None
+                _row, here = await self._game_and_seats(found.id)
+                if not any(s.user_id == user_id for s in here):
+                    await self.join(found.id, user_id, name, locale)
+                return found, False
+            lobby = await self.create_lobby(
+                guild_id=old.guild_id,
+                channel_id=old.channel_id,
+                game_key=old.game_key,
+                host_id=user_id,
+                host_name=name,
+                options=dict(old.options),
+                turn_seconds=old.turn_seconds,
+                host_locale=locale,
+            )
+            assert lobby.id is not None
+            for seat in seats:
+                if seat.user_id is None and seat.ai_level is not None:
+                    await self.add_ai(lobby.id, user_id, seat.ai_level, name=_same_name(seat.name))
+            self._rematches[game_id] = lobby.id
+            return lobby, True
+
+    @storage_errors_said
     async def lobby(self, game_id: int) -> tuple[GameRow, list[SeatRow]]:
         return await self._game_and_seats(game_id)
 
@@ -229,6 +265,11 @@ class Lobbies(Advancing):
                 log.exception("acknowledging the start of game %s failed", game_id)
         await self.notifier.publish(update)
         return update
+
+
+def _same_name(name: str) -> Callable[[int, str], str]:
+    """An AI seat's namer that keeps the name it had (a rematch's AI seats)."""
+    return lambda _number, _level: name
 
 
 def _turn_seconds(value: Any) -> int | None:

@@ -288,6 +288,14 @@ class GameCog(commands.Cog):
         await answer.send(interaction, embed=embed, view=view, ephemeral=True)
 
     @game.command(
+        name=NP_("command", "replay"), description=N_("Page through a finished game turn by turn (only you see it)")
+    )
+    @app_commands.rename(game=NP_("command", "game"))
+    @app_commands.describe(game=N_("The game's number, as in its thread's name"))
+    async def replay(self, interaction: discord.Interaction[Any], game: app_commands.Range[int, 1, 2**53]) -> None:
+        await handlers.replay(interaction, game)
+
+    @game.command(
         name=NP_("command", "abandon"),
         description=N_("Abandon the lobby or game here (host or Manage Server)"),
         extras={answer.PUBLIC: True},

@@ -383,3 +383,5 @@ RENDERER.value_names = {
     "tiebreaker": {"tie": N_("passes after a tie"), "round": N_("passes every round")},
     "scoring": {"standard": N_("standard (victory points)"), "conpub": N_("Con/Pub (Egg Tokens)")},
 }
+# The result message (bot.endings): the scoring categories of the outcome's breakdown; tied players share.
+RENDERER.score_categories = {"rounds": N_("Rounds"), "tokens": N_("Egg Tokens")}

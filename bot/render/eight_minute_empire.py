@@ -888,3 +888,14 @@ RENDERER.value_names = {
     "layout": {"L": N_("L shape"), "row": N_("in a row")},
     "bid_tie": {"die": N_("a die roll decides"), "first-seat": N_("the earliest seat wins")},
 }
+# The result message (bot.endings): the scoring categories of the outcome's breakdown, and the tie-break.
+RENDERER.score_categories = {
+    "games": N_("Games"),
+    "regions": N_("Regions"),
+    "continents": N_("Continents"),
+    "abilities": N_("Abilities"),
+    "elixirs": N_("Elixirs"),
+    "magic_book": N_("Magic Book"),
+    "citadels": N_("Citadels"),
+}
+RENDERER.tie_break = N_("the Magic Book wins, then the most coins, the most armies on the board, the most regions")

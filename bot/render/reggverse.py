@@ -972,3 +972,5 @@ RENDERER.option_names = {
 RENDERER.value_names = {
     "shape": {"4x4": N_("4×4 grid"), "5x4": N_("5×4 grid"), "cross": N_("cross"), "ring": N_("ring")},
 }
+# The result message (bot.endings): the scoring categories of the outcome's breakdown; tied players share.
+RENDERER.score_categories = {"eggs": N_("Eggs"), "objective_points": N_("Secret Objective")}
