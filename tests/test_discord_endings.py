@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from bot import endings
-from tests.harness import EPHEMERAL, Harness
-from tests.harness.play import play_to_end
+from harness import EPHEMERAL, Harness
+from harness.play import play_to_end
 
 GAME_ID = 1
 

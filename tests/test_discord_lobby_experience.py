@@ -14,7 +14,7 @@ from bot import guide, i18n, present
 from bot.cogs.leaderboard import display_rating
 from bot.render import renderer_for
 from table import MAX_TURN_SECONDS, TableError
-from tests.harness import EPHEMERAL, GUILD_ID, Harness
+from harness import EPHEMERAL, GUILD_ID, Harness
 
 GAME_ID = 1
 
