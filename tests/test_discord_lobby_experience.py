@@ -13,8 +13,8 @@ import games
 from bot import guide, i18n, present
 from bot.cogs.leaderboard import display_rating
 from bot.render import renderer_for
-from table import MAX_TURN_SECONDS, TableError
 from harness import EPHEMERAL, GUILD_ID, Harness
+from table import MAX_TURN_SECONDS, TableError
 
 GAME_ID = 1
 
