@@ -204,7 +204,7 @@ class DiscordNotifier:
         owed.add(update, lang, time.monotonic())
         # Whoever is paying a lane of this game already takes this update's part of it too, in order.
         await self._pay_lanes(game_id, [THREAD, *owed.dms])
-        if update.outcome is not None and update.game.status == "finished":
+        if getattr(update, "outcome", None) is not None and update.game.status == "finished":
             await self.game_over(update, lang)
 
     async def _pay_lanes(self, game_id: int, lanes: list[int]) -> None:
@@ -565,9 +565,7 @@ class DiscordNotifier:
                 nonce=nonce(game.id, "result"),
                 allowed_mentions=discord.AllowedMentions(users=True),
             )
-        except Exception as error:
-            if not (transient(error) or isinstance(error, discord.HTTPException)):
-                raise
+        except Exception as error:  # (the bot may be stopping: its HTTP session closed under the request)
             log.warning("the result of game %s could not be posted: %r", game.id, error)
         if game.lobby_message_id is not None:
             closed = endings.closed_lobby(game, update.seats, update.outcome, lang)
@@ -576,7 +574,7 @@ class DiscordNotifier:
                 await partial.edit(
                     content=closed, embeds=[], view=None, allowed_mentions=discord.AllowedMentions.none()
                 )
-            except discord.HTTPException as error:
+            except (discord.HTTPException, RuntimeError) as error:  # RuntimeError: the HTTP session closed
                 log.warning("the lobby of game %s could not show its result: %r", game.id, error)
         thread_id = self._threads.get(game.id) or game.thread_id
         delay = self.bot.settings.thread_archive_seconds
@@ -598,7 +596,7 @@ class DiscordNotifier:
         await asyncio.sleep(delay)
         try:
             await self.bot.http.edit_channel(thread_id, archived=True, locked=True)
-        except discord.HTTPException as error:
+        except (discord.HTTPException, RuntimeError) as error:  # RuntimeError: the HTTP session closed
             log.warning("thread %s could not be archived: %r", thread_id, error)
 
     async def remind(self, game: GameRow, seats: list[SeatRow], deadline: datetime) -> None:

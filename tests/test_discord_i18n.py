@@ -201,7 +201,8 @@ async def test_rules_are_paged_in_the_readers_language_with_the_lobby_variants(h
     titles = [p["title"] for p in pages]
     assert titles[-1] == "Eggs and Empires: Varianti che la lobby può attivare", titles
     variants = pages[-1]["description"]
-    assert "**tiebreaker**" in variants and "Segnalino di Spareggio" in variants and "**scoring**" in variants
+    # Each variant by its friendly name in the reader's language, not the engine's identifier.
+    assert "**Segnalino di Spareggio**" in variants and "**Punteggio**" in variants and "tiebreaker" not in variants
     assert "Sacerdotessa Oscura" in pages[2]["description"]
 
     camille = h.user_in("Camille", "fr")
