@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format bench build locales clean
+.PHONY: run test lint format bench build locales clean repeat
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,12 @@ test: lint $(NATIVE)
 
 bench: $(NATIVE)
 	$(PY) -m bench
+
+# Run one test N times, each in its own pytest process, keeping the logs, database rows and fake Discord
+# record of every failing run (harness/repeat.py): make repeat TEST=tests/x.py::test_y N=100
+N ?= 100
+repeat: $(NATIVE)
+	$(PY) -m harness.repeat "$(TEST)" --runs $(N) $(if $(KEEP),--keep $(KEEP))
 
 # Apply ruff's formatting (`make lint` checks it).
 format: $(STAMP)

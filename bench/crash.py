@@ -1,6 +1,7 @@
 """Crash proof: the real bot in a subprocess, killed with SIGKILL at random moments while people play.
 
     python -m bench crash --kills 100 [--tables 3] [--seed 1] [--database-url URL]
+    python -m bench crash --kills 100 --processes 2 --database-url postgresql+asyncpg://.../EMPTY_DB
 
 A loopback fake Discord (fakediscord/loopback.py) serves REST and the gateway on 127.0.0.1; the
 bot runs its production entry (harness/run_bot.py) on one database. Scripted players open
@@ -40,8 +41,10 @@ from typing import IO, Any
 
 import games
 from fakediscord.loopback import Loopback
+from harness.keep import keep_run
 from harness.run_bot import BotProcess
 from storage import Database
+from table.stalls import stall_report
 
 # What a button that is no longer valid must answer (English: the scripted players' locale).
 STALE_ANSWERS = (
@@ -64,6 +67,11 @@ def seat_choices() -> list[tuple[str, int, int]]:
     return [(k, games.get(k).min_players, min(games.get(k).max_players, MOST_SEATS)) for k in games.keys()]
 
 
+# The bots run their timers as in production. The games keep the default turn timer (180 s), which
+# does not run out while the players click; the timers finish what a killed process left (issue 20).
+TIMER_INTERVAL = "1"
+
+
 @dataclass
 class Figures:
     kills: int = 0
@@ -71,9 +79,11 @@ class Figures:
     kills_mid_interaction: int = 0  # kills with at least one interaction awaiting its answer
     decisions_acknowledged: int = 0
     decisions_lost: int = 0
+    decisions_doubled: int = 0  # a click applied twice (checked with two processes): must be 0
     games_started: int = 0
     games_finished: int = 0
     games_unfinished: int = 0  # started, never finished: must be 0
+    games_stalled: int = 0  # nobody could move for STALLED seconds (each with its stall report in problems)
     interactions: int = 0
     unanswered: int = 0  # delivered to a live bot that was not killed, and never answered: must be 0
     in_flight_at_kill: int = 0  # delivered, then the bot was killed before answering
@@ -90,6 +100,8 @@ class Figures:
     def ok(self) -> bool:
         return (
             self.decisions_lost == 0
+            and self.decisions_doubled == 0
+            and self.games_stalled == 0
             and self.unanswered == 0
             and self.old_buttons_dead == 0
             and self.games_finished == self.games_started
@@ -154,7 +166,7 @@ class CrashRun:
     async def boot(self) -> None:
         mark = self.lb.identified
         started = time.perf_counter()
-        self.bot = await BotProcess.spawn(self.lb, self.database_url, log=self.log)
+        self.bot = await BotProcess.spawn(self.lb, self.database_url, log=self.log, timer_interval=TIMER_INTERVAL)
         await self.lb.wait_ready(since=mark, within=120)
         self.restart_times.append(time.perf_counter() - started)
         self.generation += 1
@@ -364,9 +376,11 @@ class CrashRun:
             await asyncio.sleep(0.2)
             if loop.time() - idle_since > STALLED and generation == self.generation:
                 waiting = await self.prompted(game_id, humans)
+                self.figures.games_stalled += 1
                 self.figures.problems.append(
                     f"game {game_id} stalled: nobody could move for {STALLED:.0f} s; prompted humans {waiting}, "
-                    f"with a live message: {[u for u in waiting if self.live_message(u, game_id, dead)]}"
+                    f"with a live message: {[u for u in waiting if self.live_message(u, game_id, dead)]}; "
+                    f"{await stall_report(self.db, game_id)}"
                 )
                 return False
             if loop.time() - max(idle_since, asked) > IDLE_BEFORE_HAND:
@@ -466,21 +480,58 @@ def count_errors(log_path: Path) -> int:
 
 
 async def crash(
-    kills: int, *, tables: int = 3, seed: int = 1, database_url: str | None = None, workdir: Path, max_gap: float = 3.0
+    kills: int,
+    *,
+    tables: int = 3,
+    seed: int = 1,
+    database_url: str | None = None,
+    workdir: Path,
+    max_gap: float = 3.0,
+    processes: int = 1,
 ) -> Figures:
-    """Run the crash script; the bot's log is left in `workdir`/bot.log."""
+    """Run the crash script; the bot's log is left in `workdir`/bot.log. With `processes=2` (PostgreSQL
+    only) the bot runs as two processes, shards 0-1 and 2-3 (bench.shards), killed in turn, and the
+    action log is checked for a click applied twice. A failing run also leaves the fake Discord's record
+    and the database rows in `workdir` (harness/keep.py)."""
     url = database_url or f"sqlite+aiosqlite:///{workdir / 'crash.sqlite3'}"
     loopback = await Loopback.start()
     log_path = workdir / "bot.log"
     try:
         with open(log_path, "wb") as log:  # noqa: ASYNC230 - opened once, before anything runs
-            run = CrashRun(loopback, url, kills=kills, tables=tables, seed=seed, log=log, max_gap=max_gap)
-            figures = await run.run()
+            if processes == 1:
+                run = CrashRun(loopback, url, kills=kills, tables=tables, seed=seed, log=log, max_gap=max_gap)
+                figures = await run.run()
+            else:
+                figures = await _sharded(loopback, url, processes, kills, tables, seed, log, max_gap)
+        figures.bot_errors = count_errors(log_path)
+        if loopback.unknown:
+            figures.problems += [f"the fake does not know {u}" for u in loopback.unknown]
+        if not figures.ok() or figures.bot_errors:
+            await keep_run(workdir, fake=loopback.fake, database_url=url, logs=[])
     finally:
         await loopback.close()
-    figures.bot_errors = count_errors(log_path)
-    if loopback.unknown:
-        figures.problems += [f"the fake does not know {u}" for u in loopback.unknown]
+    return figures
+
+
+async def _sharded(
+    loopback: Loopback, url: str, processes: int, kills: int, tables: int, seed: int, log: IO[bytes], max_gap: float
+) -> Figures:
+    from bench.shards import TWO, ShardedRun
+
+    if processes != len(TWO):
+        raise SystemExit(f"--processes is 1 or {len(TWO)}")
+    run = ShardedRun(loopback, url, split=TWO, kills=kills, tables=tables, seed=seed, log=log, max_gap=max_gap)
+    try:
+        figures = await run.run()
+        run.db = await Database.open(url)
+        try:
+            doubled = await run.doubled()
+        finally:
+            await run.db.close()
+    finally:
+        await run.stop()
+    figures.decisions_doubled = len(doubled)
+    figures.problems += [f"applied twice: {d}" for d in doubled]
     return figures
 
 
@@ -492,7 +543,13 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--max-gap", type=float, default=3.0, help="longest wait between restart and kill (s)")
     parser.add_argument("--database-url", default=None, help="an EMPTY database (default: a fresh SQLite file)")
     parser.add_argument("--workdir", default=None, help="keep the bot's log (and the SQLite file) here")
+    parser.add_argument(
+        "--processes", type=int, default=1, choices=(1, 2), help="2: two bot processes (shards 0-1, 2-3), PostgreSQL"
+    )
     args = parser.parse_args(argv)
+    if args.processes > 1 and not str(args.database_url or "").startswith("postgres"):
+        print("--processes 2 needs --database-url postgresql+asyncpg://... (an empty database)", file=sys.stderr)
+        return 2
     with tempfile.TemporaryDirectory(prefix="crash-") as tmp:
         workdir = Path(args.workdir or tmp)
         workdir.mkdir(parents=True, exist_ok=True)
@@ -504,6 +561,7 @@ def main(argv: list[str]) -> int:
                 database_url=args.database_url,
                 workdir=workdir,
                 max_gap=args.max_gap,
+                processes=args.processes,
             )
         )
         if figures.bot_errors:
@@ -516,18 +574,23 @@ def main(argv: list[str]) -> int:
     command = "python -m bench crash " + " ".join(argv) if argv else "python -m bench crash"
     from bench.results import save
 
+    two = args.processes > 1
     save(
-        "crash",
+        "crash_two_processes" if two else "crash",
         command,
         shown,
-        title="Crash proof (SIGKILL at random moments, restart on the same database)",
+        title="Crash proof, two bot processes on PostgreSQL (SIGKILL of either in turn, restart)"
+        if two
+        else "Crash proof (SIGKILL at random moments, restart on the same database)",
         targets={
             "kills_survived": f">= {args.kills}",
             "decisions_lost": "0",
             "games_unfinished": "0",
             "unanswered": "0",
             "old_buttons_dead": "0",
+            "games_stalled": "0",
             "bot_errors": "0",
+            **({"decisions_doubled": "0"} if two else {}),
         },
         notes="in_flight_at_kill: interactions the bot was killed before answering (Discord shows "
         "'interaction failed'; the scripted player clicks again). hand_recoveries: '/game hand' used because "

@@ -91,14 +91,17 @@ class ShardedRun(CrashRun):
     async def boot(self) -> None:
         started = time.perf_counter()
         if not self.processes:
-            self.processes = [await spawn(self.lb, self.database_url, r, self.log) for r in self.split]
+            self.processes = [await self.spawn(r) for r in self.split]
         else:  # the victim was killed: bring it back, and kill another one next time
-            self.processes[self.victim] = await spawn(self.lb, self.database_url, self.split[self.victim], self.log)
+            self.processes[self.victim] = await self.spawn(self.split[self.victim])
             self.victim = (self.victim - 1) % len(self.split)
         self.restart_times.append(time.perf_counter() - started)
         self.bot = self.processes[self.victim]
         self.generation += 1
         self.up.set()
+
+    async def spawn(self, shards: str) -> BotProcess:
+        return await spawn(self.lb, self.database_url, shards, self.log, timer_interval=crash_bench.TIMER_INTERVAL)
 
     async def stop(self) -> list[int]:
         return [await process.stop() for process in self.processes]

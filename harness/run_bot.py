@@ -59,7 +59,7 @@ class BotProcess:
             "DATABASE_URL": database_url,
             "TIMER_INTERVAL": "0",
             "SYNC_COMMANDS": "1",
-            "LOG_LEVEL": "WARNING",
+            "LOG_LEVEL": os.environ.get("BOT_LOG_LEVEL", "WARNING"),  # INFO: every decision, with its game
             "DEV_GUILD_ID": "",
             "PYTHONUNBUFFERED": "1",
         }

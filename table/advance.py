@@ -173,6 +173,12 @@ class Advancing(TableCore):
             fresh = moved and any(n.prompt is not None and not n.seat.ai_controlled for n in dms)
             if fresh or wake is None:
                 wake = new_deadline = self.clock() + timedelta(seconds=row.turn_seconds / 2)
+        if outcome is not None and turn.moves:
+            # Due at once: should this process die before it finishes the game below, the game's own
+            # process finishes it at its next tick. (This one may not be it: shard 0's process commits
+            # the DM clicks of every guild's games, and another process's timers and start-up never
+            # looked at an active game whose deadline was in the future, or that had none: issue 20.)
+            new_deadline = self.clock()
         if turn.moves:
             await self._commit(row, committed, turn, state, deadline=new_deadline)
             events += turn.events

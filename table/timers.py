@@ -47,7 +47,10 @@ class Timers(Advancing):
                 for p in game.prompts(state)
                 if seats[p.seat].user_id is not None and not seats[p.seat].ai_controlled
             ]
-            if not row.reminded and row.turn_seconds:
+            # Nobody human awaited: the game is over or AI seats must move, because the process that
+            # committed its last decision died before what follows (finishing it, the AI turns).
+            # _afk_turn then makes no AFK move and carries on from there; there is nobody to remind.
+            if waiting and not row.reminded and row.turn_seconds:
                 deadline = row.deadline + timedelta(seconds=row.turn_seconds / 2)
                 await self.db.update_game(game_id, reminded=True, deadline=deadline)
                 remind = (row, waiting, deadline)

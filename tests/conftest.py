@@ -2,13 +2,54 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import os
+import re
+from collections.abc import AsyncIterator, Generator, Iterable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from fakediscord.fake_discord import FakeDiscord
 from fakediscord.loopback import Loopback
 from harness import Harness
+from harness.keep import keep_run
+
+CALL_REPORT = pytest.StashKey[pytest.TestReport]()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
+    """Keep the report of each test's call phase, for fixtures that act on failure in their teardown."""
+    report = yield
+    if report.when == "call":
+        item.stash[CALL_REPORT] = report
+    return report
+
+
+class Keeper:
+    """What `kept_on_failure` keeps: the test names its fake Discord, database and log files."""
+
+    def __init__(self) -> None:
+        self.parts: tuple[FakeDiscord, str, list[Path]] | None = None
+
+    def watch(self, *, fake: FakeDiscord, database_url: str, logs: Iterable[Path]) -> None:
+        self.parts = (fake, database_url, list(logs))
+
+
+@pytest.fixture
+async def kept_on_failure(request: pytest.FixtureRequest) -> AsyncIterator[Keeper]:
+    """When the test fails and KEEP_FAILED_RUN names a directory, its bot logs, database rows and fake
+    Discord record are written there (harness/keep.py; `python -m harness.repeat` sets it).
+    Request it after the fixtures that own the database and the fake: it runs before they go."""
+    keeper = Keeper()
+    yield keeper
+    target = os.environ.get("KEEP_FAILED_RUN")
+    report = request.node.stash.get(CALL_REPORT, None)
+    if target and keeper.parts is not None and report is not None and report.failed:
+        fake, database_url, logs = keeper.parts
+        name = re.sub(r"[^\w.-]+", "_", request.node.name)
+        await keep_run(Path(target) / name, fake=fake, database_url=database_url, logs=logs)
 
 
 @pytest.fixture

@@ -27,6 +27,8 @@ from harness.run_bot import BotProcess
 from storage import Database, Shards, shard_of
 from storage.types import utcnow
 from table import Stale, TableService
+from table.stalls import stall_report
+from tests.conftest import Keeper
 from tests.storage.conftest import BACKENDS, PG_URL, create_pg_database, drop_pg_database
 from tests.test_table import KEY, Clock, Recorder, lobby_of
 
@@ -221,6 +223,65 @@ async def test_a_dm_click_on_shard_zero_for_another_process_game_is_safe(two: tu
     # The fresh button works from the DM process.
     await dm_side.decide(game_id, 101, 1, bob_new.version, [c.id for c in bob_new.prompt.choices[:pick]])
     assert len(await two[0].actions(game_id)) == len(log) + 1
+
+
+class Killed(BaseException):
+    """The process died here (a SIGKILL): nothing after this point ran."""
+
+
+@pytest.mark.parametrize("turn_seconds", [60, None])
+async def test_a_game_ended_from_a_dm_is_finished_by_its_owner_when_the_dm_process_dies(
+    two: tuple[Database, Database], monkeypatch: pytest.MonkeyPatch, turn_seconds: int | None
+) -> None:
+    """The stall of issue 20. Shard 0's process answers every DM, so it commits the click that ends a
+    game of another process's guild; if it dies between that commit and finishing the game, the game
+    stays "active" with nobody to move (its prompts are over) and its own process, which is running,
+    never looks at it again: not at start-up (it did not restart), not by its timer (the deadline was
+    set for a turn that is over, or there is no timer). The ending commit makes the game due at once,
+    so the owner's next tick finishes it."""
+    clock = Clock()
+    dm_side = TableService(two[0], Recorder(), clock=clock, shards=Shards.of([0], 2))
+    owner_recorder = Recorder()
+    owner = TableService(two[1], owner_recorder, clock=clock, shards=Shards.of([1], 2))
+    row = await owner.create_lobby(
+        guild_id=guild_on(1, 2), channel_id=10, game_key=KEY, host_id=100, host_name="Alice", turn_seconds=turn_seconds
+    )
+    assert row.id is not None
+    game_id = row.id
+    await owner.add_ai(game_id, 100)
+    await owner.start(game_id, 100)
+
+    async def killed_before_finishing(*_args: object) -> None:
+        raise Killed
+
+    async def play_from_dms() -> None:
+        for _ in range(2000):
+            notice = await dm_side.private_view(game_id, 100)
+            assert notice.prompt is not None
+            choice = [c.id for c in notice.prompt.choices[: notice.prompt.pick]]
+            await dm_side.decide(game_id, 100, 0, notice.version, choice)
+
+    monkeypatch.setattr(two[0], "finish_game", killed_before_finishing)
+    with pytest.raises(Killed):  # Alice plays from her DMs until her click ends the game
+        await play_from_dms()
+    monkeypatch.undo()
+    data, _version = await two[1].load_state(game_id)
+    game = engines.get(KEY)
+    assert game.outcome(game.from_json(data)) is not None and game.prompts(game.from_json(data)) == []
+    stuck = await two[1].get_game(game_id)
+    assert stuck is not None and stuck.status == "active"  # over, and nobody can move
+    report = await stall_report(two[1], game_id)  # what the crash bench prints when a game stalls
+    assert report.over and report.awaited == [] and report.why == "the game is over but was never finished"
+    assert str(report).startswith(f"game {game_id} (eggs-empires) active at v{stuck.version}: the game is over")
+    # Shard 0's process comes back: not its game. The owner never stopped: its next tick finishes it.
+    assert await TableService(two[0], Recorder(), clock=clock, shards=Shards.of([0], 2)).resume() == 0
+    assert await owner.tick() == 1
+    finished = await two[1].get_game(game_id)
+    assert finished is not None and finished.status == "finished" and finished.deadline is None
+    assert len(await two[1].results(game_id)) == 2
+    assert owner_recorder.reminders == []  # nobody is asked to decide in a game that is over
+    assert owner_recorder.updates[-1].outcome is not None  # the table shows the end
+    assert await owner.tick() == 0
 
 
 async def test_a_click_racing_the_owners_afk_timer_is_decided_once(two: tuple[Database, Database]) -> None:
@@ -466,7 +527,7 @@ async def test_two_processes_run_each_timer_once_across_a_kill(lb: Loopback, pg_
 @needs_postgres
 @pytest.mark.slow
 async def test_two_processes_play_through_kills_of_either(
-    lb: Loopback, pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    lb: Loopback, pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kept_on_failure: Keeper
 ) -> None:
     """Games in guilds of both processes, players clicking their DMs (shard 0's process answers
     those for every guild); each process is SIGKILLed once mid-game and restarted. Every game
@@ -474,6 +535,7 @@ async def test_two_processes_play_through_kills_of_either(
 
     Two-player Eggs and Empires only, to keep it short."""
     monkeypatch.setattr(crash_bench, "ONLY", ("eggs-empires", 2, 2))
+    kept_on_failure.watch(fake=lb.fake, database_url=pg_url, logs=[tmp_path / "bots.log"])
     with open(tmp_path / "bots.log", "wb") as log:  # noqa: ASYNC230 - opened once, before anything runs
         run = ShardedRun(lb, pg_url, split=TWO, kills=2, tables=2, seed=11, log=log, max_gap=1.5)
         try:
