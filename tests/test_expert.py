@@ -1,0 +1,179 @@
+"""The expert AI level of every game (games.search and each game's expert module): registered, legal,
+deterministic for a seed, and blind to what its seat cannot see."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+import games
+from games.core import Game, Prompt, Rng
+from games.search import ExpertPlayer
+from tests.test_eggs_empires_properties import perturb_hidden as perturb_eggs
+
+KEYS = games.keys()
+BUDGET_MS = 1.0  # a few rollouts: enough to search, cheap enough for the suite
+
+
+def expert(game: Game[Any], seed: int) -> ExpertPlayer:
+    player = game.ai("expert", seed)
+    assert isinstance(player, ExpertPlayer)
+    return ExpertPlayer(player.expertise, seed, BUDGET_MS)
+
+
+def copied(game: Game[Any], state: Any) -> Any:
+    return game.from_json(json.loads(json.dumps(game.to_json(state))))
+
+
+def searched_positions(key: str, players: int, seed: int, every: int, most: int) -> Iterator[tuple[Any, Prompt]]:
+    """Every `every`-th prompt of seat 0 that the expert searches, in a game played by heuristics, up to
+    `most` of them (the state is live: copy it before changing it)."""
+    game = games.get(key)
+    state = game.new(players, seed)
+    ais = [game.ai("heuristic", seed + s) for s in range(players)]
+    probe = expert(game, 0)
+    seen = found = 0
+    while found < most and (prompts := game.prompts(state)):
+        for prompt in prompts:
+            if prompt.seat == 0:
+                view = game.view(state, 0)
+                if len(probe.expertise.candidates(view, prompt, 0)) > 1:
+                    seen += 1
+                    if seen % every == 0:
+                        found += 1
+                        yield state, prompt
+            game.apply(state, prompt.seat, ais[prompt.seat].choose(game, state, prompt))
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_every_game_offers_the_expert_level(key: str) -> None:
+    game = games.get(key)
+    assert "expert" in game.ai_levels
+    assert isinstance(game.ai("expert", 1), ExpertPlayer)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_expert_plays_whole_games_legally(key: str) -> None:
+    # apply() refuses anything illegal, so finishing the game is the check; every answer is also one of
+    # the prompt's own choice ids, and searches did happen
+    game = games.get(key)
+    for players, seed in ((2, 3), *([(4, 4)] if key == "eggs-empires" else [])):
+        state = game.new(players, seed)
+        seats = [expert(game, seed * 10 + s) if s % 2 == 0 else game.ai("heuristic", s) for s in range(players)]
+        searches = 0
+        while prompts := game.prompts(state):
+            for prompt in prompts:
+                answer = seats[prompt.seat].choose(game, state, prompt)
+                assert len(answer) == prompt.pick and set(answer) <= set(prompt.choice_ids())
+                player = seats[prompt.seat]
+                searches += isinstance(player, ExpertPlayer) and player.last is not None
+                game.apply(state, prompt.seat, answer)
+        assert game.outcome(state) is not None
+        assert searches > 5
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_expert_is_deterministic_for_a_seed(key: str) -> None:
+    game = games.get(key)
+    checked = 0
+    for state, prompt in searched_positions(key, 2, 21, every=3, most=4):
+        first = expert(game, 77)
+        answer = first.choose(game, state, prompt)
+        again = expert(game, 77)
+        reloaded = copied(game, state)  # a stored game, loaded again: same decision
+        prompt_there = next(p for p in game.prompts(reloaded) if p.seat == prompt.seat)
+        assert again.choose(game, reloaded, prompt_there) == answer
+        assert first.last is not None and again.last is not None
+        assert again.last.means == first.last.means and again.last.worlds == first.last.worlds >= 2
+        checked += 1
+    assert checked == 4
+
+
+def perturb_eme(state: Any, keep: int, rng: random.Random) -> Any:
+    """Eight-Minute Empire hides the deck's order, the bids not yet revealed and the random draws to come."""
+    game = games.get("eight-minute-empire")
+    copy = copied(game, state)
+    rng.shuffle(copy.deck)
+    copy.bids = [b if s == keep or b is None else rng.randrange(b + 3) for s, b in enumerate(copy.bids)]
+    copy.rng = Rng(rng.getrandbits(32))
+    copy.cache = None
+    return copy
+
+
+def perturb_reggverse(state: Any, keep: int, rng: random.Random) -> Any:
+    """Reggverse hides the other hands, the deck and the discard (which tiles, in which order), the
+    tiles themselves that this seat never saw, other seats' objectives and the random draws to come."""
+    game = games.get("reggverse-riddles")
+    copy = copied(game, state)
+    others = [s for s in range(copy.players) if s != keep]
+    pool = copy.deck + copy.discard + [t for s in others for t in copy.hands[s]]
+    rng.shuffle(pool)
+    for s in others:
+        size = len(copy.hands[s])
+        copy.hands[s], pool = pool[:size], pool[size:]
+    copy.deck, copy.discard = pool[: len(copy.deck)], pool[len(copy.deck) :]
+    for tile_id in pool + [t for s in others for t in copy.hands[s]]:  # unseen tiles get other movements
+        tile = copy.tiles[tile_id]
+        if tile["kind"] == "regular":
+            tile["moves"] = [[rng.choice((-1, 1)), rng.choice((-1, 0, 1))]]
+    if copy.objective_tiles:
+        mine = copy.secret[keep]
+        free = [t["id"] for t in copy.objective_tiles if t["id"] != mine]
+        copy.secret = [mine if s == keep else rng.choice(free) for s in range(copy.players)]
+    copy.rng = Rng(rng.getrandbits(32))
+    copy.touch()
+    return copy
+
+
+def perturb_eggs_more(state: Any, keep: int, rng: random.Random) -> Any:
+    """The Eggs and Empires heuristic's perturbation, plus the discarded eggs (the view keeps no list
+    of them) and the random draws to come."""
+    copy = perturb_eggs(state, keep, rng)
+    if copy.egg_discard and copy.egg_deck:
+        i, j = rng.randrange(len(copy.egg_discard)), rng.randrange(len(copy.egg_deck))
+        copy.egg_discard[i], copy.egg_deck[j] = copy.egg_deck[j], copy.egg_discard[i]
+    copy.rng = Rng(rng.getrandbits(32))
+    return copy
+
+
+PERTURB: dict[str, Callable[[Any, int, random.Random], Any]] = {
+    "eggs-empires": perturb_eggs_more,
+    "eight-minute-empire": perturb_eme,
+    "reggverse-riddles": perturb_reggverse,
+}
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_expert_decides_only_on_what_its_seat_may_know(key: str) -> None:
+    # The hidden parts change, the seat's view stays equal: the search must come out the very same (its
+    # means too, not only its answer: any use of hidden information would move them).
+    game = games.get(key)
+    rng = random.Random(5)
+    checked = 0
+    for players in (2, 3):
+        for state, prompt in searched_positions(key, players, 40 + players, every=2, most=4):
+            other = PERTURB[key](state, 0, rng)
+            assert game.view(other, 0) == game.view(state, 0)
+            assert game.to_json(other) != game.to_json(state)  # something hidden did change
+            mine, theirs = expert(game, 9), expert(game, 9)
+            answer = mine.choose(game, state, prompt)
+            prompt_there = next(p for p in game.prompts(other) if p.seat == 0)
+            assert theirs.choose(game, other, prompt_there) == answer
+            assert mine.last is not None and theirs.last is not None and mine.last.means == theirs.last.means
+            checked += 1
+    assert checked == 8
+
+
+def test_more_budget_means_more_worlds() -> None:
+    game = games.get("eight-minute-empire")
+    state, prompt = next(searched_positions("eight-minute-empire", 2, 8, every=2, most=1))
+    small, large = expert(game, 3), game.ai("expert", 3)
+    assert isinstance(large, ExpertPlayer)
+    small.choose(game, state, prompt)
+    large.choose(game, state, prompt)
+    assert small.last is not None and large.last is not None
+    assert large.last.steps >= large.steps > small.steps and large.last.worlds > small.last.worlds
