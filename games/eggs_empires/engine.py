@@ -937,11 +937,17 @@ class EggsAndEmpires(Game[EggsState]):
         return state
 
     # --- AI and text -------------------------------------------------------------------------
+    ai_levels = ("random", "heuristic", "expert")
+
     def ai(self, level: str, seed: int) -> Player:
         if level == "heuristic":
             from games.eggs_empires.ai import HeuristicPlayer
 
             return HeuristicPlayer(seed)
+        if level == "expert":
+            from games.eggs_empires.expert import expert_player
+
+            return expert_player(seed)
         return super().ai(level, seed)
 
     def describe(self, view: dict[str, Any]) -> str:

@@ -757,11 +757,17 @@ class EightMinuteEmpire(Game[State]):
         )
 
     # --- AI ----------------------------------------------------------------------------------
+    ai_levels = ("random", "heuristic", "expert")
+
     def ai(self, level: str, seed: int) -> Player:
         if level == "heuristic":
             from games.eight_minute_empire.ai import HeuristicPlayer
 
             return HeuristicPlayer(seed)
+        if level == "expert":
+            from games.eight_minute_empire.expert import expert_player
+
+            return expert_player(seed)
         return super().ai(level, seed)
 
 

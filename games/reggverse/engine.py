@@ -784,9 +784,15 @@ class ReggverseRiddles(ActionTiles, Game[State]):
         return summary(view)
 
     # --- AI ------------------------------------------------------------------------------------
+    ai_levels = ("random", "heuristic", "expert")
+
     def ai(self, level: str, seed: int) -> Player:
         if level == "heuristic":
             from games.reggverse.ai import HeuristicPlayer
 
             return HeuristicPlayer(seed)
+        if level == "expert":
+            from games.reggverse.expert import expert_player
+
+            return expert_player(seed)
         return super().ai(level, seed)
