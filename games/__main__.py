@@ -1,7 +1,9 @@
 """Command-line tools for the engines.
 
 python -m games list
-python -m games simulate GAME --players N --games K --seed S [--ai random|heuristic|a,b,..] [--json]
+python -m games simulate GAME --players N --games K --seed S [--ai random|heuristic|expert|a,b,..] [--json]
+    (different levels per seat: the seats rotate from game to game, and each level's win rate is shown
+    with its 95% interval and its CPU per decision)
 python -m games play GAME --players N [--seat 0] [--ai heuristic] [--seed S]
 """
 
@@ -10,6 +12,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import math
 import statistics
 import sys
 import time
@@ -57,35 +60,77 @@ def _no_cyclic_gc() -> Iterator[None]:
             gc.enable()
 
 
+def wilson(wins: float, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate (shared wins count as fractions)."""
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = wins / trials
+    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _timed_play_out(game: Game[Any], state: Any, players: list[Player], spent: list[list[float]]) -> int:
+    """`play_out`, appending each decision's CPU milliseconds to `spent[seat]`."""
+    decisions = 0
+    while prompts := game.prompts(state):
+        for prompt in prompts:
+            started = time.process_time()
+            choice = players[prompt.seat].choose(game, state, prompt)
+            spent[prompt.seat].append((time.process_time() - started) * 1000)
+            game.apply(state, prompt.seat, choice)
+        decisions += len(prompts)
+    return decisions
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
 def simulate(
     game: Game[Any], players: int, count: int, seed: int, levels: list[str], options: dict[str, Any]
 ) -> dict[str, Any]:
-    """Play `count` AI games; return throughput and score statistics."""
+    """Play `count` AI games; return throughput and score statistics.
+
+    When the seats play different levels, game i seats them rotated by i places (seat order matters in
+    every game), and the report adds per level its win rate (per seat of that level) with a 95%
+    interval, and the CPU milliseconds of its decisions (median and 90th percentile)."""
     scores: list[list[float]] = [[] for _ in range(players)]
     wins = [0.0] * players
+    mixed = len(set(levels)) > 1
+    level_wins = dict.fromkeys(levels, 0.0)
+    level_scores: dict[str, list[float]] = {level: [] for level in levels}
+    level_ms: dict[str, list[float]] = {level: [] for level in levels}
     decisions = 0
     elapsed = cpu = 0.0
     for i in range(count):
         game_seed = seed + i
-        seats: list[Player] = [game.ai(level, game_seed * 31 + s) for s, level in enumerate(levels)]
+        seated = levels[i % players :] + levels[: i % players] if mixed else levels
+        seats: list[Player] = [game.ai(level, game_seed * 31 + s) for s, level in enumerate(seated)]
+        spent: list[list[float]] = [[] for _ in range(players)]
         with _no_cyclic_gc():
             started, started_cpu = time.perf_counter(), time.process_time()
             state = game.new(players, game_seed, options)
-            decisions += play_out(game, state, seats)
+            decisions += _timed_play_out(game, state, seats, spent) if mixed else play_out(game, state, seats)
             elapsed += time.perf_counter() - started
             cpu += time.process_time() - started_cpu
         result = game.outcome(state)
         assert result is not None, "play_out ended before the game did"
         for s, score in enumerate(result["scores"]):
             scores[s].append(score)
+            level_scores[seated[s]].append(score)
+            level_ms[seated[s]] += spent[s]
         for w in result["winners"]:
             wins[w] += 1 / len(result["winners"])  # a shared victory is split between the winners
-    return {
+            level_wins[seated[w]] += 1 / len(result["winners"])
+    report: dict[str, Any] = {
         "game": game.key,
         "players": players,
         "games": count,
         "seed": seed,
         "ai": levels,
+        "seat_order": "rotated" if mixed else "fixed",
         "options": game.resolve_options(options),
         "seconds": round(elapsed, 4),
         "cpu_seconds": round(cpu, 4),
@@ -98,6 +143,22 @@ def simulate(
         "stdev_score": [round(statistics.pstdev(s), 2) for s in scores],
         "win_rate": [round(w / count, 4) for w in wins],
     }
+    if mixed:
+        report["levels"] = {}
+        for level in level_wins:
+            trials = count * levels.count(level)
+            low, high = wilson(level_wins[level], trials)
+            ms = level_ms[level]
+            report["levels"][level] = {
+                "seats": levels.count(level),
+                "win_rate": round(level_wins[level] / trials, 4),
+                "win_rate_95": [round(low, 4), round(high, 4)],
+                "mean_score": round(statistics.fmean(level_scores[level]), 2),
+                "decisions": len(ms),
+                "cpu_ms_median": round(statistics.median(ms), 3) if ms else None,
+                "cpu_ms_p90": round(_percentile(ms, 0.9), 3) if ms else None,
+            }
+    return report
 
 
 def _visible(event: dict[str, Any], seat: int) -> bool:
@@ -188,7 +249,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
         if name == "simulate":
             p.add_argument("--games", type=int, default=100)
-            p.add_argument("--ai", default="random", help="random, heuristic, or one level per seat: a,b,c")
+            p.add_argument("--ai", default="random", help="random, heuristic, expert, or one level per seat: a,b,c")
             p.add_argument("--json", action="store_true")
         else:
             p.add_argument("--seat", type=int, default=1, help="your seat, 1-based")
@@ -223,6 +284,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"  compiled modules: {', '.join(report['compiled']) or 'none (interpreted)'}")
             print(f"  mean score per seat: {report['mean_score']}")
             print(f"  win rate per seat:   {report['win_rate']}")
+            for level, figures in report.get("levels", {}).items():
+                low, high = figures["win_rate_95"]
+                print(
+                    f"  {level} ({figures['seats']} seat{'s' if figures['seats'] > 1 else ''}, rotated): wins "
+                    f"{figures['win_rate']:.1%} (95%: {low:.1%}-{high:.1%}), CPU per decision median "
+                    f"{figures['cpu_ms_median']} ms, p90 {figures['cpu_ms_p90']} ms"
+                )
         return 0
     if not 1 <= args.seat <= args.players:
         print(f"error: --seat must be 1..{args.players}", file=sys.stderr)
