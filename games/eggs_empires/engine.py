@@ -206,7 +206,7 @@ class EggsAndEmpires(Game[EggsState]):
     min_players = 2
     max_players = MAX_SEATS
     options: tuple[Option, ...] = OPTIONS
-    ai_levels = ("random", "heuristic")
+    ai_levels = ("random", "heuristic", "expert")
     play_kinds = frozenset({"play"})  # the Adventurers played ("Bard (1)")
     sample_options = ({}, {"scoring": "conpub"}, {"tiebreaker": "round"})
 
@@ -937,8 +937,6 @@ class EggsAndEmpires(Game[EggsState]):
         return state
 
     # --- AI and text -------------------------------------------------------------------------
-    ai_levels = ("random", "heuristic", "expert")
-
     def ai(self, level: str, seed: int) -> Player:
         if level == "heuristic":
             from games.eggs_empires.ai import HeuristicPlayer

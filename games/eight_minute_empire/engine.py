@@ -181,7 +181,7 @@ class EightMinuteEmpire(Game[State]):
     title = "Eight-Minute Empire: Legends"
     min_players = 2
     max_players = 4
-    ai_levels = ("random", "heuristic")
+    ai_levels = ("random", "heuristic", "expert")
     play_kinds = frozenset({"card"})  # the cards taken from the row
     sample_options = ({}, {"explore": True, "citadels": True})
 
@@ -757,8 +757,6 @@ class EightMinuteEmpire(Game[State]):
         )
 
     # --- AI ----------------------------------------------------------------------------------
-    ai_levels = ("random", "heuristic", "expert")
-
     def ai(self, level: str, seed: int) -> Player:
         if level == "heuristic":
             from games.eight_minute_empire.ai import HeuristicPlayer

@@ -66,7 +66,7 @@ class ReggverseRiddles(ActionTiles, Game[State]):
     key = "reggverse-riddles"
     title = "Reggverse Riddles"
     # Which side of a tile was used (move or rule) and which action tiles: named by prompt kind.
-    ai_levels = ("random", "heuristic")
+    ai_levels = ("random", "heuristic", "expert")
     sample_options = ({}, {"action_tiles": True, "objectives": True})
     play_kinds = frozenset(
         {
@@ -784,8 +784,6 @@ class ReggverseRiddles(ActionTiles, Game[State]):
         return summary(view)
 
     # --- AI ------------------------------------------------------------------------------------
-    ai_levels = ("random", "heuristic", "expert")
-
     def ai(self, level: str, seed: int) -> Player:
         if level == "heuristic":
             from games.reggverse.ai import HeuristicPlayer
