@@ -56,6 +56,8 @@ NOT_YET_PHONE_READY = {"eggs-empires", "eight-minute-empire", "reggverse-riddles
 SEED = 11
 DECISIONS_IN = 24  # the second moment pictured: a board with pieces, eggs, armies on it
 ROOT = Path(__file__).resolve().parent.parent
+# Display names as players have them (renderers may draw them): long ones, and letters beyond ASCII.
+NAMES = ("Ada", "Bartholomew", "Chloé", "Dmitri_the_Bold", "Eun-ji", "Farouk", "Giulia", "Hiroshi")
 
 
 def renderer_module(renderer: Renderer) -> ModuleType:
@@ -85,11 +87,14 @@ def _pictures(key: str) -> Iterator[tuple[str, Callable[[], bytes | None]]]:
             where = f"{players} seats, {moment} decisions in"
             prompts = engine.prompts(state)
             public = engine.view(state, None)
-            yield f"table picture, {where}", partial(renderer.image, public, "en")
+            yield f"table picture, {where}", partial(renderer.image, public, "en", NAMES[:players])
             if prompts:
                 seat, prompt = prompts[0].seat, prompts[0]
                 private = engine.view(state, seat)
-                yield f"seat {seat + 1}'s picture, {where}", partial(renderer.seat_image, private, prompt, "en")
+                yield (
+                    f"seat {seat + 1}'s picture, {where}",
+                    partial(renderer.seat_image, private, prompt, "en", NAMES[:players]),
+                )
 
 
 def smallest_text(key: str) -> dict[str, Any]:
