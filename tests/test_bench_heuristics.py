@@ -31,7 +31,16 @@ def test_heuristics_bench_prints_a_figure_per_game_and_seat_count(
 
 
 def test_positions_replay_to_the_recorded_decisions() -> None:
-    recorded = heuristics.positions("reggverse-riddles", 2, 1)
     game = games.get("reggverse-riddles")
-    for data, seat, _ in recorded:
-        assert any(p.seat == seat for p in game.prompts(game.from_json(data)))
+    recorded = heuristics.positions("reggverse-riddles", 2, 1)
+    # one whole game: every decision from the first to the last (with none recorded, nothing was checked)
+    assert len(recorded) > 10
+    first, last = game.from_json(recorded[0][0]), game.from_json(recorded[-1][0])
+    assert first.rng.words == game.new(2, 2000, {}).rng.words and game.outcome(first) is None
+    for data, seat, player_seed in recorded:
+        state = game.from_json(data)
+        prompt = next(p for p in game.prompts(state) if p.seat == seat)
+        game.apply(state, seat, game.ai("heuristic", player_seed).choose(game, state, prompt))
+    assert game.outcome(state) is not None, "the last recorded decision ends the game"
+    assert game.outcome(last) is None
+    assert len({seat for _, seat, _ in recorded}) == 2

@@ -423,8 +423,10 @@ def test_round_end_scores_and_gives_the_marker_to_the_lowest_total() -> None:
 def test_nine_turns_leave_one_unused_card() -> None:
     state = GAME.new(3, 8)
     players = [RandomPlayer(s) for s in range(3)]
+    reached_the_last_turn = False
     while state.round == 1:
         if state.turn == rules.TURNS_PER_ROUND and state.phase == "play":
+            reached_the_last_turn = True
             assert all(len(h) == 2 and not d for h, d in zip(state.hands, state.decks, strict=True))
             for p in GAME.prompts(state):
                 GAME.apply(state, p.seat, players[p.seat].choose(GAME, state, p))
@@ -433,6 +435,7 @@ def test_nine_turns_leave_one_unused_card() -> None:
             break
         for p in GAME.prompts(state):
             GAME.apply(state, p.seat, players[p.seat].choose(GAME, state, p))
+    assert reached_the_last_turn, "the round ended before its last turn was looked at"
 
 
 def test_game_ends_after_three_rounds_with_shared_victory() -> None:
