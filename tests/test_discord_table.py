@@ -231,6 +231,7 @@ async def test_a_decision_is_answered_before_a_slow_picture_and_the_turn_is_publ
     from bot import handlers
 
     monkeypatch.setattr(handlers, "PICTURE_WAIT", 0.0)
+    monkeypatch.setattr(handlers, "DECISION_DEFER_AFTER", 10.0)  # no deferral on a loaded machine: not tested here
     h = harness
     calls, deciding = await _reggverse_decision(h)
     answer, picture = calls[0], calls[1]
@@ -250,6 +251,9 @@ async def test_a_picture_ready_in_time_goes_with_the_answer(harness: Harness, mo
     from bot import handlers
 
     monkeypatch.setattr(handlers, "PICTURE_WAIT", 10.0)
+    # A decision not answered in 60 ms is deferred first (then its picture goes in an edit): on a loaded
+    # machine it was (issue 24), and this test is about the picture wait, not the deferral.
+    monkeypatch.setattr(handlers, "DECISION_DEFER_AFTER", 10.0)
     calls, _deciding = await _reggverse_decision(harness)
     assert calls[0].path.endswith("/callback") and calls[0].files == ["table.png"]
     assert not any(c.via == "webhook" for c in calls[1:]), "one answer, with its picture"
