@@ -179,3 +179,26 @@ def test_known_controls_are_used_as_given() -> None:
 def test_ties_are_broken_by_points_then_book_coins_armies_and_regions() -> None:
     row = {"total": 5, "magic_book": 0, "coins": 3, "armies_on_board": 7, "controlled_regions": 2, "other": 9}
     assert tie_key(row) == (5, 0, 3, 7, 2)
+
+
+def test_a_set_card_outside_its_family_scores_only_a_complete_set() -> None:
+    # No such card is in the box (each set card belongs to its family), but the rule reads so.
+    outsider = Card(99, "Noble Patron", None, None, (("vp_set", "Noble", 4),), "one", (("place", 1),))
+    assert ability_points([outsider], 0) == 0
+    nobles = [c for c in all_cards() if c.family == "Noble"]
+    assert ability_points([outsider, *nobles], 0) == 4 + 4
+
+
+def test_a_set_adds_its_points_to_the_others() -> None:
+    hand = cards("Dire Ogre", "Mountain Dwarf", "Mountain Treasury")  # 4 coins // 2, and the Mountain set
+    assert ability_points(hand, 4) == 2 + 3
+
+
+def test_inputs_of_different_sizes_are_refused_not_cut_short() -> None:
+    with pytest.raises(ValueError):
+        region_controllers([[1, 0], [0, 1]], [[0, 0]])
+    board = build("2x2")
+    ragged = [[0, 0, 0] for _ in range(board.size)]
+    ragged[3] = [0, 0]
+    with pytest.raises(ValueError):
+        _score(armies=ragged)
