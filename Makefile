@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format bench build locales clean repeat
+.PHONY: run test lint format bench build locales clean repeat mutation
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,13 @@ bench: $(NATIVE)
 N ?= 100
 repeat: $(NATIVE)
 	$(PY) -m harness.repeat "$(TEST)" --runs $(N) $(if $(KEEP),--keep $(KEEP))
+
+# Mutation testing (mutmut 3, engine interpreted) of games/core.py and each game's scoring rules: do the
+# tests notice small mistakes? Most of an hour on 2 cores, so not in CI; the scores go to bench/REPORT.md.
+mutation: $(STAMP)
+	$(PY) -m pip install --quiet 'mutmut>=3.8,<4'
+	$(PY) -m bench mutation
+	$(PY) -m bench report
 
 # Apply ruff's formatting (`make lint` checks it).
 format: $(STAMP)

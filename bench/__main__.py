@@ -1,6 +1,7 @@
 """Run the benchmarks: `python -m bench` (all) or `python -m bench NAME [args]` (one module of bench/).
 
-Each module in bench/ exposes `main(argv) -> int` and prints its own figures.
+Each module in bench/ exposes `main(argv) -> int` and prints its own figures. Those in ON_REQUEST run only
+when named (`python -m bench mutation` takes most of an hour and needs mutmut: `make mutation`).
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ import pkgutil
 import sys
 
 import bench
+
+ON_REQUEST = {"mutation"}
 
 
 def main(argv: list[str]) -> int:
@@ -24,7 +27,9 @@ def main(argv: list[str]) -> int:
             return 2
         return int(importlib.import_module(f"bench.{argv[0]}").main(argv[1:]))
     status = 0
-    for name in [n for n in names if n != "report"] + ["report"]:  # the report gathers the others' figures
+    for name in [n for n in names if n != "report" and n not in ON_REQUEST] + [
+        "report"
+    ]:  # the report gathers the others' figures
         print(f"== bench.{name}")
         status |= int(importlib.import_module(f"bench.{name}").main([]))
     return status

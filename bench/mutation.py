@@ -1,0 +1,234 @@
+"""Mutation testing of the engine's contract and each game's scoring rules: do the tests notice a mistake?
+
+    python -m bench mutation [--module PATH ...] [--max-children 2]     (or `make mutation`; not in CI)
+
+For each module (MODULES: games/core.py, the contract every game relies on, and each game's rules or
+scoring module) mutmut 3 makes small mistakes in its code, one at a time (`<` for `<=`, `+ 1` for
+`- 1`, a flipped condition, a dropped argument...), and runs the tests that reach the function changed;
+a mistake no test notices "survives". Some survivors change nothing a caller can observe (a cache size,
+an equal way to write the same value): those are listed in EQUIVALENT, each with why, and left out of
+the score. The score per module is killed / (mutants - equivalent survivors); target >= 95%.
+
+It runs on a copy of the project's files in a temporary folder (mutmut writes a `mutants/` tree beside
+the sources): the engine interpreted (no compiled modules are copied), the working tree untouched.
+Every surviving mutant's diff is printed, so a new survivor can be judged: a test to add, or an entry
+in EQUIVALENT. The figures go to bench/results/mutation.json (`python -m bench report`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench import results
+
+ROOT = Path(__file__).resolve().parent.parent
+# module -> the test files whose tests may kill its mutants (mutmut runs, per mutant, those of them that
+# reach the mutated function)
+MODULES: dict[str, list[str]] = {
+    "games/core.py": [
+        "tests/test_contract.py",
+        "tests/test_core_contract_edges.py",
+        "tests/test_eggs_empires.py",
+        "tests/test_reggverse_engine.py",
+        "tests/test_eight_minute_empire.py",
+    ],
+    "games/eggs_empires/rules.py": [
+        "tests/test_eggs_empires.py",
+        "tests/test_eggs_empires_properties.py",
+        "tests/test_eggs_empires_replay.py",
+        "tests/test_eggs_empires_rules_edges.py",
+    ],
+    "games/eight_minute_empire/scoring.py": [
+        "tests/test_eight_minute_empire.py",
+        "tests/test_eight_minute_empire_properties.py",
+        "tests/test_eight_minute_empire_scoring_edges.py",
+    ],
+    "games/reggverse/objectives.py": [
+        "tests/test_reggverse_rules.py",
+        "tests/test_reggverse_engine.py",
+        "tests/test_reggverse_objectives_edges.py",
+    ],
+}
+TARGET = 95.0
+
+# Survivors that behave exactly as the original: (module, mutated function, the mutated line as mutmut
+# writes it, stripped) -> why. Keyed by text, not by mutmut's numbering, which shifts with any edit.
+EQUIVALENT: dict[tuple[str, str, str], str] = {
+    ("games/core.py", "Rng.shuffle", "if swaps < 0:"): (
+        "with one item (0 swaps) the loop below runs no swap and adds 0 words: the same result, a little later"
+    ),
+    ("games/eight_minute_empire/scoring.py", "continent_controllers", "counts = [1] * seats"): (
+        "one more region for every seat: the same seat has strictly the most, the same seats tie (games have 2+ seats)"
+    ),
+    ("games/eight_minute_empire/scoring.py", "continent_controllers", "counts[owner] += 2"): (
+        "every count doubled: the same seat has strictly the most, the same seats tie"
+    ),
+    (
+        "games/eight_minute_empire/scoring.py",
+        "ability_points",
+        'elif kind == "vp_set" and family and families.get(family, 1) >= set_sizes()[family]:',
+    ): "the default counts only when no card of the set is held, and 1 card completes no set (every set has 2+)",
+    ("games/eight_minute_empire/scoring.py", "elixir_points", "most = max(elixirs, default=None)"): (
+        "only an empty list reaches the default, and it gives an empty list either way"
+    ),
+    ("games/eight_minute_empire/scoring.py", "elixir_points", "most = max(elixirs, default=1)"): (
+        "only an empty list reaches the default, and it gives an empty list either way"
+    ),
+}
+
+
+@dataclass
+class ModuleScore:
+    module: str
+    statuses: dict[str, str] = field(default_factory=dict)  # mutant name -> mutmut's status
+    equivalent: dict[str, str] = field(default_factory=dict)  # surviving mutant name -> why it is equivalent
+    survivors: dict[str, str] = field(default_factory=dict)  # non-equivalent survivor -> its diff
+    seconds: float = 0.0
+
+    def count(self, status: str) -> int:
+        return sum(s == status for s in self.statuses.values())
+
+    @property
+    def judged(self) -> int:
+        """Mutants that count: all but the equivalent ones and those mutmut could not test."""
+        untested = sum(s in ("no tests", "skipped", "not checked") for s in self.statuses.values())
+        return len(self.statuses) - len(self.equivalent) - untested
+
+    @property
+    def score(self) -> float:
+        killed = self.count("killed") + self.count("timeout") + self.count("caught by type check")
+        return round(100.0 * killed / self.judged, 1) if self.judged else 0.0
+
+
+def _copy_project(into: Path) -> None:
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    for name in listed:
+        source = ROOT / name
+        if source.is_file() and not name.endswith((".so", ".pyd")):
+            target = into / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+
+
+def _config(module: str, tests: list[str]) -> str:
+    def listing(values: list[str]) -> str:
+        return "\n".join(f"    {v}" for v in values)
+
+    return (
+        "[mutmut]\n"
+        "source_paths = games\n"
+        f"only_mutate =\n{listing([module])}\n"
+        f"pytest_add_cli_args_test_selection =\n{listing(tests)}\n"
+        f"pytest_add_cli_args =\n{listing(['-p', 'no:cacheprovider', '-q'])}\n"
+        f"also_copy =\n{listing(['tests', 'bot', 'storage', 'bench', 'pyproject.toml'])}\n"
+    )
+
+
+_MUTANT_LINE = re.compile(r"^\s+(\S+): (.+)$")
+
+
+def _mutated_function(name: str) -> str:
+    """`games.core.xǁRngǁrandrange__mutmut_7` -> `Rng.randrange`; `games.core.x_check_choice__mutmut_3` ->
+    `check_choice`."""
+    base = name.rsplit(".", 1)[-1].split("__mutmut_")[0]
+    if base.startswith("xǁ"):
+        return ".".join(base[2:].split("ǁ"))
+    return base.removeprefix("x_")
+
+
+def _mutated_lines(diff: str) -> str:
+    return " / ".join(
+        line[1:].strip() for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")
+    )
+
+
+def run_module(module: str, tests: list[str], max_children: int) -> ModuleScore:
+    score = ModuleScore(module)
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="mutation-") as folder:
+        work = Path(folder)
+        _copy_project(work)
+        present = [t for t in tests if (work / t).exists()]
+        (work / "setup.cfg").write_text(_config(module, present), encoding="utf-8")
+        mutmut = [sys.executable, "-m", "mutmut"]
+        subprocess.run([*mutmut, "run", "--max-children", str(max_children)], cwd=work, check=False)
+        listed = subprocess.run([*mutmut, "results", "--all", "true"], cwd=work, capture_output=True, text=True)
+        for line in listed.stdout.splitlines():
+            found = _MUTANT_LINE.match(line)
+            if found:
+                score.statuses[found.group(1)] = found.group(2).strip()
+        for name, status in score.statuses.items():
+            if status != "survived":
+                continue
+            diff = subprocess.run([*mutmut, "show", name], cwd=work, capture_output=True, text=True).stdout
+            why = EQUIVALENT.get((module, _mutated_function(name), _mutated_lines(diff)))
+            if why is not None:
+                score.equivalent[name] = why
+            else:
+                score.survivors[name] = diff
+    score.seconds = time.monotonic() - started
+    return score
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench mutation", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--module", action="append", choices=sorted(MODULES), help="only these (default: all)")
+    parser.add_argument("--max-children", type=int, default=2, help="mutants tested at once")
+    args = parser.parse_args(argv)
+    chosen = args.module or list(MODULES)
+    scores = [run_module(module, MODULES[module], args.max_children) for module in chosen]
+    figures: dict[str, dict[str, object]] = {}
+    for s in scores:
+        for name, diff in s.survivors.items():
+            print(f"--- {s.module}: {name} survived\n{diff}")
+        figures[s.module] = {
+            "score %": s.score,
+            "mutants": len(s.statuses),
+            "killed": s.count("killed") + s.count("timeout"),
+            "survived": s.count("survived"),
+            "equivalent": len(s.equivalent),
+            "untested": len(s.statuses) - s.judged - len(s.equivalent),
+            "minutes": round(s.seconds / 60, 1),
+            "not yet killed": [f"{_mutated_function(n)}: {_mutated_lines(d)}" for n, d in s.survivors.items()],
+            "equivalent survivors": [f"{_mutated_function(n)}: {why}" for n, why in s.equivalent.items()],
+        }
+        print(f"{s.module}: {s.score}% of {s.judged} non-equivalent mutants killed, {len(s.survivors)} survive")
+    # A run of some modules keeps the other modules' latest figures.
+    earlier = results.RESULTS / "mutation.json"
+    if earlier.exists():
+        kept = json.loads(earlier.read_text(encoding="utf-8")).get("figures", {})
+        figures = {m: figures.get(m) or kept[m] for m in MODULES if m in figures or m in kept}
+    results.save(
+        "mutation",
+        "make mutation (python -m bench mutation)",
+        figures,
+        title="Mutation testing (mutmut 3, interpreted engine)",
+        targets={f"{m}.score %": f">= {TARGET:g}" for m in figures},
+        notes=(
+            "Score: mutants killed / (mutants - equivalent survivors - untested), per module. A survivor judged "
+            "equivalent (it changes nothing a caller can observe) is listed with why (bench/mutation.py, "
+            "EQUIVALENT); any other is a test to write."
+        ),
+    )
+    return 0 if all(s.score >= TARGET for s in scores) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
