@@ -77,6 +77,24 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "ability_points",
         'elif kind == "vp_set" and family and families.get(family, 1) >= set_sizes()[family]:',
     ): "the default counts only when no card of the set is held, and 1 card completes no set (every set has 2+)",
+    ("games/eggs_empires/rules.py", "collection_queue", "previous = None"): (
+        "ranks are 0..10: the first card never equals the starting value, whichever non-rank it is"
+    ),
+    ("games/eggs_empires/rules.py", "collection_queue", "previous = -2"): (
+        "ranks are 0..10: the first card never equals the starting value, whichever non-rank it is"
+    ),
+    (
+        "games/eggs_empires/rules.py",
+        "collection_queue",
+        "if first_shepherd < len(keys) and keys[first_shepherd] <= 128 and "
+        "bisect_left(keys, 48) > bisect_left(keys, 32):",
+    ): "key 128 is a Scout, not a Shepherd: moving no Shepherds ahead of the Blacksmith leaves the queue as it is",
+    (
+        "games/eggs_empires/rules.py",
+        "collection_queue",
+        "if first_shepherd < len(keys) and keys[first_shepherd] < 129 and "
+        "bisect_left(keys, 48) > bisect_left(keys, 32):",
+    ): "key 128 is a Scout, not a Shepherd: moving no Shepherds ahead of the Blacksmith leaves the queue as it is",
     ("games/eight_minute_empire/scoring.py", "elixir_points", "most = max(elixirs, default=None)"): (
         "only an empty list reaches the default, and it gives an empty list either way"
     ),
@@ -125,7 +143,7 @@ def _copy_project(into: Path) -> None:
             shutil.copy2(source, target)
 
 
-def _config(module: str, tests: list[str]) -> str:
+def _config(module: str, tests: list[str], copied: list[str]) -> str:
     def listing(values: list[str]) -> str:
         return "\n".join(f"    {v}" for v in values)
 
@@ -135,7 +153,7 @@ def _config(module: str, tests: list[str]) -> str:
         f"only_mutate =\n{listing([module])}\n"
         f"pytest_add_cli_args_test_selection =\n{listing(tests)}\n"
         f"pytest_add_cli_args =\n{listing(['-p', 'no:cacheprovider', '-q'])}\n"
-        f"also_copy =\n{listing(['tests', 'bot', 'storage', 'bench', 'pyproject.toml'])}\n"
+        f"also_copy =\n{listing(copied)}\n"
     )
 
 
@@ -164,9 +182,13 @@ def run_module(module: str, tests: list[str], max_children: int) -> ModuleScore:
         work = Path(folder)
         _copy_project(work)
         present = [t for t in tests if (work / t).exists()]
-        (work / "setup.cfg").write_text(_config(module, present), encoding="utf-8")
+        # Everything beside the mutated package goes along (the tests import the bot, the table service...).
+        copied = sorted(p.name for p in work.iterdir() if p.name not in ("games", ".git"))
+        (work / "setup.cfg").write_text(_config(module, present, copied), encoding="utf-8")
         mutmut = [sys.executable, "-m", "mutmut"]
-        subprocess.run([*mutmut, "run", "--max-children", str(max_children)], cwd=work, check=False)
+        ran = subprocess.run([*mutmut, "run", "--max-children", str(max_children)], cwd=work, check=False)
+        if ran.returncode != 0:  # the tests could not run: no figures rather than a score of 0
+            raise SystemExit(f"mutmut failed on {module} (exit code {ran.returncode}): see its output above")
         listed = subprocess.run([*mutmut, "results", "--all", "true"], cwd=work, capture_output=True, text=True)
         for line in listed.stdout.splitlines():
             found = _MUTANT_LINE.match(line)
