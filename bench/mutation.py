@@ -52,6 +52,11 @@ MODULES: dict[str, list[str]] = {
         "tests/test_eight_minute_empire_properties.py",
         "tests/test_eight_minute_empire_scoring_edges.py",
     ],
+    # Reggverse's rule matching (which tiles a rule sends an egg to): long to run (~800 lines), measured apart.
+    "games/reggverse/board.py": [
+        "tests/test_reggverse_rules.py",
+        "tests/test_reggverse_engine.py",
+    ],
     "games/reggverse/objectives.py": [
         "tests/test_reggverse_rules.py",
         "tests/test_reggverse_engine.py",
@@ -95,6 +100,36 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "if first_shepherd < len(keys) and keys[first_shepherd] < 129 and "
         "bisect_left(keys, 48) > bisect_left(keys, 32):",
     ): "key 128 is a Scout, not a Shepherd: moving no Shepherds ahead of the Blacksmith leaves the queue as it is",
+    (
+        "games/reggverse/objectives.py",
+        "objective_points",
+        "return 10 if any(mine.get(e, 1) >= 5 for e in named) else 0",
+    ): "a missing egg counted as 1 is still under 5",
+    (
+        "games/reggverse/objectives.py",
+        "objective_points",
+        "return 10 if all(mine.get(e, 1) >= 2 for e in named) else 0",
+    ): "a missing egg counted as 1 is still under 2",
+    (
+        "games/reggverse/objectives.py",
+        "objective_points",
+        "return 5 if mine.get(e, 1) > count(left, e) and mine.get(e, 0) > count(right, e) else 0",
+    ): "without that egg the second test (0 > the right one's count) fails anyway",
+    (
+        "games/reggverse/objectives.py",
+        "objective_points",
+        "return 5 if mine.get(e, 0) > count(left, e) and mine.get(e, ) > count(right, e) else 0",
+    ): "only reached when the seat holds that egg (the first test needs more than the left one's 0 or more)",
+    (
+        "games/reggverse/objectives.py",
+        "objective_points",
+        "return 5 if mine.get(e, 0) > count(left, e) and mine.get(e, None) > count(right, e) else 0",
+    ): "only reached when the seat holds that egg (the first test needs more than the left one's 0 or more)",
+    (
+        "games/reggverse/objectives.py",
+        "objective_points",
+        "return 5 if mine.get(e, 0) > count(left, e) and mine.get(e, 1) > count(right, e) else 0",
+    ): "only reached when the seat holds that egg (the first test needs more than the left one's 0 or more)",
     ("games/eight_minute_empire/scoring.py", "elixir_points", "most = max(elixirs, default=None)"): (
         "only an empty list reaches the default, and it gives an empty list either way"
     ),
@@ -154,6 +189,9 @@ def _config(module: str, tests: list[str], copied: list[str]) -> str:
         f"pytest_add_cli_args_test_selection =\n{listing(tests)}\n"
         f"pytest_add_cli_args =\n{listing(['-p', 'no:cacheprovider', '-q'])}\n"
         f"also_copy =\n{listing(copied)}\n"
+        # A mutant that loops forever (`n <= 0` -> `n < 0` makes randrange(0) spin) is stopped after this many
+        # times its tests' CPU time: mutmut's default of 15 took a quarter of an hour for one mutant.
+        "timeout_multiplier = 2.0\n"
     )
 
 

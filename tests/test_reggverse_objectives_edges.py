@@ -68,6 +68,12 @@ def test_most_and_fewest_of_an_egg_are_strict_against_both_neighbours() -> None:
     assert points("most_of", ["red"], [{"red": 3}, {"red": 3}, {"red": 1}]) == 0
     assert points("most_of", ["red"], [{"red": 3}, {"red": 1}, {"red": 3}]) == 0
     assert points("most_of", ["green"], [{"red": 3}, {}, {}]) == 0  # none of it: not the most
+    assert points("most_of", ["red"], [{"red": 1}, {}, {}]) == 5  # one against none at all
+    assert points("most_of", ["red"], [{"red": 3}, {"red": 1}, {"red": 1, "blue": 5}]) == 5  # red only counts
+    assert points("fewest_of", ["red"], [{}, {"blue": 2}, {"green": 1}]) == 0  # none each: not fewer
+    assert points("fewest_of", ["red"], [{"red": 1, "blue": 5}, {"red": 2}, {"red": 2, "blue": 1}]) == 7
+    assert points("fewest_of", ["red"], [{"red": 1}, {"red": 2}, {"blue": 5}]) == 0  # left has no red: fewer
+    assert points("fewest_of", ["red"], [{"red": 1}, {"blue": 5}, {"red": 2}]) == 0  # right has no red: fewer
     assert points("fewest_of", ["red"], [{"blue": 4}, {"red": 1}, {"red": 1}]) == 7
     assert points("fewest_of", ["red"], [{"red": 1}, {"red": 1}, {"red": 2}]) == 0
     assert points("fewest_of", ["red"], [{"red": 1}, {"red": 2}, {"red": 1}]) == 0
