@@ -45,7 +45,7 @@ repeat: $(NATIVE)
 	$(PY) -m harness.repeat "$(TEST)" --runs $(N) $(if $(KEEP),--keep $(KEEP))
 
 # Mutation testing (mutmut 3, engine interpreted) of games/core.py and each game's scoring rules: do the
-# tests notice small mistakes? Most of an hour on 2 cores, so not in CI; the scores go to bench/REPORT.md.
+# tests notice small mistakes? An hour or more on 2 cores, so not in CI; the scores go to bench/REPORT.md.
 mutation: $(STAMP)
 	$(PY) -m pip install --quiet 'mutmut>=3.8,<4'
 	$(PY) -m bench mutation

@@ -1,7 +1,7 @@
 """Run the benchmarks: `python -m bench` (all) or `python -m bench NAME [args]` (one module of bench/).
 
 Each module in bench/ exposes `main(argv) -> int` and prints its own figures. Those in ON_REQUEST run only
-when named (`python -m bench mutation` takes most of an hour and needs mutmut: `make mutation`).
+when named (`python -m bench mutation` takes an hour or more and needs mutmut: `make mutation`).
 """
 
 from __future__ import annotations

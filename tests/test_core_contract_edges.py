@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import re
+from typing import Any
 
 import pytest
 
@@ -92,7 +93,7 @@ def test_restoring_skips_exactly_the_words_drawn() -> None:
     skipped = random.Random(7)
     skipped.getrandbits(32 * 4)
     assert Rng(7, 4)._random.getrandbits(32) == skipped.getrandbits(32)
-    assert Rng.from_json(["12", "3"]).to_json() == [12, 3]
+    assert Rng.from_json(["12", "3"]).to_json() == [12, 3]  # type: ignore[list-item]
 
 
 # --- choices and options ------------------------------------------------------------------------------
@@ -181,11 +182,49 @@ def test_check_choice_wants_exactly_pick_different_choices() -> None:
 
 # --- Game: the base class's shared behaviour -----------------------------------------------------------
 class _Bare(Game[None]):
+    """The least a game writes: the contract's methods, each calling the base class's (which refuses)."""
+
     key = "bare"
     title = "Bare"
     min_players = 2
     max_players = 4
-    options = (Option("speed", (1, 2, 3), 2, "how fast"), Option("on", (False, True), False, "a switch"))
+    options: tuple[Option, ...] = (
+        Option("speed", (1, 2, 3), 2, "how fast"),
+        Option("on", (False, True), False, "a switch"),
+    )
+
+    def new(self, players: int, seed: int, options: dict[str, Any] | None = None) -> None:
+        return super().new(players, seed, options)  # type: ignore[safe-super]
+
+    def prompts(self, state: None) -> list[Prompt]:
+        return super().prompts(state)  # type: ignore[safe-super]
+
+    def apply(self, state: None, seat: int, choice: list[str]) -> list[dict[str, Any]]:
+        return super().apply(state, seat, choice)  # type: ignore[safe-super]
+
+    def view(self, state: None, seat: int | None) -> dict[str, Any]:
+        return super().view(state, seat)  # type: ignore[safe-super]
+
+    def outcome(self, state: None) -> dict[str, Any] | None:
+        return super().outcome(state)  # type: ignore[safe-super]
+
+    def to_json(self, state: None) -> dict[str, Any]:
+        return super().to_json(state)  # type: ignore[safe-super]
+
+    def from_json(self, data: dict[str, Any]) -> None:
+        return super().from_json(data)  # type: ignore[safe-super]
+
+    def players(self, state: None) -> int:
+        return super().players(state)  # type: ignore[safe-super]
+
+
+def test_a_game_that_misses_part_of_the_contract_cannot_be_made() -> None:
+    class Half(Game[None]):
+        def new(self, players: int, seed: int, options: dict[str, Any] | None = None) -> None:
+            return None
+
+    with pytest.raises(TypeError, match="abstract"):
+        Half()  # type: ignore[abstract]
 
 
 def test_options_resolve_to_defaults_overlaid_with_parsed_values() -> None:
@@ -215,7 +254,7 @@ def test_player_counts_outside_the_range_or_not_counts_are_refused(players: obje
         _Bare().check_players(players)  # type: ignore[arg-type]
 
 
-def test_the_base_game_leaves_the_contract_to_subclasses_and_offers_a_random_ai() -> None:
+def test_the_base_game_refuses_the_contract_and_offers_a_random_ai_and_no_scoring_variant() -> None:
     bare = _Bare()
     for call in (
         lambda: bare.new(2, 1),
@@ -229,15 +268,21 @@ def test_the_base_game_leaves_the_contract_to_subclasses_and_offers_a_random_ai(
     ):
         with pytest.raises(NotImplementedError):
             call()
-    assert bare.ai_levels == ("random", "heuristic")
+    assert bare.ai_levels == ("random",)
     player, same_seed = bare.ai("random", 12), RandomPlayer(12)
     assert type(player) is RandomPlayer
     engine = games.get("eggs-empires")
     state = engine.new(3, 4)
     for prompt in engine.prompts(state) * 20:  # the same seed: the same picks
         assert player.choose(engine, state, prompt) == same_seed.choose(engine, state, prompt)
-    with pytest.raises(ValueError, match="unknown AI level 'genius'; known: random, heuristic"):
+    with pytest.raises(ValueError, match=r"^unknown AI level 'genius'; known: random$"):
         bare.ai("genius", 1)
+    assert bare.score_variant({"speed": 3}) is None and bare.play_kinds == frozenset()
+    assert bare.play_names(Prompt(0, "pick", [Choice("a", "A")]), [Choice("a", "A"), Choice("b", "Bee")]) == [
+        "A",
+        "Bee",
+    ]
+    assert list(bare.sample_options) == [{}]
 
 
 def test_views_asks_view_for_each_seat() -> None:
