@@ -65,76 +65,84 @@ MODULES: dict[str, list[str]] = {
 }
 TARGET = 95.0
 
+
+def _same(module: str, function: str, why: str, *lines: str) -> dict[tuple[str, str, str], str]:
+    return {(module, function, line): why for line in lines}
+
+
+CORE, EGGS, EME, REGG = (
+    "games/core.py",
+    "games/eggs_empires/rules.py",
+    "games/eight_minute_empire/scoring.py",
+    "games/reggverse/objectives.py",
+)
+SHEPHERDS = (
+    "if first_shepherd < len(keys) and keys[first_shepherd] {} and bisect_left(keys, 48) > bisect_left(keys, 32):"
+)
+MOST_OF = "return 5 if mine.get(e, {}) > count(left, e) and mine.get(e, {}) > count(right, e) else 0"
 # Survivors that behave exactly as the original: (module, mutated function, the mutated line as mutmut
 # writes it, stripped) -> why. Keyed by text, not by mutmut's numbering, which shifts with any edit.
 EQUIVALENT: dict[tuple[str, str, str], str] = {
-    ("games/core.py", "Rng.shuffle", "if swaps < 0:"): (
-        "with one item (0 swaps) the loop below runs no swap and adds 0 words: the same result, a little later"
+    **_same(
+        CORE,
+        "Rng.shuffle",
+        "with one item (0 swaps) the loop below runs no swap and adds 0 words: the same result, a little later",
+        "if swaps < 0:",
     ),
-    ("games/eight_minute_empire/scoring.py", "continent_controllers", "counts = [1] * seats"): (
-        "one more region for every seat: the same seat has strictly the most, the same seats tie (games have 2+ seats)"
+    **_same(
+        EME,
+        "continent_controllers",
+        "every seat's count raised or doubled alike: the same seat has strictly the most, the same seats tie",
+        "counts = [1] * seats",
+        "counts[owner] += 2",
     ),
-    ("games/eight_minute_empire/scoring.py", "continent_controllers", "counts[owner] += 2"): (
-        "every count doubled: the same seat has strictly the most, the same seats tie"
-    ),
-    (
-        "games/eight_minute_empire/scoring.py",
+    **_same(
+        EME,
         "ability_points",
+        "the default counts only when no card of the set is held, and 1 card completes no set (every set has 2+)",
         'elif kind == "vp_set" and family and families.get(family, 1) >= set_sizes()[family]:',
-    ): "the default counts only when no card of the set is held, and 1 card completes no set (every set has 2+)",
-    ("games/eggs_empires/rules.py", "collection_queue", "previous = None"): (
-        "ranks are 0..10: the first card never equals the starting value, whichever non-rank it is"
     ),
-    ("games/eggs_empires/rules.py", "collection_queue", "previous = -2"): (
-        "ranks are 0..10: the first card never equals the starting value, whichever non-rank it is"
+    **_same(
+        EME,
+        "elixir_points",
+        "only an empty list reaches the default, and it gives an empty list either way",
+        "most = max(elixirs, default=None)",
+        "most = max(elixirs, default=1)",
     ),
-    (
-        "games/eggs_empires/rules.py",
+    **_same(
+        EGGS,
         "collection_queue",
-        "if first_shepherd < len(keys) and keys[first_shepherd] <= 128 and "
-        "bisect_left(keys, 48) > bisect_left(keys, 32):",
-    ): "key 128 is a Scout, not a Shepherd: moving no Shepherds ahead of the Blacksmith leaves the queue as it is",
-    (
-        "games/eggs_empires/rules.py",
+        "ranks are 0..10: the first card never equals the starting value, whichever non-rank it is",
+        "previous = None",
+        "previous = -2",
+    ),
+    **_same(
+        EGGS,
         "collection_queue",
-        "if first_shepherd < len(keys) and keys[first_shepherd] < 129 and "
-        "bisect_left(keys, 48) > bisect_left(keys, 32):",
-    ): "key 128 is a Scout, not a Shepherd: moving no Shepherds ahead of the Blacksmith leaves the queue as it is",
-    (
-        "games/reggverse/objectives.py",
+        "key 128 is a Scout, not a Shepherd: moving no Shepherds ahead of the Blacksmith leaves the queue as it is",
+        SHEPHERDS.format("<= 128"),
+        SHEPHERDS.format("< 129"),
+    ),
+    **_same(
+        REGG,
         "objective_points",
+        "a missing egg counted as 1 is still under the threshold (5, or 2)",
         "return 10 if any(mine.get(e, 1) >= 5 for e in named) else 0",
-    ): "a missing egg counted as 1 is still under 5",
-    (
-        "games/reggverse/objectives.py",
-        "objective_points",
         "return 10 if all(mine.get(e, 1) >= 2 for e in named) else 0",
-    ): "a missing egg counted as 1 is still under 2",
-    (
-        "games/reggverse/objectives.py",
-        "objective_points",
-        "return 5 if mine.get(e, 1) > count(left, e) and mine.get(e, 0) > count(right, e) else 0",
-    ): "without that egg the second test (0 > the right one's count) fails anyway",
-    (
-        "games/reggverse/objectives.py",
-        "objective_points",
-        "return 5 if mine.get(e, 0) > count(left, e) and mine.get(e, ) > count(right, e) else 0",
-    ): "only reached when the seat holds that egg (the first test needs more than the left one's 0 or more)",
-    (
-        "games/reggverse/objectives.py",
-        "objective_points",
-        "return 5 if mine.get(e, 0) > count(left, e) and mine.get(e, None) > count(right, e) else 0",
-    ): "only reached when the seat holds that egg (the first test needs more than the left one's 0 or more)",
-    (
-        "games/reggverse/objectives.py",
-        "objective_points",
-        "return 5 if mine.get(e, 0) > count(left, e) and mine.get(e, 1) > count(right, e) else 0",
-    ): "only reached when the seat holds that egg (the first test needs more than the left one's 0 or more)",
-    ("games/eight_minute_empire/scoring.py", "elixir_points", "most = max(elixirs, default=None)"): (
-        "only an empty list reaches the default, and it gives an empty list either way"
     ),
-    ("games/eight_minute_empire/scoring.py", "elixir_points", "most = max(elixirs, default=1)"): (
-        "only an empty list reaches the default, and it gives an empty list either way"
+    **_same(
+        REGG,
+        "objective_points",
+        "without that egg the second test (0 > the right one's count) fails anyway",
+        MOST_OF.format(1, 0),
+    ),
+    **_same(
+        REGG,
+        "objective_points",
+        "only reached when the seat holds that egg (the first test needs more than the left one's 0 or more)",
+        MOST_OF.format(0, ""),
+        MOST_OF.format(0, "None"),
+        MOST_OF.format(0, 1),
     ),
 }
 
