@@ -126,8 +126,7 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     **_same(
         REGG,
         "objective_points",
-        "a missing egg counted as 1 is still under the threshold (5, or 2)",
-        "return 10 if any(mine.get(e, 1) >= 5 for e in named) else 0",
+        "a missing egg counted as 1 is still under 2",
         "return 10 if all(mine.get(e, 1) >= 2 for e in named) else 0",
     ),
     **_same(

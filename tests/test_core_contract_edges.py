@@ -284,6 +284,12 @@ def test_the_base_game_refuses_the_contract_and_offers_a_random_ai_and_no_scorin
     ]
     assert list(bare.sample_options) == [{}]
 
+    class Leveled(_Bare):
+        ai_levels = ("random", "greedy")
+
+    with pytest.raises(ValueError, match=r"^unknown AI level 'genius'; known: random, greedy$"):
+        Leveled().ai("genius", 1)
+
 
 def test_views_asks_view_for_each_seat() -> None:
     class Viewed(_Bare):

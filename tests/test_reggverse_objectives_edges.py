@@ -20,9 +20,9 @@ def points(
 
 
 @pytest.mark.parametrize(
-    ("seat", "players", "expected"), [(0, 2, (1, 1)), (0, 3, (2, 1)), (1, 3, (0, 2)), (3, 4, (2, 0))]
+    ("seat", "players", "expected"), [(0, 2, (1, 1)), (0, 3, (1, 2)), (1, 3, (2, 0)), (3, 4, (0, 2))]
 )
-def test_the_left_neighbour_is_the_previous_seat_and_the_right_the_next(
+def test_the_left_neighbour_is_the_next_seat_and_the_right_the_previous(
     seat: int, players: int, expected: tuple[int, int]
 ) -> None:
     assert neighbours(seat, players) == expected
@@ -33,7 +33,9 @@ def test_the_left_neighbour_is_the_previous_seat_and_the_right_the_next(
     [
         ("five_of_two", ["red", "green"], {"red": 5}, 10),  # the first named egg
         ("five_of_two", ["red", "green"], {"green": 5, "blue": 9}, 10),  # the second
-        ("five_of_two", ["red", "green"], {"red": 4, "green": 4, "blue": 9}, 0),
+        ("five_of_two", ["red", "green"], {"red": 3, "green": 2}, 10),  # the two counted together
+        ("five_of_two", ["red", "green"], {"red": 2, "green": 2, "blue": 9}, 0),
+        ("five_of_two", ["red", "green"], {"red": 4, "blue": 9}, 0),  # no green: 4 in all
         ("four_of_one", [], {"red": 3, "blue": 3}, 0),
         ("four_of_one", [], {"red": 1, "blue": 4}, 10),
         ("one_each", [], {"red": 1, "green": 1, "blue": 0}, 0),
@@ -52,15 +54,15 @@ def test_collection_objectives_score_at_their_threshold_and_not_one_under(
 
 
 def test_beating_the_left_neighbour_means_more_eggs_not_as_many() -> None:
-    assert points("beat_left", [], [{"red": 2}, {"red": 9}, {"red": 1}]) == 5  # seat 1's left is seat 3
-    assert points("beat_left", [], [{"red": 2}, {"red": 9}, {"red": 1, "blue": 1}]) == 0  # as many: no
-    assert points("beat_left", [], [{"red": 2}, {"red": 0}, {"red": 9}]) == 0  # more than the right one only
+    assert points("beat_left", [], [{"red": 2}, {"red": 1}, {"red": 9}]) == 5  # seat 1's left is seat 2
+    assert points("beat_left", [], [{"red": 2}, {"red": 1, "blue": 1}, {"red": 9}]) == 0  # as many: no
+    assert points("beat_left", [], [{"red": 2}, {"red": 9}, {"red": 0}]) == 0  # more than the right one only
 
 
 def test_fewest_means_strictly_fewer_than_both_neighbours() -> None:
     assert points("fewest", [], [{"red": 1}, {"red": 2}, {"red": 1, "blue": 1}]) == 7
-    assert points("fewest", [], [{"red": 2}, {"red": 2}, {"red": 3}]) == 0  # as many as the right one
-    assert points("fewest", [], [{"red": 2}, {"red": 3}, {"red": 2}]) == 0  # as many as the left one
+    assert points("fewest", [], [{"red": 2}, {"red": 2}, {"red": 3}]) == 0  # as many as one neighbour
+    assert points("fewest", [], [{"red": 2}, {"red": 3}, {"red": 2}]) == 0  # as many as the other
 
 
 def test_most_and_fewest_of_an_egg_are_strict_against_both_neighbours() -> None:
@@ -69,11 +71,11 @@ def test_most_and_fewest_of_an_egg_are_strict_against_both_neighbours() -> None:
     assert points("most_of", ["red"], [{"red": 3}, {"red": 1}, {"red": 3}]) == 0
     assert points("most_of", ["green"], [{"red": 3}, {}, {}]) == 0  # none of it: not the most
     assert points("most_of", ["red"], [{"red": 1}, {}, {}]) == 5  # one against none at all
-    assert points("most_of", ["red"], [{"red": 3}, {"red": 1}, {"red": 1, "blue": 5}]) == 5  # red only counts
+    assert points("most_of", ["red"], [{"red": 3}, {"red": 1, "blue": 5}, {"red": 1, "blue": 5}]) == 5  # red only
     assert points("fewest_of", ["red"], [{}, {"blue": 2}, {"green": 1}]) == 0  # none each: not fewer
     assert points("fewest_of", ["red"], [{"red": 1, "blue": 5}, {"red": 2}, {"red": 2, "blue": 1}]) == 7
-    assert points("fewest_of", ["red"], [{"red": 1}, {"red": 2}, {"blue": 5}]) == 0  # left has no red: fewer
-    assert points("fewest_of", ["red"], [{"red": 1}, {"blue": 5}, {"red": 2}]) == 0  # right has no red: fewer
+    assert points("fewest_of", ["red"], [{"red": 1}, {"red": 2}, {"blue": 5}]) == 0  # a neighbour without red
+    assert points("fewest_of", ["red"], [{"red": 1}, {"blue": 5}, {"red": 2}]) == 0  # the other without red
     assert points("fewest_of", ["red"], [{"blue": 4}, {"red": 1}, {"red": 1}]) == 7
     assert points("fewest_of", ["red"], [{"red": 1}, {"red": 1}, {"red": 2}]) == 0
     assert points("fewest_of", ["red"], [{"red": 1}, {"red": 2}, {"red": 1}]) == 0
