@@ -252,71 +252,70 @@ class ReplayButton(_GameIdButton, discord.ui.DynamicItem[discord.ui.Button[Any]]
     prefix, style, default_label, handler = "replay", discord.ButtonStyle.secondary, text.BUTTON_REPLAY, "replay"
 
 
-class ReplayPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)rpp:(?P<rest>.*)"):
-    """Previous/Next of a replay: rpp:GAME:PAGE (the page it leads to)."""
+class _PageButton:
+    """Previous/Next of a paged answer: PREFIX:OWNER:PAGE, where OWNER says whose pages (a game key, a
+    game id) and PAGE is the page the button leads to. Concrete classes mix this into a DynamicItem with
+    their own template and say how a click is answered (`turn`)."""
+
+    prefix: ClassVar[str]
+    raw: str
 
     def __init__(
-        self, game_id: int, page: int, *, label: str = "?", disabled: bool = False, raw: str | None = None
+        self, owner: object, page: int, *, label: str = "?", disabled: bool = False, raw: str | None = None
     ) -> None:
-        custom_id = f"rpp:{raw}" if raw is not None else f"rpp:{game_id}:{page}"
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                custom_id=custom_id[:CUSTOM_ID_LIMIT],
-                disabled=disabled,
-                style=discord.ButtonStyle.secondary,
-            )
+        self.raw = raw if raw is not None else f"{owner}:{page}"
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label,
+            custom_id=f"{self.prefix}:{self.raw}"[:CUSTOM_ID_LIMIT],
+            disabled=disabled,
+            style=discord.ButtonStyle.secondary,
         )
-        self.raw = raw if raw is not None else custom_id[4:]
+        super().__init__(button)  # type: ignore[call-arg]
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> ReplayPageButton:
-        return cls(0, 0, raw=match["rest"], label=getattr(item, "label", None) or "?")
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot import handlers
-
-        ints = _parse_ints(self.raw, 2)
-        if ints is None:
-            await handlers.malformed(interaction)
-            return
-        await handlers.replay(interaction, ints[0], page=ints[1], turning=True)
-
-
-class RulesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)rules:(?P<rest>.*)"):
-    """Turns the pages of a `/game rules` answer: rules:GAME_KEY:PAGE (the page to show)."""
-
-    def __init__(
-        self, game_key: str, page: int, *, label: str = "?", disabled: bool = False, raw: str | None = None
-    ) -> None:
-        custom_id = f"rules:{raw}" if raw is not None else f"rules:{game_key}:{page}"
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                custom_id=custom_id[:CUSTOM_ID_LIMIT],
-                disabled=disabled,
-                style=discord.ButtonStyle.secondary,
-            )
-        )
-        self.raw = raw if raw is not None else custom_id[6:]
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> RulesButton:
+    ) -> Any:
         return cls("", 0, raw=match["rest"], label=getattr(item, "label", None) or "?")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         from bot import handlers
 
-        key, _, page = self.raw.rpartition(":")
+        owner, _, page = self.raw.rpartition(":")
         ints = _parse_ints(page, 1)
-        if ints is None or not key:
+        if ints is None or not owner:
             await handlers.malformed(interaction)
             return
-        await handlers.rules_page(interaction, key, ints[0])
+        await self.turn(interaction, owner, ints[0])
+
+    async def turn(self, interaction: discord.Interaction[Any], owner: str, page: int) -> None:
+        raise NotImplementedError
+
+
+class ReplayPageButton(_PageButton, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)rpp:(?P<rest>.*)"):
+    """Previous/Next of a replay: rpp:GAME:PAGE."""
+
+    prefix = "rpp"
+
+    async def turn(self, interaction: discord.Interaction[Any], owner: str, page: int) -> None:
+        from bot import handlers
+
+        game = _parse_ints(owner, 1)
+        if game is None:
+            await handlers.malformed(interaction)
+            return
+        await handlers.replay(interaction, game[0], page=page, turning=True)
+
+
+class RulesButton(_PageButton, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)rules:(?P<rest>.*)"):
+    """Turns the pages of a `/game rules` answer: rules:GAME_KEY:PAGE."""
+
+    prefix = "rules"
+
+    async def turn(self, interaction: discord.Interaction[Any], owner: str, page: int) -> None:
+        from bot import handlers
+
+        await handlers.rules_page(interaction, owner, page)
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (

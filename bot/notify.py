@@ -168,6 +168,7 @@ class DiscordNotifier:
         self._ping_owed: set[tuple[int, int]] = set()  # ... and who have not been told in the thread yet
         self.retried = 0  # notification attempts that failed for a passing reason and were retried
         self._ended: set[int] = set()  # games whose result was posted (game_over)
+        self._opened: set[int] = set()  # games whose table was pinned and players added (table_opened)
         self._archiving: set[asyncio.Task[None]] = set()  # threads waiting to be archived
 
     @property
@@ -204,6 +205,8 @@ class DiscordNotifier:
         owed.add(update, lang, time.monotonic())
         # Whoever is paying a lane of this game already takes this update's part of it too, in order.
         await self._pay_lanes(game_id, [THREAD, *owed.dms])
+        if getattr(update, "started", False):
+            await self.table_opened(update)
         if getattr(update, "outcome", None) is not None and update.game.status == "finished":
             await self.game_over(update, lang)
 
@@ -542,6 +545,26 @@ class DiscordNotifier:
             nonce=nonce(game.id, seat.seat, "dm-closed"),
             allowed_mentions=discord.AllowedMentions(users=True),
         )
+
+    # --- one live table in view ----------------------------------------------------------------------
+    async def table_opened(self, update: TableUpdate) -> None:
+        """Once per game, when its thread and table exist: the table message pinned (it stays in reach
+        however long the thread grows) and the human players added to the thread (it shows in their
+        sidebar). Each request is tried once; a refusal (a missing permission) is logged."""
+        game = update.game
+        assert game.id is not None
+        thread_id = self._threads.get(game.id) or getattr(game, "thread_id", None)
+        table_id = self._tables.get(game.id) or getattr(game, "table_message_id", None)
+        if thread_id is None or table_id is None or game.id in self._opened:
+            return
+        self._opened.add(game.id)
+        requests = [self.bot.http.pin_message(thread_id, table_id)]
+        requests += [self.bot.http.add_user_to_thread(thread_id, s.user_id) for s in update.seats if s.user_id]
+        for request in requests:
+            try:
+                await request
+            except discord.HTTPException as error:
+                log.warning("the thread of game %s could not be set up in full: %r", game.id, error)
 
     # --- the end of a game (bot.endings says what; these send it) --------------------------------------
     async def game_over(self, update: TableUpdate, lang: str) -> None:

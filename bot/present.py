@@ -356,6 +356,12 @@ def seat_message(
         (lambda choice: renderer.choice_label(prompt, choice, ctx)) if prompt else None,
         lang,
     )
+    link = table_link(game)
+    if link is not None:  # the live table, one tap away from every private message
+        view = view or discord.ui.View(timeout=None)
+        view.add_item(
+            discord.ui.Button(style=discord.ButtonStyle.link, url=link, label=i18n.t(lang, text.BUTTON_TABLE), row=4)
+        )
     # A game with pictures whose seat has none now (no prompt) still edits its picture slot: cleared.
     picture = (
         PictureJob(renderer, "seat_image", (notice.view, prompt, lang, tuple(ctx.names)))
@@ -417,6 +423,13 @@ def choice_view(
     if away:
         view.add_item(BackButton(game_id, row=4, label=i18n.t(lang, text.BUTTON_BACK)))
     return view if view.children else None
+
+
+def table_link(game: GameRow) -> str | None:
+    """The address of the game's table message (in its thread), once both exist."""
+    if game.thread_id is None or game.table_message_id is None:
+        return None
+    return f"https://discord.com/channels/{game.guild_id or '@me'}/{game.thread_id}/{game.table_message_id}"
 
 
 def dm_closed_ping(game_id: int, user_id: int, lang: str = i18n.DEFAULT) -> Outgoing:

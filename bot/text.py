@@ -16,7 +16,10 @@ from table.messages import (  # noqa: F401
     ALREADY_SEATED,
     BAD_SEAT,
     BAD_TIMER,
-    CHANNEL_BUSY,
+    CAP_SERVER_GAMES,
+    CAP_SERVER_LOBBIES,
+    CAP_USER_GAMES,
+    CAP_USER_LOBBIES,
     GAME_OVER,
     HOST_ONLY,
     HOST_OR_ADMIN,
@@ -42,6 +45,9 @@ from table.messages import (  # noqa: F401
 
 # --- refusals (ephemeral) --------------------------------------------------------------------
 NO_GAME_HERE = N_("There is no lobby or game in this channel.")
+SEVERAL_GAMES_HERE = N_(
+    "Several lobbies and games are open here: say which with the game option, or use the game's thread."
+)
 NEW_IN_THREAD = N_("Open new games in {channel}: each game gets a thread of its own there.")
 MALFORMED = N_("That button is not valid.")
 NOT_IN_GAME = N_("You are not playing in a game here.")
@@ -51,6 +57,11 @@ BAD_VARIANT_SYNTAX = N_("Write variants as name=value, not {part!r}.")
 MANAGE_SERVER_ONLY = N_("Only someone with Manage Server can change the server's settings.")
 SERVER_ONLY = N_("This setting belongs to a server; use it in a server channel.")
 LANGUAGE_SET = N_("Channel and thread messages on this server are now in {language}.")
+LIMITS_NOW = N_(
+    "Caps on this server: open lobbies per person {lobbies_per_user}, running games per person "
+    "{games_per_user}, open lobbies {lobbies_per_server}, running games {games_per_server}."
+)
+LOBBY_EXPIRED = N_("This lobby closed: nobody started it within an hour.")
 
 # --- lobby -----------------------------------------------------------------------------------
 LOBBY_TITLE = N_("{title}: lobby")
@@ -89,6 +100,7 @@ DECIDE_BY = N_("Decide by {when}")
 DM_CLOSED = N_("{mention}, I cannot send you direct messages. Use the button to see your hand and decide.")
 BUTTON_SHOW_HAND = N_("Show my hand")
 BUTTON_BACK = N_("I'm back")
+BUTTON_TABLE = N_("Table")
 YOU_CHOSE = N_("You chose: {labels}.")
 REMINDER = N_("{mentions}: please decide, the AI will decide for you {when}.")
 AFK_LOG = N_("{names} did not decide in time; the AI decided for them.")
@@ -117,7 +129,7 @@ REMATCH_JOINED = N_("You joined the rematch in {where}.")
 REPLAY_NOT_VISIBLE = N_("There is no finished game #{game_id} that you can see.")
 RESULT_LINE = N_("{rank}. {name}: {score}")
 NO_DECISION = N_("Nothing to decide right now: waiting for the other players.")
-YOUR_VIEW = N_("Your view ({name}, seat {seat})")
+YOUR_VIEW = N_("Your view, {name}")
 TABLE = N_("{title} (game #{game_id})")
 CHOOSE_PLACEHOLDER = NN_("Choose {count}", "Choose {count}")
 SEAT_DECIDED = N_("decided")

@@ -15,6 +15,8 @@ from typing import Any
 
 import discord
 
+from fakediscord import contract
+
 BOT_ID = 900_000_000_000_000_001
 APP_ID = BOT_ID
 GUILD_ID = 800_000_000_000_000_001
@@ -73,6 +75,7 @@ class FakeDiscord:
     def __init__(self) -> None:
         self._ids = itertools.count(1_000_000_000_000_000)
         self.calls: list[Call] = []
+        self.invalid: list[tuple[str, str, list[str]]] = []  # bodies refused as over Discord's limits
         self.users: dict[int, dict[str, Any]] = {BOT_ID: user_json(BOT_ID, "Table", bot=True)}
         self.channels: dict[int, dict[str, Any]] = {}
         self.messages: dict[int, dict[int, dict[str, Any]]] = {}  # channel id -> message id -> message
@@ -299,6 +302,7 @@ class FakeDiscord:
             )
         parts = call.path.strip("/").split("/")
         method = call.method
+        self._refuse_invalid_body(call, parts)
         match parts:
             case ["users", "@me"] if method == "GET":
                 return self.users[BOT_ID]
@@ -324,6 +328,10 @@ class FakeDiscord:
                 return self.channels[int(channel_id)]
             case ["channels", channel_id] if method == "PATCH":
                 return self._edit_channel(call, int(channel_id))
+            case ["channels", channel_id, "messages", "pins", message_id] if method == "PUT":
+                return self._pin(call, int(channel_id), int(message_id))
+            case ["channels", channel_id, "thread-members", user_id] if method == "PUT":
+                return self._add_thread_member(call, int(channel_id), int(user_id))
             case ["channels", channel_id, "messages"] if method == "POST":
                 return self._post(call, int(channel_id))
             case ["channels", channel_id, "messages", message_id] if method == "PATCH":
@@ -341,6 +349,24 @@ class FakeDiscord:
             case ["webhooks", _, token, "messages", "@original"] if method == "GET":
                 return self._original(token)
         raise AssertionError(f"the fake Discord does not know {method} {call.path}")
+
+    def _refuse_invalid_body(self, call: Call, parts: list[str]) -> None:
+        """A message body over Discord's limits (fakediscord.contract) is refused as Discord refuses it:
+        400, code 50035, nothing sent. Each refusal is kept in `invalid` for the tests."""
+        body: Any = None
+        message = parts[0] == "webhooks" or (parts[0] == "channels" and "messages" in parts and "pins" not in parts)
+        if message and call.method in ("POST", "PATCH"):
+            body = call.json
+        elif parts[0] == "interactions" and isinstance(call.json, dict) and call.json.get("type") in (4, 7):
+            body = call.json.get("data")
+        found = contract.problems(body) if isinstance(body, dict) else []
+        if found:
+            self.invalid.append((call.method, call.path, found))
+            call.status = 400
+            raise discord.HTTPException(
+                _FakeResponse(400, "Bad Request"),
+                {"code": 50035, "message": "Invalid Form Body", "errors": {"_problems": found}},
+            )
 
     def _application(self) -> dict[str, Any]:
         return {
@@ -445,6 +471,23 @@ class FakeDiscord:
         if "name" in body:
             channel["name"] = body["name"]
         return channel
+
+    def _pin(self, call: Call, channel_id: int, message_id: int) -> None:
+        message = self.messages.get(channel_id, {}).get(message_id)
+        if message is None:
+            call.status = 404
+            raise discord.NotFound(_FakeResponse(404, "Not Found"), {"code": 10008, "message": "Unknown Message"})
+        message["pinned"] = True
+
+    def _add_thread_member(self, call: Call, channel_id: int, user_id: int) -> None:
+        channel = self.channels.get(channel_id)
+        if channel is None or "thread_metadata" not in channel or user_id not in self.users:
+            call.status = 404
+            raise discord.NotFound(_FakeResponse(404, "Not Found"), {"code": 10003, "message": "Unknown Channel"})
+        members = channel.setdefault("_members", [])
+        if user_id not in members:
+            members.append(user_id)
+        channel["member_count"] = 1 + len(members)
 
     def _refuse_archived_thread(self, call: Call, channel: dict[str, Any]) -> None:
         """Discord refuses new messages in an archived thread (code 50083)."""

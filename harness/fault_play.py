@@ -237,7 +237,8 @@ async def check_game(
         check.problems.append("the seats and the results do not match")
     # Events: everything committed was handed to the notifier once, in order.
     expected = _public_events(row.game_key, row.seed, len(seats), row.options, log)
-    shown = [e for u in recorder.updates.get(game_id, []) for e in u.events]
+    # (A turn still going on holds its events until its last step: they are owed, not lost.)
+    shown = [e for u in recorder.updates.get(game_id, []) for e in u.events] + t.bot.table.held(game_id)
     expected = [e for e in expected if e.get("type") != "decided"]
     shown = [e for e in shown if e.get("type") != "decided"]
     check.events_missing, check.events_duplicated = _count_difference(expected, shown)

@@ -214,7 +214,9 @@ COMMAND_DAMAGE = [_no_options, _unknown_locale, _unknown_channel, _other_guild, 
 
 @st.composite
 def component_interaction(draw: Draw, arena: Arena) -> dict[str, Any]:
-    base = draw(st.sampled_from(arena.pool))
+    # Messages with something to click (a DM whose only button is the link to the table has none).
+    clickable = [m for m in arena.pool if any(c.get("custom_id") for c in components_of(m))]
+    base = draw(st.sampled_from(clickable))
     components = [c for c in components_of(base) if c.get("custom_id")]
     component = draw(st.sampled_from(components))
     custom_id = _mutate(draw, str(component["custom_id"]), arena.custom_ids())

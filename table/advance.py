@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import games
+from games.core import Prompt
 from storage import UNCHANGED, DatabaseUnavailable, GameRow, SeatRow, Unchanged, VersionConflict
 from table import messages
 from table.core import RESUME_FIRST_DELAY, RESUME_MAX_DELAY, TableCore, _prompt_key, _Stalled, _Turn, stand_in_level
@@ -188,6 +189,7 @@ class Advancing(TableCore):
         if new_deadline is not UNCHANGED:
             row.deadline, row.reminded = new_deadline, False
         self._shown.update(shown)
+        narrated = self._narrated(game_id, turn, prompts, outcome, [e for e in events if "to" not in e])
         if outcome is not None:
             await self.db.finish_game(game_id, "finished", _results(seats, outcome))  # idempotent
             self._forget(game_id)
@@ -205,7 +207,7 @@ class Advancing(TableCore):
             version,
             views[None],
             prompts if outcome is None else [],
-            [e for e in events if "to" not in e],
+            narrated,
             afk,
             dms,
             outcome,
@@ -213,6 +215,21 @@ class Advancing(TableCore):
         )
         update.notices = notices
         return update
+
+    def _narrated(
+        self, game_id: int, turn: _Turn, prompts: list[Prompt], outcome: dict[str, Any] | None, public: list[Event]
+    ) -> list[Event]:
+        """The public events to show now: one log post per turn (issue 21.3). While a player's turn goes on
+        (only they moved, and only they are asked again: the next step of a turn of several steps) its
+        events are held, and they come with those of the step that ends it and of the AI turns that
+        follow. A simultaneous phase asks everybody at once, so it is never held. Held events live in
+        memory only: after a restart they are replayed from the action log (no post marked them announced)."""
+        movers = {move.seat for move in turn.moves}
+        held = self._held.pop(game_id, [])
+        if outcome is None and len(movers) == 1 and len(prompts) == 1 and prompts[0].seat in movers:
+            self._held[game_id] = held + public
+            return []
+        return held + public
 
     def _stall(self, game_id: int, events: list[Event], afk: list[int], *, started: bool = False) -> None:
         """Keep committed but unshown work of a game and resume it in the background."""

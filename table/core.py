@@ -113,6 +113,7 @@ class TableCore:
         self.stalls = 0  # times a game had to wait for the database after a commit (benchmarks, tests)
         self._resumers: dict[int, asyncio.Task[None]] = {}
         self._rematches: dict[int, int] = {}  # finished game id -> the id of its rematch lobby
+        self._held: dict[int, list[Event]] = {}  # game id -> public events of a turn still going on
 
     def lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
@@ -191,7 +192,14 @@ class TableCore:
         self._cache.pop(game_id, None)
         self._last_acted.pop(game_id, None)
 
+    def held(self, game_id: int) -> list[Event]:
+        """The public events of a turn still going on, not handed to the notifier yet (one log post per
+        turn: they come with the step that ends it)."""
+        return list(self._held.get(game_id, []))
+
     def _ended(self, row: GameRow, end: str) -> None:
+        if row.id is not None:
+            self._held.pop(row.id, None)  # a turn's held log events (a game ended mid-turn)
         self.observer.game_ended(row.game_key, end)
         log.info(
             "game ended",

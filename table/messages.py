@@ -18,7 +18,22 @@ def NN_(singular: str, plural: str) -> tuple[str, str]:
 
 
 UNKNOWN_GAME = N_("There is no game called {key!r}. Games: {known}.")
-CHANNEL_BUSY = N_("This channel already has a lobby or a running game. Finish it first or use another channel.")
+CAP_USER_LOBBIES = NN_(
+    "You already have {count} open lobby, the most this server allows: start it or cancel it first.",
+    "You already have {count} open lobbies, the most this server allows: start or cancel one of them first.",
+)
+CAP_USER_GAMES = NN_(
+    "You are already playing {count} game, the most this server allows: finish it or abandon it first.",
+    "You are already playing {count} games, the most this server allows: finish or abandon one of them first.",
+)
+CAP_SERVER_LOBBIES = NN_(
+    "This server already has {count} open lobby, the most its admins allow: join it, or wait until it starts.",
+    "This server already has {count} open lobbies, the most its admins allow: join one, or wait until one starts.",
+)
+CAP_SERVER_GAMES = NN_(
+    "This server already has {count} running game, the most its admins allow: wait until it ends.",
+    "This server already has {count} running games, the most its admins allow: wait until one of them ends.",
+)
 NO_SUCH_GAME = N_("That game does not exist (any more).")
 NOT_A_LOBBY = N_("That lobby is closed: the game has started or was cancelled.")
 ALREADY_SEATED = N_("You already have a seat at this table.")

@@ -53,8 +53,10 @@ async def kept_on_failure(request: pytest.FixtureRequest) -> AsyncIterator[Keepe
 
 
 @pytest.fixture
-async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
-    h = await Harness.start(tmp_path / "bot.sqlite3")
+async def harness(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[Harness]:
+    """The bot on a fresh SQLite file; a test may change settings with
+    `@pytest.mark.parametrize("harness", [{"name": value}], indirect=True)`."""
+    h = await Harness.start(tmp_path / "bot.sqlite3", **getattr(request, "param", {}))
     try:
         yield h
     finally:

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,15 +16,7 @@ from harness.play import play_to_end
 GAME_ID = 1
 
 
-@pytest.fixture
-async def quick_archive(tmp_path: Path) -> AsyncIterator[Harness]:
-    h = await Harness.start(tmp_path / "bot.sqlite3", thread_archive_seconds=0.05)
-    try:
-        yield h
-    finally:
-        errors = h.errors
-        await h.close()
-    assert not errors, errors
+QUICK_ARCHIVE = {"thread_archive_seconds": 0.05}  # the thread archived as soon as the test can see it
 
 
 def result_of(h: Harness, thread: int) -> dict[str, Any]:
@@ -36,8 +26,9 @@ def result_of(h: Harness, thread: int) -> dict[str, Any]:
     return result
 
 
-async def test_a_finished_game_ends_with_results_rematch_and_replay(quick_archive: Harness) -> None:
-    h = quick_archive
+@pytest.mark.parametrize("harness", [QUICK_ARCHIVE], indirect=True)
+async def test_a_finished_game_ends_with_results_rematch_and_replay(harness: Harness) -> None:
+    h = harness
     alice, bob, carol = h.user("Alice"), h.user("Bob"), h.user("Carol")
     await h.slash(alice, "game new", game="eggs-empires", timer=0)
     await h.click(bob, h.find_button(h.channel, "Join"))

@@ -176,7 +176,7 @@ class Renderer:
     # --- a seat's private message ------------------------------------------------------------
     def seat(self, view: dict[str, Any], prompt: Prompt | None, ctx: TableContext, seat: int) -> discord.Embed:
         embed = discord.Embed(
-            title=ctx.t(text.YOUR_VIEW, name=ctx.names[seat], seat=seat + 1),
+            title=ctx.t(text.YOUR_VIEW, name=ctx.names[seat]),
             colour=COLOUR,
             description=self.describe_private(view, ctx, seat),
         )
