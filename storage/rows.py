@@ -57,6 +57,7 @@ _guild_settings = Table(
     Column("guild_id", BigInteger, primary_key=True),
     Column("language", String(16), nullable=True),
     Column("updated_at", UTCDateTime, nullable=False),
+    Column("limits", Text, nullable=True),  # migration 0005: caps set by the server's admins (JSON)
 )
 
 # Columns of `games` read raw (text), so that one unreadable value cannot fail a whole query.

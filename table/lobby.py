@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from datetime import timedelta
 from typing import Any
 
 import games
@@ -23,7 +24,48 @@ def default_ai_name(number: int, level: str) -> str:
     return messages.AI_NAME.format(n=number, level=level)
 
 
+# The caps a server's admins can change with `/game settings` (storage keeps only the changed ones).
+DEFAULT_LIMITS = {"lobbies_per_user": 2, "games_per_user": 10, "lobbies_per_server": 25, "games_per_server": 200}
+LOBBY_EXPIRY_SECONDS = 3600  # a lobby nobody starts is closed after this long
+
+
 class Lobbies(Advancing):
+    async def limits(self, guild_id: int | None) -> dict[str, int]:
+        """The caps in force on a server: the defaults, overlaid with what its admins set."""
+        changed = await self.db.get_guild_limits(guild_id) if guild_id is not None else {}
+        return {**DEFAULT_LIMITS, **{k: v for k, v in changed.items() if k in DEFAULT_LIMITS}}
+
+    @storage_errors_said
+    async def within_limits(self, guild_id: int | None, user_id: int) -> None:
+        """Refuse a new lobby over any cap of the server (`/game settings`), saying which and how to free
+        a place. The bot asks before it opens a lobby for someone; `create_lobby` itself does not, so
+        benchmarks and tools open as many as they need."""
+        limits = await self.limits(guild_id)
+        lobbies, playing, server_lobbies, server_games = await self.db.running_counts(guild_id, user_id)
+        for used, name, message in (
+            (lobbies, "lobbies_per_user", messages.CAP_USER_LOBBIES),
+            (playing, "games_per_user", messages.CAP_USER_GAMES),
+            (server_lobbies, "lobbies_per_server", messages.CAP_SERVER_LOBBIES),
+            (server_games, "games_per_server", messages.CAP_SERVER_GAMES),
+        ):
+            if used >= limits[name]:
+                raise TableError(message, count=limits[name])
+
+    @storage_errors_said
+    async def expire_lobbies(self, after: float = LOBBY_EXPIRY_SECONDS) -> list[GameRow]:
+        """Close the lobbies nobody started within `after` seconds; returns them (their message is the
+        transport's to update)."""
+        closed = []
+        for row in await self.db.stale_lobbies(self.clock() - timedelta(seconds=after), self.shards):
+            assert row.id is not None
+            async with self.lock(row.id):
+                fresh = await self._game(row.id)
+                if fresh.status != "lobby":
+                    continue
+                await self.db.finish_game(row.id, "abandoned", [])
+                closed.append(fresh)
+        return closed
+
     @storage_errors_said
     async def create_lobby(
         self,
@@ -41,8 +83,6 @@ class Lobbies(Advancing):
             game = games.get(game_key)
         except KeyError:
             raise TableError(messages.UNKNOWN_GAME, key=echo(game_key), known=", ".join(games.keys())) from None
-        if await self.db.channel_game(channel_id) is not None:
-            raise TableError(messages.CHANNEL_BUSY)
         try:
             resolved = game.resolve_options(options)
         except ValueError as exc:
@@ -78,6 +118,8 @@ class Lobbies(Advancing):
             raise TableError(messages.REMATCH_NOT_PLAYER)
         async with self.lock(game_id):  # two players asking at once get one lobby
             known = self._rematches.get(game_id)
+            if known is None:
+                await self.within_limits(old.guild_id, user_id)
             found = await self.db.game_row(known) if known is not None else None
             if found is not None and found.status == "lobby":
                 assert found.id is not None

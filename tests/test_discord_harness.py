@@ -29,9 +29,9 @@ async def test_slash_command_opens_a_lobby_through_real_discord_py(harness: Harn
 async def test_refusals_are_ephemeral_and_a_click_is_routed_by_dynamic_items(harness: Harness) -> None:
     alice, bob = harness.user("Alice"), harness.user("Bob")
     await harness.slash(alice, "game new", game="eggs-empires")
-    responses = await harness.slash(bob, "game new", game="eggs-empires")
+    responses = await harness.slash(bob, "game start")
     assert responses[-1]["data"]["flags"] & EPHEMERAL
-    assert "already has a lobby" in responses[-1]["data"]["content"]
+    assert "Only the host" in responses[-1]["data"]["content"]
     join = harness.find_button(harness.channel, "Join")
     responses = await harness.click(bob, join)
     assert responses[-1]["type"] == 7  # the lobby message was updated in place

@@ -75,8 +75,11 @@ async def first_choice(table: TableService, game_id: int, user: int) -> Decided 
 async def test_lobby_rules(db: Database) -> None:
     table = TableService(db)
     game_id = await lobby_of(table, 1)
-    with pytest.raises(TableError, match="already has"):
-        await table.create_lobby(guild_id=1, channel_id=10, game_key=KEY, host_id=5, host_name="x")
+    # A channel holds any number of lobbies; a person hosts at most two at once (a cap admins can change).
+    await table.create_lobby(guild_id=1, channel_id=10, game_key=KEY, host_id=5, host_name="x")
+    await table.create_lobby(guild_id=1, channel_id=10, game_key=KEY, host_id=5, host_name="x")
+    with pytest.raises(TableError, match="already have 2 open lobbies"):
+        await table.within_limits(1, 5)
     with pytest.raises(TableError, match="already have a seat"):
         await table.join(game_id, 100, "U0")
     with pytest.raises(TableError, match="needs 2 to 6"):

@@ -19,7 +19,7 @@ import games
 from bot import answer, guide, handlers, i18n, present, text
 from bot.i18n import N_, NP_
 from bot.languages import of_server, of_user
-from storage import GameRow
+from storage import DatabaseUnavailable, GameRow
 from table import DEFAULT_TURN_SECONDS, TableError, echo
 
 if TYPE_CHECKING:
@@ -87,18 +87,68 @@ class GameCog(commands.Cog):
     def table(self) -> Any:
         return self.bot.table
 
-    async def _here(self, interaction: discord.Interaction[Any]) -> GameRow | None:
+    async def _candidates(self, interaction: discord.Interaction[Any]) -> list[GameRow]:
+        """The lobbies and games a command typed here may mean: in a game's thread, that game; in a
+        channel, its running lobbies and games (each plays in a thread of its own)."""
         channel_id = interaction.channel_id or 0
-        row: GameRow | None = await self.table.db.channel_game(channel_id)
+        in_thread: GameRow | None = await self.table.db.thread_game(channel_id)
+        if in_thread is not None:
+            return [in_thread]
+        found: list[GameRow] = await self.table.db.channel_games(channel_id)
+        return found
+
+    async def _here(
+        self,
+        interaction: discord.Interaction[Any],
+        game: int | None = None,
+        *,
+        joining: bool = False,
+        hosting: bool = False,
+    ) -> GameRow | None:
+        """The game a command acts on: the one its `game` option names (among those here), the thread's
+        game or the channel's only one, else the user's own lobby or game in this channel (`joining`: the
+        one open lobby they are not in; `hosting`: the lobby they host) when that leaves exactly one. None
+        when there is none, or several (then the answer asks for the `game` option)."""
+        candidates = await self._candidates(interaction)
+        if game is not None:
+            return next((g for g in candidates if g.id == game), None)
+        if len(candidates) == 1:  # the only one here (the table refuses what the user may not do there)
+            return candidates[0]
+        mine = {g.id for g in await self.table.db.user_games(interaction.user.id)}
+        own = [g for g in candidates if g.id in mine]
+        if joining:
+            own = [g for g in candidates if g.status == "lobby" and g.id not in mine] or own
+        if hosting:  # a host's command: the lobby they host, among the games they are in
+            own = [g for g in own if g.status == "lobby" and g.host_id == interaction.user.id] or own
+        return own[0] if len(own) == 1 else None
+
+    async def _require_here(
+        self,
+        interaction: discord.Interaction[Any],
+        game: int | None = None,
+        *,
+        joining: bool = False,
+        hosting: bool = False,
+    ) -> GameRow | None:
+        row = await self._here(interaction, game, joining=joining, hosting=hosting)
         if row is None:
-            row = await self.table.db.thread_game(channel_id)
+            several = game is None and len(await self._candidates(interaction)) > 1
+            message = text.SEVERAL_GAMES_HERE if several else text.NO_GAME_HERE
+            await handlers.refuse(interaction, i18n.t(of_user(interaction), message))
         return row
 
-    async def _require_here(self, interaction: discord.Interaction[Any]) -> GameRow | None:
-        row = await self._here(interaction)
-        if row is None:
-            await handlers.refuse(interaction, i18n.t(of_user(interaction), text.NO_GAME_HERE))
-        return row
+    async def game_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[int]]:
+        """The lobbies and games here, numbered as their threads are: "#12 Eggs and Empires (lobby)"."""
+        lang = of_user(interaction)
+        found = []
+        for g in await self._candidates(interaction):
+            status = i18n.t(lang, text.STATUS_NAMES.get(g.status, g.status))
+            label = f"#{g.id} {games.get(g.game_key).title} ({status})"
+            if current.strip().lstrip("#") in label:
+                found.append(app_commands.Choice(name=label[:100], value=int(g.id or 0)))
+        return found[:25]
 
     @game.command(
         name=NP_("command", "new"),
@@ -125,7 +175,9 @@ class GameCog(commands.Cog):
         if parent is not None:  # a game's thread (or any thread): lobbies open in the channel
             await handlers.refuse(interaction, i18n.t(of_user(interaction), text.NEW_IN_THREAD, channel=f"<#{parent}>"))
             return
+        await self._show_lost_lobbies(interaction)
         try:
+            await self.table.within_limits(interaction.guild_id, interaction.user.id)
             row = await self.table.create_lobby(
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id or 0,
@@ -137,19 +189,28 @@ class GameCog(commands.Cog):
                 host_locale=handlers.locale_of(interaction),
             )
         except TableError as exc:
-            lost = (
-                await self.table.db.channel_game(interaction.channel_id or 0)
-                if exc.message == text.CHANNEL_BUSY
-                else None
-            )
-            if lost is not None and lost.status == "lobby" and lost.lobby_message_id is None:
-                # The lobby exists but its message was never posted (the bot stopped before answering the
-                # command that opened it): show that lobby now, or nobody could join it or change it.
-                await self._post_lobby(interaction, lost)
-                return
             await handlers.refuse_error(interaction, exc)
             return
         await self._post_lobby(interaction, row)
+
+    async def _show_lost_lobbies(self, interaction: discord.Interaction[Any]) -> None:
+        """Lobbies of this channel whose message was never posted (the bot stopped before answering the
+        command that opened them) are posted now, or nobody could join them or change them."""
+        try:
+            found = await self.table.db.channel_games(interaction.channel_id or 0)
+            lang = await of_server(interaction)
+        except DatabaseUnavailable:
+            return  # the new lobby's own answer says what the database allows now
+        for lost in found:
+            if lost.status != "lobby" or lost.lobby_message_id is not None:
+                continue
+            game_row, seats = await self.table.lobby(lost.id)
+            lobby = present.lobby(game_row, seats, lang)
+            try:
+                sent = await self.bot.get_partial_messageable(game_row.channel_id).send(**lobby.send_kwargs())
+            except discord.HTTPException:
+                continue
+            await self.table.db.update_game(lost.id, lobby_message_id=sent.id)
 
     async def _post_lobby(self, interaction: discord.Interaction[Any], row: GameRow) -> None:
         game_row, seats = await self.table.lobby(row.id)
@@ -190,8 +251,10 @@ class GameCog(commands.Cog):
             await partial.edit(**message.edit_kwargs())
 
     @game.command(name=NP_("command", "join"), description=N_("Join the lobby in this channel"))
-    async def join(self, interaction: discord.Interaction[Any]) -> None:
-        row = await self._require_here(interaction)
+    @app_commands.rename(game=NP_("command", "game"))
+    @app_commands.describe(game=N_("Which lobby or game, when several are open here"))
+    async def join(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+        row = await self._require_here(interaction, game, joining=True)
         if row is None:
             return
         try:
@@ -205,8 +268,10 @@ class GameCog(commands.Cog):
         await self._refresh_lobby(row)
 
     @game.command(name=NP_("command", "leave"), description=N_("Leave the lobby in this channel"))
-    async def leave(self, interaction: discord.Interaction[Any]) -> None:
-        row = await self._require_here(interaction)
+    @app_commands.rename(game=NP_("command", "game"))
+    @app_commands.describe(game=N_("Which lobby or game, when several are open here"))
+    async def leave(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+        row = await self._require_here(interaction, game)
         if row is None:
             return
         try:
@@ -218,8 +283,10 @@ class GameCog(commands.Cog):
         await self._refresh_lobby(row)
 
     @game.command(name=NP_("command", "start"), description=N_("Start the game (host)"), extras={answer.PUBLIC: True})
-    async def start(self, interaction: discord.Interaction[Any]) -> None:
-        row = await self._require_here(interaction)
+    @app_commands.rename(game=NP_("command", "game"))
+    @app_commands.describe(game=N_("Which lobby or game, when several are open here"))
+    async def start(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+        row = await self._require_here(interaction, game, hosting=True)
         if row is None:
             return
         if row.status != "lobby":
@@ -228,10 +295,14 @@ class GameCog(commands.Cog):
         await handlers.start(interaction, _id(row), from_button=False)
 
     @game.command(name=NP_("command", "kick"), description=N_("Remove a player from the lobby (host)"))
-    @app_commands.rename(seat=NP_("command", "seat"))
-    @app_commands.describe(seat=N_("The seat number shown in the lobby"))
-    async def kick(self, interaction: discord.Interaction[Any], seat: app_commands.Range[int, 1, 8]) -> None:
-        row = await self._require_here(interaction)
+    @app_commands.rename(seat=NP_("command", "seat"), game=NP_("command", "game"))
+    @app_commands.describe(
+        seat=N_("The seat number shown in the lobby"), game=N_("Which lobby or game, when several are open here")
+    )
+    async def kick(
+        self, interaction: discord.Interaction[Any], seat: app_commands.Range[int, 1, 8], game: int | None = None
+    ) -> None:
+        row = await self._require_here(interaction, game, hosting=True)
         if row is None:
             return
         try:
@@ -243,13 +314,17 @@ class GameCog(commands.Cog):
         await self._refresh_lobby(row)
 
     @game.command(name=NP_("command", "hand"), description=N_("Show your private view and choices (only you see it)"))
-    async def hand(self, interaction: discord.Interaction[Any]) -> None:
-        row = await self._here(interaction)
+    @app_commands.rename(game=NP_("command", "game"))
+    @app_commands.describe(game=N_("Which lobby or game, when several are open here"))
+    async def hand(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+        row = await self._here(interaction, game)
+        mine: list[GameRow] = []
         if row is None or row.status != "active":
             mine = [g for g in await self.table.db.user_games(interaction.user.id) if g.status == "active"]
             row = mine[0] if len(mine) == 1 else None
         if row is None:
-            await handlers.refuse(interaction, i18n.t(of_user(interaction), text.NOT_IN_GAME))
+            message = text.SEVERAL_GAMES_HERE if len(mine) > 1 else text.NOT_IN_GAME
+            await handlers.refuse(interaction, i18n.t(of_user(interaction), message))
             return
         await handlers.show_hand(interaction, _id(row))
 
@@ -300,8 +375,10 @@ class GameCog(commands.Cog):
         description=N_("Abandon the lobby or game here (host or Manage Server)"),
         extras={answer.PUBLIC: True},
     )
-    async def abandon(self, interaction: discord.Interaction[Any]) -> None:
-        row = await self._require_here(interaction)
+    @app_commands.rename(game=NP_("command", "game"))
+    @app_commands.describe(game=N_("Which lobby or game, when several are open here"))
+    async def abandon(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+        row = await self._require_here(interaction, game)
         if row is None:
             return
         perms = interaction.permissions
@@ -316,12 +393,32 @@ class GameCog(commands.Cog):
 
     @game.command(
         name=NP_("command", "settings"),
-        description=N_("Server settings: the language of channel and thread messages (Manage Server)"),
+        description=N_("Server settings: the language of channel and thread messages, and caps (Manage Server)"),
     )
-    @app_commands.rename(language=NP_("command", "language"))
-    @app_commands.describe(language=N_("The language of channel and thread messages on this server"))
+    @app_commands.rename(
+        language=NP_("command", "language"),
+        lobbies_per_user=NP_("command", "lobbies_per_user"),
+        games_per_user=NP_("command", "games_per_user"),
+        lobbies_per_server=NP_("command", "lobbies_per_server"),
+        games_per_server=NP_("command", "games_per_server"),
+    )
+    @app_commands.describe(
+        language=N_("The language of channel and thread messages on this server"),
+        lobbies_per_user=N_("Open lobbies one person may host at once (default 2)"),
+        games_per_user=N_("Running games one person may play at once (default 10)"),
+        lobbies_per_server=N_("Open lobbies on this server at once (default 25)"),
+        games_per_server=N_("Running games on this server at once (default 200)"),
+    )
     @app_commands.choices(language=LANGUAGE_CHOICES)
-    async def settings(self, interaction: discord.Interaction[Any], language: str) -> None:
+    async def settings(
+        self,
+        interaction: discord.Interaction[Any],
+        language: str | None = None,
+        lobbies_per_user: app_commands.Range[int, 1, 100] | None = None,
+        games_per_user: app_commands.Range[int, 1, 1000] | None = None,
+        lobbies_per_server: app_commands.Range[int, 1, 1000] | None = None,
+        games_per_server: app_commands.Range[int, 1, 100_000] | None = None,
+    ) -> None:
         lang = of_user(interaction)
         if interaction.guild_id is None:
             await handlers.refuse(interaction, i18n.t(lang, text.SERVER_ONLY))
@@ -330,12 +427,32 @@ class GameCog(commands.Cog):
         if not (perms and perms.manage_guild):
             await handlers.refuse(interaction, i18n.t(lang, text.MANAGE_SERVER_ONLY))
             return
-        if language not in i18n.LANGUAGES:
+        if language is not None and language not in i18n.LANGUAGES:
             await handlers.malformed(interaction)
             return
-        await self.bot.languages.set_server(interaction.guild_id, language)
-        name = str(Locale.parse(language).get_display_name(lang))
-        await answer.send(interaction, i18n.t(lang, text.LANGUAGE_SET, language=name), ephemeral=True)
+        said = []
+        if language is not None:
+            await self.bot.languages.set_server(interaction.guild_id, language)
+            name = str(Locale.parse(language).get_display_name(lang))
+            said.append(i18n.t(lang, text.LANGUAGE_SET, language=name))
+        caps = {
+            "lobbies_per_user": lobbies_per_user,
+            "games_per_user": games_per_user,
+            "lobbies_per_server": lobbies_per_server,
+            "games_per_server": games_per_server,
+        }
+        if any(v is not None for v in caps.values()):
+            changed = await self.table.db.get_guild_limits(interaction.guild_id)
+            changed.update({k: v for k, v in caps.items() if v is not None})
+            await self.table.db.set_guild_limits(interaction.guild_id, changed)
+        if any(v is not None for v in caps.values()) or language is None:
+            limits = await self.table.limits(interaction.guild_id)
+            said.append(i18n.t(lang, text.LIMITS_NOW, **limits))
+        await answer.send(interaction, "\n".join(said), ephemeral=True)
+
+
+for _command in (GameCog.join, GameCog.leave, GameCog.start, GameCog.kick, GameCog.hand, GameCog.abandon):
+    _command.autocomplete("game")(GameCog.game_autocomplete)
 
 
 async def setup(bot: TableBot) -> None:

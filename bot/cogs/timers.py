@@ -5,7 +5,10 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+import discord
 from discord.ext import commands, tasks
+
+from bot import i18n, present, text
 
 if TYPE_CHECKING:
     from bot.client import TableBot
@@ -29,5 +32,22 @@ class TimerCog(commands.Cog):
     async def _tick(self) -> None:
         try:
             await self.bot.table.tick()
+            await close_expired_lobbies(self.bot)
         except Exception:  # the loop must survive a database hiccup
             log.exception("timer tick failed")
+
+
+async def close_expired_lobbies(bot: TableBot) -> int:
+    """Close the lobbies nobody started within the hour, each message saying so; how many were closed."""
+    closed = await bot.table.expire_lobbies()
+    for row in closed:
+        if row.lobby_message_id is None:
+            continue
+        lang = await bot.languages.server(row.guild_id)
+        message = present.closed_lobby(i18n.t(lang, text.LOBBY_EXPIRED))
+        partial = bot.get_partial_messageable(row.channel_id).get_partial_message(row.lobby_message_id)
+        try:
+            await partial.edit(**message.edit_kwargs())
+        except discord.HTTPException:
+            log.warning("the expired lobby %s could not say so", row.id)
+    return len(closed)

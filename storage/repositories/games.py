@@ -10,6 +10,7 @@ from typing import Any
 
 from sqlalchemy import (
     Text,
+    func,
     select,
     type_coerce,
 )
@@ -124,6 +125,30 @@ class GameRepository(DatabaseCore):
     async def user_games(self, user_id: int) -> list[GameRow]:
         seated = select(_seats.c.game_id).where(_seats.c.user_id == user_id)
         return await self._games_where(_games.c.id.in_(seated), _games.c.status.in_(RUNNING))
+
+    async def channel_games(self, channel_id: int) -> list[GameRow]:
+        """The lobbies and running games opened in a channel (each plays in its own thread), oldest first."""
+        return await self._games_where(_games.c.channel_id == channel_id, _games.c.status.in_(RUNNING))
+
+    async def running_counts(self, guild_id: int | None, user_id: int) -> tuple[int, int, int, int]:
+        """(open lobbies the user hosts, running games the user plays, lobbies of the server, running games
+        of the server): what the caps of `/game settings` count."""
+        seated = select(_seats.c.game_id).where(_seats.c.user_id == user_id)
+        in_guild = _games.c.guild_id == guild_id if guild_id is not None else _games.c.guild_id.is_(None)
+        queries = (
+            select(func.count()).where(_games.c.status == "lobby", _games.c.host_id == user_id),
+            select(func.count()).where(_games.c.status == "active", _games.c.id.in_(seated)),
+            select(func.count()).where(_games.c.status == "lobby", in_guild),
+            select(func.count()).where(_games.c.status == "active", in_guild),
+        )
+        async with self._reading() as conn:
+            found = [int((await conn.execute(q.select_from(_games))).scalar_one()) for q in queries]
+        return found[0], found[1], found[2], found[3]
+
+    async def stale_lobbies(self, before: datetime, shards: Shards | None = None) -> list[GameRow]:
+        """Lobbies opened before `before` that nobody started (of `shards`' guilds when given)."""
+        owned = [] if shards is None else [shards.where(_games.c.guild_id)]
+        return await self._games_where(_games.c.status == "lobby", _games.c.created_at < before, *owned)
 
     async def due_games(self, now: datetime, shards: Shards | None = None) -> list[GameRow]:
         """Active games whose deadline has passed, the most overdue first; only those of `shards`'

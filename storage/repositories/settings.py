@@ -1,6 +1,9 @@
-"""Per-server settings (the language of channel messages)."""
+"""Per-server settings (the language of channel messages, the caps on lobbies and games)."""
 
 from __future__ import annotations
+
+import json
+from collections.abc import Mapping
 
 from sqlalchemy import (
     select,
@@ -30,6 +33,28 @@ class SettingsRepository(DatabaseCore):
         statement = statement.on_conflict_do_update(
             index_elements=["guild_id"],
             set_={name: statement.excluded[name] for name in ("language", "updated_at")},
+        )
+        async with self._writing() as conn:
+            await conn.execute(statement, [row])
+
+    async def get_guild_limits(self, guild_id: int) -> dict[str, int]:
+        """The caps this server's admins changed (`/game settings`), by name; {} when none was."""
+        async with self._reading() as conn:
+            query = select(_guild_settings.c.limits).where(_guild_settings.c.guild_id == guild_id)
+            raw = (await conn.execute(query)).scalar_one_or_none()
+        try:
+            found = json.loads(raw) if raw else {}
+        except ValueError:
+            return {}
+        return {str(k): int(v) for k, v in found.items()} if isinstance(found, dict) else {}
+
+    async def set_guild_limits(self, guild_id: int, limits: Mapping[str, int]) -> None:
+        """Replace the server's changed caps (the caller validates names and values)."""
+        row = {"guild_id": guild_id, "limits": json.dumps(dict(limits), sort_keys=True), "updated_at": utcnow()}
+        dialect_insert = pg_insert if self.engine.dialect.name == "postgresql" else sqlite_insert
+        statement = dialect_insert(_guild_settings)
+        statement = statement.on_conflict_do_update(
+            index_elements=["guild_id"], set_={name: statement.excluded[name] for name in ("limits", "updated_at")}
         )
         async with self._writing() as conn:
             await conn.execute(statement, [row])
