@@ -166,17 +166,21 @@ def _visible(event: dict[str, Any], seat: int) -> bool:
 
 
 def _ask(prompt: Prompt, read: Callable[[str], str]) -> list[str]:
+    """The choices picked by their numbers in the list (1-based) and nothing else: a card's own number
+    is part of its label, never the answer. Asks again until the answer is `pick` different numbers."""
     print(f"\n{prompt.text or prompt.kind} (choose {prompt.pick}):")
     for n, choice in enumerate(prompt.choices, 1):
-        print(f"  {n}. {choice.label}  [{choice.id}]")
-    answer = read("> ").replace(",", " ").split()
-    picked: list[str] = []
-    for token in answer:
-        if token.isdigit() and 1 <= int(token) <= len(prompt.choices):
-            picked.append(prompt.choices[int(token) - 1].id)
-        else:
-            picked.append(token)
-    return picked
+        print(f"  {n}. {choice.label}")
+    while True:
+        tokens = read("> ").replace(",", " ").split()
+        numbers = [int(t) for t in tokens if t.isdigit()]
+        if (
+            len(numbers) == len(tokens) == prompt.pick
+            and len(set(numbers)) == len(numbers)
+            and all(1 <= n <= len(prompt.choices) for n in numbers)
+        ):
+            return [prompt.choices[n - 1].id for n in numbers]
+        print(f"Answer with {prompt.pick} different number(s) from 1 to {len(prompt.choices)}.")
 
 
 def play(
@@ -191,7 +195,8 @@ def play(
     """A terminal game: one human seat, AI seats for the others. Shows only what that seat may know."""
     state = game.new(players, seed, options)
     ais = {s: game.ai(level, seed * 31 + s) for s in range(players) if s != seat}
-    print(f"{game.title}: you are seat {seat + 1} of {players}.")
+    print(f"{game.title}: you are player {seat + 1} of {players}.")
+    print("(python -m bot.terminal plays the same game told in the Discord table's own words.)")
     shown_view = ""
     while True:
         prompts = game.prompts(state)
@@ -235,6 +240,32 @@ def play(
     return 0
 
 
+def add_game_arguments(parser: argparse.ArgumentParser, *, playing: bool) -> None:
+    """The arguments naming a game and its table (`play` also takes the human's seat and the AI level)."""
+    parser.add_argument("game", help="game key, see `python -m games list`")
+    parser.add_argument("--players", type=int, required=True)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    if playing:
+        parser.add_argument("--seat", type=int, default=1, help="your seat, 1-based")
+        parser.add_argument("--ai", default="heuristic")
+
+
+def checked_game(args: argparse.Namespace, *, playing: bool) -> tuple[Game[Any], dict[str, Any]] | None:
+    """The game and its resolved options from those arguments, or None after saying what is wrong."""
+    try:
+        game = games.get(args.game)
+        options = game.resolve_options(_parse_options(args.option))
+        game.check_players(args.players)
+    except (KeyError, ValueError) as exc:
+        print(f"error: {exc.args[0]}", file=sys.stderr)
+        return None
+    if playing and not 1 <= args.seat <= args.players:
+        print(f"error: --seat must be 1..{args.players}", file=sys.stderr)
+        return None
+    return game, options
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m games", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -243,17 +274,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub.add_parser("list", help="list the registered games and their options")
     for name in ("simulate", "play"):
         p = sub.add_parser(name)
-        p.add_argument("game", help="game key, see `python -m games list`")
-        p.add_argument("--players", type=int, required=True)
-        p.add_argument("--seed", type=int, default=1)
-        p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+        add_game_arguments(p, playing=name == "play")
         if name == "simulate":
             p.add_argument("--games", type=int, default=100)
             p.add_argument("--ai", default="random", help="random, heuristic, expert, or one level per seat: a,b,c")
             p.add_argument("--json", action="store_true")
-        else:
-            p.add_argument("--seat", type=int, default=1, help="your seat, 1-based")
-            p.add_argument("--ai", default="heuristic")
     args = parser.parse_args(argv)
 
     if args.command == "list":
@@ -264,13 +289,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"    {o.name} = {o.default!r} of {list(o.values)}: {o.description}")
         return 0
 
-    try:
-        game = games.get(args.game)
-        options = game.resolve_options(_parse_options(args.option))
-        game.check_players(args.players)
-    except (KeyError, ValueError) as exc:
-        print(f"error: {exc.args[0]}", file=sys.stderr)
+    checked = checked_game(args, playing=args.command == "play")
+    if checked is None:
         return 2
+    game, options = checked
     if args.command == "simulate":
         report = simulate(game, args.players, args.games, args.seed, _seat_levels(args.ai, args.players), options)
         if args.json:
@@ -292,9 +314,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                     f"{figures['cpu_ms_median']} ms, p90 {figures['cpu_ms_p90']} ms"
                 )
         return 0
-    if not 1 <= args.seat <= args.players:
-        print(f"error: --seat must be 1..{args.players}", file=sys.stderr)
-        return 2
     return play(game, args.players, args.seat - 1, args.ai, args.seed, options)
 
 
