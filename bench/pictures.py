@@ -76,7 +76,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
 
     from bot.render import eight_minute_empire as eme
-    from bot.render import reggverse
+    from bot.render import reggverse_picture as reggverse
 
     expansions = {"action_tiles": True, "objectives": True}
     kinds: dict[str, tuple[list[dict[str, Any]], Picture, Callable[[dict[str, Any]], Any], Callable[[Any], bytes]]] = {
