@@ -18,6 +18,7 @@ from bot.metrics import BotMetrics, MetricsServer
 from bot.notify import DiscordNotifier
 from bot.render.pool import PICTURES
 from bot.settings import Settings
+from bot.thinking import THINKERS
 from bot.translator import CatalogTranslator
 from bot.tree import TableTree
 from storage import Database, Shards
@@ -92,13 +93,16 @@ class TableBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         PICTURES.start(self.settings.render_workers)  # the workers warm up while the bot connects
         self.metrics.watch_pictures(PICTURES)
+        THINKERS.start(self.settings.ai_workers)  # after the picture workers: their forkserver, already warm
         # Runs the migrations. A process that runs every shard is alone on its database, so storage may
         # keep the games' rows and seats in memory (docs/storage-api.md); one of several may not.
         self.db = await Database.open(self.settings.database_url, cache=self.owned is None)
         self.metrics.watch_database(self.db)
         self.metrics.time_interactions(self)
         self.languages = Languages(self.db, self._preferred_locale)
-        self.table = TableService(self.db, CountedNotifier(self), shards=self.owned, observer=self.metrics)
+        self.table = TableService(
+            self.db, CountedNotifier(self), shards=self.owned, observer=self.metrics, thinker=THINKERS
+        )
         await self.tree.set_translator(CatalogTranslator())
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.add_cog(GameCog(self))
@@ -152,3 +156,4 @@ class TableBot(commands.AutoShardedBot):
         if db is not None:
             await db.close()
         await PICTURES.stop()
+        await THINKERS.stop()

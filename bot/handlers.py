@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -175,7 +176,7 @@ async def _lobby_action(interaction: discord.Interaction[Any], game_id: int, act
                 await answer.edit(interaction, **cancelled.edit_kwargs())
                 return
         elif action == "ai":
-            await table.add_ai(game_id, user.id, name=lambda n, level: i18n.t(lang, text.AI_NAME, n=n, level=level))
+            await table.add_ai(game_id, user.id, name=ai_name(lang))
         elif action == "cancel":
             await table.cancel(game_id, user.id)
             await answer.edit(interaction, **cancelled.edit_kwargs())
@@ -198,13 +199,21 @@ async def _lobby_action(interaction: discord.Interaction[Any], game_id: int, act
     await answer.edit(interaction, **present.lobby(game, seats, lang).edit_kwargs())
 
 
+def ai_name(lang: str) -> Callable[[int, str], str]:
+    """How an AI seat is named in the lobby's language: "AI 2 (expert)"."""
+    return lambda n, level: i18n.t(lang, text.AI_NAME, n=n, level=text.ai_level_name(lang, level))
+
+
 async def lobby_option(interaction: discord.Interaction[Any], game_id: int, option: str, value: str) -> None:
     table = service(interaction)
     async with in_time(interaction):
         if await _elsewhere(interaction, game_id):
             return
         try:
-            await table.set_option(game_id, interaction.user.id, option, value)
+            if option == present.ADD_AI:  # the table refuses a level the game does not have
+                await table.add_ai(game_id, interaction.user.id, value, name=ai_name(await of_server(interaction)))
+            else:
+                await table.set_option(game_id, interaction.user.id, option, value)
         except TableError as exc:
             await refuse_error(interaction, exc)
             return

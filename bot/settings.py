@@ -65,6 +65,9 @@ class Settings(BaseSettings):
     # Processes that draw the pictures (maps, boards) away from the bot's event loop; 0 draws them in
     # a thread of the bot's own process (tests, or a machine with one core).
     render_workers: Annotated[int, Field(ge=0, le=16)] = 1
+    # Processes where the AI levels that search (expert) decide, away from the bot's event loop; 0 decides
+    # in the bot's own process (tests, or a machine with one core). The other levels always decide there.
+    ai_workers: Annotated[int, Field(ge=0, le=16)] = 1
     # The event loop: "auto" runs uvloop where it is installed (Linux, macOS; less CPU per decision) and
     # asyncio's own loop elsewhere (Windows); "asyncio" or "uvloop" choose one ("uvloop" fails if missing).
     event_loop: Annotated[Literal["auto", "asyncio", "uvloop"], BeforeValidator(_lower)] = "auto"

@@ -66,6 +66,26 @@ LOBBY_CLOSED = N_("This lobby was closed.")
 BUTTON_JOIN = N_("Join")
 BUTTON_LEAVE = N_("Leave")
 BUTTON_ADD_AI = N_("Add AI")
+ADD_AI_PLACEHOLDER = N_("Add an AI of the level you pick")
+# What the AI levels are called (the engines' names are for code): "easy" is the heuristic.
+AI_LEVEL_NAMES = {"random": N_("random"), "heuristic": N_("easy"), "expert": N_("expert")}
+AI_LEVEL_HINTS = {
+    "random": N_("plays any legal move"),
+    "heuristic": N_("plays the best move of the moment"),
+    "expert": N_("looks several turns ahead, a little slower"),
+}
+# The levels a lobby offers to add, weakest first (those the game has).
+PICKABLE_AI_LEVELS = ("heuristic", "expert")
+
+
+def ai_level_name(lang: str, level: str) -> str:
+    """An AI level as players read it ("easy", "expert"); a level without a name here, as it is."""
+    from bot.i18n import t
+
+    message = AI_LEVEL_NAMES.get(level)
+    return t(lang, message) if message else level
+
+
 BUTTON_START = N_("Start")
 BUTTON_CANCEL = N_("Cancel")
 OPTION_PLACEHOLDER = N_("Variant: {name} (host only)")

@@ -111,7 +111,8 @@ class Harness(Driver):
             "database_url": f"sqlite+aiosqlite:///{self.database}",
             "sync_commands": True,
             "render_workers": 0,
-        }  # pictures drawn in-process: the leak watch sees each
+            "ai_workers": 0,
+        }  # pictures drawn (and AI decided) in-process: the leak watch sees each
         return Settings(**{**fields, **self.overrides})
 
     async def _boot(self) -> None:

@@ -343,3 +343,16 @@ def test_rest_figures_set_what_was_sent_against_what_the_notifier_was_asked() ->
     assert figures["asked_per_turn"] == {"table": 2.0, "dm": 0.8}
     assert figures["coalesced_away_per_turn"] == {"table": 1.3, "dm": 0.1}
     assert load.rest_figures(sent, 20, 10, None)["floor_per_turn"] is None
+
+
+async def test_a_run_with_expert_ai_seats_picks_the_level_in_the_lobby(harness: Harness) -> None:
+    # `bench load --ai-level expert`: the lobby's AI select seats experts, and the game plays on with them.
+    run = load.InProcessRun(harness, 0.0, random.Random(1))
+    run.ai_level = "expert"
+    _guild, channels = await harness.add_guild(1)
+    table = await run.open_game(0, "eggs-empires", "", 1, 2, channels[0])
+    await harness.settle()
+    assert harness.bot is not None and table.game_id is not None
+    seats = await harness.bot.db.seats(table.game_id)
+    assert [s.ai_level for s in seats] == [None, "expert", "expert"]
+    assert not harness.errors

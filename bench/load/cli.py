@@ -60,6 +60,12 @@ def main(argv: list[str]) -> int:
         action="store_true",
         help="add Discord's global limit (50 requests per second; interactions exempt)",
     )
+    parser.add_argument(
+        "--ai-level",
+        choices=("heuristic", "expert"),
+        default="heuristic",
+        help="the level of the AI seats (expert: saved as load-<database>-expert)",
+    )
     parser.add_argument("--no-save", action="store_true", help="print only; leave bench/results alone")
     parser.add_argument("--workdir", default=None, help="keep the bot's log and the SQLite files here")
     args = parser.parse_args(argv)
@@ -82,19 +88,22 @@ def main(argv: list[str]) -> int:
                 mode=args.mode,
                 open_concurrency=args.open_concurrency,
                 limits=rate_limits(per_channel=not args.no_limits, global_limit=args.global_limit),
+                ai_level=args.ai_level,
             )
         )
     print(report(figures))
     if not args.no_save:
         from bench import results
 
-        name = f"load-{figures['database']}"
+        name = f"load-{figures['database']}" + ("" if args.ai_level == "heuristic" else f"-{args.ai_level}")
         where = "in its own process" if args.mode == "loopback" else "in process"
         results.save(
             name,
             results.command("load", argv),
             figures,
-            title=f"Load: {args.games} concurrent games ({figures['database']}, bot {where})",
+            title=f"Load: {args.games} concurrent games ({figures['database']}, bot {where}"
+            + ("" if args.ai_level == "heuristic" else f", {args.ai_level} AI seats")
+            + ")",
             targets=TARGETS if figures["database"] == "sqlite" else {},
             notes=_figures_doc(),
         )

@@ -42,6 +42,8 @@ class LoadRun:
     """Drives the games of one run through a driver (in-process Harness or Loopback) and records what
     happened, by watching every REST call the fake Discord serves."""
 
+    ai_level = "heuristic"  # the level of the AI seats the lobbies get
+
     def __init__(self, driver: Driver, think: float, rng: random.Random) -> None:
         self.driver = driver
         self.think = think
@@ -190,7 +192,7 @@ class LoadRun:
         for user in users[1:]:
             await self._lobby_click(table, user, "Join")
         for _ in range(ais):
-            await self._lobby_click(table, users[0], "Add AI")
+            await self._add_ai(table, users[0])
         custom_id, _message = self._lobby_button(table, "Start")
         table.game_id = int(custom_id.split(":")[1])
         await self._lobby_click(table, users[0], "Start")
@@ -238,6 +240,24 @@ class LoadRun:
                 if component.get("label") == label:
                     return str(component["custom_id"]), message
         raise AssertionError(f"no {label!r} button in the lobby of a {table.key} game")
+
+    async def _add_ai(self, table: Table, user: int) -> None:
+        """Add AI (the easy level), or an AI of `ai_level` picked in the lobby's AI select."""
+        if self.ai_level == "heuristic":
+            await self._lobby_click(table, user, "Add AI")
+            return
+
+        def pick() -> tuple[dict[str, Any], str]:
+            for message in reversed(self.driver.messages_in(table.channel)):
+                for component in self.driver.components(message):
+                    if str(component.get("custom_id", "")).endswith(":add_ai"):
+                        custom_id = str(component["custom_id"])
+                        return self.driver.click_payload(
+                            user, custom_id, message=message, channel=table.channel, values=[self.ai_level]
+                        )
+            raise AssertionError(f"no AI level select in the lobby of a {table.key} game")
+
+        await self._lobby_step(table, "Add AI", pick)
 
     async def _lobby_click(self, table: Table, user: int, label: str) -> None:
         def click() -> tuple[dict[str, Any], str]:

@@ -115,14 +115,17 @@ async def run(
     open_concurrency: int = 16,
     warm_up: bool = True,
     limits: RateLimits | None = None,
+    ai_level: str = "heuristic",
 ) -> dict[str, Any]:
     """One load run; its figures. `warm_up`: one game of each kind is opened first, outside the figures.
-    `limits`: Discord's rate limits the loopback fake applies (loopback mode only; None: none)."""
+    `limits`: Discord's rate limits the loopback fake applies (loopback mode only; None: none).
+    `ai_level`: the level of the AI seats (the lobby's Add AI button seats the easy one, its select others)."""
     url = database_url or f"sqlite+aiosqlite:///{directory / 'load.sqlite3'}"
     figures: dict[str, Any] = {
         "mode": mode,
         "database": "postgresql" if url.startswith("postgresql") else "sqlite",
         "rate_limits": limits_name(limits if mode == "loopback" else None),
+        "ai_level": ai_level,
     }
     if mode == "loopback":
         figures.update(
@@ -137,6 +140,7 @@ async def run(
                 max_seats=max_seats,
                 open_concurrency=open_concurrency,
                 warm_up=warm_up,
+                ai_level=ai_level,
                 limits=limits,
             )
         )
@@ -153,6 +157,7 @@ async def run(
                 max_seats=max_seats,
                 open_concurrency=open_concurrency,
                 warm_up=warm_up,
+                ai_level=ai_level,
             )
         )
     measured = min(memory_games, count)
@@ -203,6 +208,7 @@ async def _run_inprocess(
     max_seats: int,
     open_concurrency: int,
     warm_up: bool,
+    ai_level: str = "heuristic",
 ) -> dict[str, Any]:
     from harness import Harness
 
@@ -213,6 +219,7 @@ async def _run_inprocess(
     bot_logger.setLevel(logging.WARNING)
     rng = random.Random(seed)
     load = InProcessRun(h, think, rng)
+    load.ai_level = ai_level
     ledger = Ledger(url)
     try:
         if warm_up:
@@ -281,6 +288,7 @@ async def _run_loopback(
     open_concurrency: int,
     warm_up: bool,
     limits: RateLimits | None = None,
+    ai_level: str = "heuristic",
 ) -> dict[str, Any]:
     from fakediscord.loopback import Loopback
     from harness.run_bot import BotProcess
@@ -289,6 +297,7 @@ async def _run_loopback(
     fake = lb.fake
     rng = random.Random(seed)
     load = LoopbackRun(lb, think, rng)
+    load.ai_level = ai_level
 
     async def add_guild(channels: int) -> list[int]:
         guild = fake.add_guild(f"guild-{len(fake.guilds)}")

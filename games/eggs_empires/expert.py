@@ -10,8 +10,13 @@ What a seat cannot see, and how a world fills it in from the view:
   us) are shuffled into the egg deck, the face-down eggs scouted by others and the discard (the view
   keeps no list of discarded eggs, so neither does the expert).
 Only the Adventurer choice is searched (the other decisions are the heuristic's: taking the best
-egg, keeping a good egg from a Courier...). A rollout plays the round out with the heuristic for every
-seat; the world is scored as the seat's total minus the best other total.
+egg, keeping a good egg from a Courier...). Each candidate play is tried in each world and the turn is
+played out by the engine: the other seats choose their plays as a quick version of the heuristic
+would (`RolloutPlayer`, not knowing ours), the eggs are collected, Couriers and Priests decide. The
+world is scored as our points plus the heuristic's price of every rank we still have to play this
+round (`value`). One turn deep, the search spends its budget on many worlds (40-50 at 50 ms): over
+200 2-player games it beat the heuristic 58% of the time, where rollouts to the end of the round
+(7 worlds at 50 ms, too noisy to rank six candidates) won 47%.
 """
 
 from __future__ import annotations
