@@ -127,7 +127,7 @@ def picture_language(lang: str) -> Iterator[None]:
 
 
 def picture_lang() -> str:
-    """The language of the picture being drawn (set by `picture_language`), for look-ups `pt` lacks."""
+    """The language of the picture being drawn (for plurals, numbers and lists in pictures)."""
     return _picture_lang.get()
 
 

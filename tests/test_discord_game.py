@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -127,6 +128,7 @@ async def test_rest_calls_per_resolved_turn_stay_near_the_floor(harness: Harness
         await h.click(user, h.find_button(h.channel, "Join"))
     await h.click(players[0], h.find_button(h.channel, "Add AI"))
     await h.click(players[0], h.find_button(h.channel, "Start"))
+    before = len(h.fake.responses)
     cost = await play_to_end(h, GAME_ID, players)
     print(f"\nREST per resolved turn: {cost.per_turn():.2f} over {cost.resolved_turns} turns; {dict(cost.kinds)}")
     # The floor is one table edit + one log post + one DM edit per player whose view changed; the
@@ -135,7 +137,12 @@ async def test_rest_calls_per_resolved_turn_stay_near_the_floor(harness: Harness
     assert cost.resolved_turns > 20
     assert cost.kinds["POST dm post"] == 0, "DMs are edited in place, never re-sent"
     assert cost.per_turn() <= 1 + 1 + len(players) + cost.decisions / cost.resolved_turns
-    assert cost.interaction_responses == cost.decisions
+    # One interaction per decision. Besides its answer, only the responses the design has: a defer first
+    # (another decision of the game still being published) and the picture following its words (not drawn
+    # within PICTURE_WAIT). How often depends on the machine's speed, not on the code.
+    answers = Counter(response["token"] for response in h.fake.responses[before:])
+    assert len(answers) == cost.decisions
+    assert max(answers.values()) <= 3
 
 
 async def test_a_turn_committed_just_before_a_crash_gets_its_log_line_after_the_restart(harness: Harness) -> None:
