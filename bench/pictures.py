@@ -2,11 +2,12 @@
 
     python -m bench pictures [--positions 12] [--repeats 3] [--no-save]
 
-For each game with a picture (Eight-Minute Empire's map; Reggverse Riddles' table view and a seat's
-view), views are taken from several moments of several random games; each is drawn `--repeats` times
-with the renderer's own function (not through the renderer's per-view cache, which a new view never
-hits). Figures are this process's CPU time (the machine is shared, wall clock is noise): the median
-per picture, and the same split into drawing (the Pillow image) and encoding (palette and PNG).
+For each game with a picture (Eight-Minute Empire's map and a deciding seat's own map; Reggverse Riddles'
+table view and a seat's view), views are taken from several moments of several random games; each is
+drawn `--repeats` times with the renderer's own function (not through the renderer's per-view cache,
+which a new view never hits). Figures are this process's CPU time (the machine is shared, wall clock
+is noise): the median per picture, and the same split into drawing (the Pillow image) and encoding
+(palette and PNG).
 """
 
 from __future__ import annotations
@@ -37,6 +38,24 @@ def _positions(key: str, count: int, seat: int | None, options: dict[str, Any]) 
                 engine.apply(state, prompt.seat, players[prompt.seat].choose(engine, state, prompt))
         views.append(engine.view(state, seat))
     return views
+
+
+def _eme_seat_parts(count: int, options: dict[str, Any]) -> list[dict[str, Any]]:
+    """What the deciding seat's own Eight-Minute Empire map shows at `count` moments (its prompt's regions
+    ringed), over several random 4-player games."""
+    from bot.render.eight_minute_empire import seat_part
+
+    engine = games.get("eight-minute-empire")
+    parts = []
+    for number in range(count):
+        state = engine.new(4, number, options)
+        players = [RandomPlayer(number * 31 + s) for s in range(4)]
+        for _ in range(10 + 12 * (number % 6)):
+            for prompt in engine.prompts(state):
+                engine.apply(state, prompt.seat, players[prompt.seat].choose(engine, state, prompt))
+        prompt = engine.prompts(state)[0]
+        parts.append(seat_part(engine.view(state, prompt.seat), prompt))
+    return parts
 
 
 def measure(
@@ -76,15 +95,23 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
 
     from bot.render import eight_minute_empire as eme
+    from bot.render import eight_minute_empire_map as eme_map
     from bot.render import reggverse
 
     expansions = {"action_tiles": True, "objectives": True}
+    eme_options = {"explore": True, "citadels": True}
     kinds: dict[str, tuple[list[dict[str, Any]], Picture, Callable[[dict[str, Any]], Any], Callable[[Any], bytes]]] = {
         "eight_minute_empire_map": (
-            _positions("eight-minute-empire", args.positions, None, {"explore": True, "citadels": True}),
+            [eme.map_part(v) for v in _positions("eight-minute-empire", args.positions, None, eme_options)],
             eme.render_map,
-            eme.render_image,
-            eme.encode,
+            eme_map.draw_map,
+            eme_map.encode,
+        ),
+        "eight_minute_empire_seat": (
+            _eme_seat_parts(args.positions, eme_options),
+            eme.render_map,
+            eme_map.draw_map,
+            eme_map.encode,
         ),
         "reggverse_table": (
             _positions("reggverse-riddles", args.positions, None, expansions),
