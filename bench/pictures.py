@@ -4,11 +4,11 @@
     python -m bench pictures --gallery docs/pictures/eggs-empires
 
 For each game with a picture (Eggs and Empires' table and a deciding seat's hand; Eight-Minute Empire's
-map; Reggverse Riddles' table view and a seat's view), views are taken from several moments of several
-random games; each is drawn `--repeats` times with the renderer's own function (not through the
-renderer's per-view cache, which a new view never hits). Figures are this process's CPU time (the machine
-is shared, wall clock is noise): the median per picture, and the same split into drawing (the Pillow
-image) and encoding (palette and PNG).
+map and a deciding seat's own map; Reggverse Riddles' table view and a seat's view), views are taken from
+several moments of several random games; each is drawn `--repeats` times with the renderer's own function
+(not through the renderer's per-view cache, which a new view never hits). Figures are this process's CPU
+time (the machine is shared, wall clock is noise): the median per picture, and the same split into drawing
+(the Pillow image) and encoding (palette and PNG).
 
 With --gallery DIR nothing is measured: one whole Eggs and Empires game's pictures are written there,
 shrunk to a phone's 400 px, for people to judge them (docs/pictures/eggs-empires).
@@ -44,21 +44,21 @@ def _positions(key: str, count: int, seat: int | None, options: dict[str, Any]) 
     return views
 
 
-def _deciding_seat_views(key: str, count: int) -> list[dict[str, Any]]:
-    """Like `_positions`, the view of the seat deciding at each moment with what its prompt offers (the
-    seat pictures that outline the legal choices)."""
-    from bot.render.eggs_empires_picture import seat_view_with_prompt
-
+def _deciding_seat_views(
+    key: str, count: int, options: dict[str, Any], shape: Callable[[dict[str, Any], Any], dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Like `_positions`, what the deciding seat's own picture shows at each moment: `shape` gets its view
+    and its prompt (the seat pictures outline or ring what the prompt offers)."""
     engine = games.get(key)
     views = []
     for number in range(count):
-        state = engine.new(4, number, {})
+        state = engine.new(4, number, options)
         players = [RandomPlayer(number * 31 + s) for s in range(4)]
         for _ in range(10 + 12 * (number % 6)):
             for prompt in engine.prompts(state):
                 engine.apply(state, prompt.seat, players[prompt.seat].choose(engine, state, prompt))
         prompt = engine.prompts(state)[0]
-        views.append(seat_view_with_prompt(engine.view(state, prompt.seat), prompt))
+        views.append(shape(engine.view(state, prompt.seat), prompt))
     return views
 
 
@@ -165,6 +165,7 @@ def main(argv: list[str]) -> int:
 
     from bot.render import eggs_empires_parts, eggs_empires_picture
     from bot.render import eight_minute_empire as eme
+    from bot.render import eight_minute_empire_map as eme_map
     from bot.render import reggverse_picture as reggverse
 
     names = ("Ada", "Bartholomew", "Cy", "Dee")
@@ -176,6 +177,7 @@ def main(argv: list[str]) -> int:
         return eggs_empires_picture.picture(view, names)
 
     expansions = {"action_tiles": True, "objectives": True}
+    eme_options = {"explore": True, "citadels": True}
     kinds: dict[str, tuple[list[dict[str, Any]], Picture, Callable[[dict[str, Any]], Any], Callable[[Any], bytes]]] = {
         "eggs_empires_table": (
             _positions("eggs-empires", args.positions, None, {}),
@@ -184,16 +186,22 @@ def main(argv: list[str]) -> int:
             eggs_empires_parts.encode,
         ),
         "eggs_empires_seat": (
-            _deciding_seat_views("eggs-empires", args.positions),
+            _deciding_seat_views("eggs-empires", args.positions, {}, eggs_empires_picture.seat_view_with_prompt),
             eggs_png,
             eggs_image,
             eggs_empires_parts.encode,
         ),
         "eight_minute_empire_map": (
-            _positions("eight-minute-empire", args.positions, None, {"explore": True, "citadels": True}),
+            [eme.map_part(v) for v in _positions("eight-minute-empire", args.positions, None, eme_options)],
             eme.render_map,
-            eme.render_image,
-            eme.encode,
+            eme_map.draw_map,
+            eme_map.encode,
+        ),
+        "eight_minute_empire_seat": (
+            _deciding_seat_views("eight-minute-empire", args.positions, eme_options, eme.seat_part),
+            eme.render_map,
+            eme_map.draw_map,
+            eme_map.encode,
         ),
         "reggverse_table": (
             _positions("reggverse-riddles", args.positions, None, expansions),

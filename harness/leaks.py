@@ -129,7 +129,8 @@ class LeakWatch:
             def seat_image(self, view: dict[str, Any], prompt: Any, lang: str, names: Any = ()) -> Any:
                 image = self._inner.seat_image(view, prompt, lang, names)
                 if image is not None:
-                    seat = view.get("seat", view.get("me"))
+                    # the seat the picture is drawn for: its prompt's (a view's "seat" may be who acts now)
+                    seat = prompt.seat if prompt is not None else view.get("me", view.get("seat"))
                     watch.seat_images.setdefault(hashlib.sha256(image).hexdigest()[:16], set()).add(
                         (-1, seat if isinstance(seat, int) else -1)
                     )

@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 import games
-from bot.render.eight_minute_empire import SEAT_MARKS, render_map
+from bot.render.eight_minute_empire import SEAT_MARKS, render_map, seat_part
 from harness import Call, Harness
 from harness.payloads import channel_of, engine_state, is_ephemeral, payload_text, walk
 from harness.pictures import Pictures
@@ -113,7 +113,7 @@ async def test_whole_game_through_buttons_and_selects(harness: Harness) -> None:
             largest = max(largest, len(prompt.choices))
             [dm_map] = pictures.of(dm)  # the deciding player sees the map next to the region selects
             if step % PICTURE_CHECK_EVERY == 0:
-                assert dm_map == render_map(ENGINE.view(state, seat), names)
+                assert dm_map == render_map(seat_part(ENGINE.view(state, seat), prompt), names)
                 maps_checked += 1
             if prompt.kind == "bid":
                 assert state.bids[seat] is None

@@ -150,7 +150,7 @@ def test_explore_tokens_and_coin_sources_are_translated() -> None:
     line = eme.RENDERER.event_line(coins, fr)
     assert line == "🟦 Bo a gagné 2 pièces grâce à la carte Trésor de la Montagne", line
     treasure = {"type": "coins", "seat": 0, "gain": 1, "source": "Hidden Treasure", "from_token": True}
-    assert eme.RENDERER.event_line(treasure, it) == "🟥 Ada ha guadagnato 1 moneta dal segnalino Tesoro nascosto"
+    assert eme.RENDERER.event_line(treasure, it) == "🟧 Ada ha guadagnato 1 moneta dal segnalino Tesoro nascosto"
     assert i18n.tp("fr", "token", "Citadel") == "Citadelle"
 
 

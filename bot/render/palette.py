@@ -57,9 +57,8 @@ def fixed_palette(colours: Iterable[RGB], text_on: Iterable[tuple[RGB, RGB]] = (
 
 
 def encode_png(image: Image.Image, palette: Image.Image, compress_level: int = 1) -> bytes:
-    """`image` (RGB) as a PNG on `palette`: nearest colours, no dithering (flat colours stay flat). A higher
-    zlib `compress_level` trades encoding CPU for bytes (for a card-game picture, 4 gave a fifth fewer bytes
-    than 1 for half as much time again; bench/pictures.py)."""
+    """`image` (RGB) as a PNG on `palette`: nearest colours, no dithering (flat colours stay flat).
+    `compress_level` is zlib's (1: fastest; higher: smaller files for more CPU)."""
     mapped = image.quantize(palette=palette, dither=Image.Dither.NONE)
     out = io.BytesIO()
     mapped.save(out, format="PNG", compress_level=compress_level)
