@@ -168,7 +168,28 @@ class EggsExpertise:
             for row in state.round_scores
         ]
         state.tokens = [info["tokens"] for info in seats]
+        self._last_reveal(state, view.get("reveal"), n)
         return state
+
+    @staticmethod
+    def _last_reveal(state: EggsState, reveal: dict[str, Any] | None, n: int) -> None:
+        """The last reveal as the view shows it (every seat's play, the collection order and what each
+        collector took), so that the world's view is the seat's. Any egg of the shown value will do."""
+        if reveal is None:
+            return
+        egg_of_value = {EGG_VALUES[egg]: egg for egg in rules.egg_deck(n)}
+        state.revealed_at = reveal["round"] * 16 + reveal["turn"]
+        state.revealed = [list(cards) for cards in reveal["plays"]]
+        state.order = [[entry["seat"], entry["card"]] for entry in reveal["order"]]
+        state.collected = [
+            [entry["seat"], entry["card"], egg_of_value[entry["egg"]], entry["seat"] if entry["face_down"] else FACE_UP]
+            for entry in reveal["order"]
+            if entry["egg"] is not None
+        ]
+        if state.phase == "collect":
+            state.queue = [
+                [entry["seat"], entry["card"]] for entry in reveal["order"] if entry["status"] in ("now", "waiting")
+            ]
 
     def done(self, world: EggsState, view: dict[str, Any]) -> bool:
         return world.turn != view["turn"] or world.round != view["round"] or world.phase == "over"
