@@ -8,7 +8,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot import handlers, i18n, text
+from bot import handlers, i18n, pacing, text
 from bot.cogs import leaderboard
 from bot.cogs.game import GameCog
 from bot.cogs.timers import TimerCog
@@ -16,6 +16,7 @@ from bot.components import DYNAMIC_ITEMS, PREFIXES
 from bot.languages import Languages, of_user
 from bot.metrics import BotMetrics, MetricsServer
 from bot.notify import DiscordNotifier
+from bot.pacing import GlobalBucket
 from bot.render.pool import PICTURES
 from bot.settings import Settings
 from bot.translator import CatalogTranslator
@@ -55,6 +56,17 @@ class CountedNotifier(DiscordNotifier):
         self.bot.metrics.notification_shown(kind, seconds)
 
 
+def global_bucket(settings: Settings) -> GlobalBucket | None:
+    """The bucket that keeps this process within its share of Discord's global limit (bot/pacing.py);
+    None when GLOBAL_RATE_LIMIT is 0."""
+    if settings.global_rate_limit == 0:
+        return None
+    shards = len(settings.shard_ids) if settings.shard_ids is not None else None
+    return GlobalBucket.for_share(
+        pacing.share(shards=shards, shard_count=settings.shard_count, requests_per_second=settings.global_rate_limit)
+    )
+
+
 class TableBot(commands.AutoShardedBot):
     """Discord's own sharding: with no shard settings one process runs every shard (Discord's
     recommended count); with SHARD_IDS and SHARD_COUNT it runs only those (docs/deployment.md)."""
@@ -78,7 +90,8 @@ class TableBot(commands.AutoShardedBot):
         self.settings = settings
         self.owned = owned_shards(settings)
         self.gateway_status = self.metrics.watch_gateway(self)
-        self.metrics.time_holds(self.http)
+        self.global_bucket = global_bucket(settings)
+        self.metrics.pace(self.http, self.global_bucket)
         self.metrics_server: MetricsServer | None = None
 
     @property

@@ -100,7 +100,7 @@ async def logged_in(lb: Loopback) -> AsyncIterator[tuple[discord.Client, BotMetr
     with mock.patch.object(discord.http.Route, "BASE", f"{lb.url}/api/v10"):
         bot = discord.Client(intents=discord.Intents.none())
         metrics = BotMetrics()
-        metrics.time_holds(bot.http)
+        metrics.pace(bot.http, None)
         await bot.login(TOKEN)
         try:
             yield bot, metrics
