@@ -24,12 +24,12 @@ from hypothesis import strategies as st
 from bot import pacing
 from bot.metrics import BotMetrics
 from bot.pacing import GlobalBucket, Priority, priority
+from fakediscord.fake_discord import GUILD_ID
+from fakediscord.loopback import TOKEN, Loopback
+from fakediscord.rate_limits import Bucket, RateLimits
+from harness.fault_play import Recorder, bot_on_loopback, caught_up
+from harness.play import choice_components
 from table import TableUpdate
-from tests.harness.fake_discord import GUILD_ID
-from tests.harness.fault_play import Recorder, bot_on_loopback, caught_up
-from tests.harness.loopback import TOKEN, Loopback
-from tests.harness.play import choice_components
-from tests.harness.rate_limits import Bucket, RateLimits
 
 
 def _most_in_any_stretch(times: list[float], rate: float, burst: float) -> float:
