@@ -17,6 +17,7 @@ from bot.languages import Languages, of_user
 from bot.metrics import BotMetrics, MetricsServer
 from bot.notify import DiscordNotifier
 from bot.pacing import GlobalBucket
+from bot.preferences import SHARED_TTL, NotificationModes
 from bot.render.pool import PICTURES
 from bot.settings import Settings
 from bot.translator import CatalogTranslator
@@ -74,6 +75,8 @@ class TableBot(commands.AutoShardedBot):
     db: Database
     table: TableService
     languages: Languages
+    preferences: NotificationModes
+    notifier: DiscordNotifier
 
     def __init__(self, settings: Settings) -> None:
         self.metrics = BotMetrics()
@@ -111,7 +114,10 @@ class TableBot(commands.AutoShardedBot):
         self.metrics.watch_database(self.db)
         self.metrics.time_interactions(self)
         self.languages = Languages(self.db, self._preferred_locale)
-        self.table = TableService(self.db, CountedNotifier(self), shards=self.owned, observer=self.metrics)
+        # A process alone on its database sees every change of a player's choice: it keeps them.
+        self.preferences = NotificationModes(self.db, ttl=None if self.owned is None else SHARED_TTL)
+        self.notifier = CountedNotifier(self)
+        self.table = TableService(self.db, self.notifier, shards=self.owned, observer=self.metrics)
         await self.tree.set_translator(CatalogTranslator())
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.add_cog(GameCog(self))

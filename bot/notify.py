@@ -1,9 +1,15 @@
 """The Discord side of `table.Notifier`: threads, the table message, the log, DMs.
 
 REST budget per update: one table edit, one log post when the turn resolved (or less: see below), and
-one DM edit per seat whose prompt changed (the deciding player's DM is answered by the interaction
-response itself).
-Messages are edited through partial objects built from stored ids, so nothing is fetched first.
+for each seat whose prompt changed its private window (bot.private: a new DM telling them it is their
+turn, or an edit; through the token of their latest click while it lives, which Discord does not
+count against the global limit). The deciding player's own window is the answer to their click.
+Messages are edited through partial objects built from stored ids, so nothing is fetched first. What
+was delivered is kept in `delivered` (bot.delivered).
+
+The table and the log are separate requests through separate methods (`_open_table`/`_edit_table`,
+the log post of `_send_thread_step`): a layout that shows the last log lines in the table message can
+fold them into one.
 
 Per-channel queues, sent side by side: a game's thread (the table, then the log; on Discord they share
 one rate-limit bucket, 5 messages per 5 s, which discord.py waits on by itself) and each seat's DM (a
@@ -24,19 +30,22 @@ timeout whose request did reach Discord is not doubled.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import aiohttp
 import discord
 
 from bot import i18n, present, text
+from bot.attachments import ShownPictures
+from bot.delivered import Delivered
 from bot.pacing import Priority, priority
+from bot.private import PrivateWindows, nonce
+from bot.reach import Reaches
 from bot.render.generic import relative_time
 from bot.render.pool import Superseded
 from storage import DatabaseUnavailable, GameRow, SeatRow
@@ -47,7 +56,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-CANNOT_DM = 50007
 RETRY_FIRST_DELAY = 0.5  # seconds before the first retry of pending notifications, doubling up to:
 RETRY_MAX_DELAY = 8.0
 MESSAGE_LIMIT = 2000  # characters in one Discord message
@@ -62,12 +70,6 @@ def transient(error: BaseException) -> bool:
     if isinstance(error, discord.HTTPException):
         return error.status == 429 or error.status >= 500
     return isinstance(error, DatabaseUnavailable | discord.RateLimited | TimeoutError | aiohttp.ClientError | OSError)
-
-
-def nonce(*parts: object) -> int:
-    """A message nonce that is the same every time the same post is attempted (fits Discord's 64 bits)."""
-    digest = hashlib.blake2b(repr(parts).encode(), digest_size=8).digest()
-    return int.from_bytes(digest) >> 1
 
 
 class Stopping(Exception):
@@ -161,12 +163,11 @@ class DiscordNotifier:
         self._busy: dict[int, set[int]] = {}  # game -> its queues being sent now, or waiting to be retried
         self._retries: dict[tuple[int, int], asyncio.Task[None]] = {}  # (game, queue) -> its retry
         # Ids of messages sent, kept here too: the database may have been down when they came back.
-        self._threads: dict[int, int] = {}  # game -> thread
+        self.delivered = Delivered()
+        self.reaches = Reaches()
+        self.pictures = ShownPictures()
+        self.private = PrivateWindows(bot, self.delivered, self.reaches, self.pictures)
         self._thread_tried: set[int] = set()  # games whose thread creation failed without an answer
-        self._tables: dict[int, int] = {}  # game -> table message
-        self._dm_ids: dict[tuple[int, int], tuple[int, int]] = {}  # (game, seat) -> (DM channel, message)
-        self._dm_closed: set[tuple[int, int]] = set()  # seats whose DM failed with 50007 (this process saw it)
-        self._ping_pending: set[tuple[int, int]] = set()  # ... and who have not been told in the thread yet
         self.retried = 0  # notification attempts that failed for a passing reason and were retried
         self._ended: set[int] = set()  # games whose result was posted (game_over)
         self._archiving: set[asyncio.Task[None]] = set()  # threads waiting to be archived
@@ -185,7 +186,21 @@ class DiscordNotifier:
 
     def _public_channel(self, game: GameRow) -> discord.PartialMessageable:
         assert game.id is not None
-        return self.bot.get_partial_messageable(self._threads.get(game.id) or game.thread_id or game.channel_id)
+        shown = self.delivered.known(game.id)
+        thread = shown.thread_id if shown is not None else None
+        return self.bot.get_partial_messageable(thread or game.thread_id or game.channel_id)
+
+    def answered(
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int,
+        seat: SeatRow,
+        notice: SeatNotice,
+        original: int | None,
+    ) -> None:
+        """The bot answered a click of this seat with `notice` (on `original`: the clicked message, or the
+        answer's): it is what the player sees now, and their interaction reaches them (bot.private)."""
+        self.private.answered(interaction, game_id, seat, notice, original)
 
     # --- publishing ------------------------------------------------------------------------------
     async def publish(self, update: TableUpdate) -> None:
@@ -203,6 +218,8 @@ class DiscordNotifier:
         if pending is None:
             pending = self._pending[game_id] = _Pending(update)
         pending.add(update, lang, time.monotonic())
+        if update.afk_seats:
+            self.private.stood_in(game_id, update.afk_seats)
         # Whoever is sending a queue of this game already takes this update's part of it too, in order.
         await self._send_queues(game_id, [THREAD, *pending.dms])
         if getattr(update, "outcome", None) is not None and update.game.status == "finished":
@@ -290,12 +307,11 @@ class DiscordNotifier:
                 pending.drop(seat)
 
     def _forget(self, game_id: int) -> None:
-        self._threads.pop(game_id, None)
-        self._tables.pop(game_id, None)
-        for key in [k for k in self._dm_ids if k[0] == game_id]:
-            del self._dm_ids[key]
-        self._dm_closed = {k for k in self._dm_closed if k[0] != game_id}
-        self._ping_pending = {k for k in self._ping_pending if k[0] != game_id}
+        shown = self.delivered.known(game_id)
+        if shown is not None:
+            self.pictures.forget(shown.table_message_id, *(window.message_id for window in shown.seats.values()))
+        self.delivered.forget(game_id)
+        self.private.forget(game_id)
 
     async def _retry_later(self, game_id: int, queue: int) -> None:
         delay = RETRY_FIRST_DELAY
@@ -406,27 +422,28 @@ class DiscordNotifier:
         """Wait until nothing is pending (tests and benchmarks)."""
         while tasks := [t for t in self._retries.values() if not t.done()]:
             await asyncio.wait(tasks)
+        await self.private.idle()
 
     async def _open_table(self, update: TableUpdate, lang: str) -> bool:
         """The thread and the table message (whichever of them is missing); True if the table was posted now."""
         posted = False
         game = update.game
         assert game.id is not None
-        if game.id not in self._threads and game.thread_id is None:
-            thread_id = await self._create_thread(game, lang)
-            if thread_id is not None:
-                self._threads[game.id] = thread_id
-        if game.id in self._threads and game.thread_id != self._threads[game.id]:
-            await self.db.update_game(game.id, thread_id=self._threads[game.id])
-            game.thread_id = self._threads[game.id]
-        if game.id not in self._tables and game.table_message_id is None:
+        shown = self.delivered.game(game)
+        if shown.thread_id is None:
+            shown.thread_id = await self._create_thread(game, lang)
+        if shown.thread_id is not None and game.thread_id != shown.thread_id:
+            await self.db.update_game(game.id, thread_id=shown.thread_id)
+            game.thread_id = shown.thread_id
+        if shown.table_message_id is None:
             message = await present.table(update, lang).render()
             sent = await self._public_channel(game).send(**message.send_kwargs(), nonce=nonce(game.id, "table"))
-            self._tables[game.id] = sent.id
+            self.pictures.record(sent, message)
+            shown.table_message_id, shown.table_version = sent.id, update.version
             posted = True
-        if game.id in self._tables and game.table_message_id != self._tables[game.id]:
-            await self.db.update_game(game.id, table_message_id=self._tables[game.id])
-            game.table_message_id = self._tables[game.id]
+        if game.table_message_id != shown.table_message_id:
+            await self.db.update_game(game.id, table_message_id=shown.table_message_id)
+            game.table_message_id = shown.table_message_id
         return posted
 
     async def _create_thread(self, game: GameRow, lang: str) -> int | None:
@@ -473,7 +490,8 @@ class DiscordNotifier:
         """The table message edited to show `update`; False if it was not sent (outdated, or no table yet)."""
         game = update.game
         assert game.id is not None
-        table_message_id = self._tables.get(game.id) or game.table_message_id
+        shown = self.delivered.game(game)
+        table_message_id = shown.table_message_id
         if table_message_id is None:
             return False
         try:
@@ -483,7 +501,8 @@ class DiscordNotifier:
         if not still_wanted():
             return False  # it became outdated while drawn: the newer one goes next, no sooner for sending this
         partial = self._public_channel(game).get_partial_message(table_message_id)
-        await partial.edit(**message.edit_kwargs())
+        self.pictures.record(await partial.edit(**self.pictures.edit_kwargs(message, table_message_id)), message)
+        shown.table_version = max(shown.table_version, update.version)
         return True
 
     async def _send_private(
@@ -495,69 +514,8 @@ class DiscordNotifier:
         still_wanted: Callable[[], bool],
         again: bool = False,
     ) -> None:
-        assert game.id is not None
-        seat = notice.seat
-        if seat.user_id is None:
-            return
-        key = (game.id, seat.seat)
-        if seat.dm_failed or key in self._dm_closed:
-            await self._dm_closed_said(game, notice, server_lang)
-            return
-        # The DM speaks the player's language (their Discord locale, remembered on the seat).
-        try:
-            message = await present.seat_message(game, notice, update, lang=i18n.language(seat.locale)).render(
-                still_wanted=still_wanted, again=again
-            )
-        except Superseded:
-            return  # a newer view of this seat is pending and goes next
-        if not still_wanted():
-            return
-        channel_id, message_id = self._dm_ids.get(key) or (seat.dm_channel_id, seat.dm_message_id)
-        try:
-            if channel_id is not None and message_id is not None:
-                dm = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
-                try:
-                    await dm.get_partial_message(message_id).edit(**message.edit_kwargs())
-                except discord.NotFound:
-                    pass  # the player deleted it: send a new one
-                else:
-                    if (seat.dm_channel_id, seat.dm_message_id) != (channel_id, message_id):
-                        await self.db.update_seat(
-                            game.id, seat.seat, dm_channel_id=channel_id, dm_message_id=message_id
-                        )
-                    return
-            channel = await self.bot.create_dm(discord.Object(seat.user_id))
-            sent = await channel.send(**message.send_kwargs(), nonce=nonce(game.id, seat.seat, notice.version))
-            self._dm_ids[key] = (channel.id, sent.id)
-            await self.db.update_seat(game.id, seat.seat, dm_channel_id=channel.id, dm_message_id=sent.id)
-        except discord.Forbidden as exc:
-            if exc.code != CANNOT_DM:
-                raise
-            self._dm_closed.add(key)
-            self._ping_pending.add(key)
-            await self._dm_closed_said(game, notice, server_lang)
-
-    async def _dm_closed_said(self, game: GameRow, notice: SeatNotice, lang: str) -> None:
-        """A player whose DMs are closed is told once in the thread (with the "Show my hand" button)."""
-        assert game.id is not None
-        seat = notice.seat
-        key = (game.id, seat.seat)
-        if key in self._dm_closed and not seat.dm_failed:
-            await self.db.update_seat(game.id, seat.seat, dm_failed=True)
-            seat.dm_failed = True
-        if key in self._ping_pending and notice.prompt is not None and not seat.ai_controlled:
-            await self._ping(game, seat, lang)
-            self._ping_pending.discard(key)
-
-    async def _ping(self, game: GameRow, seat: SeatRow, lang: str) -> None:
-        assert game.id is not None and seat.user_id is not None
-        ping = present.dm_closed_ping(game.id, seat.user_id, lang)
-        with priority(Priority.PROMPT):
-            await self._public_channel(game).send(
-                **ping.send_kwargs(),
-                nonce=nonce(game.id, seat.seat, "dm-closed"),
-                allowed_mentions=discord.AllowedMentions(users=True),
-            )
+        """The seat's private window shows `notice` (bot.private: telling the player once if they became awaited)."""
+        await self.private.show(game, notice, update, server_lang, still_wanted, again)
 
     # --- the end of a game (bot.endings says what; these send it) --------------------------------------
     async def game_over(self, update: TableUpdate, lang: str) -> None:
@@ -592,7 +550,8 @@ class DiscordNotifier:
                 )
             except (discord.HTTPException, RuntimeError) as error:  # RuntimeError: the HTTP session closed
                 log.warning("the lobby of game %s could not show its result: %r", game.id, error)
-        thread_id = self._threads.get(game.id) or game.thread_id
+        shown = self.delivered.known(game.id)
+        thread_id = (shown.thread_id if shown is not None else None) or game.thread_id
         delay = self.bot.settings.thread_archive_seconds
         if thread_id is not None and delay > 0:
             task = asyncio.get_running_loop().create_task(self._archive_later(thread_id, delay))
