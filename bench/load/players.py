@@ -62,8 +62,17 @@ class LoadRun:
         self.outcomes: Counter[str] = Counter()  # "accepted", "refused", "unanswered", "undelivered"
         self.refusals: Counter[str] = Counter()  # reason -> clicks refused for it
         self.late_answers: Counter[str] = Counter()  # "accepted" or reason -> unanswered clicks answered later
-        self.bot_calls: Counter[str] = Counter()  # REST calls the bot made on its own, by kind
-        self.answer_calls = 0  # interaction callbacks, follow-ups and edits of answers
+        self.bot_calls: Counter[str] = Counter()  # REST calls the bot made with its own token, by kind
+        # Calls through interaction tokens (Discord does not count them against the global limit): "answer"
+        # (a click's callback, and the edit or follow-up that answers a deferred one) and the notifier's
+        # ("followup", "edit", "delete": players reached through their latest click).
+        self.exempt_calls: Counter[str] = Counter()
+        self.uploads = 0  # files uploaded (pictures)
+        self.upload_bytes = 0
+        self.reuploads = 0  # files with the bytes the message they went to shows already
+        self.returns = 0  # files with bytes the message they went to showed before, not any more
+        self.repeated_uploads = 0  # files whose bytes some other message had been given already (a new message)
+        self._uploaded: set[str] = set()  # digests of the files uploaded while recording
         self.turns: Counter[int] = Counter()  # game id -> resolved turns (log posts)
         self.last_progress = time.perf_counter()
         self.recording = False
@@ -92,6 +101,7 @@ class LoadRun:
         parts = call.path.strip("/").split("/")
         body = call.json or {}
         channel: int | None = None
+        answering = False
         if parts[0] == "interactions":  # /interactions/{id}/{token}/callback
             kind = int(body.get("type", 0))
             data = body.get("data") or {}
@@ -102,7 +112,8 @@ class LoadRun:
                 ephemeral=bool(int(data.get("flags") or 0) & EPHEMERAL),
             )
             channel = fake.interaction_sources.get(parts[2], {}).get("channel_id")
-        elif parts[0] == "webhooks" and len(parts) > 2:  # a followup or an edit after a deferral
+        elif parts[0] == "webhooks" and len(parts) > 2:  # a followup or an edit after a deferral, or the notifier's
+            answering = parts[2] in self.pending
             refusal = call.method == "POST" and bool(int(body.get("flags") or 0) & EPHEMERAL)
             self._answered(parts[2], final=True, content=body.get("content"), ephemeral=refusal)
             channel = fake.interaction_sources.get(parts[2], {}).get("channel_id")
@@ -123,8 +134,17 @@ class LoadRun:
                 fake.calls.clear()
                 fake.responses.clear()
             return
-        if call.via != "http" or parts[0] == "interactions":
-            self.answer_calls += 1
+        for upload in call.uploads:
+            self.uploads += 1
+            self.upload_bytes += upload.size
+            self.repeated_uploads += upload.digest in self._uploaded
+            self._uploaded.add(upload.digest)
+        self.reuploads += call.reuploads
+        self.returns += call.returns
+        if parts[0] == "interactions" or (parts[0] == "webhooks" and answering):
+            self.exempt_calls["answer"] += 1
+        elif call.via != "http":
+            self.exempt_calls[{"POST": "followup", "PATCH": "edit", "DELETE": "delete"}.get(call.method, "other")] += 1
         else:
             self.bot_calls[classify(self.driver, call.method, call.path)] += 1  # type: ignore[arg-type]
             if channel is not None and call.method == "POST" and channel in self.by_thread:
@@ -414,9 +434,25 @@ class LoadRun:
             "answer_p50_ms": round(percentile(answer_ms, 0.50), 1),
             "answer_p99_ms": round(percentile(answer_ms, 0.99), 1),
             "answer_max_ms": round(max(answer_ms, default=0.0), 1),
-            **rest_figures(self.bot_calls, self.answer_calls, turns, asked),
+            **rest_figures(self.bot_calls, self.exempt_calls, turns, asked),
+            **self.upload_figures(),
             "lobby_steps": self.lobby_figures(),
             "lobby_retries": dict(self.lobby_retries.most_common()),
+        }
+
+    def upload_figures(self) -> dict[str, Any]:
+        """The pictures uploaded while recording: bytes in all and per game; re-uploads of the picture a message
+        shows already (an unchanged picture keeps its attachment: 0); uploads of a picture a message showed
+        earlier (it changed back: Discord dropped the attachment when it changed); the same bytes to
+        another message (a new DM prompt needs its own copy)."""
+        games = max(1, len(self.tables))
+        return {
+            "uploads": self.uploads,
+            "upload_bytes": self.upload_bytes,
+            "upload_kb_per_game": round(self.upload_bytes / games / 1024, 1),
+            "reuploads": self.reuploads,
+            "uploads_of_an_earlier_picture": self.returns,
+            "uploads_repeated_to_other_messages": self.repeated_uploads,
         }
 
     def lobby_figures(self) -> dict[str, Any]:
