@@ -84,7 +84,7 @@ def _answered(interaction: discord.Interaction[Any], game_id: int, notice: SeatN
     """The notifier learns what this answer showed the player, and keeps their interaction to reach them
     through (bot.private): the hook of the delivery side in the handlers."""
     bot: TableBot = interaction.client
-    bot.notifier.answered(interaction, game_id, notice.seat, notice, original)
+    bot.notifier.private.answered(interaction, game_id, notice.seat, notice, original)
 
 
 async def _acknowledge(interaction: discord.Interaction[Any], decided: Decided, lang: str) -> None:

@@ -155,7 +155,7 @@ class BotMetrics:
             "open (a new game's thread, table and DMs), table (an edit of the table message: one per update), dm "
             "(a private message refreshed: one per human seat whose prompt changed, the clicking player's excepted), "
             "log (a turn's line for the thread's log). Fewer requests go out when a newer update replaces one still "
-            "being drawn or sent, and the log lines owed at once share a post.",
+            "being drawn or sent, and the log lines pending at once share a post.",
             ["kind"],
             registry=registry,
         )
@@ -173,7 +173,7 @@ class BotMetrics:
             "From an update handed to the notifier to Discord's answer to "
             "the request that showed it: table (the first table edit showing it or a newer version: each update, "
             "the coalesced ones too), log (its line posted), dm (a seat's message showing its newest view, from the "
-            "oldest view it was owed).",
+            "oldest view that was pending).",
             ["kind"],
             buckets=DELAY_BUCKETS,
             registry=registry,
@@ -219,7 +219,7 @@ class BotMetrics:
         self.timer_games.inc(handled)
 
     def asked_to_show(self, update: TableUpdate) -> None:
-        """An update handed to the notifier: what it owes, before coalescing."""
+        """An update handed to the notifier: what becomes pending, before coalescing."""
         self.notifications.labels("open" if update.started else "table").inc()
         if update.dms:
             self.notifications.labels("dm").inc(len(update.dms))

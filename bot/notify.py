@@ -33,9 +33,8 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import aiohttp
 import discord
@@ -44,6 +43,7 @@ from bot import i18n, present, text
 from bot.attachments import ShownPictures
 from bot.delivered import Delivered
 from bot.pacing import Priority, priority
+from bot.pending import THREAD, Pending
 from bot.private import PrivateWindows, nonce
 from bot.reach import Reaches
 from bot.render.generic import relative_time
@@ -58,10 +58,6 @@ log = logging.getLogger(__name__)
 
 RETRY_FIRST_DELAY = 0.5  # seconds before the first retry of pending notifications, doubling up to:
 RETRY_MAX_DELAY = 8.0
-MESSAGE_LIMIT = 2000  # characters in one Discord message
-# A game's per-channel queues, sent side by side: its thread (the table message and the log share one of Discord's
-# rate-limit buckets), and each seat's DM, by seat number (its own channel: never held behind the thread).
-THREAD = -1
 T = TypeVar("T")
 
 
@@ -91,75 +87,10 @@ async def _unless_refused(request: Awaitable[T], closed: Callable[[], bool]) -> 
         return None
 
 
-@dataclass
-class _Pending:
-    """What a game's players have not been shown yet, in the order it must be shown; with when each
-    part was handed over (a monotonic clock), for the delay figures."""
-
-    latest: TableUpdate
-    open_table: bool = False
-    edit_table: bool = False
-    lines: list[tuple[int, str, float]] = field(default_factory=list)  # (version, log line, when), oldest first
-    posting: int = 0  # how many of `lines` the last post attempt carried: a retry sends exactly those again
-    dms: dict[int, SeatNotice] = field(default_factory=dict)  # seat -> the newest notice pending to it
-    # Owed again because a newer version came while the previous one was drawn or sent: its picture
-    # goes before those that have not waited yet (bot.render.pool).
-    table_again: bool = False
-    dms_again: set[int] = field(default_factory=set)
-    table_since: list[tuple[int, float]] = field(default_factory=list)  # (version, when) not on the table yet
-    dm_since: dict[int, float] = field(default_factory=dict)  # seat -> when its oldest unsent DM was pending
-
-    def add(self, update: TableUpdate, lang: str, now: float) -> None:
-        self.latest = update
-        if update.started:
-            self.open_table = True
-        else:
-            self.edit_table = True
-            line = present.log_line(update, lang)
-            if line:
-                self.lines.append((update.version, line, now))
-        self.table_since.append((update.version, now))
-        for notice in update.dms:
-            self.dms[notice.seat.seat] = notice
-            self.dm_since.setdefault(notice.seat.seat, now)
-
-    def has_pending(self, queue: int) -> bool:
-        if queue == THREAD:
-            return self.open_table or self.edit_table or bool(self.lines)
-        # A seat's DM goes once the thread exists: a closed DM is said in it.
-        return queue in self.dms and not self.open_table
-
-    def drop(self, queue: int) -> None:
-        """Forget what is pending in this queue (the bot is stopping, or it failed for good)."""
-        if queue == THREAD:
-            self.open_table = self.edit_table = False
-            self.lines.clear()
-            self.posting = 0
-            self.table_since.clear()
-        else:
-            self.dms.pop(queue, None)
-            self.dm_since.pop(queue, None)
-            self.dms_again.discard(queue)
-
-    def empty(self) -> bool:
-        return not (self.open_table or self.edit_table or self.lines or self.dms)
-
-    def next_post(self) -> list[tuple[int, str, float]]:
-        """The log lines of the next post: as many of the oldest as fit in one message (at least one;
-        a line is clipped below the limit), or exactly those of an attempt that may have gone through."""
-        if not self.posting:
-            size = len(self.lines[0][1])
-            self.posting = 1
-            while self.posting < len(self.lines) and size + 1 + len(self.lines[self.posting][1]) <= MESSAGE_LIMIT:
-                size += 1 + len(self.lines[self.posting][1])
-                self.posting += 1
-        return self.lines[: self.posting]
-
-
 class DiscordNotifier:
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
-        self._pending: dict[int, _Pending] = {}
+        self._pending: dict[int, Pending] = {}
         self._busy: dict[int, set[int]] = {}  # game -> its queues being sent now, or waiting to be retried
         self._retries: dict[tuple[int, int], asyncio.Task[None]] = {}  # (game, queue) -> its retry
         # Ids of messages sent, kept here too: the database may have been down when they came back.
@@ -190,18 +121,6 @@ class DiscordNotifier:
         thread = shown.thread_id if shown is not None else None
         return self.bot.get_partial_messageable(thread or game.thread_id or game.channel_id)
 
-    def answered(
-        self,
-        interaction: discord.Interaction[Any],
-        game_id: int,
-        seat: SeatRow,
-        notice: SeatNotice,
-        original: int | None,
-    ) -> None:
-        """The bot answered a click of this seat with `notice` (on `original`: the clicked message, or the
-        answer's): it is what the player sees now, and their interaction reaches them (bot.private)."""
-        self.private.answered(interaction, game_id, seat, notice, original)
-
     # --- publishing ------------------------------------------------------------------------------
     async def publish(self, update: TableUpdate) -> None:
         game_id = update.game.id
@@ -216,7 +135,7 @@ class DiscordNotifier:
             )
         pending = self._pending.get(game_id)
         if pending is None:
-            pending = self._pending[game_id] = _Pending(update)
+            pending = self._pending[game_id] = Pending(update)
         pending.add(update, lang, time.monotonic())
         if update.afk_seats:
             self.private.stood_in(game_id, update.afk_seats)
@@ -297,7 +216,7 @@ class DiscordNotifier:
             log.warning("publishing game %s failed for now (%r); retrying", game_id, error)
             return False
 
-    def _give_up(self, game_id: int, pending: _Pending, queue: int) -> None:
+    def _give_up(self, game_id: int, pending: Pending, queue: int) -> None:
         """Drop what is pending in a queue; the thread's queue also drops the DMs nobody is sending (those of
         a new game wait for its thread), so that nothing is left pending without a queue to send it."""
         pending.drop(queue)
@@ -325,7 +244,7 @@ class DiscordNotifier:
             self._retries.pop((game_id, queue), None)
             self._release(game_id, queue)
 
-    async def _send_thread(self, game_id: int, pending: _Pending) -> None:
+    async def _send_thread(self, game_id: int, pending: Pending) -> None:
         """The thread's queue: the table (opened, then edited) and the log, one request at a time. Once
         the table is open, the DMs start in their own queues alongside (this call waits for them too)."""
         dms: asyncio.Future[None] | None = None
@@ -339,7 +258,7 @@ class DiscordNotifier:
             if dms is not None:
                 await dms
 
-    async def _send_thread_step(self, pending: _Pending) -> None:
+    async def _send_thread_step(self, pending: Pending) -> None:
         """One request's worth of what is pending for the thread, marked sent once it went through (or failed
         for good)."""
         update = pending.latest
@@ -385,12 +304,12 @@ class DiscordNotifier:
             if not pending.lines:  # one write for a run of lines: start-up resumption posts what it missed
                 await self.db.update_game(game.id, announced=version)
 
-    def _table_shown(self, pending: _Pending, version: int) -> None:
+    def _table_shown(self, pending: Pending, version: int) -> None:
         now = time.monotonic()
         while pending.table_since and pending.table_since[0][0] <= version:
             self.shown("table", now - pending.table_since.pop(0)[1])
 
-    async def _send_dm(self, pending: _Pending, seat: int) -> None:
+    async def _send_dm(self, pending: Pending, seat: int) -> None:
         """The newest private view of a seat, marked sent unless a newer one became pending meanwhile."""
         update = pending.latest
         game = update.game

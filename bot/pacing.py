@@ -25,7 +25,7 @@ arrival: a player's prompt (`PROMPT`), then anything not classed (`DEFAULT`: ans
 lobbies, threads), then the table message (`TABLE`), then the log and clean-ups (`LOG`). The notifier
 says which a request is (`priority`, a context variable the request's task carries down to
 discord.py); while the table and log wait, the notifier coalesces them (only the newest table goes,
-the log lines owed meanwhile go as one post), so the least important traffic is what degrades.
+the log lines pending meanwhile go as one post), so the least important traffic is what degrades.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ class Priority(IntEnum):
     PROMPT = 0  # a player's prompt: a new DM, a mention telling them it is their turn
     DEFAULT = 1  # not classed: answers' side requests, lobbies, opening a game's thread
     TABLE = 2  # the table message (only its newest version matters: the notifier coalesces)
-    LOG = 3  # the log (lines owed meanwhile share a post) and clean-ups (deleting an old prompt)
+    LOG = 3  # the log (lines pending meanwhile share a post) and clean-ups (deleting an old prompt)
 
 
 PRIORITY: ContextVar[Priority] = ContextVar("discord_request_priority", default=Priority.DEFAULT)

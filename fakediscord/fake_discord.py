@@ -14,6 +14,10 @@ as a return when that message showed them before but not any more (`Call.returns
 An interaction's token reaches, through the webhook routes, the message `@original` designates and
 the follow-ups made with it, nothing else (404 Unknown Message otherwise); a token made to expire
 (`expire_token`) is refused with Discord's 401 Invalid Webhook Token.
+
+One module of about 700 lines: every route reads and writes the same records (channels, messages,
+interactions and their tokens, attachments), which are the fake's state; split, each part would
+reach into the others'.
 """
 
 from __future__ import annotations

@@ -67,12 +67,10 @@ class LoadRun:
         # (a click's callback, and the edit or follow-up that answers a deferred one) and the notifier's
         # ("followup", "edit", "delete": players reached through their latest click).
         self.exempt_calls: Counter[str] = Counter()
-        self.uploads = 0  # files uploaded (pictures)
-        self.upload_bytes = 0
-        self.reuploads = 0  # files with the bytes the message they went to shows already
-        self.returns = 0  # files with bytes the message they went to showed before, not any more
-        self.repeated_uploads = 0  # files whose bytes some other message had been given already (a new message)
-        self._uploaded: set[str] = set()  # digests of the files uploaded while recording
+        # Pictures uploaded: "files", "bytes"; "reuploads" (what the message shows already), "returns" (what it
+        # showed before), "repeated" (what another message was given: a new one).
+        self.uploaded: Counter[str] = Counter()
+        self._digests: set[str] = set()  # of the files uploaded while recording
         self.turns: Counter[int] = Counter()  # game id -> resolved turns (log posts)
         self.last_progress = time.perf_counter()
         self.recording = False
@@ -135,12 +133,9 @@ class LoadRun:
                 fake.responses.clear()
             return
         for upload in call.uploads:
-            self.uploads += 1
-            self.upload_bytes += upload.size
-            self.repeated_uploads += upload.digest in self._uploaded
-            self._uploaded.add(upload.digest)
-        self.reuploads += call.reuploads
-        self.returns += call.returns
+            self.uploaded.update(files=1, bytes=upload.size, repeated=upload.digest in self._digests)
+            self._digests.add(upload.digest)
+        self.uploaded.update(reuploads=call.reuploads, returns=call.returns)
         if parts[0] == "interactions" or (parts[0] == "webhooks" and answering):
             self.exempt_calls["answer"] += 1
         elif call.via != "http":
@@ -447,12 +442,12 @@ class LoadRun:
         another message (a new DM prompt needs its own copy)."""
         games = max(1, len(self.tables))
         return {
-            "uploads": self.uploads,
-            "upload_bytes": self.upload_bytes,
-            "upload_kb_per_game": round(self.upload_bytes / games / 1024, 1),
-            "reuploads": self.reuploads,
-            "uploads_of_an_earlier_picture": self.returns,
-            "uploads_repeated_to_other_messages": self.repeated_uploads,
+            "uploads": self.uploaded["files"],
+            "upload_bytes": self.uploaded["bytes"],
+            "upload_kb_per_game": round(self.uploaded["bytes"] / games / 1024, 1),
+            "reuploads": self.uploaded["reuploads"],
+            "uploads_of_an_earlier_picture": self.uploaded["returns"],
+            "uploads_repeated_to_other_messages": self.uploaded["repeated"],
         }
 
     def lobby_figures(self) -> dict[str, Any]:
