@@ -4,12 +4,11 @@ REST budget per update: one table edit, one log post when the turn resolved (or 
 for each seat whose prompt changed its private window (bot.private: a new DM telling them it is their
 turn, or an edit; through the token of their latest click while it lives, which Discord does not
 count against the global limit). The deciding player's own window is the answer to their click.
-Messages are edited through partial objects built from stored ids, so nothing is fetched first. What
+Messages are edited through partial objects built from stored ids, so nothing is fetched first; what
 was delivered is kept in `delivered` (bot.delivered).
 
-The table and the log are separate requests through separate methods (`_open_table`/`_edit_table`,
-the log post of `_send_thread_step`): a layout that shows the last log lines in the table message can
-fold them into one.
+The table and the log are separate requests (`_open_table`/`_edit_table`, the log post of
+`_send_thread_step`): a layout showing the last log lines in the table message can fold them into one.
 
 Per-channel queues, sent side by side: a game's thread (the table, then the log; on Discord they share
 one rate-limit bucket, 5 messages per 5 s, which discord.py waits on by itself) and each seat's DM (a
@@ -49,7 +48,7 @@ from bot.reach import Reaches
 from bot.render.generic import relative_time
 from bot.render.pool import Superseded
 from storage import DatabaseUnavailable, GameRow, SeatRow
-from table import SeatNotice, TableUpdate
+from table import TableUpdate
 
 if TYPE_CHECKING:
     from bot.client import TableBot
@@ -98,6 +97,8 @@ class DiscordNotifier:
         self.reaches = Reaches()
         self.pictures = ShownPictures()
         self.private = PrivateWindows(bot, self.delivered, self.reaches, self.pictures)
+        # A seat's private window shown (telling the player once if they became awaited); tests replace it.
+        self._send_private = self.private.show
         self._thread_tried: set[int] = set()  # games whose thread creation failed without an answer
         self.retried = 0  # notification attempts that failed for a passing reason and were retried
         self._ended: set[int] = set()  # games whose result was posted (game_over)
@@ -423,18 +424,6 @@ class DiscordNotifier:
         self.pictures.record(await partial.edit(**self.pictures.edit_kwargs(message, table_message_id)), message)
         shown.table_version = max(shown.table_version, update.version)
         return True
-
-    async def _send_private(
-        self,
-        game: GameRow,
-        notice: SeatNotice,
-        update: TableUpdate,
-        server_lang: str,
-        still_wanted: Callable[[], bool],
-        again: bool = False,
-    ) -> None:
-        """The seat's private window shows `notice` (bot.private: telling the player once if they became awaited)."""
-        await self.private.show(game, notice, update, server_lang, still_wanted, again)
 
     # --- the end of a game (bot.endings says what; these send it) --------------------------------------
     async def game_over(self, update: TableUpdate, lang: str) -> None:
