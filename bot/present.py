@@ -443,3 +443,19 @@ def dm_closed_ping(game_id: int, user_id: int, lang: str = i18n.DEFAULT) -> Outg
     view = discord.ui.View(timeout=None)
     view.add_item(HandButton(game_id, label=i18n.t(lang, text.BUTTON_SHOW_HAND)))
     return Outgoing(content=i18n.t(lang, text.DM_CLOSED, mention=f"<@{user_id}>"), view=view)
+
+
+def turn_mention(game_id: int, user_id: int, link: str | None, lang: str = i18n.DEFAULT, *, hand: bool) -> Outgoing:
+    """The mention in the thread telling a player it is their turn (bot.private): a link to what they must
+    see and, for a player whose DMs are closed, the "Show my hand" button."""
+    mention = f"<@{user_id}>"
+    content = (
+        i18n.t(lang, text.YOUR_TURN_LINK, mention=mention, link=link)
+        if link
+        else i18n.t(lang, text.YOUR_TURN, mention=mention)
+    )
+    view: discord.ui.View | None = None
+    if hand:
+        view = discord.ui.View(timeout=None)
+        view.add_item(HandButton(game_id, label=i18n.t(lang, text.BUTTON_SHOW_HAND)))
+    return Outgoing(content=content, view=view)

@@ -51,6 +51,17 @@ BAD_VARIANT_SYNTAX = N_("Write variants as name=value, not {part!r}.")
 MANAGE_SERVER_ONLY = N_("Only someone with Manage Server can change the server's settings.")
 SERVER_ONLY = N_("This setting belongs to a server; use it in a server channel.")
 LANGUAGE_SET = N_("Channel and thread messages on this server are now in {language}.")
+# /game settings notifications: the choices, and how the user is told it is their turn (bot.preferences)
+NOTIFY_BY = {
+    "dm": N_("A new direct message"),
+    "mention": N_("A mention in the game's thread"),
+    "off": N_("Nothing"),
+}
+NOTIFICATIONS = {
+    "dm": N_("You are told it is your turn by a new direct message."),
+    "mention": N_("You are told it is your turn by a mention in the game's thread."),
+    "off": N_("You are not told it is your turn; your direct message still shows your prompt."),
+}
 
 # --- lobby -----------------------------------------------------------------------------------
 LOBBY_TITLE = N_("{title}: lobby")
@@ -108,6 +119,8 @@ WAITING_FOR = N_("Waiting for: {names}")
 DECIDE_BY = N_("Decide by {when}")
 DM_CLOSED = N_("{mention}, I cannot send you direct messages. Use the button to see your hand and decide.")
 BUTTON_SHOW_HAND = N_("Show my hand")
+YOUR_TURN = N_("{mention}, it is your turn.")
+YOUR_TURN_LINK = N_("{mention}, it is your turn: {link}")
 BUTTON_BACK = N_("I'm back")
 YOU_CHOSE = N_("You chose: {labels}.")
 REMINDER = N_("{mentions}: please decide, the AI will decide for you {when}.")

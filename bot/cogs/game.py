@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
-from bot import answer, guide, handlers, i18n, present, text
+from bot import answer, guide, handlers, i18n, preferences, present, text
 from bot.i18n import N_, NP_
 from bot.languages import of_server, of_user
 from storage import GameRow
@@ -44,6 +44,10 @@ TIMER_CHOICES: list[app_commands.Choice[int]] = [_timer_choice(s) for s in prese
 LANGUAGE_CHOICES: list[app_commands.Choice[str]] = [
     app_commands.Choice(name=str(Locale.parse(code).get_display_name(code)).capitalize(), value=code)
     for code in i18n.LANGUAGES
+]
+
+NOTIFICATION_CHOICES: list[app_commands.Choice[str]] = [
+    app_commands.Choice(name=app_commands.locale_str(text.NOTIFY_BY[mode]), value=mode) for mode in preferences.MODES
 ]
 
 
@@ -316,26 +320,49 @@ class GameCog(commands.Cog):
 
     @game.command(
         name=NP_("command", "settings"),
-        description=N_("Server settings: the language of channel and thread messages (Manage Server)"),
+        description=N_("Your settings (how you are told it is your turn) and the server's (Manage Server)"),
     )
-    @app_commands.rename(language=NP_("command", "language"))
-    @app_commands.describe(language=N_("The language of channel and thread messages on this server"))
-    @app_commands.choices(language=LANGUAGE_CHOICES)
-    async def settings(self, interaction: discord.Interaction[Any], language: str) -> None:
+    @app_commands.rename(notifications=NP_("command", "notifications"), language=NP_("command", "language"))
+    @app_commands.describe(
+        notifications=N_("How you are told it is your turn: a new direct message, a mention, or nothing"),
+        language=N_("The language of channel and thread messages on this server"),
+    )
+    @app_commands.choices(notifications=NOTIFICATION_CHOICES, language=LANGUAGE_CHOICES)
+    async def settings(
+        self, interaction: discord.Interaction[Any], notifications: str | None = None, language: str | None = None
+    ) -> None:
+        """Without options: says how the user is told it is their turn."""
         lang = of_user(interaction)
-        if interaction.guild_id is None:
-            await handlers.refuse(interaction, i18n.t(lang, text.SERVER_ONLY))
-            return
-        perms = interaction.permissions
-        if not (perms and perms.manage_guild):
-            await handlers.refuse(interaction, i18n.t(lang, text.MANAGE_SERVER_ONLY))
-            return
-        if language not in i18n.LANGUAGES:
+        if notifications is not None and notifications not in preferences.MODES:
             await handlers.malformed(interaction)
             return
+        said = []
+        if language is not None:
+            refusal = await self._set_language(interaction, language, lang)
+            if refusal is not None and notifications is None:
+                await handlers.refuse(interaction, refusal)
+                return
+            said.append(
+                refusal or i18n.t(lang, text.LANGUAGE_SET, language=Locale.parse(language).get_display_name(lang))
+            )
+        if notifications is not None:
+            await self.bot.preferences.set(interaction.user.id, notifications)
+        if notifications is not None or language is None:
+            mode = notifications or await self.bot.preferences.of(interaction.user.id)
+            said.insert(0, i18n.t(lang, text.NOTIFICATIONS[mode]))
+        await answer.send(interaction, "\n".join(said), ephemeral=True)
+
+    async def _set_language(self, interaction: discord.Interaction[Any], language: str, lang: str) -> str | None:
+        """The server's language set; or why not (said in `lang`)."""
+        if interaction.guild_id is None:
+            return i18n.t(lang, text.SERVER_ONLY)
+        perms = interaction.permissions
+        if not (perms and perms.manage_guild):
+            return i18n.t(lang, text.MANAGE_SERVER_ONLY)
+        if language not in i18n.LANGUAGES:
+            return i18n.t(lang, text.MALFORMED)
         await self.bot.languages.set_server(interaction.guild_id, language)
-        name = str(Locale.parse(language).get_display_name(lang))
-        await answer.send(interaction, i18n.t(lang, text.LANGUAGE_SET, language=name), ephemeral=True)
+        return None
 
 
 async def setup(bot: TableBot) -> None:
