@@ -69,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     times, cpu_times = render_times(args.renders)
     print(
-        f"eight-minute-empire: map render (PNG, 960 px wide): median {statistics.median(times):.1f} ms "
+        f"eight-minute-empire: map render (PNG, 800 px wide): median {statistics.median(times):.1f} ms "
         f"wall clock, {statistics.median(cpu_times):.1f} ms CPU, max {max(times):.1f} ms over "
         f"{len(times)} images (target < 100 ms)"
     )

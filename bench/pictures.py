@@ -1,12 +1,17 @@
 """What one picture costs: CPU milliseconds per picture, per renderer, drawing and encoding apart.
 
     python -m bench pictures [--positions 12] [--repeats 3] [--no-save]
+    python -m bench pictures --gallery docs/pictures/eggs-empires
 
-For each game with a picture (Eight-Minute Empire's map; Reggverse Riddles' table view and a seat's
-view), views are taken from several moments of several random games; each is drawn `--repeats` times
-with the renderer's own function (not through the renderer's per-view cache, which a new view never
-hits). Figures are this process's CPU time (the machine is shared, wall clock is noise): the median
-per picture, and the same split into drawing (the Pillow image) and encoding (palette and PNG).
+For each game with a picture (Eggs and Empires' table and a deciding seat's hand; Eight-Minute Empire's
+map and a deciding seat's own map; Reggverse Riddles' table view and a seat's view), views are taken from
+several moments of several random games; each is drawn `--repeats` times with the renderer's own function
+(not through the renderer's per-view cache, which a new view never hits). Figures are this process's CPU
+time (the machine is shared, wall clock is noise): the median per picture, and the same split into drawing
+(the Pillow image) and encoding (palette and PNG).
+
+With --gallery DIR nothing is measured: one whole Eggs and Empires game's pictures are written there,
+shrunk to a phone's 400 px, for people to judge them (docs/pictures/eggs-empires).
 """
 
 from __future__ import annotations
@@ -37,6 +42,84 @@ def _positions(key: str, count: int, seat: int | None, options: dict[str, Any]) 
                 engine.apply(state, prompt.seat, players[prompt.seat].choose(engine, state, prompt))
         views.append(engine.view(state, seat))
     return views
+
+
+def _deciding_seat_views(
+    key: str, count: int, options: dict[str, Any], shape: Callable[[dict[str, Any], Any], dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Like `_positions`, what the deciding seat's own picture shows at each moment: `shape` gets its view
+    and its prompt (the seat pictures outline or ring what the prompt offers)."""
+    engine = games.get(key)
+    views = []
+    for number in range(count):
+        state = engine.new(4, number, options)
+        players = [RandomPlayer(number * 31 + s) for s in range(4)]
+        for _ in range(10 + 12 * (number % 6)):
+            for prompt in engine.prompts(state):
+                engine.apply(state, prompt.seat, players[prompt.seat].choose(engine, state, prompt))
+        prompt = engine.prompts(state)[0]
+        views.append(shape(engine.view(state, prompt.seat), prompt))
+    return views
+
+
+GALLERY_NAMES = ("Ada", "Bartholomew", "Cy", "Dee")
+
+
+def eggs_empires_gallery(directory: str, seed: int = 2026) -> list[str]:
+    """Write one whole 4-player game (heuristic players) as it looks on a phone, shrunk to 400 px wide, into
+    `directory`: the table at the start of every turn (showing the turn before) and at the end, and Ada's own
+    picture at the first prompt of each kind she gets (with what it offers outlined), with a README.md
+    listing them. Returns the index's lines."""
+    from io import BytesIO
+    from pathlib import Path
+
+    from PIL import Image
+
+    from bot.render.eggs_empires_parts import UNIT, picture_palette
+    from bot.render.eggs_empires_picture import picture, seat_view_with_prompt
+
+    folder = Path(directory)
+    folder.mkdir(parents=True, exist_ok=True)
+    engine = games.get("eggs-empires")
+    state = engine.new(len(GALLERY_NAMES), seed)
+    players = [engine.ai("heuristic", seed + seat) for seat in range(len(GALLERY_NAMES))]
+    index: list[str] = []
+    shown: set[Any] = set()  # (round, turn) of the tables saved, and the prompt kinds of Ada's pictures
+
+    def save(name: str, view: dict[str, Any], caption: str) -> None:
+        drawn = picture(view, GALLERY_NAMES)
+        small = drawn.resize((UNIT, round(drawn.height * UNIT / drawn.width)), Image.Resampling.LANCZOS)
+        out = BytesIO()
+        small.quantize(palette=picture_palette(), dither=Image.Dither.NONE).save(out, "PNG", optimize=True)
+        (folder / name).write_bytes(out.getvalue())
+        index.append(f"- [{name}]({name}): {caption}")
+
+    while prompts := engine.prompts(state):
+        view = engine.view(state, None)
+        moment = (view["round"], view["turn"])
+        if view["phase"] == "play" and moment not in shown:
+            shown.add(moment)
+            save(f"r{view['round']}t{view['turn']}-table.png", view, f"the table, round {moment[0]}, turn {moment[1]}")
+        for prompt in prompts:
+            if prompt.seat == 0 and prompt.kind not in shown:
+                shown.add(prompt.kind)
+                seat_view = seat_view_with_prompt(engine.view(state, 0), prompt)
+                name = f"r{view['round']}t{view['turn']}-ada-{prompt.kind}.png"
+                save(name, seat_view, f"Ada's private message, deciding ({prompt.kind})")
+        prompt = prompts[0]
+        engine.apply(state, prompt.seat, players[prompt.seat].choose(engine, state, prompt))
+    save("end-table.png", engine.view(state, None), "the table at the end of the game")
+    readme = [
+        "# Eggs and Empires: one whole game, as it looks on a phone",
+        "",
+        f"A 4-player game (seed {seed}, heuristic players), drawn by `bot/render/eggs_empires_picture.py` and",
+        "shrunk to 400 px wide, the width of a phone's chat column. Regenerate with",
+        "`python -m bench pictures --gallery docs/pictures/eggs-empires`.",
+        "",
+        *sorted(index, key=lambda line: (line.startswith("- [end"), line)),
+    ]
+    (folder / "README.md").write_text("\n".join(readme) + "\n", encoding="utf-8")
+    return index
 
 
 def measure(
@@ -73,18 +156,52 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--positions", type=int, default=12, help="game moments per picture kind")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--no-save", action="store_true")
+    parser.add_argument("--gallery", metavar="DIR", help="write one whole Eggs and Empires game's pictures, and stop")
     args = parser.parse_args(argv)
+    if args.gallery:
+        for line in eggs_empires_gallery(args.gallery):
+            print(line)
+        return 0
 
+    from bot.render import eggs_empires_parts, eggs_empires_picture
     from bot.render import eight_minute_empire as eme
-    from bot.render import reggverse
+    from bot.render import eight_minute_empire_map as eme_map
+    from bot.render import reggverse_picture as reggverse
+
+    names = ("Ada", "Bartholomew", "Cy", "Dee")
+
+    def eggs_png(view: dict[str, Any]) -> bytes:
+        return eggs_empires_picture.png(view, names)
+
+    def eggs_image(view: dict[str, Any]) -> Any:
+        return eggs_empires_picture.picture(view, names)
 
     expansions = {"action_tiles": True, "objectives": True}
+    eme_options = {"explore": True, "citadels": True}
     kinds: dict[str, tuple[list[dict[str, Any]], Picture, Callable[[dict[str, Any]], Any], Callable[[Any], bytes]]] = {
+        "eggs_empires_table": (
+            _positions("eggs-empires", args.positions, None, {}),
+            eggs_png,
+            eggs_image,
+            eggs_empires_parts.encode,
+        ),
+        "eggs_empires_seat": (
+            _deciding_seat_views("eggs-empires", args.positions, {}, eggs_empires_picture.seat_view_with_prompt),
+            eggs_png,
+            eggs_image,
+            eggs_empires_parts.encode,
+        ),
         "eight_minute_empire_map": (
-            _positions("eight-minute-empire", args.positions, None, {"explore": True, "citadels": True}),
+            [eme.map_part(v) for v in _positions("eight-minute-empire", args.positions, None, eme_options)],
             eme.render_map,
-            eme.render_image,
-            eme.encode,
+            eme_map.draw_map,
+            eme_map.encode,
+        ),
+        "eight_minute_empire_seat": (
+            _deciding_seat_views("eight-minute-empire", args.positions, eme_options, eme.seat_part),
+            eme.render_map,
+            eme_map.draw_map,
+            eme_map.encode,
         ),
         "reggverse_table": (
             _positions("reggverse-riddles", args.positions, None, expansions),

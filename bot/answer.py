@@ -158,8 +158,9 @@ async def send(interaction: discord.Interaction[Any], content: str | None = None
     return message.id
 
 
-async def edit(interaction: discord.Interaction[Any], **kwargs: Any) -> None:
-    """Answer a component by editing the message it is on (or the deferred response)."""
+async def edit(interaction: discord.Interaction[Any], **kwargs: Any) -> discord.Message | None:
+    """Answer a component by editing the message it is on (or the deferred response); the message as
+    Discord answered with it, when it did (its attachments: bot.attachments)."""
     await ready(interaction)
     if not _answered(interaction):
 
@@ -167,12 +168,13 @@ async def edit(interaction: discord.Interaction[Any], **kwargs: Any) -> None:
             _rewind(kwargs)
             return await interaction.response.edit_message(**kwargs)
 
-        answered, _ = await _first_answer(interaction, callback)
+        answered, response = await _first_answer(interaction, callback)
         if answered:
-            return
+            resource = response.resource if response is not None else None
+            return resource if isinstance(resource, discord.Message) else None
     # Edited again when a lost attempt may have edited it already: the same edit twice shows the same.
     _rewind(kwargs)
-    await interaction.edit_original_response(**kwargs)
+    return await interaction.edit_original_response(**kwargs)
 
 
 async def defer(interaction: discord.Interaction[Any], *, thinking: bool = False) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot import handlers, i18n, text
+from bot import handlers, i18n, pacing, text
 from bot.cogs import leaderboard
 from bot.cogs.game import GameCog
 from bot.cogs.timers import TimerCog
@@ -16,8 +16,11 @@ from bot.components import DYNAMIC_ITEMS, PREFIXES
 from bot.languages import Languages, of_user
 from bot.metrics import BotMetrics, MetricsServer
 from bot.notify import DiscordNotifier
+from bot.pacing import GlobalBucket
+from bot.preferences import SHARED_TTL, NotificationModes
 from bot.render.pool import PICTURES
 from bot.settings import Settings
+from bot.thinking import THINKERS
 from bot.translator import CatalogTranslator
 from bot.tree import TableTree
 from storage import Database, Shards
@@ -55,6 +58,17 @@ class CountedNotifier(DiscordNotifier):
         self.bot.metrics.notification_shown(kind, seconds)
 
 
+def global_bucket(settings: Settings) -> GlobalBucket | None:
+    """The bucket that keeps this process within its share of Discord's global limit (bot/pacing.py);
+    None when GLOBAL_RATE_LIMIT is 0."""
+    if settings.global_rate_limit == 0:
+        return None
+    shards = len(settings.shard_ids) if settings.shard_ids is not None else None
+    return GlobalBucket.for_share(
+        pacing.share(shards=shards, shard_count=settings.shard_count, requests_per_second=settings.global_rate_limit)
+    )
+
+
 class TableBot(commands.AutoShardedBot):
     """Discord's own sharding: with no shard settings one process runs every shard (Discord's
     recommended count); with SHARD_IDS and SHARD_COUNT it runs only those (docs/deployment.md)."""
@@ -62,6 +76,8 @@ class TableBot(commands.AutoShardedBot):
     db: Database
     table: TableService
     languages: Languages
+    preferences: NotificationModes
+    notifier: DiscordNotifier
 
     def __init__(self, settings: Settings) -> None:
         self.metrics = BotMetrics()
@@ -78,7 +94,8 @@ class TableBot(commands.AutoShardedBot):
         self.settings = settings
         self.owned = owned_shards(settings)
         self.gateway_status = self.metrics.watch_gateway(self)
-        self.metrics.time_holds(self.http)
+        self.global_bucket = global_bucket(settings)
+        self.metrics.pace(self.http, self.global_bucket)
         self.metrics_server: MetricsServer | None = None
 
     @property
@@ -92,13 +109,17 @@ class TableBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         PICTURES.start(self.settings.render_workers)  # the workers warm up while the bot connects
         self.metrics.watch_pictures(PICTURES)
+        THINKERS.start(self.settings.ai_workers)  # after the picture workers: their forkserver, already warm
         # Runs the migrations. A process that runs every shard is alone on its database, so storage may
         # keep the games' rows and seats in memory (docs/storage-api.md); one of several may not.
         self.db = await Database.open(self.settings.database_url, cache=self.owned is None)
         self.metrics.watch_database(self.db)
         self.metrics.time_interactions(self)
         self.languages = Languages(self.db, self._preferred_locale)
-        self.table = TableService(self.db, CountedNotifier(self), shards=self.owned, observer=self.metrics)
+        # A process alone on its database sees every change of a player's choice: it keeps them.
+        self.preferences = NotificationModes(self.db, ttl=None if self.owned is None else SHARED_TTL)
+        self.notifier = CountedNotifier(self)
+        self.table = TableService(self.db, self.notifier, shards=self.owned, observer=self.metrics, thinker=THINKERS)
         await self.tree.set_translator(CatalogTranslator())
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.add_cog(GameCog(self))
@@ -152,3 +173,4 @@ class TableBot(commands.AutoShardedBot):
         if db is not None:
             await db.close()
         await PICTURES.stop()
+        await THINKERS.stop()

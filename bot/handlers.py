@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -17,7 +18,7 @@ from bot import answer, guide, i18n, present, text
 from bot.answer import in_time
 from bot.languages import of_server, of_user
 from storage import GameRow
-from table import Decided, TableError, TableService, TableUpdate
+from table import Decided, SeatNotice, TableError, TableService, TableUpdate
 
 if TYPE_CHECKING:
     from bot.client import TableBot
@@ -70,6 +71,7 @@ async def decide(interaction: discord.Interaction[Any], game_id: int, seat: int,
 
         async def acknowledge(decided: Decided) -> None:
             await _acknowledge(interaction, decided, lang)
+            _answered(interaction, game_id, decided.own, interaction.message.id if interaction.message else None)
 
         try:
             await table.decide(
@@ -77,6 +79,13 @@ async def decide(interaction: discord.Interaction[Any], game_id: int, seat: int,
             )
         except TableError as exc:
             await refuse_error(interaction, exc)
+
+
+def _answered(interaction: discord.Interaction[Any], game_id: int, notice: SeatNotice, original: int | None) -> None:
+    """The notifier learns what this answer showed the player, and keeps their interaction to reach them
+    through (bot.private): the hook of the delivery side in the handlers."""
+    bot: TableBot = interaction.client
+    bot.notifier.private.answered(interaction, game_id, notice.seat, notice, original)
 
 
 async def _acknowledge(interaction: discord.Interaction[Any], decided: Decided, lang: str) -> None:
@@ -93,23 +102,29 @@ async def _acknowledge(interaction: discord.Interaction[Any], decided: Decided, 
     message = present.seat_message(
         game, notice, decided.update, lang=lang, content=i18n.t(lang, text.YOU_CHOSE, labels=labels)
     )
+    bot: TableBot = interaction.client
+    pictures = bot.notifier.pictures  # an unchanged picture keeps its attachment (bot.attachments)
+    clicked = interaction.message.id if interaction.message is not None else None
     if message.picture is None:
-        await answer.edit(interaction, **message.edit_kwargs())
+        pictures.record(await answer.edit(interaction, **pictures.edit_kwargs(message, clicked)), message)
         return
     drawing = asyncio.ensure_future(message.render(urgent=True))
     try:
         await asyncio.wait({drawing}, timeout=PICTURE_WAIT)
         if drawing.done():
             await drawing
-            await answer.edit(interaction, **message.edit_kwargs())
+            pictures.record(await answer.edit(interaction, **pictures.edit_kwargs(message, clicked)), message)
             return
         await answer.edit(interaction, content=message.content, embeds=message.embeds, view=message.view)
         await drawing
     finally:
         drawing.cancel()  # (done already, unless the answer failed: then nobody wants the picture)
+    if pictures.unchanged(message, clicked):
+        return  # the message shows that picture already
     # Only what the picture changes: the words and buttons went with the answer.
-    picture = message.edit_kwargs()
-    await interaction.edit_original_response(embeds=picture["embeds"], attachments=picture["attachments"])
+    picture = pictures.edit_kwargs(message, clicked)
+    shown = await interaction.edit_original_response(embeds=picture["embeds"], attachments=picture["attachments"])
+    pictures.record(shown, message)
 
 
 async def show_hand(interaction: discord.Interaction[Any], game_id: int) -> None:
@@ -124,7 +139,8 @@ async def show_hand(interaction: discord.Interaction[Any], game_id: int) -> None
         message = await present.seat_message(game, notice, None, seats=seats, lang=of_user(interaction)).render(
             urgent=True
         )
-        await answer.send(interaction, ephemeral=True, **message.send_kwargs())
+        shown = await answer.send(interaction, ephemeral=True, **message.send_kwargs())
+        _answered(interaction, game_id, notice, shown)
 
 
 async def back(interaction: discord.Interaction[Any], game_id: int) -> None:
@@ -141,7 +157,11 @@ async def back(interaction: discord.Interaction[Any], game_id: int) -> None:
         message = await present.seat_message(
             game, notice, None, seats=seats, lang=lang, content=i18n.t(lang, text.WELCOME_BACK)
         ).render(urgent=True)
-        await answer.edit(interaction, **message.edit_kwargs())
+        clicked = interaction.message.id if interaction.message else None
+        bot: TableBot = interaction.client
+        pictures = bot.notifier.pictures
+        pictures.record(await answer.edit(interaction, **pictures.edit_kwargs(message, clicked)), message)
+        _answered(interaction, game_id, notice, clicked)
 
 
 # --- lobby -------------------------------------------------------------------------------------
@@ -175,7 +195,7 @@ async def _lobby_action(interaction: discord.Interaction[Any], game_id: int, act
                 await answer.edit(interaction, **cancelled.edit_kwargs())
                 return
         elif action == "ai":
-            await table.add_ai(game_id, user.id, name=lambda n, level: i18n.t(lang, text.AI_NAME, n=n, level=level))
+            await table.add_ai(game_id, user.id, name=ai_name(lang))
         elif action == "cancel":
             await table.cancel(game_id, user.id)
             await answer.edit(interaction, **cancelled.edit_kwargs())
@@ -198,13 +218,21 @@ async def _lobby_action(interaction: discord.Interaction[Any], game_id: int, act
     await answer.edit(interaction, **present.lobby(game, seats, lang).edit_kwargs())
 
 
+def ai_name(lang: str) -> Callable[[int, str], str]:
+    """How an AI seat is named in the lobby's language: "AI 2 (expert)"."""
+    return lambda n, level: i18n.t(lang, text.AI_NAME, n=n, level=text.ai_level_name(lang, level))
+
+
 async def lobby_option(interaction: discord.Interaction[Any], game_id: int, option: str, value: str) -> None:
     table = service(interaction)
     async with in_time(interaction):
         if await _elsewhere(interaction, game_id):
             return
         try:
-            await table.set_option(game_id, interaction.user.id, option, value)
+            if option == present.ADD_AI:  # the table refuses a level the game does not have
+                await table.add_ai(game_id, interaction.user.id, value, name=ai_name(await of_server(interaction)))
+            else:
+                await table.set_option(game_id, interaction.user.id, option, value)
         except TableError as exc:
             await refuse_error(interaction, exc)
             return

@@ -126,6 +126,11 @@ def picture_language(lang: str) -> Iterator[None]:
         _picture_lang.reset(token)
 
 
+def picture_lang() -> str:
+    """The language of the picture being drawn (for plurals, numbers and lists in pictures)."""
+    return _picture_lang.get()
+
+
 def pt(message: str, /, **params: Any) -> str:
     """Text drawn into a picture, in the language of the picture being drawn."""
     return t(_picture_lang.get(), message, **params)

@@ -8,7 +8,8 @@ in the harness) never share or collide on a counter. Where the numbers come from
 - REST calls and 429s: aiohttp's tracing on discord.py's HTTP session (`http_trace=`), so every real
   request counts, interaction callbacks included, with its route reduced to a template;
 - requests held by discord.py's rate limiter: its buckets (`Ratelimit`), made by this bot's HTTP
-  client as a subclass that times how long each holds a request (`time_holds`);
+  client as `bot.pacing.PacedRatelimit`s that time how long each holds a request (`pace`);
+- Discord's global limit: the bot's own bucket (`bot.pacing.GlobalBucket`), read at each scrape;
 - notification delays: the notifier says when what it was handed reached Discord (`notification_shown`);
 - interaction response time: from discord.py parsing the INTERACTION_CREATE to the end of the first
   response (the callback POST), timed by the webhook adapter that discord.py lets a context choose;
@@ -26,7 +27,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import aiohttp
 import discord
@@ -47,6 +48,8 @@ from prometheus_client.registry import Collector
 from yarl import URL
 
 import games
+from bot import pacing
+from bot.pacing import GlobalBucket, Priority
 from storage import Database, GameNotFound, VersionConflict
 from storage.shards import Shards
 
@@ -152,7 +155,7 @@ class BotMetrics:
             "open (a new game's thread, table and DMs), table (an edit of the table message: one per update), dm "
             "(a private message refreshed: one per human seat whose prompt changed, the clicking player's excepted), "
             "log (a turn's line for the thread's log). Fewer requests go out when a newer update replaces one still "
-            "being drawn or sent, and the log lines owed at once share a post.",
+            "being drawn or sent, and the log lines pending at once share a post.",
             ["kind"],
             registry=registry,
         )
@@ -170,7 +173,7 @@ class BotMetrics:
             "From an update handed to the notifier to Discord's answer to "
             "the request that showed it: table (the first table edit showing it or a newer version: each update, "
             "the coalesced ones too), log (its line posted), dm (a seat's message showing its newest view, from the "
-            "oldest view it was owed).",
+            "oldest view that was pending).",
             ["kind"],
             buckets=DELAY_BUCKETS,
             registry=registry,
@@ -216,7 +219,7 @@ class BotMetrics:
         self.timer_games.inc(handled)
 
     def asked_to_show(self, update: TableUpdate) -> None:
-        """An update handed to the notifier: what it owes, before coalescing."""
+        """An update handed to the notifier: what becomes pending, before coalescing."""
         self.notifications.labels("open" if update.started else "table").inc()
         if update.dms:
             self.notifications.labels("dm").inc(len(update.dms))
@@ -246,19 +249,14 @@ class BotMetrics:
         trace.on_request_exception.append(self._request_failed)
         return trace
 
-    def time_holds(self, http: discord.http.HTTPClient) -> None:
-        """Let `http` (this instance only) make its rate-limit buckets as `_TimedRatelimit`s, reporting here.
-        discord.py 2.x: `HTTPClient.get_ratelimit(key)` is the one place its buckets are made."""
+    def pace(self, http: discord.http.HTTPClient, global_bucket: GlobalBucket | None) -> None:
+        """Let `http` pace its bot-token requests under Discord's global limit with `global_bucket`
+        (None: not paced) and report here how long its route buckets held requests and what the
+        global bucket did (`bot.pacing`)."""
         held = (self.requests_held.labels("before").observe, self.requests_held.labels("after").observe)
-
-        def get_ratelimit(key: str) -> discord.http.Ratelimit:
-            bucket = http._buckets.get(key)
-            if bucket is None:
-                bucket = http._buckets[key] = _TimedRatelimit(http.max_ratelimit_timeout, held)
-                http._try_clear_expired_ratelimits()
-            return bucket
-
-        setattr(http, "get_ratelimit", get_ratelimit)  # noqa: B010 (a method, replaced per instance)
+        pacing.install(http, global_bucket, held)
+        if global_bucket is not None:
+            self.registry.register(_GlobalBucketCollector(global_bucket))
 
     async def _request_ended(
         self, _session: aiohttp.ClientSession, _context: Any, params: aiohttp.TraceRequestEndParams
@@ -267,7 +265,11 @@ class BotMetrics:
         status = params.response.status
         self.rest_requests.labels(params.method, route, str(status)).inc()
         if status == 429:
-            self.rate_limits.labels(rate_limit_scope(params.response.headers), route).inc()
+            scope = rate_limit_scope(params.response.headers)
+            self.rate_limits.labels(scope, route).inc()
+            # The bot paces itself under every limit it knows: a 429 is a bug or a limit it did not know,
+            # and 10,000 of them in 10 minutes get the IP address banned.
+            log.error("Discord answered 429 (scope %s) to %s %s", scope, params.method, route)
 
     async def _request_failed(
         self, _session: aiohttp.ClientSession, _context: Any, params: aiohttp.TraceRequestExceptionParams
@@ -328,38 +330,6 @@ class BotMetrics:
                 bot.add_listener(status.up, event)
             bot.add_listener(status.down, "on_disconnect")
         return status
-
-
-class _TimedRatelimit(discord.http.Ratelimit):
-    """discord.py's rate-limit bucket, saying how long it held a request: before it (no room in the
-    bucket) and after it (the request that used the bucket up is held until the reset)."""
-
-    __slots__ = ("_held",)
-
-    def __init__(
-        self, max_ratelimit_timeout: float | None, held: tuple[Callable[[float], None], Callable[[float], None]]
-    ) -> None:
-        super().__init__(max_ratelimit_timeout)
-        self._held = held
-
-    async def __aenter__(self) -> Self:
-        # A hold is told by the bucket's state, not by the time the call took: on a busy machine the
-        # process can be descheduled for milliseconds inside a call that never waited for the bucket.
-        waits = self.remaining <= 0 and not self.is_expired()
-        started = time.perf_counter()
-        entered = await super().__aenter__()
-        if waits:
-            self._held[0](time.perf_counter() - started)
-        return entered
-
-    async def __aexit__(self, *exc: Any) -> None:
-        # discord.py sleeps after the request that used the bucket up, until the reset. Without Discord's
-        # headers it "waits" 0 s after every request: that is no hold.
-        waits = self.reset_after > 0 and self.remaining - (self.outgoing - 1) <= 0 and not self._sleeping.locked()
-        started = time.perf_counter()
-        await super().__aexit__(*exc)
-        if waits:
-            self._held[1](time.perf_counter() - started)
 
 
 class GatewayStatus:
@@ -602,4 +572,36 @@ class _PictureCollector(Collector):
             "Picture worker processes that crashed or "
             "failed to start (each replaced; their pictures drawn in the bot).",
             value=counts.worker_failures,
+        )
+
+
+class _GlobalBucketCollector(Collector):
+    """What the bot's own bucket for Discord's global limit did (read from it at each scrape)."""
+
+    def __init__(self, bucket: GlobalBucket) -> None:
+        self.bucket = bucket
+
+    def collect(self) -> Iterable[Metric]:
+        bucket = self.bucket
+        taken = CounterMetricFamily(
+            f"{PREFIX}_global_limit_requests",
+            "Bot-token requests that took a token of the bot's bucket for Discord's global limit, by "
+            "priority (prompt, default, table, log: who goes first when they wait).",
+            labels=["priority"],
+        )
+        waited = CounterMetricFamily(
+            f"{PREFIX}_global_limit_wait_seconds",
+            "Seconds requests waited for a token of the global bucket, in all, by priority.",
+            labels=["priority"],
+        )
+        for level in Priority:
+            taken.add_metric([level.name.lower()], bucket.taken[level])
+            waited.add_metric([level.name.lower()], bucket.waited[level])
+        yield taken
+        yield waited
+        yield CounterMetricFamily(
+            f"{PREFIX}_global_limit_busy_seconds",
+            "Seconds during which some request waited for the global bucket: the time it was the "
+            "bottleneck (rate() of it: the share of time).",
+            value=bucket.busy_seconds(),
         )

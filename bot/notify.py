@@ -1,22 +1,27 @@
 """The Discord side of `table.Notifier`: threads, the table message, the log, DMs.
 
 REST budget per update: one table edit, one log post when the turn resolved (or less: see below), and
-one DM edit per seat whose prompt changed (the deciding player's DM is answered by the interaction
-response itself).
-Messages are edited through partial objects built from stored ids, so nothing is fetched first.
+for each seat whose prompt changed its private window (bot.private: a new DM telling them it is their
+turn, or an edit; through the token of their latest click while it lives, which Discord does not
+count against the global limit). The deciding player's own window is the answer to their click.
+Messages are edited through partial objects built from stored ids, so nothing is fetched first; what
+was delivered is kept in `delivered` (bot.delivered).
 
-Lanes, paid side by side: a game's thread (the table, then the log; on Discord they share one
-rate-limit bucket, 5 messages per 5 s, which discord.py waits on by itself) and each seat's DM (a
+The table and the log are separate requests (`_open_table`/`_edit_table`, the log post of
+`_send_thread_step`): a layout showing the last log lines in the table message can fold them into one.
+
+Per-channel queues, sent side by side: a game's thread (the table, then the log; on Discord they share
+one rate-limit bucket, 5 messages per 5 s, which discord.py waits on by itself) and each seat's DM (a
 channel with a bucket of its own). So in a fast game whose thread is held by its bucket, the next
-player's prompt still goes at once. Within a lane, what is owed goes in order, and coalesces while it
-waits: only the newest table is drawn and sent, only the newest view of a seat, and the log lines owed
+player's prompt still goes at once. Within a queue, what is pending goes in order, and coalesces while it
+waits: only the newest table is drawn and sent, only the newest view of a seat, and the log lines pending
 at once go out as one post (up to Discord's 2,000 characters). A new game's DMs start once its thread
 exists.
 
 Faults: discord.py retries 429s and some 5xx answers itself. What still fails for a passing reason (a
-timeout, a 503, a lost connection, the database unreachable while ids are saved) stays owed, and a
-background task retries that lane in order: the newest table, every log line once, the newest private
-view of each seat that was owed one. Posts carry a nonce derived from what they say (`enforce_nonce`),
+timeout, a 503, a lost connection, the database unreachable while ids are saved) stays pending, and a
+background task retries that queue in order: the newest table, every log line once, the newest private
+view of each seat that was pending one. Posts carry a nonce derived from what they say (`enforce_nonce`),
 and a retried post carries exactly the lines of the attempt it repeats, so a post retried after a
 timeout whose request did reach Discord is not doubled.
 """
@@ -24,11 +29,9 @@ timeout whose request did reach Discord is not doubled.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, TypeVar
 
@@ -36,23 +39,24 @@ import aiohttp
 import discord
 
 from bot import i18n, present, text
+from bot.attachments import ShownPictures
+from bot.delivered import Delivered
+from bot.pacing import Priority, priority
+from bot.pending import THREAD, Pending
+from bot.private import PrivateWindows, nonce
+from bot.reach import Reaches
 from bot.render.generic import relative_time
 from bot.render.pool import Superseded
 from storage import DatabaseUnavailable, GameRow, SeatRow
-from table import SeatNotice, TableUpdate
+from table import TableUpdate
 
 if TYPE_CHECKING:
     from bot.client import TableBot
 
 log = logging.getLogger(__name__)
 
-CANNOT_DM = 50007
-RETRY_FIRST_DELAY = 0.5  # seconds before the first retry of owed notifications, doubling up to:
+RETRY_FIRST_DELAY = 0.5  # seconds before the first retry of pending notifications, doubling up to:
 RETRY_MAX_DELAY = 8.0
-MESSAGE_LIMIT = 2000  # characters in one Discord message
-# A game's lanes, paid side by side: its thread (the table message and the log share one of Discord's
-# rate-limit buckets), and each seat's DM, by seat number (its own channel: never held behind the thread).
-THREAD = -1
 T = TypeVar("T")
 
 
@@ -63,14 +67,8 @@ def transient(error: BaseException) -> bool:
     return isinstance(error, DatabaseUnavailable | discord.RateLimited | TimeoutError | aiohttp.ClientError | OSError)
 
 
-def nonce(*parts: object) -> int:
-    """A message nonce that is the same every time the same post is attempted (fits Discord's 64 bits)."""
-    digest = hashlib.blake2b(repr(parts).encode(), digest_size=8).digest()
-    return int.from_bytes(digest) >> 1
-
-
 class Stopping(Exception):
-    """The bot is shutting down: what is still owed is left to start-up resumption (the DMs of those
+    """The bot is shutting down: what is still pending is left to start-up resumption (the DMs of those
     who must decide, the table, and the log lines not yet marked announced)."""
 
 
@@ -88,84 +86,20 @@ async def _unless_refused(request: Awaitable[T], closed: Callable[[], bool]) -> 
         return None
 
 
-@dataclass
-class _Owed:
-    """What a game's players have not been shown yet, in the order it must be shown; with when each
-    part was handed over (a monotonic clock), for the delay figures."""
-
-    latest: TableUpdate
-    open_table: bool = False
-    edit_table: bool = False
-    lines: list[tuple[int, str, float]] = field(default_factory=list)  # (version, log line, when), oldest first
-    posting: int = 0  # how many of `lines` the last post attempt carried: a retry sends exactly those again
-    dms: dict[int, SeatNotice] = field(default_factory=dict)  # seat -> the newest notice owed to it
-    # Owed again because a newer version came while the previous one was drawn or sent: its picture
-    # goes before those that have not waited yet (bot.render.pool).
-    table_again: bool = False
-    dms_again: set[int] = field(default_factory=set)
-    table_since: list[tuple[int, float]] = field(default_factory=list)  # (version, when) not on the table yet
-    dm_since: dict[int, float] = field(default_factory=dict)  # seat -> when its oldest unsent DM was owed
-
-    def add(self, update: TableUpdate, lang: str, now: float) -> None:
-        self.latest = update
-        if update.started:
-            self.open_table = True
-        else:
-            self.edit_table = True
-            line = present.log_line(update, lang)
-            if line:
-                self.lines.append((update.version, line, now))
-        self.table_since.append((update.version, now))
-        for notice in update.dms:
-            self.dms[notice.seat.seat] = notice
-            self.dm_since.setdefault(notice.seat.seat, now)
-
-    def owes(self, lane: int) -> bool:
-        if lane == THREAD:
-            return self.open_table or self.edit_table or bool(self.lines)
-        # A seat's DM goes once the thread exists: a closed DM is said in it.
-        return lane in self.dms and not self.open_table
-
-    def drop(self, lane: int) -> None:
-        """Forget what this lane owes (the bot is stopping, or it failed for good)."""
-        if lane == THREAD:
-            self.open_table = self.edit_table = False
-            self.lines.clear()
-            self.posting = 0
-            self.table_since.clear()
-        else:
-            self.dms.pop(lane, None)
-            self.dm_since.pop(lane, None)
-            self.dms_again.discard(lane)
-
-    def empty(self) -> bool:
-        return not (self.open_table or self.edit_table or self.lines or self.dms)
-
-    def next_post(self) -> list[tuple[int, str, float]]:
-        """The log lines of the next post: as many of the oldest as fit in one message (at least one;
-        a line is clipped below the limit), or exactly those of an attempt that may have gone through."""
-        if not self.posting:
-            size = len(self.lines[0][1])
-            self.posting = 1
-            while self.posting < len(self.lines) and size + 1 + len(self.lines[self.posting][1]) <= MESSAGE_LIMIT:
-                size += 1 + len(self.lines[self.posting][1])
-                self.posting += 1
-        return self.lines[: self.posting]
-
-
 class DiscordNotifier:
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
-        self._owed: dict[int, _Owed] = {}
-        self._busy: dict[int, set[int]] = {}  # game -> its lanes being paid now, or waiting to be retried
-        self._retries: dict[tuple[int, int], asyncio.Task[None]] = {}  # (game, lane) -> its retry
+        self._pending: dict[int, Pending] = {}
+        self._busy: dict[int, set[int]] = {}  # game -> its queues being sent now, or waiting to be retried
+        self._retries: dict[tuple[int, int], asyncio.Task[None]] = {}  # (game, queue) -> its retry
         # Ids of messages sent, kept here too: the database may have been down when they came back.
-        self._threads: dict[int, int] = {}  # game -> thread
+        self.delivered = Delivered()
+        self.reaches = Reaches()
+        self.pictures = ShownPictures()
+        self.private = PrivateWindows(bot, self.delivered, self.reaches, self.pictures)
+        # A seat's private window shown (telling the player once if they became awaited); tests replace it.
+        self._send_private = self.private.show
         self._thread_tried: set[int] = set()  # games whose thread creation failed without an answer
-        self._tables: dict[int, int] = {}  # game -> table message
-        self._dm_ids: dict[tuple[int, int], tuple[int, int]] = {}  # (game, seat) -> (DM channel, message)
-        self._dm_closed: set[tuple[int, int]] = set()  # seats whose DM failed with 50007 (this process saw it)
-        self._ping_owed: set[tuple[int, int]] = set()  # ... and who have not been told in the thread yet
         self.retried = 0  # notification attempts that failed for a passing reason and were retried
         self._ended: set[int] = set()  # games whose result was posted (game_over)
         self._opened: set[int] = set()  # games whose table was pinned and players added (table_opened)
@@ -185,7 +119,9 @@ class DiscordNotifier:
 
     def _public_channel(self, game: GameRow) -> discord.PartialMessageable:
         assert game.id is not None
-        return self.bot.get_partial_messageable(self._threads.get(game.id) or game.thread_id or game.channel_id)
+        shown = self.delivered.known(game.id)
+        thread = shown.thread_id if shown is not None else None
+        return self.bot.get_partial_messageable(thread or game.thread_id or game.channel_id)
 
     # --- publishing ------------------------------------------------------------------------------
     async def publish(self, update: TableUpdate) -> None:
@@ -199,222 +135,238 @@ class DiscordNotifier:
                 if update.game.guild_id is None
                 else i18n.language(self.bot.languages.preferred_locale(update.game.guild_id))
             )
-        owed = self._owed.get(game_id)
-        if owed is None:
-            owed = self._owed[game_id] = _Owed(update)
-        owed.add(update, lang, time.monotonic())
-        # Whoever is paying a lane of this game already takes this update's part of it too, in order.
-        await self._pay_lanes(game_id, [THREAD, *owed.dms])
+        pending = self._pending.get(game_id)
+        if pending is None:
+            pending = self._pending[game_id] = Pending(update)
+        pending.add(update, lang, time.monotonic())
+        if update.afk_seats:
+            self.private.stood_in(game_id, update.afk_seats)
+        # Whoever is sending a queue of this game already takes this update's part of it too, in order.
+        await self._send_queues(game_id, [THREAD, *pending.dms])
         if getattr(update, "started", False):
             await self.table_opened(update)
         if getattr(update, "outcome", None) is not None and update.game.status == "finished":
             await self.game_over(update, lang)
 
-    async def _pay_lanes(self, game_id: int, lanes: list[int]) -> None:
-        """Pay those of these lanes that owe something and nobody pays yet, side by side."""
-        claimed = [self._lane(game_id, lane) for lane in lanes if self._claim(game_id, lane)]
+    async def _send_queues(self, game_id: int, queues: list[int]) -> None:
+        """Send those of these queues that have something pending and nobody sends yet, side by side."""
+        claimed = [self._run_queue(game_id, queue) for queue in queues if self._claim(game_id, queue)]
         if len(claimed) == 1:
             await claimed[0]
         elif claimed:
             await asyncio.gather(*claimed)
 
-    def _claim(self, game_id: int, lane: int) -> bool:
-        """Take a lane of a game to pay it, unless it owes nothing or is being paid (or retried) already."""
-        if not self._owed[game_id].owes(lane):
+    def _claim(self, game_id: int, queue: int) -> bool:
+        """Take a queue of a game to send it, unless nothing is pending in it or it is being sent (or retried)."""
+        if not self._pending[game_id].has_pending(queue):
             return False
         busy = self._busy.setdefault(game_id, set())
-        if lane in busy:
+        if queue in busy:
             return False
-        busy.add(lane)
+        busy.add(queue)
         return True
 
-    def _release(self, game_id: int, lane: int) -> None:
+    def _release(self, game_id: int, queue: int) -> None:
         busy = self._busy.get(game_id)
         if busy is not None:
-            busy.discard(lane)
+            busy.discard(queue)
             if busy:
                 return
             del self._busy[game_id]
-        owed = self._owed.get(game_id)
-        if owed is None or not owed.empty():
+        pending = self._pending.get(game_id)
+        if pending is None or not pending.empty():
             return
-        del self._owed[game_id]
-        if owed.latest.game.status != "active":
+        del self._pending[game_id]
+        if pending.latest.game.status != "active":
             self._forget(game_id)  # the game is over: nothing more will be sent for it
 
-    async def _lane(self, game_id: int, lane: int) -> None:
-        """Pay a claimed lane; after a passing failure a background task retries it (and holds it)."""
+    async def _run_queue(self, game_id: int, queue: int) -> None:
+        """Send a claimed queue; after a passing failure a background task retries it (and holds it)."""
         retrying = False
         try:
-            if not await self._attempt(game_id, lane):
-                task = self._retries[(game_id, lane)] = asyncio.get_running_loop().create_task(
-                    self._pay_later(game_id, lane)
+            if not await self._send_pending(game_id, queue):
+                task = self._retries[(game_id, queue)] = asyncio.get_running_loop().create_task(
+                    self._retry_later(game_id, queue)
                 )
-                task.set_name(f"bot-notify-retry-{game_id}-{lane}")
+                task.set_name(f"bot-notify-retry-{game_id}-{queue}")
                 retrying = True
         finally:
             if not retrying:
-                self._release(game_id, lane)
+                self._release(game_id, queue)
 
-    async def _attempt(self, game_id: int, lane: int) -> bool:
-        """Send what a lane of the game owes; True when all is sent (or given up), False after a passing failure."""
-        owed = self._owed[game_id]
+    async def _send_pending(self, game_id: int, queue: int) -> bool:
+        """Send what is pending in a queue of the game; True when all is sent (or given up), False after a
+        passing failure."""
+        pending = self._pending[game_id]
         try:
-            if lane == THREAD:
-                while owed.owes(THREAD):  # (waiting for a new game's DMs may have let more come)
-                    await self._pay_thread(game_id, owed)
+            if queue == THREAD:
+                while pending.has_pending(THREAD):  # (waiting for a new game's DMs may have let more come)
+                    await self._send_thread(game_id, pending)
             else:
-                while owed.owes(lane):
-                    await self._pay_dm(owed, lane)
+                while pending.has_pending(queue):
+                    await self._send_dm(pending, queue)
             return True
         except Stopping:
             log.info("stopping with notifications of game %s unsent; start-up resumption sends them", game_id)
-            self._give_up(game_id, owed, lane)
+            self._give_up(game_id, pending, queue)
             return True
         except Exception as error:
             if not transient(error):
                 # The decision is committed; what failed for good is left for the next update to show.
                 log.exception("publishing game %s failed", game_id)
-                self._give_up(game_id, owed, lane)
+                self._give_up(game_id, pending, queue)
                 return True
             self.retried += 1
             log.warning("publishing game %s failed for now (%r); retrying", game_id, error)
             return False
 
-    def _give_up(self, game_id: int, owed: _Owed, lane: int) -> None:
-        """Drop what a lane owes; the thread's lane also drops the DMs nobody is sending (those of a new
-        game wait for its thread), so that nothing is left owed without a lane to pay it."""
-        owed.drop(lane)
-        if lane == THREAD:
+    def _give_up(self, game_id: int, pending: Pending, queue: int) -> None:
+        """Drop what is pending in a queue; the thread's queue also drops the DMs nobody is sending (those of
+        a new game wait for its thread), so that nothing is left pending without a queue to send it."""
+        pending.drop(queue)
+        if queue == THREAD:
             busy = self._busy.get(game_id, set())
-            for seat in [s for s in owed.dms if s not in busy]:
-                owed.drop(seat)
+            for seat in [s for s in pending.dms if s not in busy]:
+                pending.drop(seat)
 
     def _forget(self, game_id: int) -> None:
-        self._threads.pop(game_id, None)
-        self._tables.pop(game_id, None)
-        for key in [k for k in self._dm_ids if k[0] == game_id]:
-            del self._dm_ids[key]
-        self._dm_closed = {k for k in self._dm_closed if k[0] != game_id}
-        self._ping_owed = {k for k in self._ping_owed if k[0] != game_id}
+        shown = self.delivered.known(game_id)
+        if shown is not None:
+            self.pictures.forget(shown.table_message_id, *(window.message_id for window in shown.seats.values()))
+        self.delivered.forget(game_id)
+        self.private.forget(game_id)
 
-    async def _pay_later(self, game_id: int, lane: int) -> None:
+    async def _retry_later(self, game_id: int, queue: int) -> None:
         delay = RETRY_FIRST_DELAY
         try:
             while True:
                 await asyncio.sleep(delay)
-                if await self._attempt(game_id, lane):
+                if await self._send_pending(game_id, queue):
                     break
                 delay = min(delay * 2, RETRY_MAX_DELAY)
         finally:
-            self._retries.pop((game_id, lane), None)
-            self._release(game_id, lane)
+            self._retries.pop((game_id, queue), None)
+            self._release(game_id, queue)
 
-    async def _pay_thread(self, game_id: int, owed: _Owed) -> None:
-        """The thread's lane: the table (opened, then edited) and the log, one request at a time. Once
-        the table is open, the DMs start in their own lanes alongside (this call waits for them too)."""
+    async def _send_thread(self, game_id: int, pending: Pending) -> None:
+        """The thread's queue: the table (opened, then edited) and the log, one request at a time. Once
+        the table is open, the DMs start in their own queues alongside (this call waits for them too)."""
         dms: asyncio.Future[None] | None = None
         try:
-            while owed.owes(THREAD):
-                opening = owed.open_table
-                await self._pay_thread_step(owed)
-                if opening and not owed.open_table:
-                    dms = asyncio.ensure_future(self._pay_lanes(game_id, list(owed.dms)))
+            while pending.has_pending(THREAD):
+                opening = pending.open_table
+                await self._send_thread_step(pending)
+                if opening and not pending.open_table:
+                    dms = asyncio.ensure_future(self._send_queues(game_id, list(pending.dms)))
         finally:
             if dms is not None:
                 await dms
 
-    async def _pay_thread_step(self, owed: _Owed) -> None:
-        """One request's worth of what the thread is owed, marked paid once it went through (or failed for good)."""
-        update = owed.latest
+    async def _send_thread_step(self, pending: Pending) -> None:
+        """One request's worth of what is pending for the thread, marked sent once it went through (or failed
+        for good)."""
+        update = pending.latest
         game = update.game
         lang = await self._server_language(game)
-        # An update published while a request is on its way (another decision of the game) owes its own:
-        # what was owed is marked paid only if nothing newer came meanwhile.
-        if owed.open_table:
-            shown = await _unless_refused(self._open_table(update, lang), self.bot.is_closed)
-            owed.open_table = False
-            if owed.latest is update:
-                owed.edit_table = False  # the table was just posted from the newest update
+        # An update published while a request is on its way (another decision of the game) needs its own:
+        # what was pending is marked sent only if nothing newer came meanwhile.
+        if pending.open_table:
+            with priority(Priority.DEFAULT):  # a new game's DMs wait for its thread
+                shown = await _unless_refused(self._open_table(update, lang), self.bot.is_closed)
+            pending.open_table = False
+            if pending.latest is update:
+                pending.edit_table = False  # the table was just posted from the newest update
             if shown:
-                self._table_shown(owed, update.version)
-        elif owed.edit_table:
-            shown = await _unless_refused(
-                self._edit_table(update, lang, lambda: owed.latest is update, owed.table_again), self.bot.is_closed
-            )
-            owed.table_again = owed.latest is not update
-            if owed.latest is update:
-                owed.edit_table = False
+                self._table_shown(pending, update.version)
+        elif pending.edit_table:
+            with priority(Priority.TABLE):
+                shown = await _unless_refused(
+                    self._edit_table(update, lang, lambda: pending.latest is update, pending.table_again),
+                    self.bot.is_closed,
+                )
+            pending.table_again = pending.latest is not update
+            if pending.latest is update:
+                pending.edit_table = False
             if shown:
-                self._table_shown(owed, update.version)
-        elif owed.lines:
-            batch = owed.next_post()
+                self._table_shown(pending, update.version)
+        elif pending.lines:
+            batch = pending.next_post()
             content = "\n".join(line for _version, line, _when in batch)
             version = batch[-1][0]
-            await _unless_refused(
-                self._public_channel(game).send(
-                    content, nonce=nonce(game.id, version, content), allowed_mentions=discord.AllowedMentions.none()
-                ),
-                self.bot.is_closed,
-            )
-            del owed.lines[: owed.posting]
-            owed.posting = 0
+            with priority(Priority.LOG):
+                await _unless_refused(
+                    self._public_channel(game).send(
+                        content, nonce=nonce(game.id, version, content), allowed_mentions=discord.AllowedMentions.none()
+                    ),
+                    self.bot.is_closed,
+                )
+            del pending.lines[: pending.posting]
+            pending.posting = 0
             now = time.monotonic()
             for _version, _line, when in batch:
                 self.shown("log", now - when)
-            if not owed.lines:  # one write for a run of lines: start-up resumption posts what it missed
+            if not pending.lines:  # one write for a run of lines: start-up resumption posts what it missed
                 await self.db.update_game(game.id, announced=version)
 
-    def _table_shown(self, owed: _Owed, version: int) -> None:
+    def _table_shown(self, pending: Pending, version: int) -> None:
         now = time.monotonic()
-        while owed.table_since and owed.table_since[0][0] <= version:
-            self.shown("table", now - owed.table_since.pop(0)[1])
+        while pending.table_since and pending.table_since[0][0] <= version:
+            self.shown("table", now - pending.table_since.pop(0)[1])
 
-    async def _pay_dm(self, owed: _Owed, seat: int) -> None:
-        """The newest private view of a seat, marked paid unless a newer one was owed meanwhile."""
-        update = owed.latest
+    async def _send_dm(self, pending: Pending, seat: int) -> None:
+        """The newest private view of a seat, marked sent unless a newer one became pending meanwhile."""
+        update = pending.latest
         game = update.game
         lang = await self._server_language(game)
-        owing = owed.dms[seat]
+        newest_pending = pending.dms[seat]
         # The newest view of the seat (a later update may have left this seat out of its DMs).
-        notice = update.notices.get(seat) or owing
-        await _unless_refused(
-            self._send_private(game, notice, update, lang, lambda: owed.dms.get(seat) is owing, seat in owed.dms_again),
-            self.bot.is_closed,
-        )
-        if owed.dms.get(seat) is owing:
-            del owed.dms[seat]
-            owed.dms_again.discard(seat)
+        notice = update.notices.get(seat) or newest_pending
+        with priority(Priority.PROMPT if notice.prompt is not None else Priority.DEFAULT):
+            await _unless_refused(
+                self._send_private(
+                    game,
+                    notice,
+                    update,
+                    lang,
+                    lambda: pending.dms.get(seat) is newest_pending,
+                    seat in pending.dms_again,
+                ),
+                self.bot.is_closed,
+            )
+        if pending.dms.get(seat) is newest_pending:
+            del pending.dms[seat]
+            pending.dms_again.discard(seat)
             now = time.monotonic()
-            self.shown("dm", now - owed.dm_since.pop(seat, now))
+            self.shown("dm", now - pending.dm_since.pop(seat, now))
         else:
-            owed.dms_again.add(seat)
+            pending.dms_again.add(seat)
 
     async def idle(self) -> None:
-        """Wait until nothing is owed (tests and benchmarks)."""
+        """Wait until nothing is pending (tests and benchmarks)."""
         while tasks := [t for t in self._retries.values() if not t.done()]:
             await asyncio.wait(tasks)
+        await self.private.idle()
 
     async def _open_table(self, update: TableUpdate, lang: str) -> bool:
         """The thread and the table message (whichever of them is missing); True if the table was posted now."""
         posted = False
         game = update.game
         assert game.id is not None
-        if game.id not in self._threads and game.thread_id is None:
-            thread_id = await self._create_thread(game, lang)
-            if thread_id is not None:
-                self._threads[game.id] = thread_id
-        if game.id in self._threads and game.thread_id != self._threads[game.id]:
-            await self.db.update_game(game.id, thread_id=self._threads[game.id])
-            game.thread_id = self._threads[game.id]
-        if game.id not in self._tables and game.table_message_id is None:
+        shown = self.delivered.game(game)
+        if shown.thread_id is None:
+            shown.thread_id = await self._create_thread(game, lang)
+        if shown.thread_id is not None and game.thread_id != shown.thread_id:
+            await self.db.update_game(game.id, thread_id=shown.thread_id)
+            game.thread_id = shown.thread_id
+        if shown.table_message_id is None:
             message = await present.table(update, lang).render()
             sent = await self._public_channel(game).send(**message.send_kwargs(), nonce=nonce(game.id, "table"))
-            self._tables[game.id] = sent.id
+            self.pictures.record(sent, message)
+            shown.table_message_id, shown.table_version = sent.id, update.version
             posted = True
-        if game.id in self._tables and game.table_message_id != self._tables[game.id]:
-            await self.db.update_game(game.id, table_message_id=self._tables[game.id])
-            game.table_message_id = self._tables[game.id]
+        if game.table_message_id != shown.table_message_id:
+            await self.db.update_game(game.id, table_message_id=shown.table_message_id)
+            game.table_message_id = shown.table_message_id
         return posted
 
     async def _create_thread(self, game: GameRow, lang: str) -> int | None:
@@ -461,90 +413,20 @@ class DiscordNotifier:
         """The table message edited to show `update`; False if it was not sent (outdated, or no table yet)."""
         game = update.game
         assert game.id is not None
-        table_message_id = self._tables.get(game.id) or game.table_message_id
+        shown = self.delivered.game(game)
+        table_message_id = shown.table_message_id
         if table_message_id is None:
             return False
         try:
             message = await present.table(update, lang).render(still_wanted=still_wanted, again=again)
         except Superseded:
-            return False  # a newer table is owed and goes next: this one is neither drawn nor sent
+            return False  # a newer table is pending and goes next: this one is neither drawn nor sent
         if not still_wanted():
             return False  # it became outdated while drawn: the newer one goes next, no sooner for sending this
         partial = self._public_channel(game).get_partial_message(table_message_id)
-        await partial.edit(**message.edit_kwargs())
+        self.pictures.record(await partial.edit(**self.pictures.edit_kwargs(message, table_message_id)), message)
+        shown.table_version = max(shown.table_version, update.version)
         return True
-
-    async def _send_private(
-        self,
-        game: GameRow,
-        notice: SeatNotice,
-        update: TableUpdate,
-        server_lang: str,
-        still_wanted: Callable[[], bool],
-        again: bool = False,
-    ) -> None:
-        assert game.id is not None
-        seat = notice.seat
-        if seat.user_id is None:
-            return
-        key = (game.id, seat.seat)
-        if seat.dm_failed or key in self._dm_closed:
-            await self._dm_closed_said(game, notice, server_lang)
-            return
-        # The DM speaks the player's language (their Discord locale, remembered on the seat).
-        try:
-            message = await present.seat_message(game, notice, update, lang=i18n.language(seat.locale)).render(
-                still_wanted=still_wanted, again=again
-            )
-        except Superseded:
-            return  # a newer view of this seat is owed and goes next
-        if not still_wanted():
-            return
-        channel_id, message_id = self._dm_ids.get(key) or (seat.dm_channel_id, seat.dm_message_id)
-        try:
-            if channel_id is not None and message_id is not None:
-                dm = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
-                try:
-                    await dm.get_partial_message(message_id).edit(**message.edit_kwargs())
-                except discord.NotFound:
-                    pass  # the player deleted it: send a new one
-                else:
-                    if (seat.dm_channel_id, seat.dm_message_id) != (channel_id, message_id):
-                        await self.db.update_seat(
-                            game.id, seat.seat, dm_channel_id=channel_id, dm_message_id=message_id
-                        )
-                    return
-            channel = await self.bot.create_dm(discord.Object(seat.user_id))
-            sent = await channel.send(**message.send_kwargs(), nonce=nonce(game.id, seat.seat, notice.version))
-            self._dm_ids[key] = (channel.id, sent.id)
-            await self.db.update_seat(game.id, seat.seat, dm_channel_id=channel.id, dm_message_id=sent.id)
-        except discord.Forbidden as exc:
-            if exc.code != CANNOT_DM:
-                raise
-            self._dm_closed.add(key)
-            self._ping_owed.add(key)
-            await self._dm_closed_said(game, notice, server_lang)
-
-    async def _dm_closed_said(self, game: GameRow, notice: SeatNotice, lang: str) -> None:
-        """A player whose DMs are closed is told once in the thread (with the "Show my hand" button)."""
-        assert game.id is not None
-        seat = notice.seat
-        key = (game.id, seat.seat)
-        if key in self._dm_closed and not seat.dm_failed:
-            await self.db.update_seat(game.id, seat.seat, dm_failed=True)
-            seat.dm_failed = True
-        if key in self._ping_owed and notice.prompt is not None and not seat.ai_controlled:
-            await self._ping(game, seat, lang)
-            self._ping_owed.discard(key)
-
-    async def _ping(self, game: GameRow, seat: SeatRow, lang: str) -> None:
-        assert game.id is not None and seat.user_id is not None
-        ping = present.dm_closed_ping(game.id, seat.user_id, lang)
-        await self._public_channel(game).send(
-            **ping.send_kwargs(),
-            nonce=nonce(game.id, seat.seat, "dm-closed"),
-            allowed_mentions=discord.AllowedMentions(users=True),
-        )
 
     # --- one live table in view ----------------------------------------------------------------------
     async def table_opened(self, update: TableUpdate) -> None:
@@ -553,8 +435,8 @@ class DiscordNotifier:
         sidebar). Each request is tried once; a refusal (a missing permission) is logged."""
         game = update.game
         assert game.id is not None
-        thread_id = self._threads.get(game.id) or getattr(game, "thread_id", None)
-        table_id = self._tables.get(game.id) or getattr(game, "table_message_id", None)
+        shown = self.delivered.game(game)
+        thread_id, table_id = shown.thread_id, shown.table_message_id
         if thread_id is None or table_id is None or game.id in self._opened:
             return
         self._opened.add(game.id)
@@ -599,7 +481,8 @@ class DiscordNotifier:
                 )
             except (discord.HTTPException, RuntimeError) as error:  # RuntimeError: the HTTP session closed
                 log.warning("the lobby of game %s could not show its result: %r", game.id, error)
-        thread_id = self._threads.get(game.id) or game.thread_id
+        shown = self.delivered.known(game.id)
+        thread_id = (shown.thread_id if shown is not None else None) or game.thread_id
         delay = self.bot.settings.thread_archive_seconds
         if thread_id is not None and delay > 0:
             task = asyncio.get_running_loop().create_task(self._archive_later(thread_id, delay))
@@ -628,11 +511,12 @@ class DiscordNotifier:
             return
         try:
             lang = await self._server_language(game)
-            await self._public_channel(game).send(
-                i18n.t(lang, text.REMINDER, mentions=mentions, when=relative_time(deadline)),
-                nonce=nonce(game.id, "reminder", deadline.isoformat()),
-                allowed_mentions=discord.AllowedMentions(users=True),
-            )
+            with priority(Priority.PROMPT):
+                await self._public_channel(game).send(
+                    i18n.t(lang, text.REMINDER, mentions=mentions, when=relative_time(deadline)),
+                    nonce=nonce(game.id, "reminder", deadline.isoformat()),
+                    allowed_mentions=discord.AllowedMentions(users=True),
+                )
         except Exception as error:  # a missed reminder is not worth a retry: the deadline still holds
             if not (transient(error) or isinstance(error, discord.HTTPException)):
                 raise

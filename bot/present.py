@@ -118,6 +118,7 @@ def timer_text(seconds: int | None, lang: str = i18n.DEFAULT) -> str:
     return i18n.t(lang, message, **params)
 
 
+ADD_AI = "add_ai"  # the lobby select's "option": it seats an AI of the level picked, it sets no variant
 INLINE_VARIANTS = 3  # variant selects the lobby message holds itself (rows 2-4); more: a "Variants" button
 
 
@@ -161,6 +162,7 @@ def lobby(game: GameRow, seats: list[SeatRow], lang: str = i18n.DEFAULT) -> Outg
     if len(engine.options) <= INLINE_VARIANTS:
         for row, option in enumerate(engine.options, start=2):
             view.add_item(variant_select(game, option, lang, row=row))
+        free_row = 2 + len(engine.options)
     else:
         view.add_item(
             LobbyButton(
@@ -171,7 +173,25 @@ def lobby(game: GameRow, seats: list[SeatRow], lang: str = i18n.DEFAULT) -> Outg
                 row=2,
             )
         )
+        free_row = 3
+    levels = [level for level in text.PICKABLE_AI_LEVELS if level in engine.ai_levels]
+    if len(levels) > 1 and free_row <= 4:  # Discord's five rows; without one free, Add AI adds the easy level
+        view.add_item(ai_level_select(game, levels, lang, row=free_row))
     return Outgoing(embeds=[embed], view=view)
+
+
+def ai_level_select(game: GameRow, levels: list[str], lang: str, *, row: int) -> LobbyOption:
+    """A select that seats an AI of the level picked (the Add AI button seats the easy one)."""
+    assert game.id is not None
+    choices = [
+        discord.SelectOption(
+            label=clip(text.ai_level_name(lang, level).capitalize(), 100),
+            value=level,
+            description=clip(i18n.t(lang, text.AI_LEVEL_HINTS[level]), 100),
+        )
+        for level in levels
+    ]
+    return LobbyOption(game.id, ADD_AI, choices, row=row, placeholder=i18n.t(lang, text.ADD_AI_PLACEHOLDER))
 
 
 def timer_select(game: GameRow, lang: str, *, row: int) -> LobbyOption:
@@ -436,3 +456,19 @@ def dm_closed_ping(game_id: int, user_id: int, lang: str = i18n.DEFAULT) -> Outg
     view = discord.ui.View(timeout=None)
     view.add_item(HandButton(game_id, label=i18n.t(lang, text.BUTTON_SHOW_HAND)))
     return Outgoing(content=i18n.t(lang, text.DM_CLOSED, mention=f"<@{user_id}>"), view=view)
+
+
+def turn_mention(game_id: int, user_id: int, link: str | None, lang: str = i18n.DEFAULT, *, hand: bool) -> Outgoing:
+    """The mention in the thread telling a player it is their turn (bot.private): a link to what they must
+    see and, for a player whose DMs are closed, the "Show my hand" button."""
+    mention = f"<@{user_id}>"
+    content = (
+        i18n.t(lang, text.YOUR_TURN_LINK, mention=mention, link=link)
+        if link
+        else i18n.t(lang, text.YOUR_TURN, mention=mention)
+    )
+    view: discord.ui.View | None = None
+    if hand:
+        view = discord.ui.View(timeout=None)
+        view.add_item(HandButton(game_id, label=i18n.t(lang, text.BUTTON_SHOW_HAND)))
+    return Outgoing(content=content, view=view)

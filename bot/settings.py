@@ -62,9 +62,17 @@ class Settings(BaseSettings):
     # SHARD_COUNT): this process runs only those shards, and only their guilds' timers.
     shard_ids: Annotated[list[int] | None, NoDecode, BeforeValidator(parse_shard_ids)] = None
     shard_count: Annotated[int | None, BeforeValidator(_blank_is_none)] = None
+    # This process's share of Discord's global limit (50 requests per second per bot token, every
+    # process together; interactions exempt), in requests per second. Unset: the fraction of the shards
+    # it runs (SHARD_IDS of SHARD_COUNT), all 50 for a process that runs them all. The bot paces its
+    # requests below it (bot/pacing.py); 0 turns the pacing off (tests only: Discord answers 429s).
+    global_rate_limit: Annotated[float | None, Field(ge=0, le=50), BeforeValidator(_blank_is_none)] = None
     # Processes that draw the pictures (maps, boards) away from the bot's event loop; 0 draws them in
     # a thread of the bot's own process (tests, or a machine with one core).
     render_workers: Annotated[int, Field(ge=0, le=16)] = 1
+    # Processes where the AI levels that search (expert) decide, away from the bot's event loop; 0 decides
+    # in the bot's own process (tests, or a machine with one core). The other levels always decide there.
+    ai_workers: Annotated[int, Field(ge=0, le=16)] = 1
     # The event loop: "auto" runs uvloop where it is installed (Linux, macOS; less CPU per decision) and
     # asyncio's own loop elsewhere (Windows); "asyncio" or "uvloop" choose one ("uvloop" fails if missing).
     event_loop: Annotated[Literal["auto", "asyncio", "uvloop"], BeforeValidator(_lower)] = "auto"

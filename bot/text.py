@@ -62,6 +62,17 @@ LIMITS_NOW = N_(
     "{games_per_user}, open lobbies {lobbies_per_server}, running games {games_per_server}."
 )
 LOBBY_EXPIRED = N_("This lobby closed: nobody started it within an hour.")
+# /game settings notifications: the choices, and how the user is told it is their turn (bot.preferences)
+NOTIFY_BY = {
+    "dm": N_("A new direct message"),
+    "mention": N_("A mention in the game's thread"),
+    "off": N_("Nothing"),
+}
+NOTIFICATIONS = {
+    "dm": N_("You are told it is your turn by a new direct message."),
+    "mention": N_("You are told it is your turn by a mention in the game's thread."),
+    "off": N_("You are not told it is your turn; your direct message still shows your prompt."),
+}
 
 # --- lobby -----------------------------------------------------------------------------------
 LOBBY_TITLE = N_("{title}: lobby")
@@ -77,6 +88,26 @@ LOBBY_CLOSED = N_("This lobby was closed.")
 BUTTON_JOIN = N_("Join")
 BUTTON_LEAVE = N_("Leave")
 BUTTON_ADD_AI = N_("Add AI")
+ADD_AI_PLACEHOLDER = N_("Add an AI of the level you pick")
+# What the AI levels are called (the engines' names are for code): "easy" is the heuristic.
+AI_LEVEL_NAMES = {"random": N_("random"), "heuristic": N_("easy"), "expert": N_("expert")}
+AI_LEVEL_HINTS = {
+    "random": N_("plays any legal move"),
+    "heuristic": N_("plays the best move of the moment"),
+    "expert": N_("looks several turns ahead, a little slower"),
+}
+# The levels a lobby offers to add, weakest first (those the game has).
+PICKABLE_AI_LEVELS = ("heuristic", "expert")
+
+
+def ai_level_name(lang: str, level: str) -> str:
+    """An AI level as players read it ("easy", "expert"); a level without a name here, as it is."""
+    from bot.i18n import t
+
+    message = AI_LEVEL_NAMES.get(level)
+    return t(lang, message) if message else level
+
+
 BUTTON_START = N_("Start")
 BUTTON_CANCEL = N_("Cancel")
 OPTION_PLACEHOLDER = N_("Variant: {name} (host only)")
@@ -99,6 +130,8 @@ WAITING_FOR = N_("Waiting for: {names}")
 DECIDE_BY = N_("Decide by {when}")
 DM_CLOSED = N_("{mention}, I cannot send you direct messages. Use the button to see your hand and decide.")
 BUTTON_SHOW_HAND = N_("Show my hand")
+YOUR_TURN = N_("{mention}, it is your turn.")
+YOUR_TURN_LINK = N_("{mention}, it is your turn: {link}")
 BUTTON_BACK = N_("I'm back")
 BUTTON_TABLE = N_("Table")
 YOU_CHOSE = N_("You chose: {labels}.")

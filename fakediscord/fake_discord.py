@@ -3,15 +3,33 @@
 Both network doors of discord.py are replaced: `discord.http.HTTPClient.request` (bot REST calls) and
 `discord.webhook.async_.AsyncWebhookAdapter.request` (interaction callbacks and followups). Nothing
 else in discord.py is touched, so its own serialisation, command tree and view store run for real.
+
+Attachments are kept by id, as Discord keeps them: a message's attachments each get an id; an edit
+whose `attachments` list names an existing id keeps that file (nothing uploaded), an entry naming an
+uploaded file's index adds it, and what the list leaves out is removed. Every uploaded file is
+recorded on its call (`Call.uploads`: name, size, digest) and counted as a re-upload when the message
+it went to shows the same bytes already (`Call.reuploads`: the attachment could have been kept), or
+as a return when that message showed them before but not any more (`Call.returns`).
+
+An interaction's token reaches, through the webhook routes, the message `@original` designates and
+the follow-ups made with it, nothing else (404 Unknown Message otherwise); a token made to expire
+(`expire_token`) is refused with Discord's 401 Invalid Webhook Token.
+
+One module of about 700 lines: every route reads and writes the same records (channels, messages,
+interactions and their tokens, attachments), which are the fake's state; split, each part would
+reach into the others'.
 """
 
 from __future__ import annotations
 
+import hashlib
+import io
 import itertools
 import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import unquote
 
 import discord
 
@@ -27,6 +45,19 @@ MEMBER_PERMISSIONS = str(
 )
 
 
+@dataclass(frozen=True)
+class Upload:
+    """A file a request carried: its name, size in bytes and a digest of its bytes."""
+
+    filename: str
+    size: int
+    digest: str
+
+    @classmethod
+    def of(cls, filename: str, data: bytes) -> Upload:
+        return cls(filename, len(data), hashlib.blake2b(data, digest_size=12).hexdigest())
+
+
 @dataclass
 class Call:
     """One recorded REST call."""
@@ -38,6 +69,9 @@ class Call:
     via: str = "http"  # "http" (bot token) or "webhook" (interaction callbacks / followups)
     status: int = 200
     at: float = 0.0  # when it arrived (the loopback's event-loop clock; 0 in process)
+    uploads: list[Upload] = field(default_factory=list)  # the files it carried, in order
+    reuploads: int = 0  # of those, files with the same bytes as a file the message it went to shows already
+    returns: int = 0  # ... and files whose bytes that message showed before, but not any more (changed back)
 
     @property
     def is_interaction_response(self) -> bool:
@@ -89,9 +123,18 @@ class FakeDiscord:
         self.ephemeral_messages: dict[int, dict[str, Any]] = {}  # message id -> message (+ "_user_id")
         self.guilds: dict[int, str] = {GUILD_ID: "Board games"}  # guild id -> name
         self.commands: list[dict[str, Any]] = []  # the application commands last synced (global or guild)
+        self.followups_of: dict[str, set[int]] = {}  # interaction token -> messages it posted as follow-ups
+        self.expired_tokens: set[str] = set()  # interaction tokens refused as if their 15 minutes were over
+        self.digests: dict[int, set[str]] = {}  # message id -> digests of every file uploaded to it
+        self.attachment_digests: dict[str, str] = {}  # attachment id -> the digest of its bytes
+        self.deleted: list[int] = []  # ids of the messages deleted, in order
 
     def snowflake(self) -> int:
         return next(self._ids)
+
+    def expire_token(self, token: str) -> None:
+        """From now on the webhook routes refuse this interaction's token (its 15 minutes are over)."""
+        self.expired_tokens.add(token)
 
     # --- world building ----------------------------------------------------------------------
     def add_user(self, name: str) -> int:
@@ -244,6 +287,7 @@ class FakeDiscord:
             "channel_id": channel_id,
             "kind": kind,
             "message_id": message["id"] if message else None,
+            "custom_id": data.get("custom_id"),
         }
         return payload, token
 
@@ -258,10 +302,12 @@ class FakeDiscord:
         self, route: discord.http.Route, *, files: Any = None, form: Any = None, **kwargs: Any
     ) -> Any:
         body = kwargs.get("json")
-        names: list[str] = []
+        uploads: list[Upload] = []
         if form:
-            body, names = self._decode_form(form)
-        return self._handle(Call(route.method, _path(route), body, names, "http"))
+            body, uploads = self._decode_form(form)
+        return self._handle(
+            Call(route.method, _path(route), body, [u.filename for u in uploads], "http", uploads=uploads)
+        )
 
     async def webhook_request(
         self,
@@ -274,21 +320,25 @@ class FakeDiscord:
         **kwargs: Any,
     ) -> Any:
         body = payload
-        names: list[str] = []
+        uploads: list[Upload] = []
         if multipart:
-            body, names = self._decode_form(multipart)
-        return self._handle(Call(route.method, _path(route), body, names, "webhook"))
+            body, uploads = self._decode_form(multipart)
+        return self._handle(
+            Call(route.method, _path(route), body, [u.filename for u in uploads], "webhook", uploads=uploads)
+        )
 
     @staticmethod
-    def _decode_form(form: Any) -> tuple[Any, list[str]]:
+    def _decode_form(form: Any) -> tuple[Any, list[Upload]]:
         body: Any = None
-        names: list[str] = []
+        uploads: list[Upload] = []
         for part in form:
             if part["name"] == "payload_json":
                 body = json.loads(part["value"])
             elif "filename" in part:
-                names.append(part["filename"])
-        return body, names
+                value = part["value"]
+                data = value.getvalue() if isinstance(value, io.BytesIO) else bytes(value.read())
+                uploads.append(Upload.of(part["filename"], data))
+        return body, uploads
 
     # --- routing -----------------------------------------------------------------------------
     def _handle(self, call: Call) -> Any:
@@ -300,8 +350,13 @@ class FakeDiscord:
                 _FakeResponse(429, "Too Many Requests"),
                 {"code": 0, "message": "You are being rate limited.", "retry_after": 1},
             )
-        parts = call.path.strip("/").split("/")
+        parts = [unquote(part) for part in call.path.strip("/").split("/")]  # "%40original": "@original"
         method = call.method
+        if parts[0] == "webhooks" and len(parts) >= 3 and parts[2] in self.expired_tokens:
+            call.status = 401
+            raise discord.HTTPException(
+                _FakeResponse(401, "Unauthorized"), {"code": 50027, "message": "Invalid Webhook Token"}
+            )
         self._refuse_invalid_body(call, parts)
         match parts:
             case ["users", "@me"] if method == "GET":
@@ -336,6 +391,8 @@ class FakeDiscord:
                 return self._post(call, int(channel_id))
             case ["channels", channel_id, "messages", message_id] if method == "PATCH":
                 return self._edit(call, int(channel_id), int(message_id))
+            case ["channels", channel_id, "messages", message_id] if method == "DELETE":
+                return self._delete(call, self.messages.get(int(channel_id), {}).get(int(message_id)))
             case ["channels", channel_id, "threads"] if method == "POST":
                 return self._thread(call, int(channel_id))
             case ["guilds", guild_id, "threads", "active"] if method == "GET":
@@ -346,6 +403,8 @@ class FakeDiscord:
                 return self._followup(call, token)
             case ["webhooks", _, token, "messages", message_id] if method == "PATCH":
                 return self._edit_original(call, token, message_id)
+            case ["webhooks", _, token, "messages", message_id] if method == "DELETE":
+                return self._delete(call, self._webhook_target(token, message_id))
             case ["webhooks", _, token, "messages", "@original"] if method == "GET":
                 return self._original(token)
         raise AssertionError(f"the fake Discord does not know {method} {call.path}")
@@ -404,6 +463,7 @@ class FakeDiscord:
         *,
         flags: int = 0,
         interaction_token: str | None = None,
+        uploads: list[Upload] | None = None,
     ) -> dict[str, Any]:
         message_id = self.snowflake()
         channel = self.channels.get(channel_id, {})
@@ -414,16 +474,7 @@ class FakeDiscord:
             "content": body.get("content") or "",
             "embeds": body.get("embeds") or [],
             "components": body.get("components") or [],
-            "attachments": [
-                {
-                    "id": str(self.snowflake()),
-                    "filename": n,
-                    "size": 1,
-                    "url": f"https://cdn/{n}",
-                    "proxy_url": f"https://cdn/{n}",
-                }
-                for n in files
-            ],
+            "attachments": [],
             "timestamp": datetime.now(UTC).isoformat(),
             "edited_timestamp": None,
             "tts": False,
@@ -436,6 +487,8 @@ class FakeDiscord:
         }
         if "guild_id" in channel:
             message["guild_id"] = channel["guild_id"]
+        new = uploads if uploads is not None else [Upload(name, 1, name) for name in files]
+        message["attachments"] = [self._attach(message_id, upload) for upload in new]
         if interaction_token is not None:
             message["interaction_token"] = interaction_token  # harness bookkeeping, ignored by discord.py
         self.messages.setdefault(channel_id, {})[message_id] = message
@@ -454,7 +507,7 @@ class FakeDiscord:
             for earlier in self.messages.get(channel_id, {}).values():
                 if earlier.get("nonce") == str(nonce):
                     return earlier
-        message = self._message(channel_id, body, call.files)
+        message = self._message(channel_id, body, call.files, uploads=call.uploads)
         if nonce is not None:
             message["nonce"] = str(nonce)
         return message
@@ -511,20 +564,70 @@ class FakeDiscord:
         if message is None:
             call.status = 404
             raise discord.NotFound(_FakeResponse(404, "Not Found"), {"code": 10008, "message": "Unknown Message"})
-        self._apply_edit(message, call.json or {}, call.files)
+        self._apply_edit(message, call.json or {}, call)
         return message
 
-    @staticmethod
-    def _apply_edit(message: dict[str, Any], body: dict[str, Any], files: list[str]) -> None:
+    def _attach(self, message_id: int, upload: Upload) -> dict[str, Any]:
+        """A new attachment of `message_id` holding an uploaded file."""
+        attachment_id = self.snowflake()
+        self.digests.setdefault(message_id, set()).add(upload.digest)
+        self.attachment_digests[str(attachment_id)] = upload.digest
+        name = upload.filename
+        return {
+            "id": str(attachment_id),
+            "filename": name,
+            "size": upload.size,
+            "url": f"https://cdn/{attachment_id}/{name}",
+            "proxy_url": f"https://cdn/{attachment_id}/{name}",
+        }
+
+    def _apply_edit(self, message: dict[str, Any], body: dict[str, Any], call: Call) -> None:
         for key in ("content", "embeds", "components"):
             if key in body:
                 message[key] = body[key] if body[key] is not None else ([] if key != "content" else "")
-        if "attachments" in body or files:
-            message["attachments"] = [
-                {"id": "1", "filename": n, "size": 1, "url": f"https://cdn/{n}", "proxy_url": f"https://cdn/{n}"}
-                for n in files
-            ]
+        uploads = call.uploads or [Upload(name, 1, name) for name in call.files]
+        message_id = int(message["id"])
+        seen = self.digests.get(message_id, set())
+        showing = {self.attachment_digests.get(str(a["id"])) for a in message["attachments"]}
+        call.reuploads += sum(1 for upload in uploads if upload.digest in showing)
+        call.returns += sum(1 for upload in uploads if upload.digest in seen and upload.digest not in showing)
+        if "attachments" in body:
+            # Discord's rule: the list is what the message keeps; an existing attachment by its id, a new
+            # file by its index among the files of this request.
+            existing = {str(a["id"]): a for a in message["attachments"]}
+            kept: list[dict[str, Any]] = []
+            for entry in body["attachments"] or []:
+                if str(entry.get("id")) in existing:
+                    kept.append(existing[str(entry["id"])])
+                elif str(entry.get("id")).isdigit() and int(entry["id"]) < len(uploads):
+                    kept.append(self._attach(message_id, uploads[int(entry["id"])]))
+            message["attachments"] = kept
+        elif uploads:  # files without a list are added to what the message has
+            message["attachments"] = message["attachments"] + [self._attach(message_id, u) for u in uploads]
         message["edited_timestamp"] = datetime.now(UTC).isoformat()
+
+    def _delete(self, call: Call, message: dict[str, Any] | None) -> None:
+        if message is None:
+            call.status = 404
+            raise discord.NotFound(_FakeResponse(404, "Not Found"), {"code": 10008, "message": "Unknown Message"})
+        message_id = int(message["id"])
+        for messages in self.messages.values():
+            messages.pop(message_id, None)
+        self.ephemeral_messages.pop(message_id, None)
+        self.deleted.append(message_id)
+        call.status = 204
+        return None
+
+    def _webhook_target(self, token: str, message_id: str) -> dict[str, Any] | None:
+        """The message an interaction's token names (`@original` or one of its follow-ups), if it may."""
+        if message_id == "@original":
+            return self._find_message(self.interaction_messages.get(token))
+        if message_id.isdigit() and (
+            int(message_id) in self.followups_of.get(token, set())
+            or int(message_id) == self.interaction_messages.get(token)
+        ):
+            return self._find_message(int(message_id))
+        return None
 
     def _thread(self, call: Call, parent_id: int) -> dict[str, Any]:
         if parent_id in self.threads_forbidden:
@@ -573,7 +676,7 @@ class FakeDiscord:
         resource: dict[str, Any] = {"type": kind}
         if kind == 4:  # CHANNEL_MESSAGE_WITH_SOURCE
             channel_id = source.get("channel_id", 0)
-            message = self._message(channel_id, data, call.files, interaction_token=token)
+            message = self._message(channel_id, data, call.files, interaction_token=token, uploads=call.uploads)
             if int(data.get("flags") or 0) & EPHEMERAL:
                 # Ephemeral messages are not part of the channel; keep them aside for the harness.
                 del self.messages[channel_id][int(message["id"])]
@@ -585,7 +688,7 @@ class FakeDiscord:
         elif kind == 7:  # UPDATE_MESSAGE: edits the message the component was on
             edited = self._find_message(source.get("message_id"))
             if edited is not None:
-                self._apply_edit(edited, data, call.files)
+                self._apply_edit(edited, data, call)
                 resource["message"] = edited
                 interaction["response_message_id"] = edited["id"]
                 self.interaction_messages[token] = int(edited["id"])  # what @original then edits
@@ -617,7 +720,8 @@ class FakeDiscord:
             {"token": token, "type": "followup", "data": body, "user_id": source.get("user_id"), "files": call.files}
         )
         channel_id = source.get("channel_id", 0)
-        message = self._message(channel_id, body, call.files, interaction_token=token)
+        message = self._message(channel_id, body, call.files, interaction_token=token, uploads=call.uploads)
+        self.followups_of.setdefault(token, set()).add(int(message["id"]))
         if int(body.get("flags") or 0) & EPHEMERAL:
             del self.messages[channel_id][int(message["id"])]
             self.ephemeral_messages[int(message["id"])] = {**message, "_user_id": source.get("user_id")}
@@ -642,9 +746,9 @@ class FakeDiscord:
                 "files": call.files,
             }
         )
-        target = self.interaction_messages.get(token) if message_id == "@original" else int(message_id)
-        message = self._find_message(target)
+        message = self._webhook_target(token, message_id)
         if message is None:
+            call.status = 404
             raise discord.NotFound(_FakeResponse(404, "Not Found"), {"code": 10008, "message": "Unknown Message"})
-        self._apply_edit(message, call.json or {}, call.files)
+        self._apply_edit(message, call.json or {}, call)
         return message

@@ -62,7 +62,7 @@ import discord
 from aiohttp import BodyPartReader, WSMsgType, web
 
 from fakediscord.driver import Driver, Response
-from fakediscord.fake_discord import APP_ID, BOT_ID, GUILD_ID, Call, FakeDiscord
+from fakediscord.fake_discord import APP_ID, BOT_ID, GUILD_ID, Call, FakeDiscord, Upload
 from fakediscord.rate_limits import Limiter, RateLimits
 
 log = logging.getLogger(__name__)
@@ -218,8 +218,8 @@ class Loopback(Driver):
             if rejection is not None:
                 self.fake.calls.append(Call(request.method, path, via=via, status=429, at=arrived))
                 return _json(rejection.body, status=429, headers=rejection.headers)
-        body, files = await _read_body(request)
-        call = Call(request.method, path, body, files, via, at=arrived)
+        body, uploads = await _read_body(request)
+        call = Call(request.method, path, body, [u.filename for u in uploads], via, at=arrived, uploads=uploads)
         fault = self._take_fault(path, request.method)
         if fault is not None and fault.answer_lost:
             if fault.carried_out:
@@ -258,6 +258,8 @@ class Loopback(Driver):
             self.unknown.append(f"{request.method} {path}: {exc!r}")
             log.warning("the loopback does not know %s %s: %r", request.method, path, exc)
             return _json({"code": 0, "message": "404: Not Found"}, status=404)
+        if result is None and request.method == "DELETE":
+            return web.Response(status=204, headers=limit_headers)  # Discord's answer to a deletion
         return _json(result, headers=limit_headers)
 
     # --- faults --------------------------------------------------------------------------------
@@ -430,13 +432,13 @@ def _json(data: Any, *, status: int = 200, headers: dict[str, str] | None = None
     )
 
 
-async def _read_body(request: web.Request) -> tuple[Any, list[str]]:
-    """The JSON body (or multipart payload_json) and the names of attached files."""
+async def _read_body(request: web.Request) -> tuple[Any, list[Upload]]:
+    """The JSON body (or multipart payload_json) and the files attached."""
     if not request.body_exists:
         return None, []
     if request.content_type.startswith("multipart/"):
         body: Any = None
-        names: list[str] = []
+        uploads: list[Upload] = []
         reader = await request.multipart()
         async for part in reader:
             if not isinstance(part, BodyPartReader):
@@ -445,8 +447,8 @@ async def _read_body(request: web.Request) -> tuple[Any, list[str]]:
             if part.name == "payload_json":
                 body = json.loads(bytes(raw))
             elif part.filename:
-                names.append(part.filename)
-        return body, names
+                uploads.append(Upload.of(part.filename, bytes(raw)))
+        return body, uploads
     text = await request.text()
     return (json.loads(text) if text else None), []
 

@@ -55,8 +55,9 @@ __all__ = [
     "components_of",
 ]
 
-# Tasks discord.py starts for an interaction (and the bot's own event handlers): settle() waits for them.
-TASK_PREFIXES = ("CommandTree-invoker", "discord-ui-", "discord.py: ")
+# Tasks discord.py starts for an interaction (and the bot's own event handlers), and the notifier's
+# deletions of superseded prompts (bot.private): settle() waits for them.
+TASK_PREFIXES = ("CommandTree-invoker", "discord-ui-", "discord.py: ", "bot-notify-cleanup")
 
 
 class _ErrorCatcher(logging.Handler):
@@ -111,7 +112,8 @@ class Harness(Driver):
             "database_url": f"sqlite+aiosqlite:///{self.database}",
             "sync_commands": True,
             "render_workers": 0,
-        }  # pictures drawn in-process: the leak watch sees each
+            "ai_workers": 0,
+        }  # pictures drawn (and AI decided) in-process: the leak watch sees each
         return Settings(**{**fields, **self.overrides})
 
     async def _boot(self) -> None:

@@ -17,6 +17,7 @@ for a channel or thread; the recipient's seats for a DM or an ephemeral answer):
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import json
@@ -31,7 +32,7 @@ import games
 from bot import present
 from bot.render.generic import TableContext
 from fakediscord.driver import components_of
-from fakediscord.fake_discord import FakeDiscord
+from fakediscord.fake_discord import FakeDiscord, Upload
 from harness import Harness
 from harness.play import decide_from_message
 
@@ -129,7 +130,8 @@ class LeakWatch:
             def seat_image(self, view: dict[str, Any], prompt: Any, lang: str, names: Any = ()) -> Any:
                 image = self._inner.seat_image(view, prompt, lang, names)
                 if image is not None:
-                    seat = view.get("seat", view.get("me"))
+                    # the seat the picture is drawn for: its prompt's (a view's "seat" may be who acts now)
+                    seat = prompt.seat if prompt is not None else view.get("me", view.get("seat"))
                     watch.seat_images.setdefault(hashlib.sha256(image).hexdigest()[:16], set()).add(
                         (-1, seat if isinstance(seat, int) else -1)
                     )
@@ -138,16 +140,16 @@ class LeakWatch:
         def recording_renderer_for(game_key: str) -> Any:
             return Recording(original(game_key))
 
-        def decode_form(form: Any) -> tuple[Any, list[str]]:
+        def decode_form(form: Any) -> tuple[Any, list[Upload]]:
             # File names carry a digest of their bytes, so a message's picture can be traced to its render.
-            body, names = original_decode(form)
+            body, uploads = original_decode(form)
             digests = []
             for part in form:
                 if "filename" in part:
                     value = part["value"]
                     data = value.getvalue() if isinstance(value, io.BytesIO) else bytes(value.read())
                     digests.append(f"{part['filename']}#{hashlib.sha256(data).hexdigest()[:16]}")
-            return body, digests or names
+            return body, [dataclasses.replace(u, filename=name) for u, name in zip(uploads, digests, strict=True)]
 
         original_decode = FakeDiscord._decode_form
         with (

@@ -5,16 +5,17 @@
     pictures.of(message)   # the PNGs the message shows now ([] if none)
     pictures.uploads       # every call that carried files, with their bytes, in order
 
-The fake Discord stores attachments by file name only; this wraps its form decoding and its call
-handler on the instance (nothing in the fake's class changes) and stores the bytes on the message
-the call sent or edited, under a key the harness never sends back to discord.py ("_png").
+The fake Discord keeps attachments by id (and a digest of their bytes); this wraps its form decoding
+and its call handler on the instance (nothing in the fake's class changes), keeps the bytes of every
+attachment, and stores those a message shows on it, under a key the harness never sends back to
+discord.py ("_png"). An edit that keeps an attachment keeps its picture.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from fakediscord.fake_discord import Call, FakeDiscord
+from fakediscord.fake_discord import Call, FakeDiscord, Upload
 
 KEY = "_png"
 
@@ -48,9 +49,10 @@ class Pictures:
         self.fake = fake
         self.uploads: list[tuple[Call, list[bytes]]] = []
         self._pending: list[bytes] = []
+        self._bytes: dict[str, bytes] = {}  # attachment id -> the bytes it holds
         decode, handle = fake._decode_form, fake._handle
 
-        def decode_form(form: Any) -> tuple[Any, list[str]]:
+        def decode_form(form: Any) -> tuple[Any, list[Upload]]:
             self._pending = [_read(part["value"]) for part in form if "filename" in part]
             return decode(form)
 
@@ -61,7 +63,13 @@ class Pictures:
             if pictures:
                 self.uploads.append((call, pictures))
             if message is not None and (pictures or _edits_attachments(call) or call.method == "POST"):
-                self._store(message, pictures)
+                # The attachments added by this call hold its files, in order; the others were kept.
+                added = [a for a in message["attachments"] if str(a["id"]) not in self._bytes]
+                for attachment, data in zip(added, pictures, strict=False):
+                    self._bytes[str(attachment["id"])] = data
+                self._store(
+                    message, [self._bytes[str(a["id"])] for a in message["attachments"] if str(a["id"]) in self._bytes]
+                )
             return result
 
         fake._decode_form = decode_form  # type: ignore[method-assign]

@@ -33,12 +33,15 @@ async def decide_from_message(h: Driver, user: int, message: dict[str, Any], ind
 
 @dataclass
 class TurnCost:
-    """REST calls the bot made on its own (not counting interaction responses), by kind."""
+    """REST calls the bot made with its own token (`kinds`), by kind; apart, the interaction callbacks (one
+    per click) and the other requests through interaction tokens (`through_tokens`, by method: the
+    notifier reaching players through their latest click; Discord does not count them)."""
 
     resolved_turns: int = 0
     decisions: int = 0
     interaction_responses: int = 0
     kinds: Counter[str] = field(default_factory=Counter)
+    through_tokens: Counter[str] = field(default_factory=Counter)
 
     @property
     def bot_calls(self) -> int:
@@ -53,7 +56,7 @@ def classify(h: Harness, method: str, path: str) -> str:
     if parts[0] == "channels" and len(parts) >= 3:
         channel = h.fake.channels.get(int(parts[1]), {})
         where = "dm" if channel.get("type") == 1 else "table/thread"
-        return f"{method} {where} {'edit' if method == 'PATCH' else 'post'}"
+        return f"{method} {where} {({'PATCH': 'edit', 'DELETE': 'delete'}).get(method, 'post')}"
     return f"{method} /{parts[0]}"
 
 
@@ -66,7 +69,6 @@ async def play_to_end(
     games that offer a way back (Eight-Minute Empire's "Pick another army")."""
     assert h.bot is not None
     mark = len(h.fake.calls)
-    responses_mark = len(h.fake.responses)
     cost = TurnCost()
     for step in range(max_steps):
         row = await h.bot.table.db.get_game(game_id)
@@ -94,7 +96,10 @@ async def play_to_end(
     for call in calls:
         if call.via == "http":
             cost.kinds[classify(h, call.method, call.path)] += 1
-    cost.interaction_responses = len(h.fake.responses) - responses_mark
+        elif call.path.endswith("/callback"):
+            cost.interaction_responses += 1
+        else:
+            cost.through_tokens[call.method] += 1
     thread = h.threads()[0]
     table_id = int(h.messages_in(thread)[0]["id"])
     cost.resolved_turns = sum(1 for c in calls if c.method == "POST" and c.path == f"/channels/{thread}/messages")

@@ -1,7 +1,7 @@
 """The tables (SQLModel). Migrations in storage/migrations create exactly these; keep them in step.
 
 Ids from Discord are snowflakes (BIGINT). Every table row belongs to a game except ratings
-(and guild_settings, declared in storage/rows.py).
+(and guild_settings and user_settings, declared in storage/rows.py).
 """
 
 from __future__ import annotations

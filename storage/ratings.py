@@ -33,7 +33,7 @@ __all__ = [
 
 GLOBAL = 0
 # Reserved negative ids: Discord ids are positive, so these never collide with a person.
-AI_IDENTITIES: dict[str, int] = {"heuristic": -1, "random": -2}
+AI_IDENTITIES: dict[str, int] = {"heuristic": -1, "random": -2, "expert": -3}
 MODEL = PlackettLuce()  # the library defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300
 Z = 3.0  # ordinal = mu - Z * sigma, the conservative rating the leaderboard sorts by
 

@@ -59,6 +59,14 @@ _guild_settings = Table(
     Column("updated_at", UTCDateTime, nullable=False),
     Column("limits", Text, nullable=True),  # migration 0005: caps set by the server's admins (JSON)
 )
+# Per-user settings (migration 0005_user_settings), declared the same way.
+_user_settings = Table(
+    "user_settings",
+    SQLModel.metadata,
+    Column("user_id", BigInteger, primary_key=True),
+    Column("notifications", String(16), nullable=True),
+    Column("updated_at", UTCDateTime, nullable=False),
+)
 
 # Columns of `games` read raw (text), so that one unreadable value cannot fail a whole query.
 _RAW_JSON = ("state", "options")

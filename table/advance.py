@@ -137,9 +137,12 @@ class Advancing(TableCore):
                 break
             for prompt in robots:
                 level = seats[prompt.seat].ai_level or stand_in_level(game)
-                choice = game.ai(level, self._ai_seed(row, version, prompt.seat)).choose(game, state, prompt)
+                # awaited: the thinker may decide in another process while the loop serves other games
+                choice = await self.thinker.choose(game, level, self._ai_seed(row, version, prompt.seat), state, prompt)
                 kind = "ai" if seats[prompt.seat].user_id is None else "afk"
-                turn.add(prompt.seat, choice, kind, game.apply(state, prompt.seat, choice))
+                # A seat the AI plays for its absent player is logged as AFK, as the timer's stand-in moves
+                # are: the log must not show the player deciding (issue 20's model found it did).
+                turn.add(prompt.seat, choice, kind, game.apply(state, prompt.seat, choice), afk=kind == "afk")
                 version += 1
                 moved = True
         outcome = game.outcome(state)

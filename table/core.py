@@ -22,6 +22,7 @@ from games.core import Game, Prompt
 from storage import Database, GameRow, Move, SeatRow, Shards
 from table import messages
 from table.errors import TableError
+from table.thinking import InlineThinker, Thinker
 from table.updates import Event, Notifier, NullNotifier, NullObserver, SeatNotice, TableObserver, TableUpdate
 
 log = logging.getLogger(__name__)
@@ -96,8 +97,11 @@ class TableCore:
         seeds: random.Random | None = None,
         shards: Shards | None = None,
         observer: TableObserver | None = None,
+        thinker: Thinker | None = None,
     ) -> None:
         self.db = db
+        # Makes the AI seats' decisions: in this process (the default), or elsewhere (bot.thinking).
+        self.thinker: Thinker = thinker or InlineThinker()
         # The Discord shards this process runs when the bot is split over several processes: timers
         # and start-up resumption touch only their guilds' games. None: every game is ours.
         self.shards = shards

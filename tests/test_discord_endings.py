@@ -44,7 +44,7 @@ async def test_a_finished_game_ends_with_results_rematch_and_replay(harness: Har
     for user in (alice, bob):
         assert f"<@{user}>" in result["content"]
     [embed] = result["embeds"]
-    assert "AI 1 (heuristic)" in embed["description"]
+    assert "AI 1 (easy)" in embed["description"]
     assert "Rounds " in embed["description"] and "Rating 1," in embed["description"]
     labels = [c["label"] for c in h.components(result)]
     assert labels == ["Rematch", "Replay"]
@@ -92,7 +92,7 @@ async def test_a_finished_game_ends_with_results_rematch_and_replay(harness: Har
     await h.click(alice, rematch_id, message=result)
     new_lobby = h.messages_in(h.channel)[-1]
     seats_field = new_lobby["embeds"][0]["fields"][0]["value"]
-    assert seats_field.splitlines() == ["1. Bob", "2. AI 1 (heuristic)", "3. Alice"]
+    assert seats_field.splitlines() == ["1. Bob", "2. AI 1 (easy)", "3. Alice"]
     row = await h.bot.db.game_row(GAME_ID + 1)
     old = await h.bot.db.game_row(GAME_ID)
     assert row is not None and old is not None

@@ -91,8 +91,8 @@ async def test_a_played_game_shows_on_every_command(harness: Harness) -> None:
     [thread] = h.threads()
 
     board = embed(await h.slash(alice, "leaderboard", game="eggs-empires"))
-    assert f"<@{alice}>" in board["description"] and "AI (heuristic)" not in board["description"]
-    assert "AI (heuristic)" in board["fields"][0]["value"], "AI levels are listed apart from people"
+    assert f"<@{alice}>" in board["description"] and "AI (easy)" not in board["description"]
+    assert "AI (easy)" in board["fields"][0]["value"], "AI levels are listed apart from people"
     assert "1 game" in board["description"] and "Page 1 of 1" in board["footer"]["text"]
     world = embed(await h.slash(alice, "leaderboard", game="eggs-empires", scope="global"))
     assert "(Global)" in world["title"] and f"<@{alice}>" in world["description"]

@@ -131,7 +131,7 @@ async def test_a_leaderboard_can_be_posted_for_the_channel_with_ai_levels_apart(
     [board] = posted[-1]["embeds"]
     assert f"<@{alice}>" in board["description"] and "AI" not in board["description"]
     [ai_field] = board["fields"]
-    assert "AI (heuristic)" in ai_field["value"]
+    assert "AI (easy)" in ai_field["value"]
     # Ratings read from 1,000 for a newcomer and never below 0.
     assert display_rating(0.0) == 1000 and display_rating(-3.3) == 918 and display_rating(-1000.0) == 0
     assert f"**{display_rating(20.0 - 21.0)}**" in board["description"].replace(",", "")

@@ -38,8 +38,16 @@ def embeds_of(call: Call) -> str:
     return json.dumps([data.get("content"), data.get("embeds")], ensure_ascii=False)
 
 
+NAMES = ("Alice", "Bob", "Carol")
+
+
 def seat_picture(state: Any, seat: int | None) -> bytes | None:
-    return RENDERER.image(ENGINE.view(state, seat))
+    """The picture the bot shows: the table's, or a seat's with the prompt it must answer marked."""
+    view = ENGINE.view(state, seat)
+    if seat is None:
+        return RENDERER.image(view, "en", NAMES)
+    prompt = next((p for p in ENGINE.prompts(state) if p.seat == seat), None)
+    return RENDERER.seat_image(view, prompt, "en", NAMES)
 
 
 async def test_whole_game_with_both_expansions(harness: Harness) -> None:
@@ -47,7 +55,7 @@ async def test_whole_game_with_both_expansions(harness: Harness) -> None:
     assert h.bot is not None
     h.bot.table.seeds.seed(SEED)
     pictures = Pictures(h.fake)
-    users = [h.user(name) for name in ("Alice", "Bob", "Carol")]
+    users = [h.user(name) for name in NAMES]
     await h.slash(users[0], "game new", game=KEY, timer=0, variants=VARIANTS)
     for user in users[1:]:
         await h.click(user, h.find_button(h.channel, "Join"))
@@ -105,7 +113,7 @@ async def test_whole_game_with_both_expansions(harness: Harness) -> None:
     assert not h.errors, h.errors
     assert checked >= 5
     log = "\n".join(m["content"] for m in h.messages_in(thread)[1:])
-    assert "plays action:" in log, "an action tile was played"
+    assert "plays an action:" in log, "an action tile was played"
 
     # Secret objectives: nowhere public before the end; in a DM, only the owner's is named.
     dm_owner = {h.dm_channel(u): s for s, u in enumerate(users)}

@@ -121,6 +121,14 @@ def test_six_player_example() -> None:
     events = play(state, [[HERO], [DARK_PRIESTESS], [MAGE], [HERO], [DARK_PRIESTESS], [BARD]])
     reveal = next(e for e in events if e["type"] == "reveal")
     assert reveal["plays"] == [[HERO], [DARK_PRIESTESS], [MAGE], [HERO], [DARK_PRIESTESS], [BARD]]
+    shown = GAME.view(state, None)["reveal"]
+    assert [(e["seat"], e["card"], e["status"]) for e in shown["order"]] == [
+        (3, HERO, "now"),
+        (0, HERO, "waiting"),
+        (2, MAGE, "waiting"),
+        (5, BARD, "waiting"),
+    ]
+    assert shown["cancelled"] == [1, 4] and (shown["round"], shown["turn"]) == (1, 1)
     collect(state, 3, 13)  # the Hero closest to the Tie-Breaker Marker selects first
     collect(state, 0, 10)  # the next Hero
     # The Dark Priestesses cancel; the Mage does not collect face-up Exploding eggs; the Bard must.
@@ -130,6 +138,26 @@ def test_six_player_example() -> None:
     assert any(e["type"] == "unclaimed" and e["eggs"] == [-8] for e in events)  # the -8 is discarded
     assert state.tiebreaker == 3  # the Heroes tied, so the marker passes left
     assert state.phase == "play" and state.turn == 2
+    # the next turn's views still show this reveal, with what each collector took
+    shown = GAME.view(state, 2)["reveal"]
+    assert [(e["seat"], e["status"], e["egg"]) for e in shown["order"]] == [
+        (3, "took", 13),
+        (0, "took", 10),
+        (2, "nothing", None),
+        (5, "took", -6),
+    ]
+    assert (shown["round"], shown["turn"]) == (1, 1)
+
+
+def test_a_state_saved_before_views_showed_the_last_reveal_still_loads() -> None:
+    state = scenario(3, [[HERO, 1, 2], [MAGE, 1, 2], [BARD, 2, 3]], offer=[5, -2])
+    play(state, [[HERO], [MAGE], [BARD]])
+    saved = GAME.to_json(state)
+    for key in ("revealed", "order", "revealed_at"):
+        del saved[key]
+    old = GAME.from_json(saved)
+    assert GAME.view(old, None)["reveal"] is None
+    assert GAME.view(GAME.from_json(GAME.to_json(state)), None)["reveal"] == GAME.view(state, None)["reveal"]
 
 
 def test_two_player_example() -> None:

@@ -26,29 +26,29 @@ GAME = games.get("eggs-empires")
 CONPUB = {"scoring": "conpub"}
 ROUND = {"tiebreaker": "round"}
 CASES: list[tuple[int, int, dict[str, Any], str, str]] = [
-    (2, 21, {}, "random", "039b715f125cc35d3507fa2f"),
-    (2, 22, {}, "random", "d8f660658d7ec4b767af0886"),
-    (2, 102, CONPUB, "random", "53e12158d9ec1b56ada9c1d3"),
-    (2, 202, ROUND, "random", "9cb6589f343adecdbfc45735"),
-    (3, 31, {}, "random", "9b5a73059d9d1f617864dec3"),
-    (3, 32, {}, "random", "d07742b882be395c6f42c1a6"),
-    (3, 103, CONPUB, "random", "f15304a61b19278e9d7ea84c"),
-    (3, 203, ROUND, "random", "43cb4eb58f5beadba34ad428"),
-    (4, 41, {}, "random", "473dc46dc4d7cda8015c6429"),
-    (4, 42, {}, "random", "1f2f5dc34182f5f17391dcd0"),
-    (4, 104, CONPUB, "random", "c014c96d7ae1e8c59528ef4f"),
-    (4, 204, ROUND, "random", "9edcc385e6c844994503c9d5"),
-    (5, 51, {}, "random", "2d8021371e7ca795206c909e"),
-    (5, 52, {}, "random", "80d33a75d9525f74ec873d1b"),
-    (5, 105, CONPUB, "random", "1d0dbad9bd1c49ada8227af1"),
-    (5, 205, ROUND, "random", "44f9e746914743fa89161cc0"),
-    (6, 61, {}, "random", "37c6e4991753d8c659b19e43"),
-    (6, 62, {}, "random", "e3aaff5eae11cfd241da6b99"),
-    (6, 106, CONPUB, "random", "c90055c00f7987b303ab9d94"),
-    (6, 206, ROUND, "random", "7a345b566b622a7ab271a6dd"),
-    (2, 301, {}, "heuristic", "2f2bcb8da2d68f7eef2fa86e"),
-    (4, 302, CONPUB, "heuristic", "3fa254f72066a92e6ad3aa87"),
-    (3, 303, ROUND, "heuristic", "b3000f56626e512baaf01cb0"),
+    (2, 21, {}, "random", "f886c641c516f22fb3434f64"),
+    (2, 22, {}, "random", "2d876acfd84b16a10afa3924"),
+    (2, 102, CONPUB, "random", "36d493fc034aa6f7c364f52e"),
+    (2, 202, ROUND, "random", "7ddb055e035338e53df6390a"),
+    (3, 31, {}, "random", "758416996c86a7e806f99dd9"),
+    (3, 32, {}, "random", "d67f1ca8002adcb4de8d1815"),
+    (3, 103, CONPUB, "random", "e20245fe56e4c9895a5daa98"),
+    (3, 203, ROUND, "random", "51ada5e8df540a67076101f9"),
+    (4, 41, {}, "random", "99f64a0ccce15950aeb85654"),
+    (4, 42, {}, "random", "d3868054ece36e2bbd67e3ac"),
+    (4, 104, CONPUB, "random", "49f9c5c4ac1db092c4cfc0c8"),
+    (4, 204, ROUND, "random", "2d99f88da8561dc65e95a2cf"),
+    (5, 51, {}, "random", "d5734f26449f204121fb11e3"),
+    (5, 52, {}, "random", "1cddd024bd4e95e75db98b25"),
+    (5, 105, CONPUB, "random", "b758e70d242c17bb98b02b14"),
+    (5, 205, ROUND, "random", "a684a4a11f64f56da03b1d3b"),
+    (6, 61, {}, "random", "a92b877f74d569f597960489"),
+    (6, 62, {}, "random", "e71f7d3918499328e9838a63"),
+    (6, 106, CONPUB, "random", "4f00b37b193c08e41ce889a5"),
+    (6, 206, ROUND, "random", "b8c7f0a35a4f9aff2672547c"),
+    (2, 301, {}, "heuristic", "988c3f901d520f7edc97398d"),
+    (4, 302, CONPUB, "heuristic", "78326ab52f8fc81c09563874"),
+    (3, 303, ROUND, "heuristic", "668398b88efbaea3c6bc3d95"),
 ]
 
 
@@ -78,11 +78,11 @@ def many_games_digest(players: int, games_count: int) -> str:
 
 
 MANY: list[tuple[int, str]] = [
-    (2, "3891ba81fdcadbc3a9ff6a79"),
-    (3, "ff00cf7891e3106ae649e5c7"),
-    (4, "f0373bcfaf03bd9afb6adde9"),
-    (5, "88a373b81bd9aff380024c6a"),
-    (6, "8195b8a3d5e8513e3a3ff3e7"),
+    (2, "a7fe68dc304cefc247ae5805"),
+    (3, "d9980a5886dcdd05aaaf87a2"),
+    (4, "e671e5b74fc975803843e797"),
+    (5, "ac23e7314b438200a2cd96f7"),
+    (6, "7473c490e0cd14f76afb8198"),
 ]
 
 

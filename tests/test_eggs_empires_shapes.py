@@ -93,6 +93,10 @@ def test_every_choice_view_and_event_of_whole_games_has_its_documented_shape(pla
                     assert_shape(entry, shapes.OfferEntry)
                 for summary in view["seats"]:
                     assert_shape(summary, shapes.SeatSummary)
+                if view["reveal"] is not None:
+                    assert_shape(view["reveal"], shapes.RevealSummary)
+                    for entry in view["reveal"]["order"]:
+                        assert_shape(entry, shapes.RevealEntry)
             for prompt in prompts:
                 check_choices(state, prompt)
                 seen_choices |= {c.data["kind"] for c in prompt.choices}

@@ -110,3 +110,36 @@ def test_english_phrases_read_as_written() -> None:
     assert RENDERER.event_line({"type": "branch", "seat": 2, "action": "x", "kind": "place", "amount": 3}, ctx) == (
         "🟩 Cy chose: Place 3 armies"
     )
+
+
+# --- the table and the log ------------------------------------------------------------------------------
+def test_public_embed_shows_row_costs_and_every_players_figures_but_no_bids() -> None:
+    ctx = context("en", 3)
+    state = GAME.new(3, 2)
+    GAME.apply(state, 0, ["bid7"])
+    public = RENDERER.describe_public(GAME.view(state, None), ctx)
+    for i, cost in enumerate((0, 1, 1, 2, 2, 3)):
+        card = GAME.view(state, None)["row"][i]
+        assert f"`{cost}` **{card['name']}**" in public
+    assert "🟧 Ann: 11 coins" in public and "🟩 Cy: 11 coins" in public
+    assert "Bids in: 🟧 Ann" in public and "7" not in public.split("Bids in:")[1].split("\n")[0]
+    mine = RENDERER.describe_private(GAME.view(state, 0), ctx, 0)
+    assert "Your secret bid: **7**" in mine and "Your pieces on the map: orange squares." in mine
+    assert "secret bid:" not in RENDERER.describe_private(GAME.view(state, 1), ctx, 1)
+    GAME.apply(state, 1, ["bid2"])
+    events = GAME.apply(state, 2, ["bid0"])
+    line = RENDERER.log_line([e for e in events if "to" not in e], ctx)
+    assert line is not None and "Ann 7" in line and "Ann pays 7 and goes first" in line
+
+
+def test_log_lines_name_players_and_regions() -> None:
+    ctx = context("en", 3)
+    assert RENDERER.event_line({"type": "destroy", "seat": 0, "region": "B2", "victim": 2}, ctx) == (
+        "🟧 Ann destroyed an army of 🟩 Cy in B2"
+    )
+    assert RENDERER.event_line({"type": "destroy", "seat": 1, "region": "B2", "victim": None}, ctx) == (
+        "🟦 Bob destroyed a neutral army in B2"
+    )
+    move = {"type": "move", "seat": 2, "origin": "A1", "dest": "A4", "cost": 3}
+    assert RENDERER.event_line(move, ctx) == "🟩 Cy moved an army A1 → A4"
+    assert RENDERER.event_line({"type": "bid", "to": 0, "amount": 3}, ctx) == ""  # private: never in the log

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 import games
-from bot import present
+from bot import i18n, present, text
 from fakediscord.loopback import Loopback
 from harness.fault_play import Recorder, Table, bot_on_loopback, caught_up, check_game, open_game, play
 from harness.play import choice_components
@@ -74,6 +74,8 @@ async def test_a_whole_game_through_discord_faults(loopback: Loopback, tmp_path:
             if step == 6:
                 lb.fake.dm_closed.add(bob)  # Bob closes his DMs mid-game: "Show my hand" from now on
                 closed.add(bob)
+                # ... and his clicks' tokens (through which the bot reaches him while they live) die.
+                lb.fake.expired_tokens |= set(lb.fake.interaction_sources)
 
         rounds = CI_ROUNDS.get(key)  # a game not listed plays to its end
         stats = await play(t, game_id, [alice, bob], rng=rng, between=faults, closed_dms=closed, rounds=rounds)
@@ -82,11 +84,8 @@ async def test_a_whole_game_through_discord_faults(loopback: Loopback, tmp_path:
         assert check.ok(), check.problems
         thread = (await t.bot.table.db.get_game(game_id)).thread_id  # type: ignore[union-attr]
         assert thread is not None
-        pings = [
-            m
-            for m in lb.messages_in(thread)
-            if f"<@{bob}>" in m["content"] and m.get("components") and not m["content"].startswith("Game over")
-        ]
+        said = i18n.t("en", text.DM_CLOSED, mention=f"<@{bob}>")
+        pings = [m for m in lb.messages_in(thread) if m["content"] == said and m.get("components")]
         assert len(pings) == 1, "a closed DM is said once in the thread, not every turn"
         counts = fault_counts(lb)
         assert sum(counts.values()) >= 3, counts

@@ -354,17 +354,31 @@ def test_eight_minute_empire_prompts_and_log_lines_are_translated() -> None:
 
 
 def test_reggverse_log_lines_and_egg_colours_are_translated() -> None:
+    """Colours agree with the noun they describe (issue 22): "uovo rosso" but "uova rosse", "pila delle
+    uova verdi"; a source keeps its own preposition; French spaces before ":" do not break."""
     from bot.render.reggverse import RENDERER as REGG
 
     ctx = TableContext("Reggverse Riddles", 1, ["Ada", "Bo"], [], None, "it")
+    dropped = {"type": "dropped", "seat": 0, "egg": "red", "source": "pile", "cell": 5, "square": "b2"}
     assert (
-        REGG.event_line({"type": "dropped", "seat": 0, "egg": "red", "source": "pile"}, ctx)
-        == "Ada lascia un uovo rosso (da la sua pila)"
+        REGG.event_line({**dropped, "source_square": None}, ctx)
+        == "Ada lascia un uovo rosso in b2, preso dalla sua pila"
     )
-    assert REGG.event_line({"type": "collected", "seat": 1, "eggs": ["blue", "pink"]}, ctx) == "Bo raccoglie blu e rosa"
+    collected = {"type": "collected", "seat": 1, "eggs": ["blue", "pink"], "sources": ["pile", "c3"]}
+    line = REGG.event_line({**collected, "source_squares": [None, "d1"], "cell": 5}, ctx)
+    assert line == "Bo raccoglie un uovo blu e un uovo rosa da d1"
+    assert (
+        REGG.event_line({"type": "pile_out", "egg": "red"}, ctx)
+        == "La pila delle uova rosse è vuota: le sue regole sono tolte"
+    )
+    traded = {"type": "traded", "seat": 0, "gave": "yellow", "got": "red", "returned": True}
+    assert REGG.event_line(traded, ctx) == "Ada scambia 3 uova gialle, che tornano nella loro pila, con un uovo rosso"
     fr = TableContext("Reggverse Riddles", 1, ["Ada", "Bo"], [], None, "fr")
     line = REGG.event_line({"type": "pile_out", "egg": "green"}, fr)
-    assert line == "La pile vert est vide : ses règles sont retirées"
+    assert line == "La pile des œufs verts est vide\u202f: ses règles sont retirées"
+    assert (
+        REGG.event_line(traded, fr) == "Ada échange 3 œufs jaunes, qui retournent dans leur pile, contre un œuf rouge"
+    )
 
 
 @pytest.mark.parametrize("key", ["eight-minute-empire", "reggverse-riddles"])

@@ -150,23 +150,46 @@ def test_explore_tokens_and_coin_sources_are_translated() -> None:
     line = eme.RENDERER.event_line(coins, fr)
     assert line == "🟦 Bo a gagné 2 pièces grâce à la carte Trésor de la Montagne", line
     treasure = {"type": "coins", "seat": 0, "gain": 1, "source": "Hidden Treasure", "from_token": True}
-    assert eme.RENDERER.event_line(treasure, it) == "🟥 Ada ha guadagnato 1 moneta dal segnalino Tesoro nascosto"
+    assert eme.RENDERER.event_line(treasure, it) == "🟧 Ada ha guadagnato 1 moneta dal segnalino Tesoro nascosto"
     assert i18n.tp("fr", "token", "Citadel") == "Citadelle"
 
 
 # --- Reggverse Riddles --------------------------------------------------------------------------
+def every_rule() -> list[dict[str, Any]]:
+    """Every rule the engine can make: each template, sense and filling of its placeholders."""
+    from itertools import product
+
+    from games.reggverse.data import EGG_COLOURS, HALF_SIDES, LINES, NO_OPPOSITE, NUMBERS, TEMPLATE_PARAMS, TILE_TYPES
+
+    values: dict[str, tuple[Any, ...]] = {
+        "tile": TILE_TYPES,
+        "egg": EGG_COLOURS,
+        "n": NUMBERS,
+        "side": HALF_SIDES,
+        "line": LINES,
+    }
+    found = []
+    for template, names in TEMPLATE_PARAMS.items():
+        for neg in (False,) if template in NO_OPPOSITE else (False, True):
+            for combo in product(*(values[name] for name in names)):
+                found.append({"t": template, "neg": neg, **dict(zip(names, combo, strict=True))})
+    return found
+
+
 def test_every_rule_action_and_objective_in_english_is_exactly_the_engines_text() -> None:
-    from bot.render import reggverse as regg
+    from bot.render import reggverse_words as regg
+    from games.reggverse.board import rule_text
     from games.reggverse.data import ACTION_TEXT
+    from games.reggverse.material import objective_tiles
 
     english = regg.Words("en")
-    rules = regg._rules_by_text()
-    assert len(rules) > 150 and {r["t"] for r in rules.values()} == set(range(1, 16))
-    for text, rule in rules.items():
-        assert english.rule(rule) == text
-    assert {k: english.action(k, "") for k in ACTION_TEXT} == ACTION_TEXT
-    for text, tile in regg._objectives_by_text().items():
-        assert english.objective(tile) == text
+    rules = every_rule()
+    assert len(rules) > 150 and {r["t"] for r in rules} == set(range(1, 16))
+    for rule in rules:
+        assert english.rule(rule) == rule_text(rule)
+    assert {k: english.action(k) for k in ACTION_TEXT} == ACTION_TEXT
+    for tile in objective_tiles(Rng(3), ["red", "green", "yellow", "blue"]):
+        assert english.objective(tile) == tile["text"]
 
 
 @pytest.mark.parametrize(
@@ -181,18 +204,18 @@ def test_every_rule_action_and_objective_in_english_is_exactly_the_engines_text(
     ],
 )
 def test_rules_are_built_from_template_and_placeholders(lang: str, rule: dict[str, Any], expected: str) -> None:
-    from bot.render import reggverse as regg
+    from bot.render import reggverse_words as regg
 
     assert regg.Words(lang).rule(rule) == expected
     assert not ENGLISH_WORDS.search(expected)
 
 
 def test_actions_objectives_and_tile_types_are_translated() -> None:
-    from bot.render import reggverse as regg
+    from bot.render import reggverse_words as regg
 
     it, fr = regg.Words("it"), regg.Words("fr")
-    assert it.action("teleport", "") == "Teletrasporto: spostati su una tessera libera qualsiasi"
-    assert "main" in fr.action("refresh", "")
+    assert it.action("teleport") == "Teletrasporto: spostati su una tessera libera qualsiasi"
+    assert "main" in fr.action("refresh")
     assert (
         it.objective({"kind": "five_of_two", "eggs": ["red", "blue"]})
         == "+10 se hai almeno 5 uova di colore rosso o blu"
@@ -228,7 +251,7 @@ def test_reggverse_choices_summary_and_log_in_italian_and_french() -> None:
     translated = 0
     for prompt in prompts:
         for choice in prompt.choices:
-            assert REGG.choice_label(prompt, choice, english) == choice.label
+            source = REGG.choice_label(prompt, choice, english)
             for lang in ("it", "fr"):
                 label = REGG.choice_label(prompt, choice, ctx("Reggverse Riddles", lang))
                 if prompt.kind in ("play", "move", "drop", "rule", "teleport", "swap"):
@@ -237,7 +260,7 @@ def test_reggverse_choices_summary_and_log_in_italian_and_french() -> None:
                         r"empty|witch|well|tower)\b",
                         label,
                     ), (lang, prompt.kind, label)
-                    translated += label != choice.label
+                    translated += label != source
     assert translated > 20
     for seat in (None, 0):
         view = engine.view(state, seat)
@@ -269,25 +292,25 @@ def test_reggverse_pictures_draw_the_rules_in_the_language_and_stay_english_by_d
         (
             "it",
             [
-                "Dove, nella riga dell'uovo rosso?",
-                "Da quale tessera sposti un uovo? (ne restano 2)",
-                "Indovina l'obiettivo segreto di Bo (vicino a destra)",
+                "Dove, nella riga delle uova rosse?",
+                "Quale uovo sposti? (ne restano 2)",
+                "Indovina l'obiettivo segreto di Bo, il tuo vicino di destra",
             ],
         ),
         (
             "fr",
             [
-                "Où dans la rangée de l'œuf rouge ?",
-                "Déplacer un œuf depuis quelle tuile ? (encore 2)",
-                "Devinez l'objectif secret de Bo (voisin de droite)",
+                "Où dans la rangée des œufs rouges\u202f?",
+                "Quel œuf déplacer\u202f? (encore 2)",
+                "Devinez l'objectif secret de Bo, votre voisin de droite",
             ],
         ),
         (
             "en",
             [
                 "Where in the red row?",
-                "Move an egg from which tile? (2 left)",
-                "Guess the secret objective of Bo (right neighbour)",
+                "Which egg moves? (2 left)",
+                "Guess the secret objective of Bo, your right neighbour",
             ],
         ),
     ],
@@ -299,7 +322,7 @@ def test_reggverse_questions_with_an_egg_or_a_count_are_translated(lang: str, ex
     done = [Choice("done", "Done")]
     prompts = [
         Prompt(0, "rule_spot", done, info={"step": "rule_spot", "egg": "red"}),
-        Prompt(0, "shift_from", done, info={"step": "shift_from", "left": 2}),
+        Prompt(0, "shift_egg", done, info={"step": "shift_egg", "from": 3, "to": 5, "left": 2}),
         Prompt(0, "guess", done, secret=True, info={"step": "guess", "target": 1, "which": "right"}),
     ]
     ctx = TableContext("Reggverse Riddles", 1, ["Ada", "Bo"], [], None, lang)

@@ -75,14 +75,21 @@ async def test_bot_in_its_own_process_plays_eggs_and_empires_to_the_end(tmp_path
         max_seats=3,
         mode="loopback",
         warm_up=False,
-        limits=load.rate_limits(per_channel=True, global_limit=False),
+        limits=load.rate_limits(per_channel=True, global_limit=True),
     )
     check_figures(figures, 3)
-    # Discord's per-channel limits were on: discord.py paced the bot by their headers (no 429), and the
-    # notifier said how long the tables, prompts and log lines took to reach Discord.
-    assert figures["rate_limits"] == "5 messages per 5 s per channel"
+    # Discord's limits were on: discord.py paced the bot by the per-channel headers and the bot paced itself
+    # under the global limit (no 429), and the notifier said how long the tables, prompts and log lines
+    # took to reach Discord.
+    assert figures["rate_limits"] == "5 messages per 5 s per channel, global 50 per 1 s"
     within = figures["within_limits"]
     assert isinstance(within, dict) and within["rate_limited"] == {}
+    bucket = within["global_bucket"]
+    assert sum(bucket["requests"].values()) > 0 and 0 <= bucket["busy_share"] <= 1, bucket
+    # Pictures: none uploaded twice to one message. Every click answered through its own token; no DM with
+    # the bot's token while playing (a game's other players are reached through their latest click).
+    assert figures["reuploads"] == 0 and isinstance(figures["upload_bytes"], int)
+    assert figures["exempt_per_turn"]["answer"] > 0 and not [k for k in figures["rest_by_kind_per_turn"] if " dm " in k]
     assert set(within["requests_held"]) == {"before", "after"} and within["held_seconds"] >= 0
     assert within["delays"]["table"]["answers"] > 0 and within["delays"]["log"]["answers"] > 0, within["delays"]
     assert "429s the bot received: 0" in load.report(figures)
@@ -336,10 +343,25 @@ def test_rest_figures_set_what_was_sent_against_what_the_notifier_was_asked() ->
     asked = load.notifications_asked(page) - load.notifications_asked(earlier)
     assert asked == {"table": 20, "dm": 8}
     sent = Counter({"POST table/thread post": 10, "PATCH table/thread edit": 7, "PATCH dm edit": 6, "POST dm post": 1})
-    figures = load.rest_figures(sent, 20, 10, asked)
+    exempt = Counter({"answer": 20, "followup": 5, "delete": 5, "edit": 2})
+    figures = load.rest_figures(sent, exempt, 10, asked)
     assert figures["rest_per_turn"] == 2.4 and figures["interaction_answers_per_turn"] == 2.0
+    assert figures["exempt_per_turn"] == {"answer": 2.0, "delete": 0.5, "edit": 0.2, "followup": 0.5}
     assert figures["floor_per_turn"] == 2.8  # a log post, a table edit, 0.8 DM refreshes
     assert figures["uncoalesced_per_turn"] == 3.8  # a log post, 2 table edits, 0.8 DM refreshes
     assert figures["asked_per_turn"] == {"table": 2.0, "dm": 0.8}
-    assert figures["coalesced_away_per_turn"] == {"table": 1.3, "dm": 0.1}
-    assert load.rest_figures(sent, 20, 10, None)["floor_per_turn"] is None
+    assert figures["coalesced_away_per_turn"] == {"table": 1.3}
+    assert load.rest_figures(sent, exempt, 10, None)["floor_per_turn"] is None
+
+
+async def test_a_run_with_expert_ai_seats_picks_the_level_in_the_lobby(harness: Harness) -> None:
+    # `bench load --ai-level expert`: the lobby's AI select seats experts, and the game plays on with them.
+    run = load.InProcessRun(harness, 0.0, random.Random(1))
+    run.ai_level = "expert"
+    _guild, channels = await harness.add_guild(1)
+    table = await run.open_game(0, "eggs-empires", "", 1, 2, channels[0])
+    await harness.settle()
+    assert harness.bot is not None and table.game_id is not None
+    seats = await harness.bot.db.seats(table.game_id)
+    assert [s.ai_level for s in seats] == [None, "expert", "expert"]
+    assert not harness.errors

@@ -1,6 +1,6 @@
 """The notifier with updates that arrive while a table edit is on its way: the table ends on the newest
 version, an update that is outdated before its picture is drawn is neither drawn nor sent, and a DM
-owed anew while the previous one was being sent is sent again."""
+pending anew while the previous one was being sent is sent again."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from bot.notify import DiscordNotifier
 def _update(version: int, dms: list[Any] | None = None) -> Any:
     game = SimpleNamespace(id=7, status="active", guild_id=None)
     notices = {n.seat.seat: n for n in dms or []}
-    return SimpleNamespace(game=game, version=version, started=False, dms=dms or [], notices=notices)
+    return SimpleNamespace(game=game, version=version, started=False, dms=dms or [], notices=notices, afk_seats=[])
 
 
 def _notifier() -> DiscordNotifier:
@@ -55,17 +55,17 @@ async def test_the_table_ends_on_the_newest_update_and_outdated_ones_are_skipped
         await paying
     assert shown == [1, 3], "the newest version is shown last; version 2 was outdated before it was drawn"
     assert asked == [(1, False), (3, True)], "version 3's picture goes before notifications that did not wait"
-    assert not notifier._owed
+    assert not notifier._pending
 
 
-async def test_a_dm_owed_again_while_one_is_sent_is_sent_again() -> None:
+async def test_a_dm_pending_again_while_one_is_sent_is_sent_again() -> None:
     notifier = _notifier()
     sent: list[tuple[int, bool]] = []
     sending = asyncio.Event()
     go_on = asyncio.Event()
 
     def notice(version: int) -> Any:
-        return SimpleNamespace(seat=SimpleNamespace(seat=0), version=version)
+        return SimpleNamespace(seat=SimpleNamespace(seat=0), version=version, prompt=None)
 
     async def send_private(game: Any, n: Any, update: Any, lang: str, still_wanted: Any, again: bool) -> None:
         if n.version == 1:
@@ -86,4 +86,4 @@ async def test_a_dm_owed_again_while_one_is_sent_is_sent_again() -> None:
         go_on.set()
         await paying
     assert sent == [(2, True)], "the DM shows the newest view (the older one, outdated once drawn, was not sent)"
-    assert not notifier._owed
+    assert not notifier._pending

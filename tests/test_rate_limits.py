@@ -100,7 +100,7 @@ async def logged_in(lb: Loopback) -> AsyncIterator[tuple[discord.Client, BotMetr
     with mock.patch.object(discord.http.Route, "BASE", f"{lb.url}/api/v10"):
         bot = discord.Client(intents=discord.Intents.none())
         metrics = BotMetrics()
-        metrics.time_holds(bot.http)
+        metrics.pace(bot.http, None)
         await bot.login(TOKEN)
         try:
             yield bot, metrics
@@ -271,9 +271,9 @@ async def test_a_fast_game_lives_within_the_thread_bucket_and_dms_are_not_held_b
             assert lb.limiter.exhausted > 0, "the thread's bucket was used up: its calls were held"
             turns = sum(1 for u in recorder.updates[game_id] if not u.started and u.resolved)
             posts = [c for c in thread_calls if c.method == "POST" and c.status == 200][1:]  # after the table
-            assert len(posts) < turns, "the lines owed at once went out together"
+            assert len(posts) < turns, "the lines pending at once went out together"
             # The thread lagged behind its bucket; the DMs (each its own channel) did not wait for it: they
-            # went out while the thread's calls were held (in one lane after the thread's, none would).
+            # went out while the thread's calls were held (in one queue after the thread's, none would).
             held = [(start, end) for channel, start, end in lb.limiter.held_spans if channel == thread]
             dm_calls = [
                 c.at
@@ -306,12 +306,12 @@ async def test_a_fast_game_lives_within_the_thread_bucket_and_dms_are_not_held_b
 
 
 @pytest.mark.parametrize("seed", [3])
-async def test_log_lines_owed_at_once_share_posts_within_discords_length(seed: int) -> None:
-    """Many long lines owed at once: as few posts as fit 2,000 characters each, every line once, in order."""
+async def test_log_lines_pending_at_once_share_posts_within_discords_length(seed: int) -> None:
+    """Many long lines pending at once: as few posts as fit 2,000 characters each, every line once, in order."""
     from types import SimpleNamespace
 
     from bot import present
-    from bot.notify import MESSAGE_LIMIT
+    from bot.pending import MESSAGE_LIMIT
     from harness.offline import offline_notifier
 
     rng = random.Random(seed)
@@ -336,11 +336,13 @@ async def test_log_lines_owed_at_once_share_posts_within_discords_length(seed: i
     by_version = dict(enumerate(lines, start=1))
     with mock.patch.object(present, "log_line", side_effect=lambda update, lang: by_version[update.version]):
         first = asyncio.create_task(
-            notifier.publish(SimpleNamespace(game=game, version=1, started=False, dms=[], notices={}))
+            notifier.publish(SimpleNamespace(game=game, version=1, started=False, dms=[], notices={}, afk_seats=[]))
         )
         await asyncio.sleep(0)
         for version in range(2, len(lines) + 1):
-            await notifier.publish(SimpleNamespace(game=game, version=version, started=False, dms=[], notices={}))
+            await notifier.publish(
+                SimpleNamespace(game=game, version=version, started=False, dms=[], notices={}, afk_seats=[])
+            )
         gate.set()
         await first
     assert posts[0][0] == lines[0]

@@ -41,6 +41,7 @@ TYPES = [
     "statue",
     "tower",
 ]
+NAMES = [f"{x}{y}" for y in "1234" for x in "abcd"]  # one name per square for everybody, from the south
 LEFT = {"id": 900, "t": 4, "neg": False, "side": "left"}  # squares x0, x1 from the south
 TREE = {"id": 901, "t": 1, "neg": False, "tile": "tree"}  # squares 0, 8, 9, 13
 
@@ -111,7 +112,13 @@ def test_movement_grid_is_read_from_the_players_side(seat: int, forward: int, le
     assert sorted(ids(state)) == sorted([f"c{forward}", f"c{left}"])
     events = act(state, seat, f"c{forward}")
     assert state.board["pawns"][seat] == forward
-    assert {"type": "moved", "seat": seat, "from": [5, 10, 8, 7][seat], "to": forward} in events
+    assert {
+        "type": "moved",
+        "seat": seat,
+        "from": [5, 10, 8, 7][seat],
+        "to": forward,
+        "square": NAMES[forward],
+    } in events
 
 
 def test_off_the_map_and_onto_a_pawn_are_not_offered_and_with_nothing_left_the_pawn_stays() -> None:
@@ -122,7 +129,7 @@ def test_off_the_map_and_onto_a_pawn_are_not_offered_and_with_nothing_left_the_p
     state = table(2, pawns=[0, 1])
     play = give(state, 0, moves=[[0, -1], [-1, 0], [1, 0]])
     events = act(state, 0, play)
-    assert {"type": "stayed", "seat": 0, "cell": 0} in events
+    assert {"type": "stayed", "seat": 0, "cell": 0, "square": "a1"} in events
     assert state.board["pawns"][0] == 0 and kind(state) == "drop"
 
 
@@ -265,7 +272,15 @@ def test_collection_is_read_from_the_collectors_side() -> None:
     act(state, 1, "c11")  # north's left is east
     act(state, 1, "pile:cyan")
     events = act(state, 1, "green:next")
-    assert {"type": "collected", "seat": 1, "eggs": ["red"], "sources": ["pile"], "cell": 11} in events
+    collected = {
+        "type": "collected",
+        "seat": 1,
+        "eggs": ["red"],
+        "sources": ["pile"],
+        "source_squares": [None],
+        "cell": 11,
+    }
+    assert collected in events
     assert 11 in matching_tiles(state.board, "red", 1) and 11 not in matching_tiles(state.board, "red", 0)
 
 

@@ -119,7 +119,8 @@ def test_a_collected_egg_comes_from_its_pile_or_a_tile_holding_it_as_the_player_
     events = act(state, 0, "c0")
     assert state.collected[0]["red"] == 1 and state.board["eggs"][0] == {} and state.piles["red"] == 10
     # orange (the rule just placed: bottom half) comes from its pile, lying on no tile
-    assert {"type": "collected", "seat": 0, "eggs": ["red", "orange"], "sources": ["c0", "pile"], "cell": 9} in events
+    sources = {"sources": ["c0", "pile"], "source_squares": ["a1", None]}
+    assert {"type": "collected", "seat": 0, "eggs": ["red", "orange"], **sources, "cell": 9} in events
     assert state.current == 1
 
 
@@ -130,7 +131,8 @@ def test_with_the_egg_on_no_tile_it_comes_from_the_pile_without_asking() -> None
     state.touch()
     events = act(state, 0, "orange:next")
     assert state.piles["red"] == 9 and state.current == 1
-    assert {"type": "collected", "seat": 0, "eggs": ["red", "orange"], "sources": ["pile", "pile"], "cell": 9} in events
+    sources = {"sources": ["pile", "pile"], "source_squares": [None, None]}
+    assert {"type": "collected", "seat": 0, "eggs": ["red", "orange"], **sources, "cell": 9} in events
 
 
 def test_collect_any_takes_from_a_pile_or_any_tile() -> None:

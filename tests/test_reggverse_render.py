@@ -79,8 +79,8 @@ def test_the_table_service_finds_the_renderer_and_its_texts_keep_secrets() -> No
     ctx = TableContext("Reggverse Riddles", 1, ["a", "b", "c"], [state.current])
     public = RENDERER.describe_public(GAME.view(state, None), ctx)
     private = RENDERER.describe_private(GAME.view(state, 2), ctx, 2)
-    assert "Secret objective" not in public and "tile " not in public.split("Collected")[1]
-    assert "Secret objective" in private and f"tile {state.hands[2][0]}:" in private
+    assert "Secret objective" not in public and "Tile " not in public.split("Collected")[1]
+    assert "Secret objective" in private and f"Tile {state.hands[2][0]}:" in private
     png = RENDERER.image(GAME.view(state, None))
     assert png is not None and png[:4] == b"\x89PNG"
 

@@ -42,3 +42,31 @@ def test_a_repeated_text_is_rendered_once_and_the_kept_bitmaps_are_bounded() -> 
     for n in range(fonts.KEPT_MASKS + 10):
         kept.getmask2(str(n), "L")
     assert len(kept._masks) == fonts.KEPT_MASKS
+
+
+def _catalog_letters() -> set[str]:
+    from babel.messages.pofile import read_po
+
+    from bot.i18n import po_path
+
+    letters: set[str] = set()
+    for lang in ("it", "fr"):
+        with po_path(lang).open("rb") as handle:
+            for message in read_po(handle):
+                strings = message.string if isinstance(message.string, tuple) else (message.string,)
+                letters.update(c for s in strings for c in s if c.isprintable() and not c.isspace())
+    return letters
+
+
+def test_the_latin_font_has_every_letter_of_the_catalogs_where_pillows_font_has_none() -> None:
+    """Pillow's own font (Aileron) draws accented letters as empty boxes; the vendored DejaVu subset draws
+    every letter the Italian and French catalogs use (a missing glyph draws what an unknown one does)."""
+    latin, default = fonts.latin_font(20), ImageFont.load_default(size=20)
+
+    def missing(font: fonts.FontType, letter: str) -> bool:
+        return bytes(font.getmask(letter)) == bytes(font.getmask("\ue000"))  # a private-use character: no glyph
+
+    letters = _catalog_letters()
+    assert {"é", "à", "œ", "è"} <= letters
+    assert not [c for c in sorted(letters) if missing(latin, c)]
+    assert missing(default, "é") and missing(default, "œ")

@@ -28,7 +28,7 @@ from games.core import NO_INFO, Choice, Prompt
 RENDER = Path(__file__).resolve().parents[1] / "bot" / "render"
 # Games whose renderer still reads engine English, being rewritten (each is asserted to still read it, so
 # the set cannot go stale: remove a game once its renderer reads only data).
-STILL_READS_ENGINE_TEXT: set[str] = {"reggverse-riddles"}
+STILL_READS_ENGINE_TEXT: set[str] = set()
 MOMENTS = 120  # decisions looked at per game
 
 

@@ -205,6 +205,12 @@ async def test_afk_reminder_then_ai_then_ai_control_then_abandon(db: Database) -
         if (await db.seats(game_id))[1].ai_controlled:
             break
     assert (await db.seats(game_id))[1].ai_controlled
+    # While the AI holds the seat, its moves are logged as AFK ones, not as the player's own.
+    logged = len(await db.actions(game_id))
+    for _ in range(3):
+        await first_choice(table, game_id, 100)
+    later = [(a.seat, a.afk) for a in (await db.actions(game_id))[logged:]]
+    assert (1, True) in later and (1, False) not in later, later
     await table.back(game_id, 101)
     assert not (await db.seats(game_id))[1].ai_controlled
     # Now both players stay away: once every human is AI-controlled, the game is abandoned.

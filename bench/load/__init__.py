@@ -2,18 +2,19 @@
 
     python -m bench load [--games 1000] [--database-url URL] [--think 3.0] [--seed 1] [--memory-games 100]
                          [--duration S] [--mode loopback|inprocess] [--open-concurrency 16]
-                         [--no-limits] [--global-limit]
+                         [--no-limits] [--no-global-limit] [--with-floor]
 
 Two modes. `loopback` (the default): the real `python -m bot` runs in its own process
 (harness/run_bot.py) against the loopback fake Discord (fakediscord/loopback.py: real HTTP
 and a real gateway websocket on 127.0.0.1), and the players and the fake run in this process, so
-the bot's own CPU time can be told apart. The fake applies Discord's per-channel rate limit on
-creating and editing messages (5 per 5 s per channel, each thread and DM its own; the headers
-discord.py paces itself by; fakediscord/rate_limits.py), as Discord does for every bot:
-`--no-limits` turns it off, `--global-limit` adds the global 50 requests per second (interactions
-exempt; discord.py does not pace itself for it, so expect 429s). `inprocess`: the bot, discord.py,
-the fake and the players share one process (harness: only the network replaced; no rate
-limits); use it to profile the bot with py-spy or cProfile, and for the traced-memory figure.
+the bot's own CPU time can be told apart. The fake applies Discord's limits as Discord does for every
+bot (fakediscord/rate_limits.py): per channel, creating and editing messages (5 per 5 s, each thread
+and DM its own; with the headers discord.py paces itself by), and the global 50 requests per second
+of a bot token (the interaction routes exempt; the bot paces itself under it: bot/pacing.py).
+`--no-limits` turns the per-channel limit off, `--no-global-limit` the global one (and the bot's
+pacing under it). `--with-floor` measures the floor (bench/floor.py) first, in the same sitting.
+`inprocess`: the bot, discord.py, the fake and the players share one process (harness: only the
+network replaced; no rate limits); use it to profile the bot with py-spy or cProfile, and for the traced-memory figure.
 
 The games are spread over several guilds (at most 100 tables per guild), one channel per game, and
 mix all three games with and without their variants, 2-6 seats (2-4 for Eight-Minute Empire), some
@@ -31,20 +32,23 @@ Figures (play phase only; opening the lobbies is reported apart):
   p99 / max over every click; and to the answer itself (after a deferral: its edit);
 - every click's outcome: accepted, refused (by reason: the refusal's message id in bot/text.py),
   unanswered within 30 s (and what those got in the end, if the answer came before the bot stopped);
-- REST calls the bot sent on its own per resolved turn (a turn's log line, counted by the bot's
-  `tablebot_notifications_total{kind="log"}`: lines owed at once share a post), by kind, with the
-  answers to interactions apart, against what the table service asked its notifier to show meanwhile (the
-  bot's `tablebot_notifications_total`): one table edit per update (each accepted click, with the AI
-  moves it set off: in Eggs and Empires every player's secret play is an update, several per turn)
-  and one DM refresh per human seat whose prompt changed, the clicking player's excepted (the answer
-  to the click edits that DM). The floor is a log post, a table edit and those DM refreshes per turn;
-  "without coalescing" adds every update's table edit. Fewer go out than asked because the notifier
-  coalesces: an update that comes while the previous one of its game is still being drawn or sent
-  replaces it (its table, a seat's DM), and only the newest is sent. (The former floor, a DM edit per
-  human per turn, was never reached: a DM is refreshed only when its player's prompt changed, which
-  in a turn-by-turn game is one player per turn, and not at all for the player who clicked; every
-  player's at the end of a game.)
-- within Discord's rate limits (loopback): the 429s the fake answered, by scope; the bot's requests
+- bot-token requests per resolved turn (a turn's log line, counted by the bot's
+  `tablebot_notifications_total{kind="log"}`: lines pending at once share a post), by route: what
+  Discord's global limit counts. Apart, the requests through interaction tokens, which it does not
+  count: answers to clicks, and the notifier reaching players through their latest click (a new DM
+  prompt as a follow-up, edits, deleting the superseded prompt). Against what the table service asked
+  its notifier to show meanwhile (the bot's `tablebot_notifications_total`): one table edit per update
+  (each accepted click, with the AI moves it set off: in Eggs and Empires every player's secret play
+  is an update, several per turn) and one private window refreshed per human seat whose prompt
+  changed, the clicking player's excepted (the answer to the click shows it). Fewer table edits go out
+  than asked because the notifier coalesces: an update that comes while the previous one of its game
+  is still waiting, drawn or sent replaces it, and only the newest is sent;
+- pictures uploaded: bytes in all and per game; re-uploads of the same bytes to the same message (an
+  unchanged picture keeps its attachment: 0), and the same bytes uploaded to another message (a new
+  DM prompt needs its own copy);
+- within Discord's rate limits (loopback): the 429s the fake answered, by scope; the bot's own bucket
+  for the global limit (requests by priority, their mean wait, and the share of time some request
+  waited for it: the bottleneck share); the bot's requests
   held by discord.py's limiter (`tablebot_discord_request_held_seconds`: before a request while its
   bucket has no room, and after the one that used it up, until the reset); and from an update handed to the
   notifier to Discord's answer to the request that showed it (`tablebot_notification_delay_seconds`):

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     pass
 
-from bench.load.plan import MODES, TARGETS
+from bench.load.plan import LIMIT_TARGETS, MODES, TARGETS
 from bench.load.report import report
 from bench.load.runner import rate_limits, run
 
@@ -56,9 +56,21 @@ def main(argv: list[str]) -> int:
         help="the loopback fake answers at once (default: Discord's 5 messages per 5 s per channel)",
     )
     parser.add_argument(
-        "--global-limit",
+        "--no-global-limit",
         action="store_true",
-        help="add Discord's global limit (50 requests per second; interactions exempt)",
+        help="leave out Discord's global limit (50 requests per second, interactions exempt; on by default): "
+        "the fake does not apply it and the bot does not pace itself under it",
+    )
+    parser.add_argument(
+        "--with-floor",
+        action="store_true",
+        help="measure the floor (python -m bench floor) in the same run, first: the CPU ratio to it",
+    )
+    parser.add_argument(
+        "--ai-level",
+        choices=("heuristic", "expert"),
+        default="heuristic",
+        help="the level of the AI seats (expert: saved as load-<database>-expert)",
     )
     parser.add_argument("--no-save", action="store_true", help="print only; leave bench/results alone")
     parser.add_argument("--workdir", default=None, help="keep the bot's log and the SQLite files here")
@@ -81,21 +93,32 @@ def main(argv: list[str]) -> int:
                 duration=args.duration,
                 mode=args.mode,
                 open_concurrency=args.open_concurrency,
-                limits=rate_limits(per_channel=not args.no_limits, global_limit=args.global_limit),
+                limits=rate_limits(per_channel=not args.no_limits, global_limit=not args.no_global_limit),
+                with_floor=args.with_floor,
+                ai_level=args.ai_level,
             )
         )
     print(report(figures))
     if not args.no_save:
         from bench import results
 
-        name = f"load-{figures['database']}"
+        # One record per database, size and limit: the limits issue compares runs of one sitting.
+        unlimited = args.no_global_limit and args.mode == "loopback"
+        name = (
+            f"load-{figures['database']}-{args.games}"
+            + ("-no-global-limit" if unlimited else "")
+            + ("" if args.ai_level == "heuristic" else f"-{args.ai_level}")
+        )
         where = "in its own process" if args.mode == "loopback" else "in process"
+        limit = "without the global limit" if unlimited else "within Discord's limits"
         results.save(
             name,
             results.command("load", argv),
             figures,
-            title=f"Load: {args.games} concurrent games ({figures['database']}, bot {where})",
-            targets=TARGETS if figures["database"] == "sqlite" else {},
+            title=f"Load: {args.games} concurrent games ({figures['database']}, bot {where}, {limit}"
+            + ("" if args.ai_level == "heuristic" else f", {args.ai_level} AI seats")
+            + ")",
+            targets={**(TARGETS if figures["database"] == "sqlite" else {}), **LIMIT_TARGETS},
             notes=_figures_doc(),
         )
     return 0 if figures["errors"] == 0 and figures["unanswered"] == 0 else 1

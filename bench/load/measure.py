@@ -135,23 +135,23 @@ class Ledger:
             return {int(row[0]) for row in await connection.execute(query, {"ids": list(game_ids)})}
 
 
-SENT_AS = {"table": ("PATCH table/thread edit",), "dm": ("PATCH dm edit", "POST dm post")}
-
-
-def rest_figures(sent: Counter[str], answers: int, turns: int, asked: Counter[str] | None) -> dict[str, Any]:
-    """The REST figures per resolved turn (a log line): sent by kind, and against what was asked.
+def rest_figures(sent: Counter[str], exempt: Counter[str], turns: int, asked: Counter[str] | None) -> dict[str, Any]:
+    """The REST figures per resolved turn (a log line): the bot-token requests by route (what Discord's
+    global limit counts), the requests through interaction tokens apart (`exempt`: answers to clicks,
+    and the notifier reaching players through their latest click), and against what was asked.
 
     `asked` (the bot's `tablebot_notifications_total` over the same time): table edits (one per update
-    the table service published: each accepted click, with the AI moves it set off) and DM refreshes
-    (one per human seat whose prompt changed, the clicking player's own excepted: the answer to the
-    click shows it). Without coalescing the bot would send a log post, every asked table edit and
-    every asked DM refresh; the floor is a log post, one table edit and the asked DM refreshes."""
+    the table service published: each accepted click, with the AI moves it set off) and private
+    windows refreshed (one per human seat whose prompt changed, the clicking player's own excepted: the
+    answer to the click shows it). Without coalescing the bot would send a log post, every asked table
+    edit and every asked DM refresh; the floor is a log post, one table edit and the asked DM refreshes."""
     per = max(1, turns)
     figures: dict[str, Any] = {
         "resolved_turns": turns,
         "rest_per_turn": round(sum(sent.values()) / per, 2),
         "rest_by_kind_per_turn": {k: round(v / per, 2) for k, v in sorted(sent.items())},
-        "interaction_answers_per_turn": round(answers / per, 2),
+        "interaction_answers_per_turn": round(exempt["answer"] / per, 2),
+        "exempt_per_turn": {k: round(v / per, 2) for k, v in sorted(exempt.items())},
     }
     if asked is None:
         figures.update(
@@ -167,9 +167,9 @@ def rest_figures(sent: Counter[str], answers: int, turns: int, asked: Counter[st
         {
             "floor_per_turn": round((2 * turns + asked["dm"]) / per, 2),
             "uncoalesced_per_turn": round((turns + asked["table"] + asked["dm"]) / per, 2),
-            "asked_per_turn": {kind: round(asked[kind] / per, 2) for kind in SENT_AS},
+            "asked_per_turn": {kind: round(asked[kind] / per, 2) for kind in ("table", "dm")},
             "coalesced_away_per_turn": {
-                kind: round((asked[kind] - sum(sent[k] for k in SENT_AS[kind])) / per, 2) for kind in SENT_AS
+                "table": round((asked["table"] - sent["PATCH table/thread edit"]) / per, 2),
             },
         }
     )
@@ -292,12 +292,49 @@ def limit_figures(before: str, after: str) -> dict[str, Any]:
         )
 
     held = {side: between(HELD, "when", side) for side in ("before", "after")}
+    requests = counter_delta(before, after, GLOBAL_REQUESTS)
+    waited = counter_delta(before, after, GLOBAL_WAITED)
+    busy = counter_delta(before, after, GLOBAL_BUSY).get("", 0.0)
     return {
         "requests_held": {side: figures["answers"] for side, figures in held.items()},
         "held_seconds": round(sum(f["answers"] * f.get("mean_ms", 0.0) for f in held.values()) / 1000, 1),
         "held": held,
         "delays": {kind: between(DELAYS, "kind", kind) for kind in ("table", "dm", "log")},
+        # The bot's own bucket for Discord's global limit (bot/pacing.py): requests by priority, their
+        # mean wait, and the seconds some request waited (the bucket was the bottleneck).
+        "global_bucket": {
+            "requests": {level: int(n) for level, n in sorted(requests.items())},
+            "mean_wait_ms": {
+                level: round(1000 * waited.get(level, 0.0) / n, 1) for level, n in sorted(requests.items()) if n
+            },
+            "busy_seconds": round(busy, 2),
+        },
     }
+
+
+GLOBAL_REQUESTS = "tablebot_global_limit_requests"
+GLOBAL_WAITED = "tablebot_global_limit_wait_seconds"
+GLOBAL_BUSY = "tablebot_global_limit_busy_seconds"
+
+
+def counter_values(page: str, name: str, label: str = "priority") -> dict[str, float]:
+    """A counter of a Prometheus page by the value of `label` ("" for a counter without labels)."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    values: dict[str, float] = {}
+    for family in text_string_to_metric_families(page):
+        if family.name == name:
+            for sample in family.samples:
+                if sample.name.endswith("_total"):
+                    key = sample.labels.get(label, "")
+                    values[key] = values.get(key, 0.0) + sample.value
+    return values
+
+
+def counter_delta(before: str, after: str, name: str, label: str = "priority") -> dict[str, float]:
+    """How much a counter grew between two scrapes, by the value of `label`."""
+    old = counter_values(before, name, label)
+    return {key: value - old.get(key, 0.0) for key, value in counter_values(after, name, label).items()}
 
 
 def free_port() -> int:

@@ -40,6 +40,14 @@ TABLES_PER_GUILD = 100
 EPHEMERAL = 64
 
 TARGETS = {"decisions_per_second": ">= 500", "latency_p99_ms": "< 100", "memory_per_game_kb": "<= 100"}
+# Discord's limits (the limits issue, 19) and uploads (the pictures issue, 18.6): whatever the database.
+LIMIT_TARGETS = {
+    "rest_per_turn": "<= 1.0",
+    "cpu_ratio_to_floor": "<= 3.0",
+    "reuploads": "0",
+    "within_limits.rate_limited.global": "0",
+    "within_limits.rate_limited.user": "0",
+}
 
 FAKE_RECORDS = (
     "messages",

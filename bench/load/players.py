@@ -42,6 +42,8 @@ class LoadRun:
     """Drives the games of one run through a driver (in-process Harness or Loopback) and records what
     happened, by watching every REST call the fake Discord serves."""
 
+    ai_level = "heuristic"  # the level of the AI seats the lobbies get
+
     def __init__(self, driver: Driver, think: float, rng: random.Random) -> None:
         self.driver = driver
         self.think = think
@@ -62,8 +64,15 @@ class LoadRun:
         self.outcomes: Counter[str] = Counter()  # "accepted", "refused", "unanswered", "undelivered"
         self.refusals: Counter[str] = Counter()  # reason -> clicks refused for it
         self.late_answers: Counter[str] = Counter()  # "accepted" or reason -> unanswered clicks answered later
-        self.bot_calls: Counter[str] = Counter()  # REST calls the bot made on its own, by kind
-        self.answer_calls = 0  # interaction callbacks, follow-ups and edits of answers
+        self.bot_calls: Counter[str] = Counter()  # REST calls the bot made with its own token, by kind
+        # Calls through interaction tokens (Discord does not count them against the global limit): "answer"
+        # (a click's callback, and the edit or follow-up that answers a deferred one) and the notifier's
+        # ("followup", "edit", "delete": players reached through their latest click).
+        self.exempt_calls: Counter[str] = Counter()
+        # Pictures uploaded: "files", "bytes"; "reuploads" (what the message shows already), "returns" (what it
+        # showed before), "repeated" (what another message was given: a new one).
+        self.uploaded: Counter[str] = Counter()
+        self._digests: set[str] = set()  # of the files uploaded while recording
         self.turns: Counter[int] = Counter()  # game id -> resolved turns (log posts)
         self.last_progress = time.perf_counter()
         self.recording = False
@@ -92,6 +101,7 @@ class LoadRun:
         parts = call.path.strip("/").split("/")
         body = call.json or {}
         channel: int | None = None
+        answering = False
         if parts[0] == "interactions":  # /interactions/{id}/{token}/callback
             kind = int(body.get("type", 0))
             data = body.get("data") or {}
@@ -102,7 +112,8 @@ class LoadRun:
                 ephemeral=bool(int(data.get("flags") or 0) & EPHEMERAL),
             )
             channel = fake.interaction_sources.get(parts[2], {}).get("channel_id")
-        elif parts[0] == "webhooks" and len(parts) > 2:  # a followup or an edit after a deferral
+        elif parts[0] == "webhooks" and len(parts) > 2:  # a followup or an edit after a deferral, or the notifier's
+            answering = parts[2] in self.pending
             refusal = call.method == "POST" and bool(int(body.get("flags") or 0) & EPHEMERAL)
             self._answered(parts[2], final=True, content=body.get("content"), ephemeral=refusal)
             channel = fake.interaction_sources.get(parts[2], {}).get("channel_id")
@@ -123,8 +134,14 @@ class LoadRun:
                 fake.calls.clear()
                 fake.responses.clear()
             return
-        if call.via != "http" or parts[0] == "interactions":
-            self.answer_calls += 1
+        for upload in call.uploads:
+            self.uploaded.update(files=1, bytes=upload.size, repeated=upload.digest in self._digests)
+            self._digests.add(upload.digest)
+        self.uploaded.update(reuploads=call.reuploads, returns=call.returns)
+        if parts[0] == "interactions" or (parts[0] == "webhooks" and answering):
+            self.exempt_calls["answer"] += 1
+        elif call.via != "http":
+            self.exempt_calls[{"POST": "followup", "PATCH": "edit", "DELETE": "delete"}.get(call.method, "other")] += 1
         else:
             self.bot_calls[classify(self.driver, call.method, call.path)] += 1  # type: ignore[arg-type]
             if channel is not None and call.method == "POST" and channel in self.by_thread:
@@ -190,7 +207,7 @@ class LoadRun:
         for user in users[1:]:
             await self._lobby_click(table, user, "Join")
         for _ in range(ais):
-            await self._lobby_click(table, users[0], "Add AI")
+            await self._add_ai(table, users[0])
         custom_id, _message = self._lobby_button(table, "Start")
         table.game_id = int(custom_id.split(":")[1])
         await self._lobby_click(table, users[0], "Start")
@@ -238,6 +255,24 @@ class LoadRun:
                 if component.get("label") == label:
                     return str(component["custom_id"]), message
         raise AssertionError(f"no {label!r} button in the lobby of a {table.key} game")
+
+    async def _add_ai(self, table: Table, user: int) -> None:
+        """Add AI (the easy level), or an AI of `ai_level` picked in the lobby's AI select."""
+        if self.ai_level == "heuristic":
+            await self._lobby_click(table, user, "Add AI")
+            return
+
+        def pick() -> tuple[dict[str, Any], str]:
+            for message in reversed(self.driver.messages_in(table.channel)):
+                for component in self.driver.components(message):
+                    if str(component.get("custom_id", "")).endswith(":add_ai"):
+                        custom_id = str(component["custom_id"])
+                        return self.driver.click_payload(
+                            user, custom_id, message=message, channel=table.channel, values=[self.ai_level]
+                        )
+            raise AssertionError(f"no AI level select in the lobby of a {table.key} game")
+
+        await self._lobby_step(table, "Add AI", pick)
 
     async def _lobby_click(self, table: Table, user: int, label: str) -> None:
         def click() -> tuple[dict[str, Any], str]:
@@ -414,9 +449,25 @@ class LoadRun:
             "answer_p50_ms": round(percentile(answer_ms, 0.50), 1),
             "answer_p99_ms": round(percentile(answer_ms, 0.99), 1),
             "answer_max_ms": round(max(answer_ms, default=0.0), 1),
-            **rest_figures(self.bot_calls, self.answer_calls, turns, asked),
+            **rest_figures(self.bot_calls, self.exempt_calls, turns, asked),
+            **self.upload_figures(),
             "lobby_steps": self.lobby_figures(),
             "lobby_retries": dict(self.lobby_retries.most_common()),
+        }
+
+    def upload_figures(self) -> dict[str, Any]:
+        """The pictures uploaded while recording: bytes in all and per game; re-uploads of the picture a message
+        shows already (an unchanged picture keeps its attachment: 0); uploads of a picture a message showed
+        earlier (it changed back: Discord dropped the attachment when it changed); the same bytes to
+        another message (a new DM prompt needs its own copy)."""
+        games = max(1, len(self.tables))
+        return {
+            "uploads": self.uploaded["files"],
+            "upload_bytes": self.uploaded["bytes"],
+            "upload_kb_per_game": round(self.uploaded["bytes"] / games / 1024, 1),
+            "reuploads": self.uploaded["reuploads"],
+            "uploads_of_an_earlier_picture": self.uploaded["returns"],
+            "uploads_repeated_to_other_messages": self.uploaded["repeated"],
         }
 
     def lobby_figures(self) -> dict[str, Any]:

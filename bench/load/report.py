@@ -35,6 +35,14 @@ def limit_report(f: dict[str, Any]) -> list[str]:
 
         return f"mean {figures['mean_ms']} ms, p50 {bound('p50_under_ms')}, p99 {bound('p99_under_ms')}"
 
+    bucket = within.get("global_bucket")
+    if bucket is not None:
+        waits = ", ".join(f"{level} {ms} ms" for level, ms in bucket["mean_wait_ms"].items())
+        lines.append(
+            f"    the bot's own bucket for the global limit: {sum(bucket['requests'].values())} requests "
+            f"({', '.join(f'{n} {level}' for level, n in bucket['requests'].items())}); mean wait {waits or '-'}; "
+            f"the bottleneck {100 * bucket.get('busy_share', 0):.0f}% of the time ({bucket['busy_seconds']} s)"
+        )
     names = {
         "table": "table (how stale it was when an update reached it)",
         "dm": "dm (a player's prompt)",
@@ -114,22 +122,38 @@ def report(figures: dict[str, Any]) -> str:
             "answered later: " + (", ".join(f"{n} {why}" for why, n in f["unanswered_then_answered"].items()) or "none")
         )
     lines.append(
-        f"  REST calls the bot sent on its own per resolved turn (a log line): {f['rest_per_turn']} over "
-        f"{f['resolved_turns']} turns; plus {f['interaction_answers_per_turn']} answers to interactions"
+        f"  bot-token requests per resolved turn (a log line; what Discord's global limit counts): "
+        f"{f['rest_per_turn']} over {f['resolved_turns']} turns  [target <= 1.0]"
     )
     lines += [f"    {kind:28s} {per:6.2f} per turn" for kind, per in f["rest_by_kind_per_turn"].items()]
+    exempt = f.get("exempt_per_turn") or {}
+    lines.append(
+        "  through interaction tokens (not counted by Discord), per turn: "
+        + (", ".join(f"{kind} {per:.2f}" for kind, per in exempt.items()) or "none")
+        + " (answer: a click's callback or its deferred answer; followup/edit/delete: players reached through "
+        "their latest click)"
+    )
     if f.get("asked_per_turn"):
         asked, away = f["asked_per_turn"], f["coalesced_away_per_turn"]
         lines.append(
-            f"    floor {f['floor_per_turn']} (a log post, a table edit, a DM edit per player whose prompt "
-            f"changed); without coalescing {f['uncoalesced_per_turn']}"
+            f"    asked per turn: {asked['table']:.2f} table edits ({away['table']:.2f} coalesced away: a newer update "
+            f"replaced it while it waited), {asked['dm']:.2f} private windows refreshed; without coalescing "
+            f"{f['uncoalesced_per_turn']}"
         )
-        lines += [
-            f"    asked {kind:5s} {asked[kind]:6.2f} per turn, {away[kind]:6.2f} coalesced away (a newer update "
-            "replaced it while it waited)"
-            for kind in asked
-        ]
+    if "uploads" in f:
+        lines.append(
+            f"  pictures uploaded: {f['uploads']} ({f['upload_bytes'] / 1024:,.0f} KB, {f['upload_kb_per_game']} KB "
+            f"per game over the run); re-uploads of the picture a message shows: {f['reuploads']}  [target 0]; "
+            f"of a picture it showed earlier: {f['uploads_of_an_earlier_picture']}; the same bytes to another "
+            f"message (a new one): {f['uploads_repeated_to_other_messages']}"
+        )
     lines += limit_report(f)
+    if "cpu_ratio_to_floor" in f:
+        floor = f["floor"]
+        lines.append(
+            f"  CPU per decision / the floor's CPU per click (measured first, same sitting: "
+            f"{floor['bot_cpu_ms_per_click']} ms): {f['cpu_ratio_to_floor']}  [target <= 3.0]"
+        )
     memory = []
     if f.get("rss_per_game_kb") is not None:
         memory.append(f"bot process RSS growth {f['rss_per_game_kb']} KB per game over {f['games']} games (loopback)")

@@ -115,15 +115,26 @@ async def run(
     open_concurrency: int = 16,
     warm_up: bool = True,
     limits: RateLimits | None = None,
+    ai_level: str = "heuristic",
+    with_floor: bool = False,
 ) -> dict[str, Any]:
     """One load run; its figures. `warm_up`: one game of each kind is opened first, outside the figures.
-    `limits`: Discord's rate limits the loopback fake applies (loopback mode only; None: none)."""
+    `limits`: Discord's rate limits the loopback fake applies (loopback mode only; None: none).
+    `ai_level`: the level of the AI seats (the lobby's Add AI button seats the easy one, its select others).
+    `with_floor`: the floor (bench/floor.py) is measured first, in the same sitting, and the bot's CPU
+    per decision is given as a multiple of its CPU per click."""
     url = database_url or f"sqlite+aiosqlite:///{directory / 'load.sqlite3'}"
     figures: dict[str, Any] = {
         "mode": mode,
         "database": "postgresql" if url.startswith("postgresql") else "sqlite",
         "rate_limits": limits_name(limits if mode == "loopback" else None),
+        "ai_level": ai_level,
     }
+    floor: dict[str, Any] | None = None
+    if with_floor:
+        from bench.floor import measure
+
+        floor = await measure(FLOOR_CLICKERS, FLOOR_SECONDS, FLOOR_POSTS)
     if mode == "loopback":
         figures.update(
             await _run_loopback(
@@ -137,6 +148,7 @@ async def run(
                 max_seats=max_seats,
                 open_concurrency=open_concurrency,
                 warm_up=warm_up,
+                ai_level=ai_level,
                 limits=limits,
             )
         )
@@ -153,8 +165,12 @@ async def run(
                 max_seats=max_seats,
                 open_concurrency=open_concurrency,
                 warm_up=warm_up,
+                ai_level=ai_level,
             )
         )
+    if floor is not None:
+        figures["floor"] = floor
+        figures["cpu_ratio_to_floor"] = round(figures["cpu_ms_per_decision"] / floor["bot_cpu_ms_per_click"], 2)
     measured = min(memory_games, count)
     figures["memory_games"] = measured
     figures["memory_per_game_kb"] = (
@@ -203,6 +219,7 @@ async def _run_inprocess(
     max_seats: int,
     open_concurrency: int,
     warm_up: bool,
+    ai_level: str = "heuristic",
 ) -> dict[str, Any]:
     from harness import Harness
 
@@ -213,6 +230,7 @@ async def _run_inprocess(
     bot_logger.setLevel(logging.WARNING)
     rng = random.Random(seed)
     load = InProcessRun(h, think, rng)
+    load.ai_level = ai_level
     ledger = Ledger(url)
     try:
         if warm_up:
@@ -250,6 +268,10 @@ async def _run_inprocess(
     return figures
 
 
+# The floor measured with `with_floor`: bench floor's defaults.
+FLOOR_CLICKERS, FLOOR_SECONDS, FLOOR_POSTS = 64, 20.0, 1.3
+
+
 def rate_limits(*, per_channel: bool, global_limit: bool) -> RateLimits | None:
     """The loopback's limits for these flags: Discord's per-channel message bucket, its global limit."""
     from fakediscord.rate_limits import DISCORD_GLOBAL, DISCORD_MESSAGES, RateLimits
@@ -281,6 +303,7 @@ async def _run_loopback(
     open_concurrency: int,
     warm_up: bool,
     limits: RateLimits | None = None,
+    ai_level: str = "heuristic",
 ) -> dict[str, Any]:
     from fakediscord.loopback import Loopback
     from harness.run_bot import BotProcess
@@ -289,6 +312,7 @@ async def _run_loopback(
     fake = lb.fake
     rng = random.Random(seed)
     load = LoopbackRun(lb, think, rng)
+    load.ai_level = ai_level
 
     async def add_guild(channels: int) -> list[int]:
         guild = fake.add_guild(f"guild-{len(fake.guilds)}")
@@ -306,7 +330,9 @@ async def _run_loopback(
     try:
         with open(log_path, "wb") as log:  # noqa: ASYNC230 - opened once, before anything runs
             clock = BotClock(free_port())
-            bot = await BotProcess.spawn(lb, url, log=log, metrics_port=str(clock.port))
+            # Without the global limit the bot does not pace itself under it either (bot/pacing.py).
+            paced = {} if limits is not None and limits.global_limit is not None else {"global_rate_limit": "0"}
+            bot = await BotProcess.spawn(lb, url, log=log, metrics_port=str(clock.port), **paced)
             await lb.wait_ready(within=120)
             if not await lb.wait_until(lambda: bool(fake.commands), 60):
                 raise AssertionError("the bot never synced its commands")
@@ -325,6 +351,7 @@ async def _run_loopback(
             rss_growth = rss_kb(bot.pid) - rss_before
             lag.lags.clear()
             scraped = await clock.scrape()
+            scraped_at = time.perf_counter()
             rejected_before = Counter(lb.limiter.rejected) if lb.limiter is not None else Counter()
             bot_cpu, main_cpu = cpu_seconds(bot.pid, children=True), cpu_seconds(bot.pid)
             own_cpu = time.process_time()
@@ -338,9 +365,12 @@ async def _run_loopback(
                 held_up_to = limits.messages.per if limits is not None and limits.messages is not None else 0.0
                 await lb.quiet(idle=0.5 + held_up_to, within=120)
             final = await clock.scrape()
+            scraped_for = time.perf_counter() - scraped_at
             inside = BotClock.figures(BotClock.answer_counts(scraped), BotClock.answer_counts(final))
             asked = notifications_asked(final) - notifications_asked(scraped)
             within_limits = limit_figures(scraped, final)
+            bucket = within_limits["global_bucket"]
+            bucket["busy_share"] = round(bucket["busy_seconds"] / max(scraped_for, 1e-9), 3)
             within_limits["rate_limited"] = dict(
                 (Counter(lb.limiter.rejected) if lb.limiter is not None else Counter()) - rejected_before
             )

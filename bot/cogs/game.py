@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
-from bot import answer, guide, handlers, i18n, present, text
+from bot import answer, guide, handlers, i18n, preferences, present, text
 from bot.i18n import N_, NP_
 from bot.languages import of_server, of_user
 from storage import DatabaseUnavailable, GameRow
@@ -44,6 +44,10 @@ TIMER_CHOICES: list[app_commands.Choice[int]] = [_timer_choice(s) for s in prese
 LANGUAGE_CHOICES: list[app_commands.Choice[str]] = [
     app_commands.Choice(name=str(Locale.parse(code).get_display_name(code)).capitalize(), value=code)
     for code in i18n.LANGUAGES
+]
+
+NOTIFICATION_CHOICES: list[app_commands.Choice[str]] = [
+    app_commands.Choice(name=app_commands.locale_str(text.NOTIFY_BY[mode]), value=mode) for mode in preferences.MODES
 ]
 
 
@@ -393,9 +397,10 @@ class GameCog(commands.Cog):
 
     @game.command(
         name=NP_("command", "settings"),
-        description=N_("Server settings: the language of channel and thread messages, and caps (Manage Server)"),
+        description=N_("Your settings (how you are told it is your turn) and the server's (Manage Server)"),
     )
     @app_commands.rename(
+        notifications=NP_("command", "notifications"),
         language=NP_("command", "language"),
         lobbies_per_user=NP_("command", "lobbies_per_user"),
         games_per_user=NP_("command", "games_per_user"),
@@ -403,52 +408,77 @@ class GameCog(commands.Cog):
         games_per_server=NP_("command", "games_per_server"),
     )
     @app_commands.describe(
+        notifications=N_("How you are told it is your turn: a new direct message, a mention, or nothing"),
         language=N_("The language of channel and thread messages on this server"),
         lobbies_per_user=N_("Open lobbies one person may host at once (default 2)"),
         games_per_user=N_("Running games one person may play at once (default 10)"),
         lobbies_per_server=N_("Open lobbies on this server at once (default 25)"),
         games_per_server=N_("Running games on this server at once (default 200)"),
     )
-    @app_commands.choices(language=LANGUAGE_CHOICES)
+    @app_commands.choices(notifications=NOTIFICATION_CHOICES, language=LANGUAGE_CHOICES)
     async def settings(
         self,
         interaction: discord.Interaction[Any],
+        notifications: str | None = None,
         language: str | None = None,
         lobbies_per_user: app_commands.Range[int, 1, 100] | None = None,
         games_per_user: app_commands.Range[int, 1, 1000] | None = None,
         lobbies_per_server: app_commands.Range[int, 1, 1000] | None = None,
         games_per_server: app_commands.Range[int, 1, 100_000] | None = None,
     ) -> None:
+        """Without options: says how the user is told it is their turn (and, in a server, its caps). The
+        user's own setting is applied even when a server setting given with it is refused."""
         lang = of_user(interaction)
-        if interaction.guild_id is None:
-            await handlers.refuse(interaction, i18n.t(lang, text.SERVER_ONLY))
-            return
-        perms = interaction.permissions
-        if not (perms and perms.manage_guild):
-            await handlers.refuse(interaction, i18n.t(lang, text.MANAGE_SERVER_ONLY))
-            return
-        if language is not None and language not in i18n.LANGUAGES:
+        if notifications is not None and notifications not in preferences.MODES:
             await handlers.malformed(interaction)
             return
-        said = []
-        if language is not None:
-            await self.bot.languages.set_server(interaction.guild_id, language)
-            name = str(Locale.parse(language).get_display_name(lang))
-            said.append(i18n.t(lang, text.LANGUAGE_SET, language=name))
         caps = {
             "lobbies_per_user": lobbies_per_user,
             "games_per_user": games_per_user,
             "lobbies_per_server": lobbies_per_server,
             "games_per_server": games_per_server,
         }
-        if any(v is not None for v in caps.values()):
-            changed = await self.table.db.get_guild_limits(interaction.guild_id)
-            changed.update({k: v for k, v in caps.items() if v is not None})
-            await self.table.db.set_guild_limits(interaction.guild_id, changed)
-        if any(v is not None for v in caps.values()) or language is None:
+        changed_caps = {k: v for k, v in caps.items() if v is not None}
+        server_change = language is not None or bool(changed_caps)
+        said = []
+        if server_change:
+            refusal = await self._set_server(interaction, language, changed_caps, lang)
+            if refusal is not None and notifications is None:
+                await handlers.refuse(interaction, refusal)
+                return
+            if refusal is not None:
+                said.append(refusal)
+            elif language is not None:
+                name = str(Locale.parse(language).get_display_name(lang))
+                said.append(i18n.t(lang, text.LANGUAGE_SET, language=name))
+        if notifications is not None:
+            await self.bot.preferences.set(interaction.user.id, notifications)
+        if notifications is not None or not server_change:
+            mode = notifications or await self.bot.preferences.of(interaction.user.id)
+            said.insert(0, i18n.t(lang, text.NOTIFICATIONS[mode]))
+        if interaction.guild_id is not None and (changed_caps or not server_change):
             limits = await self.table.limits(interaction.guild_id)
             said.append(i18n.t(lang, text.LIMITS_NOW, **limits))
         await answer.send(interaction, "\n".join(said), ephemeral=True)
+
+    async def _set_server(
+        self, interaction: discord.Interaction[Any], language: str | None, caps: dict[str, int], lang: str
+    ) -> str | None:
+        """The server's language and caps set; or why not (said in `lang`), nothing changed."""
+        if interaction.guild_id is None:
+            return i18n.t(lang, text.SERVER_ONLY)
+        perms = interaction.permissions
+        if not (perms and perms.manage_guild):
+            return i18n.t(lang, text.MANAGE_SERVER_ONLY)
+        if language is not None and language not in i18n.LANGUAGES:
+            return i18n.t(lang, text.MALFORMED)
+        if language is not None:
+            await self.bot.languages.set_server(interaction.guild_id, language)
+        if caps:
+            limits = await self.table.db.get_guild_limits(interaction.guild_id)
+            limits.update(caps)
+            await self.table.db.set_guild_limits(interaction.guild_id, limits)
+        return None
 
 
 for _command in (GameCog.join, GameCog.leave, GameCog.start, GameCog.kick, GameCog.hand, GameCog.abandon):

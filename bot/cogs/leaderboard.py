@@ -72,7 +72,7 @@ def who(user_id: int, lang: str) -> str:
     """A mention for a person (Discord shows the name), the level for an AI identity."""
     level = ai_level_of(user_id)
     if level is not None:
-        return i18n.t(lang, ts.AI_PLAYER, level=level)
+        return i18n.t(lang, ts.AI_PLAYER, level=text.ai_level_name(lang, level))
     return f"<@{user_id}>"
 
 

@@ -9,29 +9,20 @@ named by their display names (ctx.names).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
 
 from bot import i18n
 from bot.i18n import N_, NP_
+from bot.render.eggs_empires_parts import DISTINCT_COLOURS, NAMES
+from bot.render.eggs_empires_picture import PLAYERS, YOUR_HAND, drawn, png, seat_view_with_prompt
 from bot.render.generic import COLOUR, GuidePage, Renderer, TableContext, clip
 from games.core import Choice, Prompt
 
 ADVENTURER = "adventurer"  # msgctxt of the card names
-CARDS = {
-    1: NP_("adventurer", "Bard"),
-    2: NP_("adventurer", "Scout"),
-    3: NP_("adventurer", "Shepherd"),
-    4: NP_("adventurer", "Courier"),
-    5: NP_("adventurer", "Merchant"),
-    6: NP_("adventurer", "Priest"),
-    7: NP_("adventurer", "Mage"),
-    8: NP_("adventurer", "Blacksmith"),
-    9: NP_("adventurer", "Dark Priestess"),
-    10: NP_("adventurer", "Hero"),
-}
+CARDS = NAMES  # the names of the rulebook of each language (Italian translates them, French keeps them)
 # The same names with their definite article, for sentences that need one: the article agrees with the
 # name in each language (Italian "l'Eroe", "la Sacerdotessa Oscura"; French "la Dark Priestess"), so it
 # lives in the name's own catalog entry and no template splices an article onto a name.
@@ -66,8 +57,6 @@ SEAT_EGGS = N_("Eggs [{eggs}]")
 SEAT_PLAYED = N_("played {cards}")
 SEAT_HAND = N_("hand {hand}, deck {deck}")
 ON_OFFER = N_("On offer")
-PLAYERS = N_("Players")
-YOUR_HAND = N_("Your hand")
 SECRET_PLAY = N_("Your secret play")
 YOUR_EGGS = N_("Your Eggs")
 SEAT_TITLE = N_("{title} #{game_id}: {name}")
@@ -162,7 +151,30 @@ def choice_text(data: Mapping[str, Any], ctx: TableContext) -> str:
 
 
 class EggsRenderer(Renderer):
+    """Embeds and log lines from the catalogs; pictures from bot.render.eggs_empires_picture."""
+
     key = "eggs-empires"
+
+    # --- pictures ----------------------------------------------------------------------------
+    def pictured(self) -> bool:
+        return True
+
+    def image(self, view: dict[str, Any], lang: str = i18n.DEFAULT, names: Sequence[str] = ()) -> bytes | None:
+        """The picture of what `view` shows that is drawn (`drawn`): the kept pictures are found by that
+        part alone, so a decision that changes only who has decided draws nothing new."""
+        return super().image(drawn(view), lang, names)
+
+    def draw(self, view: dict[str, Any], names: tuple[str, ...]) -> bytes | None:
+        return png(view, names)
+
+    def seat_image(
+        self, view: dict[str, Any], prompt: Prompt | None, lang: str = i18n.DEFAULT, names: Sequence[str] = ()
+    ) -> bytes | None:
+        """The seat's hand on top of the table, with what `prompt` offers outlined (the picture cache keys
+        on the prompt's offer with the view)."""
+        if not self.seat_pictured(prompt):
+            return None
+        return self.image(seat_view_with_prompt(view, prompt), lang, names)
 
     def _header(self, view: dict[str, Any], ctx: TableContext) -> str:
         phase = str(view.get("phase"))
@@ -319,6 +331,7 @@ class EggsRenderer(Renderer):
 
 
 RENDERER = EggsRenderer()
+__all__ = ["DISTINCT_COLOURS", "RENDERER", "EggsRenderer"]  # DISTINCT_COLOURS: tests/test_pictures_phone.py
 
 
 # --- the game's guide (`/game rules`) and what its variants do, in the catalogs ----------------

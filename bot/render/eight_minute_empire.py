@@ -1,353 +1,65 @@
-"""The Eight-Minute Empire: Legends map as a PNG, drawn with Pillow from the public view only.
+"""Eight-Minute Empire: Legends for the bot: the texts of the table and of each seat's messages, and
+the map picture (drawn by bot.render.eight_minute_empire_map).
 
-Regions are circles labelled as in the selects ("A1"), grouped on island shapes (continents) on the
-sea of each board; land links are solid, water links dotted. Each region shows armies (squares) and
-cities (discs) per player colour with counts, its token, a ring in the controlling player's colour,
-and the starting region a gold ring. Sized for Discord's preview (960 px wide).
+Everything is phrased from data: the views, the prompts' kind and info, the choices' data and the events
+(their shapes: games/eight_minute_empire/shapes.py), through the message catalogs. Players are named by
+their display names, with the mark of their colour.
 
-`RENDERER` also writes the embeds: the card row with costs and each player's coins, cards, abilities
-and elixirs (public), plus the seat's own bid and figures in its DM.
+Over 500 lines: the game's catalog entries (its 34 card names, families, tokens, abilities) and its
+rules pages are kept here, beside the texts that use them, where `make locales` collects them.
 """
 
 from __future__ import annotations
 
-import json
-import math
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from PIL import Image, ImageDraw
-
 from bot import i18n
 from bot.i18n import N_, NN_, NP_
-from bot.render.fonts import FontType, font
+from bot.render.eight_minute_empire_map import DISTINCT_COLOURS, draw_map, encode
 from bot.render.generic import EMBED_DESCRIPTION_LIMIT, GuidePage, Renderer, TableContext, clip
-from bot.render.palette import encode_png, fixed_palette
 from games.core import Choice, Prompt
 from games.eight_minute_empire.cards import CITY, DESTROY, MOVE, PLACE, Card, all_cards
 
-WIDTH = 960
-MARGIN = 16
-LEGEND_H = 74
-SEA = (120, 170, 210)
-BOARD_SEA = (140, 188, 224)
-BOARD_EDGE = (96, 140, 182)
-LAND = (226, 214, 168)
-LAND_EDGE = (150, 130, 84)
-LAND_LINK = (120, 92, 52)
-WATER_LINK = (250, 250, 255)
-INK = (30, 30, 36)
-GOLD = (236, 178, 20)
-REGION_FILL = (248, 244, 230)
-PLAYER_COLOURS = [(214, 40, 57), (30, 100, 200), (30, 150, 70), (140, 70, 170)]
-NEUTRAL = (110, 110, 110)
-CONTINENT_INK = (30, 50, 80)
-CITADEL = (90, 60, 30)
-TOKEN_FILL = (255, 240, 150)
-LEGEND = (245, 242, 232)
-WHITE = (255, 255, 255)
-TOKEN_SHORT = {
-    "Magic Spring": "MS",
-    "Cottage": "Co",
-    "Hidden Treasure": "HT",
-    "Magic Book": "MB",
-    "Stable": "St",
-    "Citadel": "Ci",
-}
+__all__ = ["DISTINCT_COLOURS", "RENDERER", "map_part", "render_map", "seat_part"]
 
-
-def _text_colour(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
-    return INK if sum(rgb) > 450 else WHITE
-
-
-def _tint(rgb: tuple[int, int, int], amount: float) -> tuple[int, int, int]:
-    r, g, b = rgb
-    return (int(r + (255 - r) * amount), int(g + (255 - g) * amount), int(b + (255 - b) * amount))
-
-
-def _dotted(
-    draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], gap: float, radius: float
-) -> None:
-    length = math.dist(a, b)
-    steps = max(1, int(length // gap))
-    for i in range(steps + 1):
-        t = i / steps
-        x, y = a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
-        draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=WATER_LINK)
-
-
-# What the map shows of a view (the legend included). A picture is drawn from these keys alone, so two
-# views with the same map part have the same picture: between most decisions that do not move a piece
-# (a card taken, a bid, an army picked up) it is the picture drawn last time, found among the recent ones.
-MAP_KEYS = ("players", "game_no", "games", "deck", "start", "citadel_token", "boards", "regions", "links", "continents")
+# What the map shows of a view. A picture is drawn from these keys alone, so two views with the same map
+# part have the same picture: between most decisions that do not move a piece (a card taken, a bid, an
+# army picked up) it is the picture drawn last time, found among the recent ones.
+MAP_KEYS = (
+    "players",
+    "game_no",
+    "games",
+    "layout",
+    "start",
+    "citadel_token",
+    "boards",
+    "regions",
+    "links",
+    "continents",
+    "continent_control",
+    "scores",
+)
+TARGETED = ("region", "move", "army")  # choice data that names a region the seat may pick
 
 
 def map_part(view: dict[str, Any]) -> dict[str, Any]:
     return {key: view[key] for key in MAP_KEYS if key in view}
 
 
+def seat_part(view: dict[str, Any], prompt: Prompt | None) -> dict[str, Any]:
+    """What a seat's own map shows: the map part, whose picture it is, the regions its prompt offers
+    (from the choices' data) and the region an army is leaving."""
+    targets = sorted({c.data["region"] for c in prompt.choices if c.data.get("what") in TARGETED}) if prompt else []
+    origin = prompt.info.get("from") if prompt is not None and prompt.kind == "move_to" else None
+    return {**map_part(view), "me": view["me"], "targets": targets, "origin": origin}
+
+
 def render_map(view: dict[str, Any], names: Sequence[str] = ()) -> bytes:
-    """The map of a public view as PNG bytes, the players named by `names` (seat -> display name)."""
-    return encode(render_image(map_part(view), names))
-
-
-@cache
-def _palette() -> Image.Image:
-    tints = [_tint(c, 0.78) for c in PLAYER_COLOURS] + [_tint(NEUTRAL, 0.75)]
-    named = [
-        SEA,
-        BOARD_SEA,
-        BOARD_EDGE,
-        LAND,
-        LAND_EDGE,
-        LAND_LINK,
-        WATER_LINK,
-        INK,
-        GOLD,
-        REGION_FILL,
-        NEUTRAL,
-        CONTINENT_INK,
-        CITADEL,
-        TOKEN_FILL,
-        LEGEND,
-        WHITE,
-        *PLAYER_COLOURS,
-        *tints,
-    ]
-    on = [
-        (INK, REGION_FILL),
-        *((INK, t) for t in tints),
-        (BOARD_EDGE, BOARD_SEA),
-        (CONTINENT_INK, BOARD_SEA),
-        (INK, LEGEND),
-        (INK, TOKEN_FILL),
-        (WHITE, CITADEL),
-        *((WHITE, c) for c in PLAYER_COLOURS),
-        (INK, GOLD),
-        (LAND_LINK, LAND),
-        (WATER_LINK, BOARD_SEA),
-        (INK, NEUTRAL),
-    ]
-    return fixed_palette(named, on)
-
-
-def encode(image: Image.Image) -> bytes:
-    """The map as a palette PNG (see `bot.render.palette`: ~7 ms instead of 38 for an RGB PNG)."""
-    return encode_png(image, _palette())
-
-
-class Geometry:
-    """Where things go: board unit in pixels, picture height, region radius and centres."""
-
-    def __init__(self, view: dict[str, Any]) -> None:
-        boards = view["boards"]
-        cols = max(b["x"] for b in boards) + 1
-        rows = max(b["y"] for b in boards) + 1
-        self.unit = (WIDTH - 2 * MARGIN) / cols
-        # a row of three boards has smaller boards: its regions get a larger share to stay readable,
-        # and room above for the names of the islands along the top edge
-        self.radius = self.unit * (0.085 if cols <= 2 else 0.1)
-        self.top = MARGIN if cols <= 2 else MARGIN + 22
-        self.height = int(self.top + MARGIN + rows * self.unit + LEGEND_H)
-        self.centre = {r["id"]: self.at(r["x"], r["y"]) for r in view["regions"]}
-
-    def at(self, x: float, y: float) -> tuple[float, float]:
-        return (MARGIN + x * self.unit, self.top + y * self.unit)
-
-
-KEPT_BACKGROUNDS = 4  # ~3 MB each (RGB); the game has one map per board layout (two today)
-_backgrounds: OrderedDict[str, Image.Image] = OrderedDict()
-_backgrounds_lock = threading.Lock()
-
-
-def _background(view: dict[str, Any], geometry: Geometry) -> Image.Image:
-    """A new image holding the sea, boards, islands, links and island names. They are the same in
-    every view of a map, so they are drawn once per map and copied (a copy costs a tenth of drawing)."""
-    key = json.dumps(
-        [view["boards"], [(r["id"], r["x"], r["y"]) for r in view["regions"]], view["links"], view["continents"]],
-        sort_keys=True,
-    )
-    with _backgrounds_lock:
-        found = _backgrounds.get(key)
-        if found is not None:
-            _backgrounds.move_to_end(key)
-            return found.copy()
-    drawn = _draw_background(view, geometry)
-    with _backgrounds_lock:
-        _backgrounds[key] = drawn
-        while len(_backgrounds) > KEPT_BACKGROUNDS:
-            _backgrounds.popitem(last=False)
-    return drawn.copy()
-
-
-def _draw_background(view: dict[str, Any], geometry: Geometry) -> Image.Image:
-    boards = view["boards"]
-    unit, height, radius, at = geometry.unit, geometry.height, geometry.radius, geometry.at
-    image = Image.new("RGB", (WIDTH, height), SEA)
-    draw = ImageDraw.Draw(image)
-
-    for b in boards:
-        x0, y0 = at(b["x"], b["y"])
-        draw.rectangle((x0 + 3, y0 + 3, x0 + unit - 3, y0 + unit - 3), fill=BOARD_SEA, outline=BOARD_EDGE, width=2)
-        draw.text((x0 + 10, y0 + 6), b["letter"], font=font(int(unit * 0.07)), fill=BOARD_EDGE)
-
-    centre = geometry.centre
-    land_links = [(link["a"], link["b"]) for link in view["links"] if not link["water"]]
-
-    # islands: a blob made of fat circles and fat land links, outlined by drawing it twice
-    blob = radius * 1.45
-    for fill, grow in ((LAND_EDGE, 3), (LAND, 0)):
-        for a, b in land_links:
-            draw.line((centre[a], centre[b]), fill=fill, width=int(2 * (blob + grow)))
-        for rid in centre:
-            x, y = centre[rid]
-            draw.ellipse((x - blob - grow, y - blob - grow, x + blob + grow, y + blob + grow), fill=fill)
-    for link in view["links"]:
-        a, b = centre[link["a"]], centre[link["b"]]
-        if link["water"]:
-            _dotted(draw, a, b, gap=radius * 0.35, radius=max(2.0, radius * 0.07))
-        else:
-            draw.line((a, b), fill=LAND_LINK, width=max(3, int(radius * 0.12)))
-
-    for continent in view["continents"]:
-        xs = [centre[r][0] for r in continent["regions"]]
-        ys = [centre[r][1] for r in continent["regions"]]
-        name_y = min(ys) - blob - 2
-        draw.text(
-            (sum(xs) / len(xs), name_y),
-            continent["name"],
-            font=font(int(unit * 0.036) + 4),
-            fill=CONTINENT_INK,
-            anchor="md",
-            stroke_width=3,
-            stroke_fill=BOARD_SEA,
-        )
-    return image
-
-
-def render_image(view: dict[str, Any], names: Sequence[str] = ()) -> Image.Image:
-    geometry = Geometry(view)
-    radius, centre = geometry.radius, geometry.centre
-    image = _background(view, geometry)
-    draw = ImageDraw.Draw(image)
-    regions = {r["id"]: r for r in view["regions"]}
-
-    players = view["players"]
-    label_font = font(int(radius * 0.62))
-    count_font = font(int(radius * 0.42))
-    for rid, r in regions.items():
-        x, y = centre[rid]
-        control = r["control"]
-        if control is None:
-            ring, fill = INK, REGION_FILL
-        elif control == "neutral":
-            ring, fill = NEUTRAL, _tint(NEUTRAL, 0.75)
-        else:
-            ring, fill = PLAYER_COLOURS[control], _tint(PLAYER_COLOURS[control], 0.78)
-        if r["start"]:
-            g = radius + 7
-            draw.ellipse((x - g, y - g, x + g, y + g), outline=GOLD, width=6)
-        draw.ellipse(
-            (x - radius, y - radius, x + radius, y + radius),
-            fill=fill,
-            outline=ring,
-            width=4 if control is not None else 2,
-        )
-        draw.text((x, y - radius * 0.42), rid, font=label_font, fill=INK, anchor="mm")
-        _pieces(draw, r, players, x, y, radius, count_font)
-        token = r["token"]
-        if token:
-            _token(
-                draw,
-                TOKEN_SHORT.get(token, token[:2]),
-                token == view.get("citadel_token", "Citadel"),
-                x + radius * 0.85,
-                y - radius * 0.85,
-                radius * 0.38,
-                count_font,
-            )
-
-    _legend(draw, view, geometry.height, names)
-    return image
-
-
-def _pieces(
-    draw: ImageDraw.ImageDraw,
-    region: dict[str, Any],
-    players: int,
-    x: float,
-    y: float,
-    radius: float,
-    count_font: FontType,
-) -> None:
-    """Armies as squares, cities as discs, each with its count, in rows under the label."""
-    size = radius * 0.5
-    armies = [(PLAYER_COLOURS[s], n) for s, n in enumerate(region["armies"]) if n]
-    if region["neutral"]:
-        armies.append((NEUTRAL, region["neutral"]))
-    cities = [(PLAYER_COLOURS[s], n) for s, n in enumerate(region["cities"]) if n]
-    rows = [(armies, False), (cities, True)]
-    top = y + radius * 0.02
-    for pieces, round_piece in rows:
-        if not pieces:
-            continue
-        gap = size * 0.15
-        total = len(pieces) * size + (len(pieces) - 1) * gap
-        left = x - total / 2
-        for colour, n in pieces:
-            box = (left, top, left + size, top + size)
-            if round_piece:
-                draw.ellipse(box, fill=colour, outline=INK, width=1)
-            else:
-                draw.rectangle(box, fill=colour, outline=INK, width=1)
-            draw.text(
-                (left + size / 2, top + size / 2), str(n), font=count_font, fill=_text_colour(colour), anchor="mm"
-            )
-            left += size + gap
-        top += size + gap
-
-
-def _token(
-    draw: ImageDraw.ImageDraw, text: str, citadel: bool, x: float, y: float, r: float, count_font: FontType
-) -> None:
-    if citadel:
-        draw.regular_polygon((x, y, r * 1.15), 4, rotation=45, fill=CITADEL, outline=INK)
-        draw.text((x, y), text, font=count_font, fill=WHITE, anchor="mm")
-    else:
-        draw.ellipse((x - r, y - r, x + r, y + r), fill=TOKEN_FILL, outline=INK, width=1)
-        draw.text((x, y), text, font=count_font, fill=INK, anchor="mm")
-
-
-def _player_name(seat: int, names: Sequence[str]) -> str:
-    return names[seat] if seat < len(names) else i18n.pt(N_("Player {number}"), number=seat + 1)
-
-
-def _legend(draw: ImageDraw.ImageDraw, view: dict[str, Any], height: int, names: Sequence[str]) -> None:
-    top = height - LEGEND_H + 6
-    draw.rectangle((0, top - 6, WIDTH, height), fill=LEGEND)
-    f = font(17)
-    x = MARGIN
-    entries = [(_player_name(s, names), PLAYER_COLOURS[s]) for s in range(view["players"])]
-    if view["players"] == 2:
-        entries.append((i18n.pt(N_("Neutral")), NEUTRAL))
-    for name, colour in entries:
-        draw.rectangle((x, top + 4, x + 18, top + 22), fill=colour, outline=INK)
-        draw.text((x + 24, top + 13), name, font=f, fill=INK, anchor="lm")
-        x += 24 + int(draw.textlength(name, font=f)) + 18
-    key = i18n.pt(N_("square = armies   disc = cities   gold ring = start   ring = control   dots = water"))
-    draw.text((x + 6, top + 13), key, font=font(15), fill=INK, anchor="lm")
-    tokens = i18n.pt(N_("MS Magic Spring · Co Cottage · HT Hidden Treasure · MB Magic Book · St Stable · Ci Citadel"))
-    water = i18n.pt(
-        N_("Game {game}/{games} · deck {deck} · start {start}"),
-        game=view["game_no"],
-        games=view["games"],
-        deck=view["deck"],
-        start=view["start"],
-    )
-    draw.text((MARGIN, top + 40), water + "   " + tokens, font=font(15), fill=INK, anchor="lm")
+    """The map of a view as PNG bytes, the players named by `names` (seat -> display name). A view with
+    "me" (a seat part, see `seat_part`) gives that seat's picture."""
+    return encode(draw_map(view, names))
 
 
 # --- game terms from the engine's data, in the reader's language ----------------------------------
@@ -487,7 +199,13 @@ def card_abilities(lang: str, name: str) -> str:
 
 
 # --- the embeds (public table and a seat's DM) -------------------------------------------------------
-SEAT_MARKS = ("🟥", "🟦", "🟩", "🟪")  # the same colours as on the map
+SEAT_MARKS = ("🟧", "🟦", "🟩", "🟨")  # the same colours as on the map
+PIECES = (  # each seat's pieces on the map, as whole phrases (colour and shape agree in every language)
+    N_("orange squares"),
+    N_("blue circles"),
+    N_("green triangles"),
+    N_("yellow diamonds"),
+)
 # What the seat to play is doing, whole phrases per action (never a verb spliced into a sentence).
 DOING = {
     "place": NN_(
@@ -785,6 +503,7 @@ class EightMinuteEmpireRenderer(Renderer):
             me["coins"],
             who=_who(seat, ctx),
         )
+        mine += " " + ctx.t(N_("Your pieces on the map: {pieces}."), pieces=ctx.t(PIECES[seat]))
         mine += " " + ctx.tn(
             NN_("Crossing the sea costs you {count} move.", "Crossing the sea costs you {count} moves."),
             me["water_cost"],
@@ -819,10 +538,11 @@ class EightMinuteEmpireRenderer(Renderer):
     def seat_image(
         self, view: dict[str, Any], prompt: Prompt | None, lang: str = i18n.DEFAULT, names: Sequence[str] = ()
     ) -> bytes | None:
-        """The map while the seat decides (its selects name the regions drawn on it). The map shows
-        nothing private (`map_part` leaves a seat's own keys out): the same picture as the table's,
-        drawn once for both."""
-        return self.image(view, lang, names) if self.seat_pictured(prompt) else None
+        """The seat's own map while it decides: framed in its colour, itself marked among the players,
+        the regions its prompt offers ringed and the others faded (`seat_part`)."""
+        if not self.seat_pictured(prompt):
+            return None
+        return super().image(seat_part(view, prompt), lang, names)
 
 
 RENDERER = EightMinuteEmpireRenderer()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from functools import cache
+from importlib import resources
 from io import BytesIO
 from typing import Any
 
@@ -89,3 +90,16 @@ def font(size: int) -> FontType:
     return KeptMasksFont(
         BytesIO(default.font_bytes), default.size, default.index, default.encoding, default.layout_engine
     )
+
+
+# Vendored in this package (see dejavu-license.md): Pillow's own font has no accented letters.
+LATIN_FONT_FILES = {False: "dejavu-sans-condensed-latin.ttf", True: "dejavu-sans-condensed-bold-latin.ttf"}
+
+
+@cache
+def latin_font(size: int, bold: bool = False) -> FontType:
+    """DejaVu Sans Condensed at `size` pixels, keeping the text it renders: every letter Italian and French
+    write (Pillow's default Aileron draws "é", "à", "œ" as empty boxes), narrow enough for words to fit
+    a picture made for a phone's width."""
+    data = resources.files(__package__).joinpath(LATIN_FONT_FILES[bold]).read_bytes()
+    return KeptMasksFont(BytesIO(data), size)

@@ -56,9 +56,10 @@ def fixed_palette(colours: Iterable[RGB], text_on: Iterable[tuple[RGB, RGB]] = (
     return palette
 
 
-def encode_png(image: Image.Image, palette: Image.Image) -> bytes:
-    """`image` (RGB) as a PNG on `palette`: nearest colours, no dithering (flat colours stay flat)."""
+def encode_png(image: Image.Image, palette: Image.Image, compress_level: int = 1) -> bytes:
+    """`image` (RGB) as a PNG on `palette`: nearest colours, no dithering (flat colours stay flat).
+    `compress_level` is zlib's (1: fastest; higher: smaller files for more CPU)."""
     mapped = image.quantize(palette=palette, dither=Image.Dither.NONE)
     out = io.BytesIO()
-    mapped.save(out, format="PNG", compress_level=1)
+    mapped.save(out, format="PNG", compress_level=compress_level)
     return out.getvalue()

@@ -171,7 +171,12 @@ class EggsState:
     submitted: list[list[int] | None] = field(default_factory=list)  # secret plays
     plays: list[Sequence[int]] = field(default_factory=list)  # revealed this turn (() before the reveal)
     queue: list[list[int]] = field(default_factory=list)  # [seat, card] still to collect
-    collected: list[list[int]] = field(default_factory=list)  # [seat, card, egg id] this turn
+    # [seat, card, egg id, scout seat or FACE_UP] collected since the last reveal (kept after the turn ends,
+    # with `revealed`, `order` and `revealed_at`, so that views show the last turn's reveal)
+    collected: list[list[int]] = field(default_factory=list)
+    revealed: list[list[int]] = field(default_factory=list)  # the last reveal's plays, per seat
+    order: list[list[int]] = field(default_factory=list)  # the last reveal's collection order, [seat, card]
+    revealed_at: int = 0  # round * 16 + turn of the last reveal (0 before any): one int, no list per turn
     end_queue: list[list[int]] = field(default_factory=list)  # [seat, card] Courier/Priest to ask
     tie: bool = False
     round_scores: list[list[int]] = field(default_factory=list)  # per finished round, per seat
@@ -248,7 +253,7 @@ class EggsAndEmpires(Game[EggsState]):
         state.mulligan = [None] * n
         state.submitted = [None] * n
         state.plays = [()] * n
-        state.queue, state.collected, state.end_queue = [], [], []
+        state.queue, state.end_queue = [], []
         state.egg_deck = rules.egg_deck(n)
         shuffle(state.egg_deck)
         state.egg_discard = []
@@ -341,7 +346,7 @@ class EggsAndEmpires(Game[EggsState]):
     def _turn_end_prompt(self, state: EggsState) -> Prompt:
         seat, card = state.end_queue[0]
         if card == COURIER:
-            egg = next(e for s, c, e in state.collected if s == seat and c == COURIER)
+            egg = next(entry[2] for entry in state.collected if entry[0] == seat and entry[1] == COURIER)
             return _courier_prompt(state.players, seat, EGG_VALUES[egg])
         return _priest_prompt(seat, tuple(sorted(set(map(EGG_VALUES.__getitem__, state.piles[seat])))))
 
@@ -416,7 +421,7 @@ class EggsAndEmpires(Game[EggsState]):
         elif kind == "courier":
             if choice[0] != KEEP_ID:
                 target = COURIER_TARGETS[choice[0]]
-                egg = next(e for s, c, e in state.collected if s == seat and c == COURIER)
+                egg = next(entry[2] for entry in state.collected if entry[0] == seat and entry[1] == COURIER)
                 state.piles[seat].remove(egg)
                 state.piles[target].append(egg)
                 events.append({"type": "courier", "seat": seat, "to_seat": target, "value": EGG_VALUES[egg]})
@@ -547,8 +552,12 @@ class EggsAndEmpires(Game[EggsState]):
         state.tie = tie
         state.queue = queue
         state.collected = []
-        # the event gets its own list (the queue is consumed below) of the same read-only pairs
-        events.append({"type": "reveal", "plays": plays, "order": queue[:], "tie": tie, "tiebreaker": tiebreaker})
+        # The event and the state share one list (the queue is consumed below) of the same read-only pairs:
+        # neither is ever changed in place.
+        state.order = order = queue[:]
+        state.revealed = plays
+        state.revealed_at = state.round * 16 + state.turn
+        events.append({"type": "reveal", "plays": plays, "order": order, "tie": tie, "tiebreaker": tiebreaker})
         state.phase = "collect"
         self._collect(state, events)
 
@@ -556,7 +565,7 @@ class EggsAndEmpires(Game[EggsState]):
     def _take(state: EggsState, seat: int, card: int, slot: int, events: list[Event]) -> None:
         egg, scout = state.offer.pop(slot)
         state.piles[seat].append(egg)
-        state.collected.append([seat, card, egg])
+        state.collected.append([seat, card, egg, scout])
         if card in (COURIER, PRIEST):  # decides at the end of the turn (sorted in _collect)
             state.end_queue.append([seat, card])
         # an egg's value becomes public once collected, face-down ones included
@@ -665,7 +674,6 @@ class EggsAndEmpires(Game[EggsState]):
                     del deck[-missing:]
                     hand.sort()
         state.plays = [()] * n  # immutable, so one empty tuple serves every seat
-        state.collected = []
         if state.tie:
             if state.options["tiebreaker"] == "tie":
                 state.tiebreaker = (tiebreaker + 1) % n
@@ -839,11 +847,45 @@ class EggsAndEmpires(Game[EggsState]):
             "seats": seats,
             "waiting_for": waiting,
             "collecting": state.queue[0] if state.phase == "collect" and state.queue else None,
+            "reveal": self._reveal_view(state),
             "winners": list(state.winners),
         }
         if state.options["scoring"] == "conpub":
             view["tokens_to_win"] = rules.tokens_to_win(n)
         return view
+
+    @staticmethod
+    def _reveal_view(state: EggsState) -> dict[str, Any] | None:
+        """The last reveal (this turn's from the reveal on, else the previous turn's): every seat's play,
+        the collection order with what each collector took, and the Dark Priestesses that cancelled."""
+        if not state.revealed_at:
+            return None
+        taken = {(entry[0], entry[1]): entry for entry in state.collected}
+        # while collecting, the head of the queue collects now and the rest wait
+        done = len(state.order) - len(state.queue) if state.phase == "collect" else len(state.order)
+        order = []
+        for position, (seat, card) in enumerate(state.order):
+            entry = taken.get((seat, card))
+            status = "took" if entry else "nothing" if position < done else "now" if position == done else "waiting"
+            order.append(
+                {
+                    "seat": seat,
+                    "card": card,
+                    "status": status,
+                    "egg": EGG_VALUES[entry[2]] if entry else None,
+                    "face_down": entry is not None and len(entry) > 3 and entry[3] != FACE_UP,
+                }
+            )
+        ordered = {(seat, card) for seat, card in state.order}
+        return {
+            "round": state.revealed_at // 16,
+            "turn": state.revealed_at % 16,
+            "plays": [list(p) for p in state.revealed],
+            "order": order,
+            "cancelled": [
+                seat for seat, cards in enumerate(state.revealed) for card in cards if (seat, card) not in ordered
+            ],
+        }
 
     def outcome(self, state: EggsState) -> dict[str, Any] | None:
         if state.phase != "over":
@@ -893,6 +935,9 @@ class EggsAndEmpires(Game[EggsState]):
             "plays": [list(p) for p in state.plays],
             "queue": [list(q) for q in state.queue],
             "collected": [list(c) for c in state.collected],
+            "revealed": [list(p) for p in state.revealed],
+            "order": [list(o) for o in state.order],
+            "revealed_at": state.revealed_at,
             "end_queue": [list(e) for e in state.end_queue],
             "tie": state.tie,
             "round_scores": [list(r) for r in state.round_scores],
@@ -924,6 +969,10 @@ class EggsAndEmpires(Game[EggsState]):
                 "round_scores",
             ):
                 setattr(state, name, [[int(x) for x in row] for row in data[name]])
+            # absent from states saved before views showed the last reveal
+            state.revealed = [[int(x) for x in row] for row in data.get("revealed", [])]
+            state.order = [[int(x) for x in row] for row in data.get("order", [])]
+            state.revealed_at = int(data.get("revealed_at", 0))
             state.egg_deck = [int(x) for x in data["egg_deck"]]
             state.egg_discard = [int(x) for x in data["egg_discard"]]
             state.mulligan = [None if m is None else str(m) for m in data["mulligan"]]

@@ -10,8 +10,13 @@ What a seat cannot see, and how a world fills it in from the view:
   us) are shuffled into the egg deck, the face-down eggs scouted by others and the discard (the view
   keeps no list of discarded eggs, so neither does the expert).
 Only the Adventurer choice is searched (the other decisions are the heuristic's: taking the best
-egg, keeping a good egg from a Courier...). A rollout plays the round out with the heuristic for every
-seat; the world is scored as the seat's total minus the best other total.
+egg, keeping a good egg from a Courier...). Each candidate play is tried in each world and the turn is
+played out by the engine: the other seats choose their plays as a quick version of the heuristic
+would (`RolloutPlayer`, not knowing ours), the eggs are collected, Couriers and Priests decide. The
+world is scored as our points plus the heuristic's price of every rank we still have to play this
+round (`value`). One turn deep, the search spends its budget on many worlds (40-50 at 50 ms): over
+200 2-player games it beat the heuristic 58% of the time, where rollouts to the end of the round
+(7 worlds at 50 ms, too noisy to rank six candidates) won 47%.
 """
 
 from __future__ import annotations
@@ -163,7 +168,28 @@ class EggsExpertise:
             for row in state.round_scores
         ]
         state.tokens = [info["tokens"] for info in seats]
+        self._last_reveal(state, view.get("reveal"), n)
         return state
+
+    @staticmethod
+    def _last_reveal(state: EggsState, reveal: dict[str, Any] | None, n: int) -> None:
+        """The last reveal as the view shows it (every seat's play, the collection order and what each
+        collector took), so that the world's view is the seat's. Any egg of the shown value will do."""
+        if reveal is None:
+            return
+        egg_of_value = {EGG_VALUES[egg]: egg for egg in rules.egg_deck(n)}
+        state.revealed_at = reveal["round"] * 16 + reveal["turn"]
+        state.revealed = [list(cards) for cards in reveal["plays"]]
+        state.order = [[entry["seat"], entry["card"]] for entry in reveal["order"]]
+        state.collected = [
+            [entry["seat"], entry["card"], egg_of_value[entry["egg"]], entry["seat"] if entry["face_down"] else FACE_UP]
+            for entry in reveal["order"]
+            if entry["egg"] is not None
+        ]
+        if state.phase == "collect":
+            state.queue = [
+                [entry["seat"], entry["card"]] for entry in reveal["order"] if entry["status"] in ("now", "waiting")
+            ]
 
     def done(self, world: EggsState, view: dict[str, Any]) -> bool:
         return world.turn != view["turn"] or world.round != view["round"] or world.phase == "over"

@@ -48,7 +48,9 @@ __all__ = [
     "PlayedEvent",
     "PriestEvent",
     "PublicView",
+    "RevealEntry",
     "RevealEvent",
+    "RevealSummary",
     "RoundEndEvent",
     "RoundStartEvent",
     "ScoutEvent",
@@ -174,6 +176,30 @@ class SeatSummary(TypedDict):
     tokens: int  # Egg Tokens (Con/Pub scoring)
 
 
+class RevealEntry(TypedDict):
+    """One collector of the last reveal, in collection order. `status`: "took" (`egg` is the value it
+    took, `face_down` whether that egg lay face down), "nothing" (its turn came and it took no egg),
+    "now" (it collects now) or "waiting" (still to collect)."""
+
+    seat: int
+    card: int
+    status: Literal["took", "nothing", "now", "waiting"]
+    egg: int | None
+    face_down: bool
+
+
+class RevealSummary(TypedDict):
+    """The last reveal: this turn's from the reveal on, else the previous turn's (also across a round's
+    end, until the next reveal). `plays[seat]` are the Adventurers each seat revealed; `order` holds those
+    that collect, in collection order; `cancelled` the seats whose Dark Priestesses cancelled each other."""
+
+    round: int
+    turn: int
+    plays: list[list[int]]
+    order: list[RevealEntry]
+    cancelled: list[int]
+
+
 class _PublicFields(TypedDict):
     game: str
     players: int
@@ -190,6 +216,7 @@ class _PublicFields(TypedDict):
     seats: list[SeatSummary]
     waiting_for: list[int]
     collecting: list[int] | None  # [seat, card] collecting now (phase "collect")
+    reveal: RevealSummary | None  # None before the first reveal of the game
     winners: list[int]
 
 

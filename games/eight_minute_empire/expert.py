@@ -44,6 +44,7 @@ class EmeExpertise:
 
     def world(self, view: dict[str, Any], prompt: Prompt, rng: random.Random) -> State:
         n: int = view["players"]
+        me: int = view["me"]
         options = dict(view["options"])
         state = State(players=n, options=options, rng=Rng(rng.getrandbits(63)), layout=view["layout"])
         board = state.board
@@ -67,8 +68,9 @@ class EmeExpertise:
         state.explore = [list(s["explore"]) for s in seats]
         state.neutral_left = view["neutral_left"]
         state.seat = prompt.seat
-        state.bids = [None] * n
+        # once revealed, the bids are public; before, only our own is known (the others bid again in a world)
         state.revealed = None if view["bids"] is None else list(view["bids"])
+        state.bids = list(state.revealed) if state.revealed else [view["my_bid"] if s == me else None for s in range(n)]
         state.first = -1 if view["first"] is None else view["first"]
         state.step = None
         seen = {c for c in state.row if c is not None} | {c for hand in state.hands for c in hand}

@@ -252,15 +252,23 @@ class ActionTiles:
         if len(sources) > 1:
             state.step.update(kind="collect_from", egg=egg, queue=[], taken=[], then="tile", cell=None)
             return
-        self._collect_one(state, seat, egg, sources[0], events)
-        events.append({"type": "collected", "seat": seat, "eggs": [egg], "sources": sources[:1], "cell": None})
+        source = sources[0]
+        self._collect_one(state, seat, egg, source, events)
+        square = self._name(state, int(source[1:])) if source.startswith("c") else None
+        events.append(
+            {
+                "type": "collected",
+                "seat": seat,
+                "eggs": [egg],
+                "sources": [source],
+                "source_squares": [square],
+                "cell": None,
+            }
+        )
         self._finish_tile(state, seat, events)
 
     def _on_teleport(self, state: State, seat: int, choice: list[str], events: list[Event]) -> None:
-        cell = int(choice[0][1:])
-        events.append({"type": "moved", "seat": seat, "from": state.board["pawns"][seat], "to": cell, "teleport": True})
-        state.board["pawns"][seat] = cell
-        state.pawns_changed()
+        self._move_pawn(state, seat, int(choice[0][1:]), events, teleport=True)
         self._finish_tile(state, seat, events)
 
     def _on_to_pile_from(self, state: State, seat: int, choice: list[str], events: list[Event]) -> None:
@@ -276,7 +284,8 @@ class ActionTiles:
     def _to_pile(self, state: State, seat: int, source: str, egg: str, events: list[Event]) -> None:
         self._take(state, seat, source, egg, events)
         state.piles[egg] += 1
-        events.append({"type": "to_pile", "seat": seat, "egg": egg, "cell": int(source[1:])})
+        cell = int(source[1:])
+        events.append({"type": "to_pile", "seat": seat, "egg": egg, "cell": cell, "square": self._name(state, cell)})
         state.step["left"] -= 1
         if state.step["left"] > 0 and self._to_pile_cells(state):
             state.step["kind"] = "to_pile_from"
@@ -325,7 +334,17 @@ class ActionTiles:
         source, target, egg = step["from"], step["to"], choice[0]
         self._take(state, seat, f"c{source}", egg, events)
         self._put(state, target, egg)
-        events.append({"type": "egg_moved", "seat": seat, "egg": egg, "from": source, "to": target})
+        events.append(
+            {
+                "type": "egg_moved",
+                "seat": seat,
+                "egg": egg,
+                "from": source,
+                "to": target,
+                "from_square": self._name(state, source),
+                "square": self._name(state, target),
+            }
+        )
         step["left"] -= 1
         self._next_shift(state, seat, events)
 
@@ -343,7 +362,7 @@ class ActionTiles:
         cell = int(choice[0][1:])
         self._from_pile(state, egg, events)
         self._put(state, cell, egg)
-        events.append({"type": "egg_placed", "seat": seat, "egg": egg, "cell": cell})
+        events.append({"type": "egg_placed", "seat": seat, "egg": egg, "cell": cell, "square": self._name(state, cell)})
         state.step["left"] -= 1
         if state.step["left"] == 0 or state.piles[egg] == 0 or not self._spawn_targets(state, egg):
             self._finish_tile(state, seat, events)
@@ -377,10 +396,21 @@ class ActionTiles:
         board["eggs"][a], board["eggs"][b] = board["eggs"][b], board["eggs"][a]
         board["pawns"] = [b if p == a else a if p == b else p for p in board["pawns"]]
         state.board_changed()
-        events.append({"type": "tiles_swapped", "seat": seat, "cells": [a, b]})
+        events.append(
+            {
+                "type": "tiles_swapped",
+                "seat": seat,
+                "cells": [a, b],
+                "squares": [self._name(state, a), self._name(state, b)],
+            }
+        )
         self._finish_tile(state, seat, events)
 
     # --- provided by the engine --------------------------------------------------------------------
+    @staticmethod
+    def _name(state: State, cell: int) -> str:
+        raise NotImplementedError
+
     def _in_play(self, state: State) -> list[str]:
         raise NotImplementedError
 
@@ -391,6 +421,9 @@ class ActionTiles:
         raise NotImplementedError
 
     def _finish_tile(self, state: State, seat: int, events: list[Event]) -> None:
+        raise NotImplementedError
+
+    def _move_pawn(self, state: State, seat: int, cell: int, events: list[Event], teleport: bool = False) -> None:
         raise NotImplementedError
 
     def _draw(self, state: State, seat: int, count: int, events: list[Event]) -> None:

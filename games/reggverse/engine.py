@@ -185,6 +185,11 @@ class ReggverseRiddles(ActionTiles, Game[State]):
         return state.players
 
     # --- small helpers ---------------------------------------------------------------------------
+    @staticmethod
+    def _name(state: State, cell: int) -> str:
+        """A square's one name for everybody (events carry it: the log names squares as the pictures do)."""
+        return geometry(state.board["shape"]).names["south"][cell]
+
     def _in_play(self, state: State) -> list[str]:
         return list(filter(state.piles.__getitem__, state.eggs))  # piles never go below 0
 
@@ -437,7 +442,8 @@ class ReggverseRiddles(ActionTiles, Game[State]):
             return
         destinations = self._destinations(state, seat, state.step["tile"])
         if not destinations:
-            events.append({"type": "stayed", "seat": seat, "cell": state.board["pawns"][seat]})
+            here = state.board["pawns"][seat]
+            events.append({"type": "stayed", "seat": seat, "cell": here, "square": self._name(state, here)})
             self._begin_drop(state, seat, events)
             return
         state.step["kind"] = "move"
@@ -456,11 +462,17 @@ class ReggverseRiddles(ActionTiles, Game[State]):
         )
 
     def _on_move(self, state: State, seat: int, choice: list[str], events: list[Event]) -> None:
-        cell = int(choice[0][1:])
-        events.append({"type": "moved", "seat": seat, "from": state.board["pawns"][seat], "to": cell})
+        self._move_pawn(state, seat, int(choice[0][1:]), events)
+        self._begin_drop(state, seat, events)
+
+    def _move_pawn(self, state: State, seat: int, cell: int, events: list[Event], teleport: bool = False) -> None:
+        event = {"type": "moved", "seat": seat, "from": state.board["pawns"][seat], "to": cell}
+        event["square"] = self._name(state, cell)
+        if teleport:
+            event["teleport"] = True
+        events.append(event)
         state.board["pawns"][seat] = cell
         state.pawns_changed()
-        self._begin_drop(state, seat, events)
 
     def _begin_drop(self, state: State, seat: int, events: list[Event]) -> None:
         options = self._drop_choices(state, seat)
@@ -505,7 +517,17 @@ class ReggverseRiddles(ActionTiles, Game[State]):
         here = state.board["pawns"][seat]
         self._take(state, seat, source, egg, events)
         self._put(state, here, egg)
-        events.append({"type": "dropped", "seat": seat, "egg": egg, "source": source, "cell": here})
+        events.append(
+            {
+                "type": "dropped",
+                "seat": seat,
+                "egg": egg,
+                "source": source,
+                "cell": here,
+                "square": self._name(state, here),
+                "source_square": self._name(state, int(source[1:])) if source.startswith("c") else None,
+            }
+        )
         self._begin_rule(state, seat, events)
 
     def _take(self, state: State, seat: int, source: str, egg: str, events: list[Event]) -> None:
@@ -679,6 +701,7 @@ class ReggverseRiddles(ActionTiles, Game[State]):
                     "seat": seat,
                     "eggs": [e for e, _ in taken],
                     "sources": [s for _, s in taken],
+                    "source_squares": [self._name(state, int(s[1:])) if s.startswith("c") else None for _, s in taken],
                     "cell": step["cell"],
                 }
             )

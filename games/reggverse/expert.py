@@ -1,12 +1,12 @@
 """The expert Reggverse Riddles player: determinized rollouts (games.search) of each step of a turn.
 
 What a seat cannot see, and how a world fills it in from the view: the other seats' hands, the deck
-and the discard (the view counts them) and the other seats' secret objectives. Which tiles a game holds
-is itself drawn at random when it starts, so a world draws a fresh set of material as the game does
-(`game.new`), keeps the tiles this seat has seen (its hand, the tile being played, the rules on the
-board) under their own ids, and deals the tiles at every other id, shuffled, into the other hands,
-the deck and the discard, in the sizes the view gives. The other seats' objectives are drawn among
-the ones that are not ours.
+and the discard (the view counts them), and which of the (public) objective tiles each other seat
+holds. Which tiles a game holds is itself drawn at random when it starts, so a world draws a fresh set
+of material as the game does (`game.new`), keeps the tiles this seat has seen (its hand, the tile
+being played, the rules on the board) under their own ids, and deals the tiles at every other id,
+shuffled, into the other hands, the deck and the discard, in the sizes the view gives. The other
+seats' objectives are drawn among the tiles that are not ours.
 
 Every step of our turn is searched: the tile to play, where to move, which egg to drop, where the rule
 goes (the heuristic's best few candidates when there are many). Each candidate is tried in each world,
@@ -22,6 +22,7 @@ from typing import Any
 
 from games.core import Player, Prompt
 from games.reggverse.ai import Decision, HeuristicPlayer
+from games.reggverse.material import objective_text
 from games.reggverse.state import State
 from games.search import DEFAULT_BUDGET_MS, ExpertPlayer
 
@@ -120,9 +121,9 @@ class ReggverseExpertise:
         state.plays_left = view["plays_left"]
         state.locks = dict(view["locks"])
         if options.get("objectives"):
+            # the objective tiles are public (which one each seat holds is not)
+            state.objective_tiles = [{**t, "text": objective_text(t)} for t in view["objective_tiles"]]
             mine = view.get("objective")
-            if mine is not None:
-                state.objective_tiles[mine["id"]] = dict(mine)
             others = [t["id"] for t in state.objective_tiles if mine is None or t["id"] != mine["id"]]
             rng.shuffle(others)
             state.secret = [mine["id"] if s == me and mine is not None else others.pop() for s in range(n)]

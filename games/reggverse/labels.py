@@ -32,12 +32,13 @@ class _Square:
     egg of each egg there. The text ("tree (1 red, 2 blue)") and the data are made when first read:
     simulations and the random AI never read them, people read a few."""
 
-    __slots__ = ("_cell", "_data", "_eggs", "_text", "_type", "drops")
+    __slots__ = ("_cell", "_data", "_eggs", "_name", "_text", "_type", "drops")
 
     def __init__(
-        self, cell: int, tile_type: str, eggs: tuple[tuple[str, int], ...], drops: list[tuple[str, str]]
+        self, cell: int, name: str, tile_type: str, eggs: tuple[tuple[str, int], ...], drops: list[tuple[str, str]]
     ) -> None:
         self._cell = cell
+        self._name = name
         self._type = tile_type
         self._eggs = eggs
         self._text: str | None = None
@@ -46,9 +47,14 @@ class _Square:
 
     @property
     def data(self) -> dict[str, Any]:
-        """{"cell", "type", "eggs"} of `shapes.SquareChoice` (the caller adds "what")."""
+        """{"cell", "name", "type", "eggs"} of `shapes.SquareChoice` (the caller adds "what")."""
         if self._data is None:
-            self._data = {"cell": self._cell, "type": self._type, "eggs": [list(pair) for pair in self._eggs]}
+            self._data = {
+                "cell": self._cell,
+                "name": self._name,
+                "type": self._type,
+                "eggs": [list(pair) for pair in self._eggs],
+            }
         return self._data
 
     @property
@@ -282,7 +288,11 @@ class Labels:
         if len(present) > 1:
             present.sort(key=self._order.__getitem__)
         content = self._contents[cell] = _Square(
-            cell, board["types"][cell], tuple((e, eggs[e]) for e in present), [(f"c{cell}:{e}", e) for e in present]
+            cell,
+            self._names["south"][cell],
+            board["types"][cell],
+            tuple((e, eggs[e]) for e in present),
+            [(f"c{cell}:{e}", e) for e in present],
         )
         return content
 

@@ -121,7 +121,7 @@ _OBJECTIVE_TEXT: dict[str, Callable[[list[str]], str]] = {
     "five_of_two": lambda e: f"+10 if you have at least 5 eggs of {' or '.join(e)}",
     "four_of_one": lambda e: "+10 if you have at least 4 eggs of one type",
     "one_each": lambda e: "+10 if you have one egg of every type in the game",
-    "two_of_three": lambda e: f"+10 if you have at least 2 each of {', '.join(e)}",
+    "two_of_three": lambda e: f"+10 if you have at least 2 each of {_listing(e)}",
     "beat_left": lambda e: "+5 if you have more eggs than your left neighbour",
     "fewest": lambda e: "+7 if you have fewer eggs than both neighbours",
     "most_of": lambda e: f"+5 if you have more {' and '.join(e)} eggs than both neighbours",
@@ -132,6 +132,17 @@ _OBJECTIVE_TEXT: dict[str, Callable[[list[str]], str]] = {
     "double_but": lambda e: f"Each egg is worth 2, but {' and '.join(e)} eggs are worth -5",
     "max_two": lambda e: "+7 if you hold no egg type more than twice",
 }
+
+
+def _listing(items: Sequence[str]) -> str:
+    """ "a, b, and c": English as Babel lists (the renderer's English is the catalogs' and Babel's)."""
+    return (
+        items[0]
+        if len(items) == 1
+        else " and ".join(items)
+        if len(items) == 2
+        else f"{', '.join(items[:-1])}, and {items[-1]}"
+    )
 
 
 def objective_text(tile: dict[str, Any]) -> str:

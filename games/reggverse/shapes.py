@@ -10,8 +10,8 @@ These are documentation that mypy checks where the engine builds them; at run ti
 dicts (JSON-serialisable), as every view and event must be.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: TypedDict reads NotRequired from evaluated annotations only,
+# and the tests check views and choices against __required_keys__.
 from typing import Literal, NotRequired, TypedDict
 
 # --- rules and tiles -------------------------------------------------------------------------------
@@ -69,6 +69,7 @@ class SquareChoice(TypedDict):
 
     what: Literal["square"]
     cell: int
+    name: str  # the square's one name for everybody ("b3": column letter, row number, from the south)
     type: str
     eggs: list[tuple[str, int]]
 
@@ -80,6 +81,7 @@ class DropChoice(TypedDict):
     egg: str
     source: Literal["pile", "mine", "square"]
     cell: NotRequired[int]
+    name: NotRequired[str]
     type: NotRequired[str]
     eggs: NotRequired[list[tuple[str, int]]]
 
@@ -90,6 +92,7 @@ class SourceChoice(TypedDict):
     what: Literal["source"]
     source: Literal["pile", "mine", "square"]
     cell: NotRequired[int]
+    name: NotRequired[str]
     type: NotRequired[str]
     eggs: NotRequired[list[tuple[str, int]]]
 
@@ -247,18 +250,21 @@ class View(TypedDict):
 
 # --- events ----------------------------------------------------------------------------------------
 # Every event is a dict with "type"; "seat" is the acting seat where there is one; an event with "to" is
-# private to that seat. The types and their other fields:
+# private to that seat. Squares are numbers, and beside each its one name for everybody ("square",
+# "from_square", "source_square(s)", "squares"), so that a log line names it without the board. The types
+# and their other fields:
 EVENTS: dict[str, tuple[str, ...]] = {
     "played": ("seat", "tile"),  # tile: Tile
-    "moved": ("seat", "from", "to"),  # squares; "teleport": True for the action
-    "stayed": ("seat", "cell"),  # no destination: the pawn stays
+    "moved": ("seat", "from", "to", "square"),  # square: the name of `to`; "teleport": True for the action
+    "stayed": ("seat", "cell", "square"),  # no destination: the pawn stays
     "move_locked": ("seat", "by"),  # the movement lock held by seat `by`
     "no_drop": ("seat",),
-    "dropped": ("seat", "egg", "source", "cell"),  # source "pile", "mine" or "c<square>"
+    "dropped": ("seat", "egg", "source", "cell", "square", "source_square"),  # source "pile", "mine", "c<square>"
     "rule_placed": ("seat", "egg", "tile", "rule", "covered", "text"),  # rule: Rule; covered: tile id or None
     "rule_discarded": ("seat", "tile", "reason"),
     "rule_locked": ("seat", "tile", "by"),
-    "collected": ("seat", "eggs", "sources", "cell"),  # sources per egg: "pile" or "c<square>"; cell None: an action
+    # sources per egg: "pile" or "c<square>" (source_squares: their names or None); cell None: an action
+    "collected": ("seat", "eggs", "sources", "source_squares", "cell"),
     "pile_out": ("egg", "rules_removed"),
     "row_cleared": ("egg", "because"),  # a row left pointing nowhere or everywhere when `because` ran out
     "drew": ("seat", "count"),
@@ -271,13 +277,13 @@ EVENTS: dict[str, tuple[str, ...]] = {
     "hand_discarded": ("seat", "count"),
     "no_effect": ("seat", "action"),
     "rules_cleared": ("seat", "egg"),
-    "to_pile": ("seat", "egg", "cell"),
+    "to_pile": ("seat", "egg", "cell", "square"),
     "rules_switched": ("seat", "eggs"),
     "stole": ("seat", "from", "egg"),
-    "egg_moved": ("seat", "egg", "from", "to"),
-    "egg_placed": ("seat", "egg", "cell"),
+    "egg_moved": ("seat", "egg", "from", "to", "from_square", "square"),
+    "egg_placed": ("seat", "egg", "cell", "square"),
     "traded": ("seat", "gave", "got", "returned"),  # returned: the 3 eggs went back to their pile
-    "tiles_swapped": ("seat", "cells"),
+    "tiles_swapped": ("seat", "cells", "squares"),
     "guessing": ("seats",),
     "guessed": ("seat",),
     "game_over": ("scores", "winners"),

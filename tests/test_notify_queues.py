@@ -1,7 +1,7 @@
-"""The notifier's lanes (a game's thread, each seat's DM) under any interleaving of updates, slow requests
+"""The notifier's per-channel queues (a game's thread, each seat's DM) under any interleaving of updates, slow requests
 and passing failures: every log line is posted once and in order (several may share a post, never over
 2,000 characters), the table and every DM end on the newest view, no DM goes before a new game's table,
-and nothing is left owed or held."""
+and nothing is left pending or held."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot import notify, present
-from bot.notify import MESSAGE_LIMIT, DiscordNotifier
+from bot.notify import DiscordNotifier
+from bot.pending import MESSAGE_LIMIT
 from harness.offline import offline_notifier
 
 SEATS = 3
@@ -128,7 +129,9 @@ async def _play(script: list[tuple[set[int], int, int]], faults: list[str], dela
             line = "\n".join(f"v{version}:" + "x" * (length * 9) for _ in range(1 + length % 2)) if length else None
             if version > 1 and line:
                 lines += line.split("\n")
-            notices = {s: SimpleNamespace(seat=SimpleNamespace(seat=s), version=version) for s in range(SEATS)}
+            notices = {
+                s: SimpleNamespace(seat=SimpleNamespace(seat=s), version=version, prompt=None) for s in range(SEATS)
+            }
             for seat in seats:
                 last_dm[seat] = version
             update = SimpleNamespace(
@@ -138,6 +141,7 @@ async def _play(script: list[tuple[set[int], int, int]], faults: list[str], dela
                 line=line,
                 dms=[notices[s] for s in sorted(seats)],
                 notices=notices,
+                afk_seats=[],
             )
             publishing.append(asyncio.create_task(notifier.publish(update)))  # each from its own handler
             for _ in range(pause):
@@ -151,7 +155,7 @@ async def _play(script: list[tuple[set[int], int, int]], faults: list[str], dela
     assert world.table == last, "the table ends on the newest version"
     assert all(world.dms.get(seat, 0) >= version for seat, version in last_dm.items()), (world.dms, last_dm)
     assert "dm" not in world.events[: world.events.index("open")], "a new game's DMs wait for its table"
-    assert not notifier._owed and not notifier._busy and not notifier._retries, "nothing left owed or held"
+    assert not notifier._pending and not notifier._busy and not notifier._retries, "nothing left pending or held"
     if lines:
         notifier.bot.table.db.update_game.assert_awaited_with(
             9, announced=max(v for v, (_s, length, _p) in enumerate(script, start=2) if length)

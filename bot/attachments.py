@@ -1,0 +1,80 @@
+"""Upload only what changed: a message edit whose picture is unchanged keeps its attachment.
+
+Discord keeps a message's attachments by id: an edit whose `attachments` list names an existing
+attachment keeps that file, and uploads nothing. So the bot remembers, for each message it shows a
+picture on (a game's table, a player's DM prompt, an answer to a click), a digest of the picture's
+bytes and Discord's id of the attachment holding them (`record`, from the message Discord answered
+with); an edit with the same picture names that attachment (`edit_kwargs`) instead of uploading the
+bytes again. A new message needs its own upload (attachments belong to one message).
+
+Only the messages still being edited are remembered: `forget` them when they are deleted or their
+game is over.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.present import Outgoing
+
+PICTURE_NAME = "table.png"  # the name every picture is attached under (bot.present)
+
+
+@dataclass(frozen=True)
+class KeptAttachment:
+    """An attachment a message has already, named in an edit's `attachments` list to keep it (discord.py
+    sends `to_dict()` of anything in that list that is not a new file)."""
+
+    id: int
+    filename: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": str(self.id), "filename": self.filename}
+
+
+def digest(image: bytes) -> bytes:
+    return hashlib.blake2b(image, digest_size=16).digest()
+
+
+class ShownPictures:
+    """The picture each message shows: (digest of its bytes, Discord's attachment), by message id."""
+
+    def __init__(self) -> None:
+        self._shown: dict[int, tuple[bytes, KeptAttachment]] = {}
+        self.kept = 0  # edits that kept their attachment instead of uploading the same bytes again
+
+    def edit_kwargs(self, outgoing: Outgoing, message_id: int | None) -> dict[str, Any]:
+        """`outgoing.edit_kwargs()` for an edit of `message_id`, keeping its attachment if its picture is the same."""
+        kwargs = outgoing.edit_kwargs()
+        if message_id is not None and self.unchanged(outgoing, message_id):
+            kwargs["attachments"] = [self._shown[message_id][1]]
+            self.kept += 1
+        return kwargs
+
+    def unchanged(self, outgoing: Outgoing, message_id: int | None) -> bool:
+        """`message_id` shows `outgoing`'s picture already."""
+        shown = self._shown.get(message_id) if message_id is not None else None
+        image = outgoing.image
+        return shown is not None and image is not None and shown[0] == digest(image)
+
+    def record(self, message: discord.Message | None, outgoing: Outgoing) -> None:
+        """Discord answered a send or an edit of `outgoing` with `message`: remember what it shows."""
+        if message is None:
+            return
+        attachment = next((a for a in message.attachments if a.filename == PICTURE_NAME), None)
+        if outgoing.image is None or attachment is None:
+            self._shown.pop(message.id, None)
+            return
+        self._shown[message.id] = (digest(outgoing.image), KeptAttachment(attachment.id, attachment.filename))
+
+    def forget(self, *message_ids: int | None) -> None:
+        for message_id in message_ids:
+            if message_id is not None:
+                self._shown.pop(message_id, None)
+
+    def __len__(self) -> int:
+        return len(self._shown)

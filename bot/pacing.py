@@ -1,0 +1,259 @@
+"""Discord's global rate limit, kept by the bot itself: a token bucket in front of every bot-token request.
+
+Discord allows a bot token 50 requests per second in all (interaction callbacks and the interaction
+webhook routes, which carry the interaction's own token, are exempt), and bans the IP address of a
+client that gets 10,000 invalid answers (429s included) in 10 minutes. discord.py paces each route's
+own bucket from Discord's headers but only learns of the global limit from a 429, so a busy bot would
+get 429s by the thousand. This module paces it instead.
+
+Where: every bot-token request goes through `discord.http.HTTPClient.request`, which enters the route's
+rate-limit bucket (`discord.http.Ratelimit`, one per route and channel) right before it sends. The
+bot's HTTP client makes its buckets as `PacedRatelimit`s (`install`), which, once the route's bucket
+has room, take a token from the one `GlobalBucket` of the client. So a request waits for the global
+token only when it is about to go, never while it is held for its channel's bucket (a token taken
+early and spent late would let a burst through). The interaction routes do not go through that
+client (discord.py sends them through its webhook adapter): they are not paced, as Discord does not
+count them. discord.py's own retries inside one request (after a 429, after a 5xx) wait a second or
+more first and are not paced again.
+
+One bucket per HTTP client: an `AutoShardedBot` has one client for all its shards, so they share it.
+With several processes on one token each takes its share (`share`: by default its shards' fraction of
+the whole; `GLOBAL_RATE_LIMIT` in the settings overrides it; docs/deployment.md).
+
+Who goes first: when requests wait, the bucket hands its tokens out by priority, then in order of
+arrival: a player's prompt (`PROMPT`), then anything not classed (`DEFAULT`: answers to commands,
+lobbies, threads), then the table message (`TABLE`), then the log and clean-ups (`LOG`). The notifier
+says which a request is (`priority`, a context variable the request's task carries down to
+discord.py); while the table and log wait, the notifier coalesces them (only the newest table goes,
+the log lines pending meanwhile go as one post), so the least important traffic is what degrades.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import heapq
+import itertools
+import time
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
+from enum import IntEnum
+from typing import Any, Self
+
+import discord
+
+DISCORD_GLOBAL_LIMIT = 50.0  # requests per second per bot token, every process together
+# Of a share, the bucket refills at RATE_FRACTION of it and holds at most BURST_FRACTION of it: in any
+# second at most (RATE_FRACTION + BURST_FRACTION) x share go, and requests that arrive at Discord up to
+# (1 - that) / RATE_FRACTION s later than they were let through (a busy event loop on either side,
+# the network) still fit in its second: 0.125 s.
+RATE_FRACTION = 0.8
+BURST_FRACTION = 0.1
+
+
+class Priority(IntEnum):
+    """Who goes first when requests wait for the global bucket (lower first)."""
+
+    PROMPT = 0  # a player's prompt: a new DM, a mention telling them it is their turn
+    DEFAULT = 1  # not classed: answers' side requests, lobbies, opening a game's thread
+    TABLE = 2  # the table message (only its newest version matters: the notifier coalesces)
+    LOG = 3  # the log (lines pending meanwhile share a post) and clean-ups (deleting an old prompt)
+
+
+PRIORITY: ContextVar[Priority] = ContextVar("discord_request_priority", default=Priority.DEFAULT)
+
+
+@contextlib.contextmanager
+def priority(level: Priority) -> Iterator[None]:
+    """The bot-token requests made inside this block (in this task) wait for the global bucket as `level`."""
+    token = PRIORITY.set(level)
+    try:
+        yield
+    finally:
+        PRIORITY.reset(token)
+
+
+def share(
+    *, shards: int | None = None, shard_count: int | None = None, requests_per_second: float | None = None
+) -> float:
+    """This process's share of Discord's global limit, in requests per second: `requests_per_second` when
+    set (GLOBAL_RATE_LIMIT), else the fraction of the shards it runs (all of them: the whole limit)."""
+    if requests_per_second is not None:
+        return requests_per_second
+    if shards is None or not shard_count:
+        return DISCORD_GLOBAL_LIMIT
+    return DISCORD_GLOBAL_LIMIT * shards / shard_count
+
+
+class GlobalBucket:
+    """A token bucket refilled at `rate` tokens per second and holding at most `burst`; one token per
+    request. Waiting requests are served by priority, then in order of arrival.
+
+    Cheap when there is room (a few float operations); when there is not, one timer wakes the bucket
+    when the next token is due. Says what it did: tokens taken and seconds waited per priority, and for
+    how long in all some request was waiting (the bucket was the bottleneck)."""
+
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
+        if rate <= 0 or burst < 1:  # it would never hand a token out
+            raise ValueError(rate, burst)
+        self.rate = rate
+        self.burst = burst
+        self.clock = clock
+        self._tokens = burst
+        self._refilled = clock()
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []  # (priority, arrival, future), a heap
+        self._arrivals = itertools.count()
+        self._timer: asyncio.TimerHandle | None = None
+        self._busy_since: float | None = None  # when requests started waiting (None: none waits)
+        self._busy_before = 0.0  # seconds some request waited, before the current stretch
+        self.taken = [0] * len(Priority)  # tokens handed out, per priority
+        self.waited = [0.0] * len(Priority)  # seconds waited in all, per priority
+        self.observers: list[Callable[[Priority, float], None]] = []  # told of each wait (priority, seconds)
+
+    @classmethod
+    def for_share(cls, requests_per_second: float, clock: Callable[[], float] = time.monotonic) -> Self:
+        """The bucket that keeps a process within `requests_per_second` (its share), with a margin."""
+        return cls(RATE_FRACTION * requests_per_second, max(1.0, BURST_FRACTION * requests_per_second), clock)
+
+    def _refill(self, now: float) -> None:
+        self._tokens = min(self.burst, self._tokens + (now - self._refilled) * self.rate)
+        self._refilled = now
+
+    async def acquire(self, level: Priority = Priority.DEFAULT) -> None:
+        """Take a token, waiting for one behind those of a higher priority and those who came earlier."""
+        now = self.clock()
+        self._refill(now)
+        if not self._waiting and self._tokens >= 1:
+            self._tokens -= 1
+            self.taken[level] += 1
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        if not self._waiting:
+            self._busy_since = now
+        heapq.heappush(self._waiting, (level, next(self._arrivals), future))
+        self._schedule()
+        try:
+            await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():  # given a token, then cancelled: hand it back
+                self._tokens += 1
+                self._hand_out()
+            raise
+        waited = self.clock() - now
+        self.taken[level] += 1
+        self.waited[level] += waited
+        for observe in self.observers:
+            observe(level, waited)
+
+    def _schedule(self) -> None:
+        if self._timer is not None or not self._waiting:
+            return
+        due = max(0.0, (1 - self._tokens) / self.rate)
+        self._timer = asyncio.get_running_loop().call_later(due, self._on_timer)
+
+    def _on_timer(self) -> None:
+        self._timer = None
+        self._hand_out()
+
+    def _hand_out(self) -> None:
+        now = self.clock()
+        self._refill(now)
+        while self._waiting and self._tokens >= 1:
+            _level, _arrival, future = heapq.heappop(self._waiting)
+            if future.done():  # its request was cancelled while it waited
+                continue
+            self._tokens -= 1
+            future.set_result(None)
+        while self._waiting and self._waiting[0][2].done():
+            heapq.heappop(self._waiting)
+        if self._waiting:
+            self._schedule()
+        elif self._busy_since is not None:
+            self._busy_before += now - self._busy_since
+            self._busy_since = None
+
+    def waiting(self) -> int:
+        """Requests waiting now."""
+        return sum(1 for _l, _a, future in self._waiting if not future.done())
+
+    def busy_seconds(self) -> float:
+        """Seconds during which some request was waiting for a token: the time the bucket was the bottleneck."""
+        current = self.clock() - self._busy_since if self._busy_since is not None else 0.0
+        return self._busy_before + current
+
+
+class PacedRatelimit(discord.http.Ratelimit):
+    """discord.py's bucket of one route (and channel): once it lets a request go, the request takes a token
+    of the global bucket (if any) as its task's priority says. It also says how long it held a request:
+    before (no room in the route's bucket) and after (the request that used the bucket up is held until
+    the reset), for the metrics."""
+
+    __slots__ = ("_global", "_held")
+
+    def __init__(
+        self,
+        max_ratelimit_timeout: float | None,
+        global_bucket: GlobalBucket | None,
+        held: tuple[Callable[[float], None], Callable[[float], None]] | None = None,
+    ) -> None:
+        super().__init__(max_ratelimit_timeout)
+        self._global = global_bucket
+        self._held = held
+
+    async def __aenter__(self) -> Self:
+        # A hold is told by the bucket's state, not by the time the call took: on a busy machine the
+        # process can be descheduled for milliseconds inside a call that never waited for the bucket.
+        waits = self.remaining <= 0 and not self.is_expired()
+        started = time.perf_counter()
+        entered = await super().__aenter__()
+        if self._held is not None and waits:
+            self._held[0](time.perf_counter() - started)
+        if self._global is not None:
+            try:
+                await self._global.acquire(PRIORITY.get())
+            except BaseException:
+                # Not sent after all: the route's bucket gets its place back (as Ratelimit.acquire undoes).
+                self.outgoing -= 1
+                self.remaining += 1
+                self._wake_next()
+                raise
+        return entered
+
+    async def __aexit__(self, *exc: Any) -> None:
+        # discord.py sleeps after the request that used the bucket up, until the reset. Without Discord's
+        # headers it "waits" 0 s after every request: that is no hold.
+        waits = self.reset_after > 0 and self.remaining - (self.outgoing - 1) <= 0 and not self._sleeping.locked()
+        started = time.perf_counter()
+        await super().__aexit__(*exc)
+        if self._held is not None and waits:
+            self._held[1](time.perf_counter() - started)
+
+
+def install(
+    http: discord.http.HTTPClient,
+    global_bucket: GlobalBucket | None,
+    held: tuple[Callable[[float], None], Callable[[float], None]] | None = None,
+) -> None:
+    """Let `http` (this instance only) make its rate-limit buckets as `PacedRatelimit`s.
+    discord.py 2.x: `HTTPClient.get_ratelimit(key)` is the one place its buckets are made."""
+
+    def get_ratelimit(key: str) -> discord.http.Ratelimit:
+        bucket = http._buckets.get(key)
+        if bucket is None:
+            bucket = http._buckets[key] = PacedRatelimit(http.max_ratelimit_timeout, global_bucket, held)
+            http._try_clear_expired_ratelimits()
+        return bucket
+
+    setattr(http, "get_ratelimit", get_ratelimit)  # noqa: B010 (a method, replaced per instance)
+
+
+__all__ = [
+    "DISCORD_GLOBAL_LIMIT",
+    "PRIORITY",
+    "GlobalBucket",
+    "PacedRatelimit",
+    "Priority",
+    "install",
+    "priority",
+    "share",
+]

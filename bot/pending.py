@@ -1,0 +1,82 @@
+"""What a game's players have not been shown yet (bot.notify), per per-channel queue, coalesced.
+
+A game's per-channel queues: its thread (`THREAD`: the table message and the log share one of
+Discord's rate-limit buckets) and each seat's DM, by seat number (its own channel: never held behind
+the thread). What is pending in them coalesces while it waits: only the newest table and the newest
+view of each seat matter; log lines are kept, each posted once, those pending at once in one post.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot import present
+from table import SeatNotice, TableUpdate
+
+MESSAGE_LIMIT = 2000  # characters in one Discord message
+THREAD = -1  # the queue of a game's thread (a seat's is its number)
+
+
+@dataclass
+class Pending:
+    """What a game's players have not been shown yet, in the order it must be shown; with when each
+    part was handed over (a monotonic clock), for the delay figures."""
+
+    latest: TableUpdate
+    open_table: bool = False
+    edit_table: bool = False
+    lines: list[tuple[int, str, float]] = field(default_factory=list)  # (version, log line, when), oldest first
+    posting: int = 0  # how many of `lines` the last post attempt carried: a retry sends exactly those again
+    dms: dict[int, SeatNotice] = field(default_factory=dict)  # seat -> the newest notice pending to it
+    # Owed again because a newer version came while the previous one was drawn or sent: its picture
+    # goes before those that have not waited yet (bot.render.pool).
+    table_again: bool = False
+    dms_again: set[int] = field(default_factory=set)
+    table_since: list[tuple[int, float]] = field(default_factory=list)  # (version, when) not on the table yet
+    dm_since: dict[int, float] = field(default_factory=dict)  # seat -> when its oldest unsent DM was pending
+
+    def add(self, update: TableUpdate, lang: str, now: float) -> None:
+        self.latest = update
+        if update.started:
+            self.open_table = True
+        else:
+            self.edit_table = True
+            line = present.log_line(update, lang)
+            if line:
+                self.lines.append((update.version, line, now))
+        self.table_since.append((update.version, now))
+        for notice in update.dms:
+            self.dms[notice.seat.seat] = notice
+            self.dm_since.setdefault(notice.seat.seat, now)
+
+    def has_pending(self, queue: int) -> bool:
+        if queue == THREAD:
+            return self.open_table or self.edit_table or bool(self.lines)
+        # A seat's DM goes once the thread exists: a closed DM is said in it.
+        return queue in self.dms and not self.open_table
+
+    def drop(self, queue: int) -> None:
+        """Forget what is pending in this queue (the bot is stopping, or it failed for good)."""
+        if queue == THREAD:
+            self.open_table = self.edit_table = False
+            self.lines.clear()
+            self.posting = 0
+            self.table_since.clear()
+        else:
+            self.dms.pop(queue, None)
+            self.dm_since.pop(queue, None)
+            self.dms_again.discard(queue)
+
+    def empty(self) -> bool:
+        return not (self.open_table or self.edit_table or self.lines or self.dms)
+
+    def next_post(self) -> list[tuple[int, str, float]]:
+        """The log lines of the next post: as many of the oldest as fit in one message (at least one;
+        a line is clipped below the limit), or exactly those of an attempt that may have gone through."""
+        if not self.posting:
+            size = len(self.lines[0][1])
+            self.posting = 1
+            while self.posting < len(self.lines) and size + 1 + len(self.lines[self.posting][1]) <= MESSAGE_LIMIT:
+                size += 1 + len(self.lines[self.posting][1])
+                self.posting += 1
+        return self.lines[: self.posting]

@@ -1,0 +1,352 @@
+"""Each player's private window on a game: their DM prompt, or their ephemeral hand when DMs are closed.
+
+One notification per awaited decision (the table-experience issue, point 1): when a player becomes
+awaited because of someone else's action or a new turn (a prompt is shown to them while none they
+were told about is left unanswered: `bot.delivered`), exactly one thing Discord notifies about, as
+they chose (`bot.preferences`):
+- `dm`: a NEW direct message with the prompt; the previous prompt message is deleted afterwards, so
+  the DM holds one live prompt;
+- `mention`: the DM prompt edited in place (edits never notify) and a mention in the game's thread
+  linking to it;
+- `off`: the DM prompt edited in place, nothing else;
+and for a player whose DMs are closed: their ephemeral hand refreshed through the token of their
+latest click while it lives (15 minutes), and a mention in the thread with a link to the table and
+the "Show my hand" button (under `dm` and `mention`; the first time, the message saying their DMs are
+closed is that mention). Anything else a player is shown (a fresher view of a prompt they were told
+about, a view without a prompt, the end of the game) is an edit in place, which never notifies; and
+nothing at all after their own click, whose answer shows what comes next.
+
+Routes (bot.reach): whatever can go through the token of the player's latest click does (the
+follow-up with the new prompt, the edit, the deletion of the old prompt): Discord does not count
+those against the bot's global limit. Otherwise the bot's own routes, paced (bot.pacing): prompts
+first, deleting an old prompt last (it is clean-up, sent in the background).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import discord
+
+from bot import i18n, present
+from bot.attachments import ShownPictures
+from bot.delivered import Delivered, SeatShown
+from bot.pacing import Priority, priority
+from bot.preferences import DM, MENTION, OFF
+from bot.reach import Reach, Reaches, dead_token
+from bot.render.pool import Superseded
+from storage import GameRow, SeatRow
+from table import SeatNotice, TableUpdate
+
+if TYPE_CHECKING:
+    from bot.client import TableBot
+
+log = logging.getLogger(__name__)
+
+CANNOT_DM = 50007  # Discord's code for a user who does not accept direct messages from the bot
+T = TypeVar("T")
+
+
+def nonce(*parts: object) -> int:
+    """A message nonce that is the same every time the same post is attempted (fits Discord's 64 bits)."""
+    digest = hashlib.blake2b(repr(parts).encode(), digest_size=8).digest()
+    return int.from_bytes(digest) >> 1
+
+
+def jump_link(guild_id: int | None, channel_id: int | None, message_id: int | None) -> str | None:
+    """Discord's link to a message (`@me` for a DM), or None when it is not known."""
+    if channel_id is None or message_id is None:
+        return None
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
+
+
+class PrivateWindows:
+    """Shows each seat its private window, and tells players it is their turn (see the module)."""
+
+    def __init__(self, bot: TableBot, delivered: Delivered, reaches: Reaches, pictures: ShownPictures) -> None:
+        self.bot = bot
+        self.delivered = delivered
+        self.reaches = reaches
+        self.pictures = pictures
+        self.closed: set[tuple[int, int]] = set()  # seats whose DM failed with 50007 (this process saw it)
+        self._told_closed: set[tuple[int, int]] = set()  # ... and who were told so in the thread
+        self._cleanups: set[asyncio.Task[None]] = set()  # old prompts being deleted
+
+    @property
+    def db(self) -> Any:
+        return self.bot.table.db
+
+    # --- what the answers to a player's own clicks showed ---------------------------------------------
+    def answered(
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int,
+        seat: SeatRow,
+        notice: SeatNotice,
+        original: int | None,
+    ) -> None:
+        """A click of this seat was answered with `notice`, shown on `original` (the clicked message, or
+        the answer): the player has seen it, and their interaction reaches them from now on. Only for
+        their own window (a click in their DM, or anywhere for a player whose DMs are closed)."""
+        closed = seat.dm_failed or (game_id, seat.seat) in self.closed
+        if interaction.guild_id is not None and not closed:
+            return  # e.g. "Show my hand" in the thread by a player whose DM is their window
+        self.reaches.remember(game_id, seat.seat, interaction, original)
+        window = self.delivered.seat(game_id, seat)
+        if original is not None:
+            if not closed:
+                window.channel_id = interaction.channel_id
+            window.message_id = original
+        window.live = notice.prompt is not None and not seat.ai_controlled
+        window.version = max(window.version, notice.version)
+
+    def stood_in(self, game_id: int, seats: list[int]) -> None:
+        """The AI decided for these seats (their players were away): their prompts are answered."""
+        known = self.delivered.known(game_id)
+        for seat in seats:
+            window = known.seats.get(seat) if known is not None else None
+            if window is not None:
+                window.live = False
+
+    # --- showing a seat its view -----------------------------------------------------------------------
+    async def show(
+        self,
+        game: GameRow,
+        notice: SeatNotice,
+        update: TableUpdate,
+        server_lang: str,
+        still_wanted: Callable[[], bool],
+        again: bool = False,
+    ) -> None:
+        """Show `notice` in the seat's window, telling the player once if it makes them awaited."""
+        assert game.id is not None
+        seat = notice.seat
+        if seat.user_id is None:
+            return
+        key = (game.id, seat.seat)
+        window = self.delivered.seat(game.id, seat)
+        awaited = notice.prompt is not None and not seat.ai_controlled and window.live is False
+        mode = await self.bot.preferences.of(seat.user_id) if awaited else OFF
+        if seat.dm_failed or key in self.closed:
+            await self._closed(game, notice, update, server_lang, window, awaited, mode, still_wanted, again)
+            return
+        try:
+            message = await present.seat_message(game, notice, update, lang=i18n.language(seat.locale)).render(
+                still_wanted=still_wanted, again=again
+            )
+        except Superseded:
+            return  # a newer view of this seat is pending and goes next
+        if not still_wanted():
+            return
+        notify = awaited and mode == DM
+        try:
+            if window.message_id is None or notify or not await self._edit(game, seat, window, message):
+                await self._post(game, seat, window, message, notice.version, notify=notify)
+        except discord.Forbidden as exc:
+            if exc.code != CANNOT_DM:
+                raise
+            self.closed.add(key)
+            await self._closed(game, notice, update, server_lang, window, awaited, mode, still_wanted, again)
+            return
+        window.live = notice.prompt is not None and not seat.ai_controlled
+        window.version = notice.version
+        if awaited and mode == MENTION:
+            link = jump_link(None, window.channel_id, window.message_id)
+            await self._mention(game, seat, server_lang, link, hand=False)
+
+    async def _through(
+        self, reach: Reach, game_id: int, seat: int, call: Callable[[discord.Webhook], Awaitable[T]]
+    ) -> tuple[bool, T | None]:
+        """`call` on the webhook of the seat's latest interaction: (True, its result), or (False, None)
+        when Discord refused the token (expired, revoked): it is forgotten, the caller goes its own way."""
+        try:
+            return True, await call(reach.webhook(self.bot._connection))
+        except discord.HTTPException as error:
+            if not dead_token(error):
+                raise
+            self.reaches.drop(game_id, seat, reach)
+            return False, None
+
+    async def _edit(self, game: GameRow, seat: SeatRow, window: SeatShown, message: present.Outgoing) -> bool:
+        """The window's message edited in place (through the player's latest interaction when it may);
+        False if the message is gone (the player deleted it)."""
+        assert game.id is not None and window.message_id is not None
+        reach = self.reaches.of(game.id, seat.seat)
+        target = reach.target(window.message_id) if reach is not None else None
+        kwargs = self.pictures.edit_kwargs(message, window.message_id)
+        try:
+            if reach is not None and target is not None:
+                done, edited = await self._through(
+                    reach,
+                    game.id,
+                    seat.seat,
+                    lambda hook: hook.edit_message(target, **kwargs),  # type: ignore[arg-type]
+                )
+                if done:
+                    self.pictures.record(edited, message)
+                    return True
+            if window.channel_id is None:
+                return False
+            dm = self.bot.get_partial_messageable(window.channel_id, type=discord.ChannelType.private)
+            self.pictures.record(await dm.get_partial_message(window.message_id).edit(**kwargs), message)
+            return True
+        except discord.NotFound:
+            return False
+
+    async def _post(
+        self, game: GameRow, seat: SeatRow, window: SeatShown, message: present.Outgoing, version: int, *, notify: bool
+    ) -> None:
+        """A new message in the seat's DM (notifying, or silent), which becomes its window; the previous
+        one is deleted in the background."""
+        assert game.id is not None and seat.user_id is not None
+        old = window.message_id
+        reach = self.reaches.of(game.id, seat.seat)
+        sent: discord.Message | discord.WebhookMessage | None = None
+        channel_id = window.channel_id
+        if reach is not None and channel_id is not None and reach.channel_id == channel_id:
+            _done, sent = await self._through(
+                reach, game.id, seat.seat, lambda hook: hook.send(wait=True, silent=not notify, **message.send_kwargs())
+            )
+            if sent is not None:
+                reach.made.add(sent.id)
+        if sent is None:
+            if channel_id is None:
+                channel_id = (await self.bot.create_dm(discord.Object(seat.user_id))).id
+            dm = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+            sent = await dm.send(**message.send_kwargs(), nonce=nonce(game.id, seat.seat, version), silent=not notify)
+        assert channel_id is not None
+        self.pictures.record(sent, message)
+        window.channel_id, window.message_id = channel_id, sent.id
+        await self.db.update_seat(game.id, seat.seat, dm_channel_id=channel_id, dm_message_id=sent.id)
+        if old is not None and old != sent.id:
+            self.pictures.forget(old)
+            self._delete_later(game.id, seat.seat, channel_id, old)
+
+    def _delete_later(self, game_id: int, seat: int, channel_id: int, message_id: int) -> None:
+        task = asyncio.get_running_loop().create_task(self._delete(game_id, seat, channel_id, message_id))
+        task.set_name(f"bot-notify-cleanup-{game_id}-{seat}")
+        self._cleanups.add(task)
+        task.add_done_callback(self._cleanups.discard)
+
+    async def _delete(self, game_id: int, seat: int, channel_id: int, message_id: int) -> None:
+        """A superseded prompt message deleted (clean-up: last in line; a failure leaves it, harmless:
+        its buttons are refused as no longer available)."""
+        with priority(Priority.LOG):
+            try:
+                reach = self.reaches.of(game_id, seat)
+                target = reach.target(message_id) if reach is not None else None
+                if reach is not None and target is not None:
+                    done, _ = await self._through(reach, game_id, seat, lambda hook: hook.delete_message(target))  # type: ignore[arg-type]
+                    if done:
+                        return
+                dm = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+                await dm.get_partial_message(message_id).delete()
+            except discord.NotFound:
+                pass
+            except Exception as error:
+                if self.bot.is_closed():
+                    return
+                log.warning("could not delete an old prompt of game %s: %r", game_id, error)
+
+    # --- players whose DMs are closed ------------------------------------------------------------------
+    async def _closed(
+        self,
+        game: GameRow,
+        notice: SeatNotice,
+        update: TableUpdate,
+        server_lang: str,
+        window: SeatShown,
+        awaited: bool,
+        mode: str,
+        still_wanted: Callable[[], bool],
+        again: bool,
+    ) -> None:
+        """A player whose DMs are closed: their ephemeral hand refreshed through their latest click while
+        it lives; told in the thread when they become awaited (the first time: that their DMs are closed)."""
+        assert game.id is not None
+        seat = notice.seat
+        key = (game.id, seat.seat)
+        if key in self.closed and not seat.dm_failed:
+            await self.db.update_seat(game.id, seat.seat, dm_failed=True)
+            seat.dm_failed = True
+        reach = self.reaches.of(game.id, seat.seat)
+        target = reach.target(window.message_id) if reach is not None else None
+        if reach is not None and target is not None:
+            try:
+                message = await present.seat_message(game, notice, update, lang=i18n.language(seat.locale)).render(
+                    still_wanted=still_wanted, again=again
+                )
+            except Superseded:
+                return
+            kwargs = self.pictures.edit_kwargs(message, window.message_id)
+            with contextlib.suppress(discord.NotFound):  # the player dismissed it
+                _done, edited = await self._through(
+                    reach,
+                    game.id,
+                    seat.seat,
+                    lambda hook: hook.edit_message(target, **kwargs),  # type: ignore[arg-type]
+                )
+                self.pictures.record(edited, message)
+        prompted = notice.prompt is not None and not seat.ai_controlled
+        if prompted and key not in self._told_closed:
+            await self._ping(game, seat, server_lang)
+            self._told_closed.add(key)
+        elif awaited and mode != OFF:
+            shown = self.delivered.game(game)
+            link = jump_link(game.guild_id, shown.thread_id or game.channel_id, shown.table_message_id)
+            await self._mention(game, seat, server_lang, link, hand=True, reach=reach)
+        window.live = prompted
+
+    async def _ping(self, game: GameRow, seat: SeatRow, lang: str) -> None:
+        """The player is told in the thread that their DMs are closed (with the "Show my hand" button)."""
+        assert game.id is not None and seat.user_id is not None
+        ping = present.dm_closed_ping(game.id, seat.user_id, lang)
+        with priority(Priority.PROMPT):
+            await self._public(game).send(
+                **ping.send_kwargs(),
+                nonce=nonce(game.id, seat.seat, "dm-closed"),
+                allowed_mentions=discord.AllowedMentions(users=True),
+            )
+
+    async def _mention(
+        self, game: GameRow, seat: SeatRow, lang: str, link: str | None, *, hand: bool, reach: Reach | None = None
+    ) -> None:
+        """A mention in the game's thread telling the player it is their turn, with a link to what they
+        must see; through their latest interaction when it happened in the thread (not counted)."""
+        assert game.id is not None and seat.user_id is not None
+        ping = present.turn_mention(game.id, seat.user_id, link, lang, hand=hand)
+        mentions = discord.AllowedMentions(users=True)
+        thread = self._public(game)
+        with priority(Priority.PROMPT):
+            if reach is not None and reach.channel_id == thread.id:
+                done, sent = await self._through(
+                    reach,
+                    game.id,
+                    seat.seat,
+                    lambda hook: hook.send(wait=True, allowed_mentions=mentions, **ping.send_kwargs()),
+                )
+                if done:
+                    if sent is not None:
+                        reach.made.add(sent.id)
+                    return
+            await thread.send(**ping.send_kwargs(), allowed_mentions=mentions)
+
+    def _public(self, game: GameRow) -> discord.PartialMessageable:
+        shown = self.delivered.game(game)
+        return self.bot.get_partial_messageable(shown.thread_id or game.thread_id or game.channel_id)
+
+    # --- bookkeeping -----------------------------------------------------------------------------------
+    async def idle(self) -> None:
+        """Wait until the old prompts being deleted are (tests and benchmarks)."""
+        while tasks := [t for t in self._cleanups if not t.done()]:
+            await asyncio.wait(tasks)
+
+    def forget(self, game_id: int) -> None:
+        self.reaches.forget(game_id)
+        self.closed = {k for k in self.closed if k[0] != game_id}
+        self._told_closed = {k for k in self._told_closed if k[0] != game_id}
