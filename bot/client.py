@@ -165,7 +165,7 @@ class TableBot(commands.AutoShardedBot):
             self.metrics_server = None
         table = getattr(self, "table", None)
         if table is not None and isinstance(table.notifier, DiscordNotifier):
-            await table.notifier.stop_archiving()
+            await table.notifier.threads.stop_archiving()
         await super().close()
         if table is not None:
             await table.close()  # stop resuming stalled games before the database goes

@@ -5,8 +5,8 @@ thread, within caps (open lobbies and running games per user, lobbies and games 
 defaults live in the table service. A server that changed some keeps them here, as a JSON object of
 cap name -> number; NULL: every default.
 
-Revision ID: 0005_guild_limits
-Revises: 0004_announced
+Revision ID: 0006_guild_limits
+Revises: 0005_user_settings
 Create Date: 2026-11-26
 """
 
@@ -15,8 +15,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005_guild_limits"
-down_revision = "0004_announced"
+revision = "0006_guild_limits"
+down_revision = "0005_user_settings"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,110 @@
+"""A game's thread from its opening to its end: the table pinned and the players added when it opens;
+the result posted, the lobby message closed and the thread archived when it ends (bot.endings says
+what). Each request is tried once and a refusal logged: the table message itself already shows the
+game, so a missed part is not worth a retry. Split from bot.notify, which owns the queues."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.delivered import Delivered
+from bot.private import nonce
+from storage import GameRow
+from table import TableUpdate
+
+if TYPE_CHECKING:
+    from bot.client import TableBot
+
+log = logging.getLogger(__name__)
+
+
+class ThreadLife:
+    def __init__(
+        self, bot: TableBot, delivered: Delivered, public_channel: Callable[[GameRow], discord.PartialMessageable]
+    ) -> None:
+        self.bot = bot
+        self.delivered = delivered
+        self._public_channel = public_channel
+        self._opened: set[int] = set()  # games whose table was pinned and players added
+        self._ended: set[int] = set()  # games whose result was posted
+        self._archiving: set[asyncio.Task[None]] = set()  # threads waiting to be archived
+
+    async def opened(self, update: TableUpdate) -> None:
+        """Once per game, when its thread and table exist: the table message pinned (it stays in reach
+        however long the thread grows) and the human players added to the thread (it shows in their
+        sidebar). Each request is tried once; a refusal (a missing permission) is logged."""
+        game = update.game
+        assert game.id is not None
+        shown = self.delivered.game(game)
+        thread_id, table_id = shown.thread_id, shown.table_message_id
+        if thread_id is None or table_id is None or game.id in self._opened:
+            return
+        self._opened.add(game.id)
+        requests = [self.bot.http.pin_message(thread_id, table_id)]
+        requests += [self.bot.http.add_user_to_thread(thread_id, s.user_id) for s in update.seats if s.user_id]
+        for request in requests:
+            try:
+                await request
+            except discord.HTTPException as error:
+                log.warning("the thread of game %s could not be set up in full: %r", game.id, error)
+
+    async def ended(self, update: TableUpdate, lang: str) -> None:
+        """Once per finished game: the result message in the thread, the lobby message's summary, and
+        the thread archived and locked `THREAD_ARCHIVE_SECONDS` later. Each part is tried once (a missed
+        part is logged): the table message already shows the final scores."""
+        from bot import endings
+
+        game = update.game
+        assert game.id is not None and update.outcome is not None
+        if game.id in self._ended:
+            return
+        self._ended.add(game.id)
+        try:
+            changes = await self.bot.table.db.rating_changes(game.id, game.guild_id or 0)
+            content, embed, view = endings.result_message(game, update.seats, update.outcome, changes, lang)
+            await self._public_channel(game).send(
+                content,
+                embed=embed,
+                view=view,
+                nonce=nonce(game.id, "result"),
+                allowed_mentions=discord.AllowedMentions(users=True),
+            )
+        except Exception as error:  # (the bot may be stopping: its HTTP session closed under the request)
+            log.warning("the result of game %s could not be posted: %r", game.id, error)
+        if game.lobby_message_id is not None:
+            closed = endings.closed_lobby(game, update.seats, update.outcome, lang)
+            partial = self.bot.get_partial_messageable(game.channel_id).get_partial_message(game.lobby_message_id)
+            try:
+                await partial.edit(
+                    content=closed, embeds=[], view=None, allowed_mentions=discord.AllowedMentions.none()
+                )
+            except (discord.HTTPException, RuntimeError) as error:  # RuntimeError: the HTTP session closed
+                log.warning("the lobby of game %s could not show its result: %r", game.id, error)
+        shown = self.delivered.known(game.id)
+        thread_id = (shown.thread_id if shown is not None else None) or game.thread_id
+        delay = self.bot.settings.thread_archive_seconds
+        if thread_id is not None and delay > 0:
+            task = asyncio.get_running_loop().create_task(self._archive_later(thread_id, delay))
+            task.set_name(f"bot-archive-{game.id}")
+            self._archiving.add(task)
+            task.add_done_callback(self._archiving.discard)
+
+    async def stop_archiving(self) -> None:
+        """On shutdown: the threads still waiting to be archived are left to Discord's auto-archive."""
+        for task in list(self._archiving):
+            task.cancel()
+        await asyncio.gather(*self._archiving, return_exceptions=True)
+
+    async def _archive_later(self, thread_id: int, delay: float) -> None:
+        """Archive and lock a finished game's thread (a restart meanwhile leaves it to Discord's own
+        auto-archive, a day without messages)."""
+        await asyncio.sleep(delay)
+        try:
+            await self.bot.http.edit_channel(thread_id, archived=True, locked=True)
+        except (discord.HTTPException, RuntimeError) as error:  # RuntimeError: the HTTP session closed
+            log.warning("thread %s could not be archived: %r", thread_id, error)
