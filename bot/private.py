@@ -76,6 +76,9 @@ class PrivateWindows:
         self.closed: set[tuple[int, int]] = set()  # seats whose DM failed with 50007 (this process saw it)
         self._told_closed: set[tuple[int, int]] = set()  # ... and who were told so in the thread
         self._cleanups: set[asyncio.Task[None]] = set()  # old prompts being deleted
+        # The latest turn mention of each seat in its game's thread (channel, message): deleted when the
+        # next one is posted, so the thread keeps one per player rather than one per turn.
+        self._mentions: dict[tuple[int, int], tuple[int, int]] = {}
 
     @property
     def db(self) -> Any:
@@ -322,6 +325,7 @@ class PrivateWindows:
         ping = present.turn_mention(game.id, seat.user_id, link, lang, hand=hand)
         mentions = discord.AllowedMentions(users=True)
         thread = self._public(game)
+        posted: int | None = None
         with priority(Priority.PROMPT):
             if reach is not None and reach.channel_id == thread.id:
                 done, sent = await self._through(
@@ -330,11 +334,23 @@ class PrivateWindows:
                     seat.seat,
                     lambda hook: hook.send(wait=True, allowed_mentions=mentions, **ping.send_kwargs()),
                 )
-                if done:
-                    if sent is not None:
-                        reach.made.add(sent.id)
-                    return
-            await thread.send(**ping.send_kwargs(), allowed_mentions=mentions)
+                if done and sent is not None:
+                    reach.made.add(sent.id)
+                    posted = sent.id
+                if not done:
+                    posted = (await thread.send(**ping.send_kwargs(), allowed_mentions=mentions)).id
+            else:
+                posted = (await thread.send(**ping.send_kwargs(), allowed_mentions=mentions)).id
+        self._superseded_mention(game.id, seat.seat, thread.id, posted)
+
+    def _superseded_mention(self, game_id: int, seat: int, thread_id: int, posted: int | None) -> None:
+        """The seat's previous turn mention deleted, now that `posted` tells them again (clean-up)."""
+        key = (game_id, seat)
+        old = self._mentions.pop(key, None)
+        if posted is not None:
+            self._mentions[key] = (thread_id, posted)
+        if old is not None and old[1] != posted:
+            self._delete_later(game_id, seat, *old)
 
     def _public(self, game: GameRow) -> discord.PartialMessageable:
         shown = self.delivered.game(game)
@@ -350,3 +366,4 @@ class PrivateWindows:
         self.reaches.forget(game_id)
         self.closed = {k for k in self.closed if k[0] != game_id}
         self._told_closed = {k for k in self._told_closed if k[0] != game_id}
+        self._mentions = {k: v for k, v in self._mentions.items() if k[0] != game_id}
