@@ -10,6 +10,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+import aiohttp
 import discord
 
 from bot.delivered import Delivered
@@ -21,6 +22,10 @@ if TYPE_CHECKING:
     from bot.client import TableBot
 
 log = logging.getLogger(__name__)
+
+# What a request tried once may fail with and be left at that (logged): Discord's refusal, the HTTP
+# session closed under it (RuntimeError: the bot stopping), the connection lost or timed out.
+GIVE_UP_ON = (discord.HTTPException, RuntimeError, aiohttp.ClientError, asyncio.TimeoutError)
 
 
 class ThreadLife:
@@ -50,7 +55,7 @@ class ThreadLife:
         for request in requests:
             try:
                 await request
-            except discord.HTTPException as error:
+            except GIVE_UP_ON as error:
                 log.warning("the thread of game %s could not be set up in full: %r", game.id, error)
 
     async def ended(self, update: TableUpdate, lang: str) -> None:
@@ -83,7 +88,7 @@ class ThreadLife:
                 await partial.edit(
                     content=closed, embeds=[], view=None, allowed_mentions=discord.AllowedMentions.none()
                 )
-            except (discord.HTTPException, RuntimeError) as error:  # RuntimeError: the HTTP session closed
+            except GIVE_UP_ON as error:
                 log.warning("the lobby of game %s could not show its result: %r", game.id, error)
         shown = self.delivered.known(game.id)
         thread_id = (shown.thread_id if shown is not None else None) or game.thread_id
@@ -106,5 +111,5 @@ class ThreadLife:
         await asyncio.sleep(delay)
         try:
             await self.bot.http.edit_channel(thread_id, archived=True, locked=True)
-        except (discord.HTTPException, RuntimeError) as error:  # RuntimeError: the HTTP session closed
+        except GIVE_UP_ON as error:
             log.warning("thread %s could not be archived: %r", thread_id, error)

@@ -114,7 +114,7 @@ def test_no_interleaving_loses_reorders_or_doubles_what_players_are_shown(
 async def _play(script: list[tuple[set[int], int, int]], faults: list[str], delays: list[int]) -> None:
     world = World(faults, delays)
     notifier = _notifier(world)
-    game = SimpleNamespace(id=9, status="active", guild_id=None)
+    game = SimpleNamespace(id=9, status="active", guild_id=None, thread_id=None, table_message_id=None)
     lines: list[str] = []
     last_dm: dict[int, int] = {}
     publishing = []
