@@ -14,6 +14,10 @@ in the harness) never share or collide on a counter. Where the numbers come from
 - interaction response time: from discord.py parsing the INTERACTION_CREATE to the end of the first
   response (the callback POST), timed by the webhook adapter that discord.py lets a context choose;
 - database errors: every public coroutine of the `Database`, wrapped on the instance.
+
+Over 500 lines: every metric of the bot in one registry, each beside the hook that feeds it (the table
+service's observer, aiohttp's tracing, the rate-limit buckets), in the order docs/monitoring.md lists
+them.
 """
 
 from __future__ import annotations

@@ -9,6 +9,10 @@ Writes run inside the caller's transaction: `record_finish` is the body of Datab
 so a game's results, its rating updates and its rating history commit together or not at all.
 `rerate` rebuilds ratings and history from the results table through the same pure functions
 (storage.ratings) in the same order (games.finished_seq), so it reproduces the live numbers exactly.
+
+Over 500 lines: results, ratings, the leaderboard, stats and history are written in one transaction
+(`record_finish`) and read through the same SQL helpers, and `rerate` must replay exactly the live
+path; keeping them together keeps those two paths one.
 """
 
 from __future__ import annotations

@@ -21,6 +21,10 @@ is worked out once per layout (bot.render.eight_minute_empire_layout).
 
 A little over 500 lines: the whole drawing, in the order it is drawn (background, regions and their
 pieces, island names, panel, a seat's highlights, palette); the parts share their sizes and colours.
+
+Over 500 lines: the parts of one picture (regions, pieces, control badges, island names, the players'
+panel) share the layout's coordinates and the colour and shape of each player; the layouts themselves
+are computed in eight_minute_empire_layout.py.
 """
 
 from __future__ import annotations

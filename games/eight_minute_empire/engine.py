@@ -3,6 +3,10 @@
 Phases: "neutral" (2 players: the seats alternately place 10 neutral armies), "bid" (secret and
 simultaneous), "turn" (take a card, then its action one small step at a time) and "over". The Full Game
 variant plays three games in a row on the same layout; the state keeps the game number and the sums.
+
+Over 500 lines: one state machine (bids, a card's action one small step at a time, the Full Game's
+three games in a row); the map in board.py, the cards in cards.py, scoring in scoring.py and the
+views in views.py already stand apart.
 """
 
 from __future__ import annotations

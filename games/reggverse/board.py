@@ -19,6 +19,9 @@ taken in that seat's own frame, exactly as a player sitting on that edge of a ta
 
 Over 500 lines: the board index and the mask evaluator are the game's hot loop and read each other's
 fields inline; splitting them would cost a call per rule read.
+
+Over 500 lines: the fifteen rule templates' matching functions and the board geometry they share,
+kept in one module so that the engine, the AI, the renderer and the tests call the very same functions.
 """
 
 from __future__ import annotations

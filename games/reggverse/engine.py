@@ -25,6 +25,10 @@ answer that would break it is refused. The choices carry their data in the shape
 
 Over 500 lines: the regular turn's steps, from the play to the collection, share their helpers and the
 prompt cache, and read best as one sequence; action tiles, checks, labels and views live apart.
+
+Over 500 lines: the chain of prompts of a turn and their resolution, one state machine that reads best
+in one place; the board's pure functions are in board.py, the state in state.py, the views in
+views.py, the action tiles in actions.py and the objectives in objectives.py.
 """
 
 from __future__ import annotations
