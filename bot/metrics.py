@@ -561,7 +561,7 @@ class _PictureCollector(Collector):
             f"{PREFIX}_pictures",
             "Pictures asked for, by what became of them: drawn by a "
             "worker process, drawn in the bot's process, or superseded (not drawn: a newer "
-            "version of its message was owed by then).",
+            "version of its message was pending by then).",
             labels=["outcome"],
         )
         for outcome, value in (

@@ -9,7 +9,7 @@ then replaced), pictures are drawn in a thread as before, so no message goes wit
 A job names the renderer by game key, so a worker draws with its own copy of the same renderer, from the
 same view: the picture is the same bytes either way. The text of a message never waits on anything but
 its own picture, and a picture that is no longer wanted when its turn to be drawn comes (the message it
-was for has a newer version owed: `still_wanted` says so) is not drawn at all (`Superseded`). Replies to
+was for has a newer version pending: `still_wanted` says so) is not drawn at all (`Superseded`). Replies to
 a player's click go before notifications waiting for a worker, and the newer version of a superseded
 picture goes before the notifications that have not waited yet (under a steady stream of updates, a
 table is not sent to the back of the queue again and again).
@@ -39,7 +39,7 @@ GIVE_UP_AFTER = 3  # worker failures in a row, nothing drawn by a worker in betw
 
 
 class Superseded(Exception):
-    """The picture was not drawn: a newer version of its message is owed, which brings its own."""
+    """The picture was not drawn: a newer version of its message is pending, which brings its own."""
 
 
 @dataclass(frozen=True)
@@ -131,7 +131,7 @@ class Counts:
     requested: int = 0
     in_workers: int = 0  # drawn (or found among the recent pictures) by a worker process
     in_process: int = 0  # drawn in a thread of the bot's process
-    superseded: int = 0  # not drawn: a newer version of the message was owed by then
+    superseded: int = 0  # not drawn: a newer version of the message was pending by then
     worker_failures: int = 0  # a worker crashed or the pool broke: drawn in the bot's process instead
 
 
