@@ -2,9 +2,10 @@
 
 Each digest covers every decision of a game played by heuristic seats only: the seat, the prompt kind
 and the choice made. Labels and texts are left out on purpose (they may change without the heuristic
-changing). The digests were recorded with the heuristic as it was before it was reworked for speed,
-which must not change a single choice. A change meant to alter the heuristic's play must say so and
-re-record (run this file with RECORD=1 to print them).
+changing). They were last re-recorded when the heuristic stopped stacking its armies on the start
+region (issue 25 part 2.4), a change of play on purpose; a rework for speed must not change a single
+choice. A change meant to alter the heuristic's play must say so and re-record (run this file with
+RECORD=1 to print them).
 """
 
 from __future__ import annotations
@@ -21,10 +22,10 @@ from tests.replay import check_digest
 GAME = games.get("eight-minute-empire")
 
 CASES: list[tuple[int, int, dict[str, Any], str]] = [
-    (2, 1, {}, "20303f2fe396e5384328289c"),
-    (3, 2, {"explore": True, "citadels": True}, "4825fa52e41c3fc45804d924"),
-    (4, 3, {"layout": "row", "bid_tie": "first-seat"}, "91602b5e508a6fd1f0fffe92"),
-    (2, 4, {"full_game": True, "citadels": True, "explore": True}, "8fc549ea55442379c8ad3279"),
+    (2, 1, {}, "c2881b2f54dd364545c07ca1"),
+    (3, 2, {"explore": True, "citadels": True}, "5946eb456017f28e017f7016"),
+    (4, 3, {"layout": "row", "bid_tie": "first-seat"}, "1b429aad254574ac43e2c58e"),
+    (2, 4, {"full_game": True, "citadels": True, "explore": True}, "aecf229727476eac2033f6a9"),
 ]
 
 

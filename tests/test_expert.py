@@ -12,7 +12,7 @@ import pytest
 
 import games
 from games.core import Game, Prompt, Rng
-from games.search import ExpertPlayer
+from games.search import DEFAULT_BUDGET_MS, ExpertPlayer
 from tests.test_eggs_empires_properties import perturb_hidden as perturb_eggs
 
 KEYS = games.keys()
@@ -199,9 +199,14 @@ def test_a_world_shows_the_seat_exactly_what_it_sees(key: str) -> None:
 def test_more_budget_means_more_worlds() -> None:
     game = games.get("eight-minute-empire")
     state, prompt = next(searched_positions("eight-minute-empire", 2, 8, every=2, most=1))
-    small, large = expert(game, 3), game.ai("expert", 3)
-    assert isinstance(large, ExpertPlayer)
-    small.choose(game, state, prompt)
-    large.choose(game, state, prompt)
-    assert small.last is not None and large.last is not None
-    assert large.last.steps >= large.steps > small.steps and large.last.worlds > small.last.worlds
+    small, default = expert(game, 3), game.ai("expert", 3)
+    assert isinstance(default, ExpertPlayer)
+    # Four times the default: the default itself may afford only the minimum of worlds where rollouts are
+    # long (the heuristic that spreads its armies makes more moves a turn than the one that stacked them).
+    large = ExpertPlayer(default.expertise, 3, 4 * DEFAULT_BUDGET_MS)
+    for player in (small, default, large):
+        player.choose(game, state, prompt)
+    assert small.last is not None and default.last is not None and large.last is not None
+    assert large.steps > default.steps > small.steps
+    assert default.last.steps >= default.steps and large.last.steps >= large.steps
+    assert large.last.worlds > default.last.worlds >= small.last.worlds
