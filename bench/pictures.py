@@ -4,7 +4,7 @@
     python -m bench pictures --gallery docs/pictures/eggs-empires
 
 For each game with a picture (Eggs and Empires' table and a deciding seat's hand; Eight-Minute Empire's
-map and a deciding seat's own map; Reggverse Riddles' table view and a seat's view), views are taken from
+map and a deciding seat's own map; Reggverse Riddles' table view and a deciding seat's own view), views are taken from
 several moments of several random games; each is drawn `--repeats` times with the renderer's own function
 (not through the renderer's per-view cache, which a new view never hits). Figures are this process's CPU
 time (the machine is shared, wall clock is noise): the median per picture, and the same split into drawing
@@ -210,7 +210,7 @@ def main(argv: list[str]) -> int:
             reggverse.encode,
         ),
         "reggverse_seat": (
-            _positions("reggverse-riddles", args.positions, 2, expansions),
+            _deciding_seat_views("reggverse-riddles", args.positions, expansions, reggverse.with_prompt),
             reggverse.render_board,
             reggverse.draw_view,
             reggverse.encode,

@@ -2,8 +2,8 @@
 
 Each part is drawn once per content (and language, through its words) and kept: a picture pastes them.
 Sizes are layout pixels of a picture laid out for a phone 400 px wide (UNIT), drawn SCALE times larger so
-text stays sharp on phone screens; `u` turns layout pixels into picture pixels. No text is drawn under
-MIN_TEXT layout pixels. Nothing is told by colour alone: Exploding Eggs are red, jagged and negative;
+text stays sharp on phone screens; `u` turns layout pixels into picture pixels (bot.render.phone). No text
+is drawn under MIN_TEXT layout pixels. Nothing is told by colour alone: Exploding Eggs are red, jagged and negative;
 face-down eggs are patterned card backs with "?"; each player has a colour and an initial; an ability's
 timing has a colour and a word. The font is DejaVu Sans Condensed (bot.render.fonts.latin_font): every
 letter Italian and French need.
@@ -21,15 +21,14 @@ from PIL import Image, ImageDraw
 
 from bot import i18n
 from bot.i18n import N_, NP_
-from bot.render.fonts import FontType, latin_font
 from bot.render.palette import encode_png, fixed_palette
+from bot.render.phone import INK, WHITE, fit, font, ink_on, u
+from bot.render.phone import SCALE as SCALE  # the sizes of bot.render.phone, for the picture and tests
+from bot.render.phone import UNIT as UNIT
 from games.eggs_empires.rules import BLACKSMITH_PENALTY, MERCHANT_BONUS
 
 RGB = tuple[int, int, int]
 
-UNIT = 400  # the width the layout is made for, in layout pixels
-SCALE = 1.5  # picture pixels per layout pixel (600 px wide: sharp on phones, ~25 KB; bench/pictures.py)
-MIN_TEXT = 10  # layout pixels: the smallest text, as read on a phone 400 px wide
 MARGIN = 10
 GAP = 6
 CHIP_STEP = 30  # layout pixels from one collected egg to the next
@@ -37,9 +36,7 @@ MERCHANT_VP, BLACKSMITH_VP = MERCHANT_BONUS, BLACKSMITH_PENALTY
 
 PAPER: RGB = (246, 241, 230)
 CLEAR = (0, 0, 0, 0)  # the transparent surroundings of kept parts
-INK: RGB = (34, 30, 40)
 MUTED: RGB = (104, 98, 110)
-WHITE: RGB = (255, 255, 255)
 CARD: RGB = (255, 252, 244)
 RULE: RGB = (214, 206, 190)
 GOOD_EGG: RGB = (245, 215, 110)
@@ -88,33 +85,8 @@ ABILITIES = {
 }
 
 
-def u(value: float) -> int:
-    """Layout pixels to picture pixels."""
-    return round(value * SCALE)
-
-
-def font(size: int, bold: bool = False) -> FontType:
-    """The picture's font at `size` layout pixels (at least MIN_TEXT)."""
-    return latin_font(u(max(size, MIN_TEXT)), bold)
-
-
-def ink_on(rgb: RGB) -> RGB:
-    """Black or white, whichever reads on `rgb`."""
-    return INK if 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2] > 150 else WHITE
-
-
 def signed(value: int) -> str:
     return f"{value:+d}"
-
-
-def fit(text: str, size: int, width: float, bold: bool = False) -> str:
-    """`text` shortened with "…" to fit `width` layout pixels."""
-    face = font(size, bold)
-    if face.getlength(text) <= u(width):
-        return text
-    while text and face.getlength(text + "…") > u(width):
-        text = text[:-1]
-    return text.rstrip() + "…"
 
 
 @lru_cache(maxsize=2048)

@@ -1,101 +1,90 @@
-"""Reggverse Riddles pictures: the map, the eggs' rule rows and, in a seat's view, that seat's hand.
+"""Reggverse Riddles pictures, made for a phone: the map, the eggs' rule rows, the players and, in a seat's
+picture, that seat's hand and what its prompt lets it choose.
 
-`render_board(view, names)` takes a view from `games.reggverse` and the players' names, and returns PNG
-bytes; every word is phrased from the view's data through the catalogs (`bot.render.reggverse_words`).
-The public view is drawn from the south (seat 1's side); a seat's view is drawn turned to that seat's side, so "left
-half", "row" and the movement grids on its tiles read exactly as they do for that player. Only what
-is in the view is drawn: the hand and the secret objective are there only in their owner's view.
+`render_board(view, names)` takes a view from `games.reggverse` (a seat's view may carry what its prompt
+offers: `with_prompt`) and the players' names, and returns PNG bytes; every word is phrased from the view's
+data through the catalogs (`bot.render.reggverse_words`), never from the engine's English.
+
+Laid out for 400 px wide and tall rather than wide (bot.render.reggverse_parts has the sizes, colours and
+marks): a header saying whose turn it is and what they are doing, the tile being played while it is
+(its movement grid turned to the picture's side), the map, each egg type's rule row, the players, and in
+a seat's picture its tiles and secret objective. Every egg type lying on a square is shown, with its
+count. The public picture is drawn from the south (seat 1's side); a seat's picture is turned to that
+seat's side, so "left half", "row" and the movement grids on its tiles read exactly as they do for that
+player, and squares keep the one name everybody uses. A seat's picture also shows, beside each rule row, a
+small map of the squares where that row hides its egg for that seat (rules are read from each player's
+side), and says when the egg is hidden on its own square, and whether it would collect it there (not when
+such an egg lies there already). Only what is in the view is drawn.
 """
 
 from __future__ import annotations
 
-import textwrap
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from bot.i18n import N_
-from bot.render.fonts import font
-from bot.render.palette import encode_png, fixed_palette
-from bot.render.reggverse_words import Words
+from bot.render.phone import INK, UNIT, WHITE, fit, font, u
+from bot.render.reggverse_panels import ACTION, TARGETS, Part, Sheet, hand, in_egg_order, nothing, players
+from bot.render.reggverse_parts import (
+    EGG_RGB,
+    GOOD,
+    HIGHLIGHT,
+    LOCKED,
+    MARGIN,
+    MUTED,
+    PAPER,
+    RGB,
+    RULE_LINE,
+    egg_mark,
+    encode,
+    move_grid,
+    pawn,
+    player_rgb,
+    squares_image,
+    wrap,
+)
 from games.core import Prompt
 from games.reggverse.board import geometry, matching_tiles
-from games.reggverse.data import EGG_COLOURS as ALL_EGGS
 
-RGB = tuple[int, int, int]
+__all__ = ["draw_view", "encode", "render_board", "square_names", "with_prompt"]
 
-WIDTH = 1000
-MARGIN = 16
-CELL = 104
-INK: RGB = (34, 30, 40)
-PAPER: RGB = (250, 246, 236)
-MUTED: RGB = (110, 104, 116)
-TYPE_COLOURS: dict[str, RGB] = {
-    "empty": (236, 232, 220),
-    "tree": (150, 200, 120),
-    "cave": (170, 150, 130),
-    "dragon": (230, 130, 110),
-    "well": (140, 190, 230),
-    "witch": (190, 150, 220),
-    "statue": (200, 200, 200),
-    "tower": (235, 200, 120),
+WIDTH = u(UNIT)
+
+STATUS = N_("Turn {turn}: {name} to play")
+OVER = N_("Game over. Winner: {winners}")
+SEAT_VIEW = N_("{name}'s view, from the {side}")
+TABLE_VIEW = N_("Table view, from the south")
+LOCK_NAMES = {
+    "move": N_("movement locked by {name}"),
+    "rules": N_("rules locked by {name}"),
+    "actions": N_("actions locked by {name}"),
 }
-EGG_ORDER = {colour: i for i, colour in enumerate(ALL_EGGS)}
-EGG_RGB: dict[str, RGB] = {
-    "red": (220, 40, 50),
-    "green": (40, 160, 70),
-    "yellow": (245, 205, 30),
-    "blue": (40, 90, 220),
-    "orange": (245, 140, 30),
-    "cyan": (40, 200, 210),
-    "purple": (140, 60, 180),
-    "pink": (240, 120, 180),
+# What the current player is doing, by step kind (the engine's step ids are never shown).
+DOING = {
+    "play": N_("{name} chooses a tile to play"),
+    "move": N_("{name} moves their pawn"),
+    "teleport": N_("{name} moves their pawn"),
+    "drop": N_("{name} drops an egg on their tile"),
+    "drop_from": N_("{name} drops an egg on their tile"),
+    "drop_egg": N_("{name} drops an egg on their tile"),
+    "rule": N_("{name} places a rule"),
+    "rule_egg": N_("{name} places a rule"),
+    "rule_spot": N_("{name} places a rule"),
+    "collect_from": N_("{name} collects eggs"),
+    "guess": N_("Guessing their neighbours' objectives"),
 }
-PAWN_RGB: list[RGB] = [
-    (20, 20, 20),
-    (255, 255, 255),
-    (120, 60, 20),
-    (90, 90, 200),
-    (200, 30, 120),
-    (0, 120, 120),
-    (160, 120, 0),
-    (90, 90, 90),
-]
-WHITE: RGB = (255, 255, 255)
-MINE: RGB = (230, 40, 40)  # the ring of the reader's own pawn
-LOCKED: RGB = (180, 40, 40)
-OBJECTIVE: RGB = (150, 30, 90)
-GRID_RGB: list[RGB] = [(150, 100, 60), (60, 180, 80), (235, 235, 235)]  # a tile's grid: centre, moves, others
-UNKNOWN_EGG: RGB = (128, 128, 128)
-UNKNOWN_TILE: RGB = (220, 220, 220)
-
-
-def _on(rgb: RGB) -> RGB:
-    """Ink that reads on a background colour."""
-    return INK if sum(rgb) > 380 else WHITE
-
-
-def _egg(draw: ImageDraw.ImageDraw, x: int, y: int, colour: str, count: int, size: int = 26) -> None:
-    rgb = EGG_RGB.get(colour, UNKNOWN_EGG)
-    draw.ellipse((x, y, x + size * 0.78, y + size), fill=rgb, outline=INK, width=2)
-    if count > 1:
-        draw.text((x + size * 0.39, y + size * 0.55), str(count), fill=_on(rgb), font=font(16), anchor="mm")
-
-
-@lru_cache(maxsize=4096)
-def _wrap(text: str, width: int) -> tuple[str, ...]:
-    """Lines of at most `width` characters; kept, since the same rules are drawn picture after picture."""
-    return tuple(textwrap.wrap(text, width=width)) or ("",)
-
-
-def _in_egg_order(eggs: dict[str, int]) -> list[tuple[str, int]]:
-    """Egg counts in the game's own egg order: a view's dicts may come in any order (a state reloaded from
-    JSON has its own), and the same moment must always give the same picture."""
-    return sorted(eggs.items(), key=lambda item: EGG_ORDER.get(item[0], len(EGG_ORDER)))
+ACTING = N_("{name} plays an action")
+IN_PLAY = N_("Being played: tile {number}")
+PILE = N_("{eggs}: {count} in the pile")
+PILE_OUT = N_("{eggs}: pile out, no rules")
+NO_RULES = N_(" (no rules: hidden nowhere)")
+YOU_COLLECT = N_("Hidden on your tile: you would collect one")
+LIES_THERE = N_("Hidden on your tile, but one lies there: not collected")
+YOU_SIT = N_("you sit on this edge")
+SOUTH_EDGE = N_("the south edge")
 
 
 def render_board(view: dict[str, Any], names: Sequence[str] = ()) -> bytes:
@@ -108,287 +97,339 @@ def square_names(shape: str) -> tuple[str, ...]:
 
 
 def with_prompt(view: dict[str, Any], prompt: Prompt | None) -> dict[str, Any]:
-    """A seat's view with what its picture marks for the prompt it must answer (nothing yet)."""
-    del prompt
-    return view
+    """A seat's view with what its picture marks for the prompt it must answer, read from the choices'
+    data: the squares offered, the egg types (their rule rows), the rules a placement would cover, the
+    players and the tiles of the hand offered."""
+    if prompt is None or not prompt.choices:
+        return view
+    squares: set[int] = set()
+    eggs: set[str] = set()
+    covered: set[int] = set()
+    seats: set[int] = set()
+    tiles: set[int] = set()
+    for choice in prompt.choices:
+        data = choice.data
+        what = data.get("what")
+        if "cell" in data and what in ("square", "drop", "source"):
+            squares.add(int(data["cell"]))
+        elif what == "placement":
+            if data.get("covered") is None:
+                eggs.add(str(data["egg"]))
+            else:
+                covered.add(int(data["covered"]["id"]))
+        elif what in ("egg", "drop") and "egg" in data:
+            eggs.add(str(data["egg"]))
+        elif what == "seat":
+            seats.add(int(data["seat"]))
+        elif what == "tile":
+            tiles.add(int(data["tile"]["id"]))
+    marks: dict[str, list[Any]] = {
+        "squares": sorted(squares),
+        "eggs": sorted(eggs),
+        "covered": sorted(covered),
+        "seats": sorted(seats),
+        "tiles": sorted(tiles),
+    }
+    return {**view, TARGETS: marks}
 
 
-@cache
-def _palette() -> Image.Image:
-    backgrounds = [PAPER, WHITE, *TYPE_COLOURS.values()]
-    named = [
-        INK,
-        PAPER,
-        MUTED,
-        WHITE,
-        MINE,
-        LOCKED,
-        OBJECTIVE,
-        *TYPE_COLOURS.values(),
-        *EGG_RGB.values(),
-        *PAWN_RGB,
-        *GRID_RGB,
-        UNKNOWN_EGG,
-        UNKNOWN_TILE,
-    ]
-    on = [
-        *((ink, paper) for ink in (INK, MUTED) for paper in backgrounds),
-        (LOCKED, PAPER),
-        (LOCKED, WHITE),
-        (OBJECTIVE, PAPER),
-        *((_on(c), c) for c in EGG_RGB.values()),
-        *((_on(c), c) for c in PAWN_RGB),
-    ]
-    return fixed_palette(named, on)
+def _turned(move: Sequence[int], holder: str, reader: str) -> tuple[int, int]:
+    """A movement-grid offset read from `holder`'s side, as seen from `reader`'s side."""
+    dx, dy = int(move[0]), int(move[1])
+    to_south = {"south": (dx, dy), "north": (-dx, -dy), "west": (-dy, dx), "east": (dy, -dx)}[holder]
+    sx, sy = to_south
+    return {"south": (sx, sy), "north": (-sx, -sy), "west": (sy, -sx), "east": (-sy, sx)}[reader]
 
 
-def encode(image: Image.Image) -> bytes:
-    """The picture as a palette PNG (see `bot.render.palette`): crisp text, a third of the former
-    encoding's CPU (an adaptive palette took longer to find than the PNG took to write)."""
-    return encode_png(image, _palette())
-
-
+# --- the picture -----------------------------------------------------------------------------------------
 def draw_view(view: dict[str, Any], names: Sequence[str] = ()) -> Image.Image:
-    words = Words(None, names)
-    board = view["board"]
-    geo = geometry(board["shape"])
-    seat = view.get("seat")
-    side = view["side"] if seat is not None else "south"
-    lw, lh = geo.local_size[side]
-    board_w, board_h = lw * CELL, lh * CELL
-    panel_x = MARGIN * 2 + board_w + 24
-    hand = view.get("hand") if seat is not None else None
-    rows_h = _rows_height(view, words)
-    top = 64
-    body_h = max(board_h + 40, rows_h)
-    hand_h = 0
-    if hand is not None:
-        hand_h = 60 + 190 * ((len(hand) + 3) // 4 or 1) + (40 if view.get("objective") else 0)
-    scores_h = _scores_height(view)
-    height = top + body_h + 8 + scores_h + hand_h + 10
-    img = Image.new("RGB", (WIDTH, height), PAPER)
-    draw = ImageDraw.Draw(img)
-    _header(draw, view, side, words)
-    _board(img, draw, view, geo, side, MARGIN + 12, top + 8, words)
-    _rows(draw, view, panel_x, top, words)
-    y = top + body_h + 8
-    _scores(draw, view, y, words)
-    y += scores_h
-    if hand is not None:
-        _hand(draw, view, hand, y, words)
-    return img
-
-
-def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any], side: str, words: Words) -> None:
-    seat = view.get("seat")
-    if view.get("finished"):
-        outcome = view.get("outcome") or {}
-        winners = words.listing([words.player(s) for s in outcome.get("winners", [])])
-        status = words.t(N_("Game over. Winner: {winners}"), winners=winners)
-    else:
-        status = words.t(N_("Turn {turn}: {name} to play"), turn=view["turn"], name=words.player(view["current"]))
-    draw.text((MARGIN, 10), words.t(N_("Reggverse Riddles")), fill=INK, font=font(28))
-    draw.text((MARGIN + 270, 16), status, fill=INK, font=font(22))
-    who = (
-        words.t(N_("{name}'s view, from the {side}"), name=words.player(seat), side=words.side(side).lower())
-        if seat is not None
-        else words.t(N_("Table view, from the south"))
-    )
-    draw.text((MARGIN, 44), who, fill=MUTED, font=font(16))
-    locks = view.get("locks") or {}
-    if locks:
-        held = [words.t(LOCK_NAMES[k], name=words.player(v)) for k, v in locks.items() if k in LOCK_NAMES]
-        draw.text((WIDTH - MARGIN, 44), "; ".join(held), fill=LOCKED, font=font(16), anchor="ra")
-
-
-LOCK_NAMES = {
-    "move": N_("movement locked by {name}"),
-    "rules": N_("rules locked by {name}"),
-    "actions": N_("actions locked by {name}"),
-}
-
-
-KEPT_SQUARES = 32  # drawn boards (~0.5 MB each): a game's board seen from each side, for a few games
-
-
-_squares: OrderedDict[tuple[Any, ...], Image.Image] = OrderedDict()
-_squares_lock = threading.Lock()
-
-
-def _squares_of(geo: Any, board: dict[str, Any], side: str, words: Words) -> Image.Image:
-    """The board's squares (colour, type and name) seen from `side`, on paper. They change only when
-    squares are swapped, so they are drawn once and pasted into each picture (eggs and pawns go on top)."""
-    kinds = tuple(board["types"])
-    key = (board["shape"], side, kinds, tuple(words.tile_type(k) for k in kinds))
-    with _squares_lock:
-        found = _squares.get(key)
-        if found is not None:
-            _squares.move_to_end(key)
-            return found
-    lw, lh = geo.local_size[side]
-    image = Image.new("RGB", (lw * CELL, lh * CELL), PAPER)
+    sheet = Sheet(view, names)
+    parts = [_header(sheet), _playing(sheet), _board(sheet), _rows(sheet), players(sheet), hand(sheet)]
+    height = MARGIN + sum(h for h, _ in parts) + MARGIN
+    image = Image.new("RGB", (WIDTH, u(height)), PAPER)
     draw = ImageDraw.Draw(image)
-    for cell, kind in enumerate(kinds):
-        lx, ly = geo.local[side][cell]
-        x, y = lx * CELL, ly * CELL
-        draw.rounded_rectangle(
-            (x + 2, y + 2, x + CELL - 2, y + CELL - 2),
-            radius=10,
-            fill=TYPE_COLOURS.get(kind, UNKNOWN_TILE),
-            outline=INK,
-            width=2,
-        )
-        draw.text((x + 8, y + 6), words.tile_type(kind), fill=INK, font=font(17))
-        draw.text((x + CELL - 8, y + 6), geo.names["south"][cell], fill=MUTED, font=font(14), anchor="ra")
-    with _squares_lock:
-        _squares[key] = image
-        while len(_squares) > KEPT_SQUARES:
-            _squares.popitem(last=False)
+    y: float = MARGIN
+    for part_height, drawing in parts:
+        drawing(image, draw, y)
+        y += part_height
+    if sheet.seat is not None:
+        colour = player_rgb(sheet.seat)
+        draw.rectangle((0, 0, image.width - 1, image.height - 1), outline=colour, width=u(4))
+        draw.rectangle((u(4), u(4), image.width - 1 - u(4), image.height - 1 - u(4)), outline=INK, width=1)
     return image
 
 
-def _board(
-    img: Image.Image,
-    draw: ImageDraw.ImageDraw,
-    view: dict[str, Any],
-    geo: Any,
-    side: str,
-    x0: int,
-    y0: int,
-    words: Words,
-) -> None:
+def _header(sheet: Sheet) -> Part:
+    view, words = sheet.view, sheet.words
+    if view.get("finished"):
+        winners = words.listing([words.player(s) for s in (view.get("outcome") or {}).get("winners", [])])
+        status = words.t(OVER, winners=winners)
+        doing = ""
+    else:
+        name = words.player(view["current"])
+        status = words.t(STATUS, turn=words.number(view["turn"]), name=name)
+        step = view.get("step") or {}
+        kind = step.get("kind", "")
+        if kind in DOING:
+            doing = words.t(DOING[kind], name=name)
+        else:
+            doing = words.t(ACTING, name=name) if kind != "over" else ""
+    if sheet.seat is not None:
+        side = words.side(sheet.side).lower()
+        who = words.t(SEAT_VIEW, name=words.player(sheet.seat), side=side)
+    else:
+        who = words.t(TABLE_VIEW)
+    locks = view.get("locks") or {}
+    held = "; ".join(words.t(LOCK_NAMES[k], name=words.player(v)) for k, v in locks.items() if k in LOCK_NAMES)
+    lock_lines = wrap(held, 11, sheet.text_width) if held else ()
+    status_lines = wrap(status, 15, sheet.text_width - (0 if view.get("finished") else 26), True)
+    lines: list[tuple[str, int, bool, Any]] = [(line, 15, True, INK) for line in status_lines]
+    if doing:
+        lines.append((doing, 12, False, INK))
+    lines.append((who, 11, False, MUTED))
+    lines += [(line, 11, False, LOCKED) for line in lock_lines]
+    heights = [size * 1.45 for _, size, _, _ in lines]
+
+    def drawing(image: Image.Image, draw: ImageDraw.ImageDraw, y: float) -> None:
+        if not view.get("finished"):
+            pawn(draw, view["current"], u(MARGIN + 10), u(y + 10), u(22))
+        ty = y
+        for (text, size, bold, colour), h in zip(lines, heights, strict=True):
+            x = MARGIN + 26 if size == 15 and not view.get("finished") else MARGIN
+            draw.text((u(x), u(ty)), fit(text, size, UNIT - MARGIN - x, bold), fill=colour, font=font(size, bold))
+            ty += h
+
+    return sum(heights) + 6, drawing
+
+
+def _playing(sheet: Sheet) -> Part:
+    """The tile being played, while its steps last: its movement grid turned to the picture's side (the
+    green squares point where the pawn goes on this map) and its rule, or its action."""
+    view, words = sheet.view, sheet.words
+    tile = (view.get("step") or {}).get("tile_data")
+    if not tile or view.get("finished"):
+        return 0, nothing
+    holder = view["sides"][view["current"]] if view.get("sides") else "south"
+    grid = 13
+    text_x = MARGIN + 8 + (3 * grid + 10 if tile["kind"] != "action" else 0)
+    room = UNIT - MARGIN - 8 - text_x
+    if tile["kind"] == "action":
+        body = [
+            (words.t(ACTION), True, LOCKED),
+            *((line, False, INK) for line in wrap(words.action(tile["action"]), 12, room)),
+        ]
+    else:
+        body = [(line, False, INK) for line in wrap(words.rule(tile["rule"]), 12, room)]
+    title = words.t(IN_PLAY, number=words.number(tile["id"]))
+    inner = max(3 * grid if tile["kind"] != "action" else 0, 17 * len(body))
+    height = 8 + 16 + inner + 8
+
+    def drawing(image: Image.Image, draw: ImageDraw.ImageDraw, y: float) -> None:
+        box = (u(MARGIN), u(y), u(UNIT - MARGIN), u(y + height - 4))
+        draw.rounded_rectangle(box, radius=u(6), fill=WHITE, outline=player_rgb(view["current"]), width=u(2.5))
+        draw.text(
+            (u(MARGIN + 8), u(y + 5)), fit(title, 11, UNIT - 2 * MARGIN - 16, True), fill=MUTED, font=font(11, True)
+        )
+        top = y + 5 + 17
+        if tile["kind"] != "action":
+            moves = [_turned(m, holder, sheet.side) for m in tile["moves"]]
+            move_grid(draw, moves, u(MARGIN + 8), u(top), u(grid))
+        for i, (line, bold, colour) in enumerate(body):
+            draw.text((u(text_x), u(top + 17 * i)), line, fill=colour, font=font(12, bold))
+
+    return height + 4, drawing
+
+
+def _board(sheet: Sheet) -> Part:
+    view, words, geo = sheet.view, sheet.words, sheet.geo
     board = view["board"]
+    lw, lh = sheet.board_size
+    cell = u(sheet.cell)
+    x0 = (WIDTH - lw * cell) // 2
+    targets = set(sheet.targets.get("squares", ()))
+
+    def drawing(image: Image.Image, draw: ImageDraw.ImageDraw, y: float) -> None:
+        y0 = u(y)
+        labels = [words.tile_type(k) for k in board["types"]]
+        local = geo.local[sheet.side]
+        squares = (local, sheet.board_size, cell, board["types"], labels, geo.names["south"])
+        image.paste(squares_image(*squares, fade=bool(targets)), (x0, y0))
+        if targets:  # the offered squares as they are, the others faded
+            plain = squares_image(*squares)
+            for c in targets:
+                lx, ly = local[c]
+                box = (lx * cell, ly * cell, (lx + 1) * cell, (ly + 1) * cell)
+                image.paste(plain.crop(box), (x0 + box[0], y0 + box[1]))
+        pawns: list[int] = board["pawns"]
+        for c, (lx, ly) in enumerate(local):
+            x, top = x0 + lx * cell, y0 + ly * cell
+            owner = pawns.index(c) if c in pawns else None
+            pawn_height = _square_eggs(draw, board["eggs"][c], x, top, cell, owner is not None)
+            if owner is not None:
+                corner = pawn_height * 0.62 + 1  # the pawn's disc, when it is the reader's, fits the square
+                pawn(
+                    draw, owner, x + cell - u(corner), top + cell - u(corner), u(pawn_height), mine=owner == sheet.seat
+                )
+        for c in sorted(targets):
+            lx, ly = local[c]
+            x, top = x0 + lx * cell, y0 + ly * cell
+            draw.rounded_rectangle(
+                (x - 1, top - 1, x + cell + 1, top + cell + 1), radius=u(7), outline=WHITE, width=u(2.5)
+            )
+            draw.rounded_rectangle(
+                (x + u(2), top + u(2), x + cell - u(2), top + cell - u(2)), radius=u(6), outline=INK, width=u(2)
+            )
+        label = words.t(YOU_SIT) if sheet.seat is not None else words.t(SOUTH_EDGE)
+        draw.text((WIDTH // 2, y0 + lh * cell + u(3)), label, fill=MUTED, font=font(10), anchor="ma")
+
+    return sheet.cell * lh + 20, drawing
+
+
+EGG_SIZE = {True: 14, False: 11}  # layout pixels: an egg mark on a square, on a big square (4 across) or not
+EGG_ROW = {True: 17, False: 13}
+PAWN_HEIGHTS = (30, 20)  # layout pixels: a pawn on a square, and on a square crowded with eggs
+
+
+def _square_eggs(draw: ImageDraw.ImageDraw, eggs: dict[str, int], x: int, top: int, cell: int, pawn_here: bool) -> int:
+    """Every egg type lying on a square, in the game's egg order: its mark, and its count beside it when
+    more than one; rows fill the square under its name, leaving the pawn's corner free (a smaller pawn's
+    when the eggs need the room). Returns the height of the pawn to draw there, in layout pixels."""
+    count_font = font(10, True)
+    big = cell >= u(86)
+    size, step = EGG_SIZE[big], EGG_ROW[big]
+    entries = [(egg, str(count) if count > 1 else "") for egg, count in in_egg_order(eggs)]
+    widths = [u(size + 1) + (count_font.getlength(text) + u(2) if text else u(2)) for _, text in entries]
+    rows = int((cell - u(16)) // u(step))
+    places: list[tuple[float, int]] = []
+    for pawn_height in PAWN_HEIGHTS if pawn_here else (0,):
+        places = _flow(widths, x + u(5), x + cell - u(3), u(pawn_height * 1.24 + 2) if pawn_height else 0)
+        if not places or places[-1][1] < rows:
+            break
+    for (egg, text), (ex, row) in zip(entries, places, strict=True):
+        cy = top + u(16 + size / 2 + step * row)
+        egg_mark(draw, egg, ex + u(size) / 2, cy, u(size))
+        if text:
+            draw.text((ex + u(size + 1), cy), text, fill=INK, font=count_font, anchor="lm")
+    return pawn_height
+
+
+def _flow(widths: Sequence[float], left: float, right: float, corner: float) -> list[tuple[float, int]]:
+    """Where entries of `widths` go, in rows from `left` to `right` (`corner` less from the second row on:
+    the pawn's corner): per entry its x and its row."""
+    places: list[tuple[float, int]] = []
+    ex, row = left, 0
+    for width in widths:
+        if ex + width > right - (corner if row >= 1 else 0) and ex > left:
+            row += 1
+            ex = left
+        places.append((ex, row))
+        ex += width
+    return places
+
+
+MINI = 8  # layout pixels per square of a rule row's small map
+
+
+def collect_hint(view: dict[str, Any], egg: str, spots: Sequence[int]) -> str | None:
+    """What a seat's picture says of `egg` whose row hides it on `spots` (for that seat): YOU_COLLECT when
+    its own square is one of them and no such egg lies there (the rules let it collect one there),
+    LIES_THERE when one does (the rules forbid it), None otherwise."""
     seat = view.get("seat")
-    pawns: list[int] = board["pawns"]
-    img.paste(_squares_of(geo, board, side, words), (x0, y0))
-    for cell in range(len(geo.cells)):
-        lx, ly = geo.local[side][cell]
-        x, y = x0 + lx * CELL, y0 + ly * CELL
-        ex = x + 8
-        for colour, count in _in_egg_order(board["eggs"][cell]):
-            if count:
-                _egg(draw, ex, y + CELL - 36, colour, count)
-                ex += 24
-                if ex > x + CELL - 26:
-                    break
-        if cell in pawns:
-            owner = pawns.index(cell)
-            cx, cy = x + CELL - 28, y + 46
-            ring = MINE if owner == seat else INK
-            draw.ellipse((cx - 17, cy - 17, cx + 17, cy + 17), fill=PAWN_RGB[owner % 8], outline=ring, width=4)
-            draw.text((cx, cy), str(owner + 1), fill=_on(PAWN_RGB[owner % 8]), font=font(20), anchor="mm")
-    lw, lh = geo.local_size[side]
-    label = words.t(N_("you sit on this edge")) if seat is not None else words.t(N_("the south edge"))
-    draw.text((x0 + lw * CELL // 2, y0 + lh * CELL + 8), label, fill=MUTED, font=font(16), anchor="ma")
+    if seat is None:
+        return None
+    here = view["board"]["pawns"][seat]
+    if here not in spots:
+        return None
+    return LIES_THERE if view["board"]["eggs"][here].get(egg, 0) else YOU_COLLECT
 
 
-def _rows_height(view: dict[str, Any], words: Words) -> int:
-    rows = view["board"]["rows"]
-    height = 0
-    for egg in view["eggs"]:
-        height += 34 + sum(18 * len(_wrap(words.rule(r), 44)) + 4 for r in rows.get(egg, []))
-    return height + 10
-
-
-def _rows(draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, words: Words) -> None:
+def _rows(sheet: Sheet) -> Part:
+    """Each egg type's rule row: its mark, name and pile; in a seat's picture the small map of where the
+    row hides it for that seat, and whether it is hidden on the seat's own square."""
+    view, words = sheet.view, sheet.words
     board = view["board"]
-    seat = view.get("seat")
+    seat = sheet.seat
     here = board["pawns"][seat] if seat is not None else None
+    lw, lh = sheet.board_size
+    # Marked only when the prompt offers some and not all: a mark on everything tells nothing.
+    in_play = [egg for egg in view["eggs"] if egg in board["rows"]]
+    marked_eggs = set(sheet.targets.get("eggs", ()))
+    if set(in_play) <= marked_eggs:
+        marked_eggs = set()
+    covered = set(sheet.targets.get("covered", ()))
+    if {rule.get("id") for egg in in_play for rule in board["rows"][egg]} <= covered:
+        covered = set()
+    blocks = []
     for egg in view["eggs"]:
-        _egg(draw, x, y + 2, egg, 1, size=24)
-        pile = view["piles"][egg]
         row = board["rows"].get(egg)
         if row is None:
-            head = words.t(N_("{eggs}: pile out, no rules"), eggs=words.egg_type(egg))
+            head = words.t(PILE_OUT, eggs=words.egg_type(egg))
         else:
-            head = words.t(N_("{eggs}: {count} in the pile"), eggs=words.egg_type(egg), count=pile)
-            if seat is not None and row:
-                spots = matching_tiles(board, egg, seat)
-                mark = (
-                    words.t(N_(" - points at YOUR tile"))
-                    if here in spots
-                    else words.t(N_(" - points at {count} tiles"), count=len(spots))
-                )
-                head += mark
-            elif not row:
-                head += words.t(N_(" (no rules: hidden nowhere)"))
-        draw.text((x + 28, y + 4), head, fill=INK, font=font(18))
-        y += 30
-        for rule in row or []:
-            for i, line in enumerate(_wrap(words.rule(rule), 44)):
-                draw.text((x + 28, y), ("- " if i == 0 else "  ") + line, fill=INK, font=font(16))
-                y += 18
-            y += 4
-        y += 4
+            head = words.t(PILE, eggs=words.egg_type(egg), count=words.number(view["piles"][egg]))
+            if not row:
+                head += words.t(NO_RULES)
+        spots: list[int] = matching_tiles(board, egg, seat) if seat is not None and row else []
+        hint = collect_hint(view, egg, spots)
+        hint_colour = GOOD if hint == YOU_COLLECT else LOCKED
+        mini = (lw * MINI + 8) if spots else 0
+        rule_lines = [(rule.get("id"), wrap(words.rule(rule), 11, sheet.text_width - 12 - mini)) for rule in row or []]
+        hint_lines = wrap(words.t(hint), 11, sheet.text_width - 6) if hint else ()
+        text_h = sum(15 * len(lines) + 2 for _, lines in rule_lines)
+        height = 20 + 15 * len(hint_lines) + max(text_h, lh * MINI + 4 if spots else 0) + 6
+        blocks.append((egg, head, hint_lines, hint_colour, spots, mini, rule_lines, height))
 
-
-SEATS_PER_LINE = 4
-
-
-def _scores_height(view: dict[str, Any]) -> int:
-    lines = (len(view["collected"]) + SEATS_PER_LINE - 1) // SEATS_PER_LINE
-    return 12 + 56 * lines + 20 * len(view.get("secret_objectives") or []) + 10
-
-
-def _scores(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int, words: Words) -> None:
-    draw.line((MARGIN, y, WIDTH - MARGIN, y), fill=MUTED, width=1)
-    y += 8
-    totals = (view.get("outcome") or {}).get("scores")
-    for s, collected in enumerate(view["collected"]):
-        x = MARGIN + (s % SEATS_PER_LINE) * 242
-        ty = y + (s // SEATS_PER_LINE) * 56
-        text = words.t(N_("{name}: {eggs} eggs"), name=words.player(s), eggs=view["scores"][s])
-        if totals is not None:
-            text = words.t(
-                N_("{name}: {eggs} eggs, {points} pts"), name=words.player(s), eggs=view["scores"][s], points=totals[s]
+    def drawing(image: Image.Image, draw: ImageDraw.ImageDraw, y: float) -> None:
+        for egg, head, hint_lines, hint_colour, spots, mini, rule_lines, height in blocks:
+            draw.line((u(MARGIN), u(y), u(UNIT - MARGIN), u(y)), fill=RULE_LINE, width=1)
+            if egg in marked_eggs:
+                box = (u(MARGIN - 4), u(y + 1), u(UNIT - MARGIN + 4), u(y + height - 2))
+                draw.rounded_rectangle(box, radius=u(5), fill=HIGHLIGHT, outline=INK, width=u(1.5))
+            egg_mark(draw, egg, u(MARGIN + 7), u(y + 11), u(13))
+            draw.text(
+                (u(MARGIN + 18), u(y + 3)), fit(head, 12, sheet.text_width - 20, True), fill=INK, font=font(12, True)
             )
-        draw.text((x, ty), text, fill=INK, font=font(17))
-        ex = x
-        for colour, count in _in_egg_order(collected):
-            if count:
-                _egg(draw, ex, ty + 24, colour, count, size=22)
-                ex += 22
-    y += 56 * ((len(view["collected"]) + SEATS_PER_LINE - 1) // SEATS_PER_LINE)
-    for i, objective in enumerate(view.get("secret_objectives") or []):
-        if objective is None:
-            continue
-        draw.text(
-            (MARGIN, y + 20 * i),
-            words.t(N_("{name}'s objective: {objective}"), name=words.player(i), objective=words.objective(objective)),
-            fill=OBJECTIVE,
-            font=font(16),
-        )
+            ty = y + 20
+            for line in hint_lines:
+                draw.text((u(MARGIN + 4), u(ty)), line, fill=hint_colour, font=font(11, True))
+                ty += 15
+            if spots:
+                _mini_map(image, sheet, egg, spots, here, MARGIN + 4, ty)
+            rx = MARGIN + 4 + mini
+            for rule_id, lines in rule_lines:
+                if rule_id in covered:
+                    box = (u(rx - 2), u(ty), u(UNIT - MARGIN), u(ty + 15 * len(lines) + 2))
+                    draw.rounded_rectangle(box, radius=u(3), fill=HIGHLIGHT, outline=INK, width=u(1.5))
+                for i, line in enumerate(lines):
+                    draw.text((u(rx), u(ty + 1)), ("• " if i == 0 else "  ") + line, fill=INK, font=font(11))
+                    ty += 15
+                ty += 2
+            y += height
+
+    return sum(b[-1] for b in blocks) + 4, drawing
 
 
-def _hand(draw: ImageDraw.ImageDraw, view: dict[str, Any], hand: list[dict[str, Any]], y: int, words: Words) -> None:
-    draw.text((MARGIN, y), words.t(N_("Your tiles (movement as you see the map)")), fill=INK, font=font(20))
-    y += 32
-    objective = view.get("objective")
-    for i, tile in enumerate(hand):
-        x = MARGIN + (i % 4) * 242
-        ty = y + (i // 4) * 190
-        draw.rounded_rectangle((x, ty, x + 232, ty + 180), radius=10, fill=WHITE, outline=INK, width=2)
-        draw.text((x + 10, ty + 6), words.t(N_("Tile {number}"), number=tile["id"]), fill=MUTED, font=font(14))
-        if tile["kind"] == "action":
-            draw.text((x + 10, ty + 28), words.t(N_("ACTION")), fill=LOCKED, font=font(18))
-            for j, line in enumerate(_wrap(words.action(tile["action"]), 22)):
-                draw.text((x + 10, ty + 56 + 20 * j), line, fill=INK, font=font(17))
-            continue
-        moves = {tuple(m) for m in tile["moves"]}
-        gx, gy, g = x + 10, ty + 28, 22
-        for dy in (-1, 0, 1):
-            for dx in (-1, 0, 1):
-                bx, by = gx + (dx + 1) * g, gy + (dy + 1) * g
-                if (dx, dy) == (0, 0):
-                    fill: RGB = GRID_RGB[0]
-                elif (dx, dy) in moves:
-                    fill = GRID_RGB[1]
-                else:
-                    fill = GRID_RGB[2]
-                draw.rectangle((bx, by, bx + g - 2, by + g - 2), fill=fill, outline=MUTED)
-        for j, line in enumerate(_wrap(words.rule(tile["rule"]), 22)):
-            draw.text((x + 10, ty + 104 + 19 * j), line, fill=INK, font=font(17))
-    if objective:
-        rows = (len(hand) + 3) // 4 or 1
-        secret = words.t(N_("Secret objective: {objective}"), objective=words.objective(objective))
-        draw.text((MARGIN, y + rows * 190 + 4), secret, fill=OBJECTIVE, font=font(19))
+def _mini_map(
+    image: Image.Image, sheet: Sheet, egg: str, spots: list[int], here: int | None, x: float, y: float
+) -> None:
+    """The map in small, turned like the big one: the squares where the row hides `egg` in its colour, the
+    reader's own square ringed."""
+    local = sheet.geo.local[sheet.side]
+    image.paste(_mini(tuple(local), sheet.board_size, EGG_RGB.get(egg, MUTED), tuple(spots), here), (u(x), u(y)))
+
+
+@lru_cache(maxsize=256)
+def _mini(
+    local: tuple[tuple[int, int], ...], size: tuple[int, int], colour: RGB, spots: tuple[int, ...], here: int | None
+) -> Image.Image:
+    """A rule row's small map, kept: it changes only when the board or the row does."""
+    m = u(MINI)
+    image = Image.new("RGB", (size[0] * m + 2, size[1] * m + 2), PAPER)
+    draw = ImageDraw.Draw(image)
+    for c, (lx, ly) in enumerate(local):
+        bx, by = 1 + lx * m, 1 + ly * m
+        draw.rectangle((bx, by, bx + m - 1, by + m - 1), fill=colour if c in spots else WHITE, outline=MUTED)
+    if here is not None:
+        lx, ly = local[here]
+        bx, by = 1 + lx * m, 1 + ly * m
+        draw.rectangle((bx - 1, by - 1, bx + m, by + m), outline=INK, width=3)
+    return image

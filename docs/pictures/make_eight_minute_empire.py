@@ -12,32 +12,21 @@ ringed, the rest faded).
 
 from __future__ import annotations
 
-import io
 import sys
 from pathlib import Path
-
-from PIL import Image
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from bot.render.eight_minute_empire import map_part, render_map, seat_part  # noqa: E402
 from bot.render.eight_minute_empire_map import _palette  # noqa: E402
+from bot.render.phone import as_on_phone  # noqa: E402
 from games.eight_minute_empire import GAME  # noqa: E402
 
 OUT = ROOT / "docs" / "pictures" / "eight-minute-empire"
 NAMES = ["Ann", "Bob", "Cy"]
 PHONE_WIDTH = 400
 SEED = 21
-
-
-def shrunk(png: bytes) -> bytes:
-    """The picture as a phone shows it: 400 px wide, on the map's own palette."""
-    image = Image.open(io.BytesIO(png)).convert("RGB")
-    small = image.resize((PHONE_WIDTH, round(image.height * PHONE_WIDTH / image.width)), Image.Resampling.BOX)
-    out = io.BytesIO()
-    small.quantize(palette=_palette(), dither=Image.Dither.NONE).save(out, format="PNG", optimize=True)
-    return out.getvalue()
 
 
 def main() -> int:
@@ -49,7 +38,7 @@ def main() -> int:
     index = ["# One game of Eight-Minute Empire, as a phone shows it", "", __doc__ or "", ""]
 
     def save(name: str, png: bytes, caption: str) -> None:
-        (OUT / name).write_bytes(shrunk(png))
+        (OUT / name).write_bytes(as_on_phone(png, _palette(), PHONE_WIDTH))
         index.extend([f"**{caption}**", "", f"![{caption}]({name})", ""])
 
     save("00-table.png", render_map(map_part(GAME.view(state, None)), NAMES), "The table at the start")
