@@ -163,6 +163,8 @@ def test_interaction_and_webhook_tokens_never_survive_in_their_urls(token: str, 
         f"https://discord.com/api/webhooks/99/{token}",
         f"/webhooks/99/{token}/messages/@original",
     ):
+        if token in url.replace(token, ""):
+            continue  # the token is also a word of the address itself ("callback"): it cannot vanish
         assert token not in redactor.redact(before + " " + url).removeprefix(before)
 
 
