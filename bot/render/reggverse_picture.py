@@ -344,8 +344,8 @@ def collect_hint(view: dict[str, Any], egg: str, spots: Sequence[int]) -> str | 
 
 
 def _rows(sheet: Sheet) -> Part:
-    """Each egg type's rule row: its mark, name and pile; in a seat's picture the small map of where the
-    row hides it for that seat, and whether it is hidden on the seat's own square."""
+    """Each egg type's rule row: its mark, name and pile, and its rules; in a seat's picture, on the left,
+    the small map of where the row hides it for that seat, and whether it is hidden on the seat's own square."""
     view, words = sheet.view, sheet.words
     board = view["board"]
     seat = sheet.seat
@@ -359,6 +359,7 @@ def _rows(sheet: Sheet) -> Part:
     covered = set(sheet.targets.get("covered", ()))
     if {rule.get("id") for egg in in_play for rule in board["rows"][egg]} <= covered:
         covered = set()
+    column = lw * MINI + 10 if seat is not None else 0  # a seat's picture: the rows' small maps on the left
     blocks = []
     for egg in view["eggs"]:
         row = board["rows"].get(egg)
@@ -371,36 +372,34 @@ def _rows(sheet: Sheet) -> Part:
         spots: list[int] = matching_tiles(board, egg, seat) if seat is not None and row else []
         hint = collect_hint(view, egg, spots)
         hint_colour = GOOD if hint == YOU_COLLECT else LOCKED
-        mini = (lw * MINI + 8) if spots else 0
-        rule_lines = [(rule.get("id"), wrap(words.rule(rule), 11, sheet.text_width - 12 - mini)) for rule in row or []]
-        hint_lines = wrap(words.t(hint), 11, sheet.text_width - 6) if hint else ()
+        room = sheet.text_width - column
+        rule_lines = [(rule.get("id"), wrap(words.rule(rule), 11, room - 10)) for rule in row or []]
+        hint_lines = wrap(words.t(hint), 11, room - 4) if hint else ()
         text_h = sum(15 * len(lines) + 2 for _, lines in rule_lines)
-        height = 20 + 15 * len(hint_lines) + max(text_h, lh * MINI + 4 if spots else 0) + 6
-        blocks.append((egg, head, hint_lines, hint_colour, spots, mini, rule_lines, height))
+        height = max(20 + 15 * len(hint_lines) + text_h, lh * MINI + 8 if spots else 0) + 6
+        blocks.append((egg, head, hint_lines, hint_colour, spots, rule_lines, height))
 
     def drawing(image: Image.Image, draw: ImageDraw.ImageDraw, y: float) -> None:
-        for egg, head, hint_lines, hint_colour, spots, mini, rule_lines, height in blocks:
+        x = MARGIN + column
+        for egg, head, hint_lines, hint_colour, spots, rule_lines, height in blocks:
             draw.line((u(MARGIN), u(y), u(UNIT - MARGIN), u(y)), fill=RULE_LINE, width=1)
             if egg in marked_eggs:
                 box = (u(MARGIN - 4), u(y + 1), u(UNIT - MARGIN + 4), u(y + height - 2))
                 draw.rounded_rectangle(box, radius=u(5), fill=HIGHLIGHT, outline=INK, width=u(1.5))
-            egg_mark(draw, egg, u(MARGIN + 7), u(y + 11), u(13))
-            draw.text(
-                (u(MARGIN + 18), u(y + 3)), fit(head, 12, sheet.text_width - 20, True), fill=INK, font=font(12, True)
-            )
+            if spots:
+                _mini_map(image, sheet, egg, spots, here, MARGIN, y + 4)
+            egg_mark(draw, egg, u(x + 7), u(y + 11), u(13))
+            draw.text((u(x + 18), u(y + 3)), fit(head, 12, room - 20, True), fill=INK, font=font(12, True))
             ty = y + 20
             for line in hint_lines:
-                draw.text((u(MARGIN + 4), u(ty)), line, fill=hint_colour, font=font(11, True))
+                draw.text((u(x + 4), u(ty)), line, fill=hint_colour, font=font(11, True))
                 ty += 15
-            if spots:
-                _mini_map(image, sheet, egg, spots, here, MARGIN + 4, ty)
-            rx = MARGIN + 4 + mini
             for rule_id, lines in rule_lines:
                 if rule_id in covered:
-                    box = (u(rx - 2), u(ty), u(UNIT - MARGIN), u(ty + 15 * len(lines) + 2))
+                    box = (u(x + 2), u(ty), u(UNIT - MARGIN), u(ty + 15 * len(lines) + 2))
                     draw.rounded_rectangle(box, radius=u(3), fill=HIGHLIGHT, outline=INK, width=u(1.5))
                 for i, line in enumerate(lines):
-                    draw.text((u(rx), u(ty + 1)), ("• " if i == 0 else "  ") + line, fill=INK, font=font(11))
+                    draw.text((u(x + 4), u(ty + 1)), ("• " if i == 0 else "  ") + line, fill=INK, font=font(11))
                     ty += 15
                 ty += 2
             y += height
