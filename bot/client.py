@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 from typing import Any
 
 import discord
@@ -24,7 +25,7 @@ from bot.thinking import THINKERS
 from bot.translator import CatalogTranslator
 from bot.tree import TableTree
 from storage import Database, Shards
-from table import TableService, TableUpdate
+from table import TableService, TableUpdate, WatchTimes
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +46,13 @@ def owned_shards(settings: Settings) -> Shards | None:
     if settings.shard_ids is None or settings.shard_count is None:
         return None
     return Shards.of(settings.shard_ids, settings.shard_count)
+
+
+def watch_times(settings: Settings) -> WatchTimes:
+    """When the table service's watchdog steps in (WATCHDOG_GRACE_SECONDS, IDLE_REMINDER_HOURS)."""
+    return WatchTimes(
+        grace=timedelta(seconds=settings.watchdog_grace_seconds), idle=timedelta(hours=settings.idle_reminder_hours)
+    )
 
 
 class CountedNotifier(DiscordNotifier):
@@ -119,7 +127,14 @@ class TableBot(commands.AutoShardedBot):
         # A process alone on its database sees every change of a player's choice: it keeps them.
         self.preferences = NotificationModes(self.db, ttl=None if self.owned is None else SHARED_TTL)
         self.notifier = CountedNotifier(self)
-        self.table = TableService(self.db, self.notifier, shards=self.owned, observer=self.metrics, thinker=THINKERS)
+        self.table = TableService(
+            self.db,
+            self.notifier,
+            shards=self.owned,
+            observer=self.metrics,
+            thinker=THINKERS,
+            watch=watch_times(self.settings),
+        )
         await self.tree.set_translator(CatalogTranslator())
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.add_cog(GameCog(self))

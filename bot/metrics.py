@@ -2,7 +2,8 @@
 
 Each bot owns its registry (`BotMetrics.registry`), so several bots in one process (tests, a restart
 in the harness) never share or collide on a counter. Where the numbers come from:
-- decisions, games started/ended, timer ticks: the table service reports them (`TableObserver`);
+- decisions, games started/ended, timer ticks, games the watchdog re-armed: the table service reports
+  them (`TableObserver`);
 - active games: the database, read at every scrape (so right after a restart too), counting the
   games of this process's shards (so the sum over the processes of a sharded bot is the whole bot);
 - REST calls and 429s: aiohttp's tracing on discord.py's HTTP session (`http_trace=`), so every real
@@ -67,6 +68,7 @@ log = logging.getLogger(__name__)
 PREFIX = "tablebot"
 DECISION_KINDS = ("human", "ai", "afk")
 GAME_ENDS = ("finished", "abandoned", "all_afk")
+STALL_CAUSES = ("overdue", "idle")
 NOTIFICATION_KINDS = ("open", "table", "dm", "log")
 DELAY_KINDS = ("table", "log", "dm")
 # Seconds a request is held: up to a message bucket's 5 s window.
@@ -188,6 +190,13 @@ class BotMetrics:
         self.timer_games = Counter(
             f"{PREFIX}_timer_games", "Games a timer tick handled (a reminder or an AFK turn).", registry=registry
         )
+        self.games_stalled = Counter(
+            f"{PREFIX}_games_stalled",
+            "Games the watchdog re-armed (finished, AI moved, prompts sent again, a fresh deadline): overdue "
+            "(past their deadline with the timer making no progress) or idle (no turn timer, unchanged for long).",
+            ["game", "cause"],
+            registry=registry,
+        )
         self.gateway_connected = Gauge(
             f"{PREFIX}_gateway_connected",
             "1 while every shard of this process is connected to the gateway.",
@@ -201,6 +210,8 @@ class BotMetrics:
                 self.decisions.labels(key, kind)
             for end in GAME_ENDS:
                 self.games_ended.labels(key, end)
+            for cause in STALL_CAUSES:
+                self.games_stalled.labels(key, cause)
         for kind in NOTIFICATION_KINDS:
             self.notifications.labels(kind)
         for kind in DELAY_KINDS:
@@ -221,6 +232,9 @@ class BotMetrics:
     def ticked(self, handled: int) -> None:
         self.timer_ticks.inc()
         self.timer_games.inc(handled)
+
+    def stalled(self, game_key: str, cause: str) -> None:
+        self.games_stalled.labels(game_key, cause).inc()
 
     def asked_to_show(self, update: TableUpdate) -> None:
         """An update handed to the notifier: what becomes pending, before coalescing."""

@@ -53,6 +53,12 @@ class Settings(BaseSettings):
     metrics_host: str = "127.0.0.1"
     # Seconds between timer ticks (reminders, AFK deadlines); 0 disables the task (tests tick by hand).
     timer_interval: float = 5.0
+    # The watchdog (table.watchdog), run at every timer tick. Seconds a game may stay past its deadline
+    # with the timer making no progress before it is re-armed (an error is logged); a few ticks at least.
+    watchdog_grace_seconds: Annotated[float, Field(gt=0)] = 60.0
+    # Hours a game without a turn timer may go unchanged before the watchdog re-arms it (its awaited
+    # players get their prompt again); again every as many hours.
+    idle_reminder_hours: Annotated[float, Field(gt=0)] = 24.0
     # Seconds after a game ends before its thread is archived and locked (its result stays readable); 0: never.
     thread_archive_seconds: Annotated[float, Field(ge=0)] = 300.0
     # Push the slash commands to Discord at start-up (to DEV_GUILD_ID when set, else globally).

@@ -7,7 +7,7 @@ that the transport says in the reader's language.
 
 from __future__ import annotations
 
-from table.core import AFK_TURNS_BEFORE_AI, DEFAULT_TURN_SECONDS, MAX_TURN_SECONDS, Clock, stand_in_level
+from table.core import AFK_TURNS_BEFORE_AI, DEFAULT_TURN_SECONDS, MAX_TURN_SECONDS, Clock, WatchTimes, stand_in_level
 from table.errors import CatchingUp, Stale, TableError, Unavailable, echo
 from table.lobby import default_ai_name
 from table.service import TableService
@@ -42,6 +42,7 @@ __all__ = [
     "TableService",
     "TableUpdate",
     "Unavailable",
+    "WatchTimes",
     "default_ai_name",
     "echo",
     "stand_in_level",

@@ -14,7 +14,7 @@ import logging
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import games
@@ -38,6 +38,17 @@ AFK_TURNS_BEFORE_AI = 2
 # could not be reached is resumed in the background: first after this many seconds, then doubling.
 RESUME_FIRST_DELAY = 0.5
 RESUME_MAX_DELAY = 8.0
+
+
+@dataclass(frozen=True)
+class WatchTimes:
+    """When the watchdog (table.watchdog) steps in. `grace`: how long a game may stay past its deadline
+    with the timer making no progress on it (a tick moves a due game's deadline on, or ends the game,
+    within one `TIMER_INTERVAL`). `idle`: how long a game without a turn timer may go unchanged before
+    it is re-armed (again every `idle`)."""
+
+    grace: timedelta = timedelta(seconds=60)
+    idle: timedelta = timedelta(hours=24)
 
 
 def stand_in_level(game: Game[Any]) -> str:
@@ -98,8 +109,10 @@ class TableCore:
         shards: Shards | None = None,
         observer: TableObserver | None = None,
         thinker: Thinker | None = None,
+        watch: WatchTimes | None = None,
     ) -> None:
         self.db = db
+        self.watch_times = watch or WatchTimes()
         # Makes the AI seats' decisions: in this process (the default), or elsewhere (bot.thinking).
         self.thinker: Thinker = thinker or InlineThinker()
         # The Discord shards this process runs when the bot is split over several processes: timers
@@ -118,6 +131,10 @@ class TableCore:
         self._resumers: dict[int, asyncio.Task[None]] = {}
         self._rematches: dict[int, int] = {}  # finished game id -> the id of its rematch lobby
         self._held: dict[int, list[Event]] = {}  # game id -> public events of a turn still going on
+        # The watchdog's memory (table.watchdog): game id -> (version, deadline, reminded) of a due game as
+        # the timer first found it, and when. Still the same `grace` later: the timer made no progress.
+        self._overdue: dict[int, tuple[tuple[int, datetime | None, bool], datetime]] = {}
+        self._idle_looked: datetime | None = None  # when the watchdog last looked for idle games
 
     def lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())

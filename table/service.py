@@ -5,6 +5,7 @@ the service directly. Each concern is its own module, put together here:
 - table.lobby: lobbies and their variants, start, cancel, abandon;
 - table.decisions: players' decisions, private and public views, "I'm back";
 - table.timers: reminders and AFK deadlines;
+- table.watchdog: at every tick, games that should have moved and did not are re-armed;
 - table.resume: carrying on at start-up with the games a stopped process left mid-way;
 - table.advance: committing a turn with the AI moves it sets off, and catching up after the database
   was unavailable (what all the others build on);

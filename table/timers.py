@@ -11,18 +11,20 @@ from typing import Any
 
 import games
 from storage import DatabaseUnavailable, GameRow, SeatRow
-from table.advance import Advancing
 from table.core import AFK_TURNS_BEFORE_AI, _Turn, stand_in_level
 from table.updates import Event, TableUpdate
+from table.watchdog import Watching
 
 log = logging.getLogger(__name__)
 
 
-class Timers(Advancing):
+class Timers(Watching):
     async def tick(self) -> int:
-        """Run due reminders and AFK deadlines; returns how many games were handled."""
+        """Run due reminders and AFK deadlines, then the watchdog (table.watchdog); returns how many games
+        the timer handled."""
         handled = 0
-        for row in await self.db.due_games(self.clock(), self.shards):
+        due = await self.db.due_games(self.clock(), self.shards)
+        for row in due:
             assert row.id is not None
             try:
                 await self._timer(row.id)
@@ -30,6 +32,7 @@ class Timers(Advancing):
                 log.exception("timer failed for game %s", row.id, extra={"event": "timer_failed", "game_id": row.id})
             handled += 1
         self.observer.ticked(handled)
+        await self.watch(due)
         return handled
 
     async def _timer(self, game_id: int) -> None:

@@ -95,6 +95,10 @@ class TableObserver(Protocol):
 
     def ticked(self, handled: int) -> None: ...
 
+    def stalled(self, game_key: str, cause: str) -> None:
+        """The watchdog re-armed a game: `cause` "overdue" (past its deadline, the timer making no
+        progress) or "idle" (no turn timer, unchanged for a long time)."""
+
 
 class NullObserver:
     def decided(self, game_key: str, kind: str) -> None:
@@ -107,6 +111,9 @@ class NullObserver:
         return None
 
     def ticked(self, handled: int) -> None:
+        return None
+
+    def stalled(self, game_key: str, cause: str) -> None:
         return None
 
 

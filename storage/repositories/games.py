@@ -157,6 +157,16 @@ class GameRepository(DatabaseCore):
         rows = await self._games_where(_games.c.status == "active", _games.c.deadline <= now, *owned)
         return sorted(rows, key=lambda g: (g.deadline, g.id))
 
+    async def idle_games(self, before: datetime, shards: Shards | None = None) -> list[GameRow]:
+        """Active games without a deadline (no turn timer) that nothing changed since `before`
+        (`updated_at`), oldest first; only those of `shards`' guilds when given. The watchdog's look
+        at games nobody has moved for days (table.watchdog)."""
+        owned = [] if shards is None else [shards.where(_games.c.guild_id)]
+        rows = await self._games_where(
+            _games.c.status == "active", _games.c.deadline.is_(None), _games.c.updated_at <= before, *owned
+        )
+        return sorted(rows, key=lambda g: (g.updated_at, g.id))
+
     async def active_games(self, shards: Shards | None = None) -> list[GameRow]:
         """Every active game (of `shards`' guilds when given), oldest first: what a process resumes."""
         owned = [] if shards is None else [shards.where(_games.c.guild_id)]
@@ -171,8 +181,9 @@ class GameRepository(DatabaseCore):
             query = query.limit(limit)
         return await self._read(_read_games, query)
 
-    async def update_game(self, game_id: int, **fields: Any) -> None:
-        """Set non-state columns. A new deadline starts un-reminded unless `reminded` is given too."""
+    async def update_game(self, game_id: int, *, updated_at: datetime | None = None, **fields: Any) -> None:
+        """Set non-state columns. A new deadline starts un-reminded unless `reminded` is given too;
+        `updated_at` is now unless given (the table service passes its own clock's now)."""
         unknown = set(fields) - _GAME_FIELDS
         if unknown:
             raise ValueError(
@@ -184,7 +195,7 @@ class GameRepository(DatabaseCore):
             fields["reminded"] = False
         if "broken_reason" in fields and fields["broken_reason"] is not None:
             fields["broken_reason"] = str(fields["broken_reason"])[:MAX_REASON]
-        fields["updated_at"] = utcnow()
+        fields["updated_at"] = updated_at or utcnow()
         async with self._changing(game_id):
             if not await self._update_row(_games, {"id": game_id}, fields):
                 raise GameNotFound(game_id)

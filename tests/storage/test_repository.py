@@ -215,6 +215,23 @@ async def test_updates_store_what_sqlalchemy_stores_and_wait_out_a_held_write_lo
     assert row is not None and row.announced == 7
 
 
+async def test_idle_games_are_those_without_deadline_unchanged_since(db: Database) -> None:
+    """The watchdog's look at games without a turn timer: no deadline, updated_at at or before `before`."""
+    quiet = await active_game(db, 1)
+    timed = await active_game(db, 2)
+    busy = await active_game(db, 3)
+    await db.update_game(quiet, deadline=None, updated_at=NOW - timedelta(days=2))
+    await db.update_game(timed, deadline=NOW - timedelta(days=1), updated_at=NOW - timedelta(days=3))
+    await db.update_game(busy, deadline=None, updated_at=NOW)
+    assert [g.id for g in await db.idle_games(NOW - timedelta(days=1))] == [quiet]
+    assert [g.id for g in await db.idle_games(NOW - timedelta(days=3))] == []
+    assert [g.id for g in await db.idle_games(NOW)] == [quiet, busy]
+    row = await db.get_game(quiet)
+    assert row is not None and row.updated_at == NOW - timedelta(days=2)
+    await db.finish_game(quiet, "abandoned", [])
+    assert [g.id for g in await db.idle_games(NOW)] == [busy]
+
+
 async def test_start_game_stores_the_initial_state_once(db: Database) -> None:
     game_id = await new_game(db)
     assert await db.start_game(game_id, {"turn": 0, "hands": [[1, 2], [3]]}, NOW) == 1
