@@ -2,23 +2,35 @@
 #   docker run -d --name boardgame-table --env-file .env -v boardgame-data:/data boardgame-table
 # See docs/deployment.md (single VPS, container platforms, several processes on PostgreSQL).
 
-# Build a wheel in a throwaway stage, so the final image holds the installed package only.
-FROM python:3.11-slim AS build
+# Both stages on the same Python: the engine compiled in the first is loaded by the second's interpreter.
+ARG PYTHON_IMAGE=python:3.11-slim
+
+# Build stage: a C compiler and mypyc compile the hottest engine modules (games.build.COMPILED: about twice
+# as fast), then a wheel is built that carries them (package data *.so). `python -m games.build` without
+# --optional: the image fails to build rather than ship an interpreted engine.
+FROM ${PYTHON_IMAGE} AS build
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY bot bot
 COPY games games
 COPY storage storage
 COPY table table
-RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheels .
+RUN pip install --no-cache-dir "mypy>=1.13" "setuptools>=77" \
+    && python -m games.build \
+    && pip wheel --no-cache-dir --no-deps --wheel-dir /wheels .
 
-FROM python:3.11-slim
+# Runtime stage: slim, no compiler; the installed package with its compiled modules.
+FROM ${PYTHON_IMAGE}
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 COPY --from=build /wheels /wheels
 RUN pip install /wheels/*.whl && rm -rf /wheels \
+    && python -m games.build --check \
     && useradd --create-home --uid 10001 --shell /usr/sbin/nologin bot \
     && mkdir /data && chown bot:bot /data
 USER bot

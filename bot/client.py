@@ -120,7 +120,11 @@ class TableBot(commands.AutoShardedBot):
         THINKERS.start(self.settings.ai_workers)  # after the picture workers: their forkserver, already warm
         # Runs the migrations. A process that runs every shard is alone on its database, so storage may
         # keep the games' rows and seats in memory (docs/storage-api.md); one of several may not.
-        self.db = await Database.open(self.settings.database_url, cache=self.owned is None)
+        self.db = await Database.open(
+            self.settings.database_url,
+            cache=self.owned is None,
+            statement_timeout=self.settings.database_statement_timeout,
+        )
         self.metrics.watch_database(self.db)
         self.metrics.time_interactions(self)
         self.languages = Languages(self.db, self._preferred_locale)

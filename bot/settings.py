@@ -44,6 +44,9 @@ class Settings(BaseSettings):
 
     discord_token: Annotated[SecretStr | None, BeforeValidator(_blank_is_none)] = None
     database_url: str = "sqlite+aiosqlite:///data/bot.sqlite3"
+    # PostgreSQL only: seconds a statement may run before the server cancels it (the player is told to
+    # try again in a moment; storage.engine says why); 0: no limit.
+    database_statement_timeout: Annotated[float, Field(ge=0)] = 5.0
     dev_guild_id: Annotated[int | None, BeforeValidator(_blank_is_none)] = None
     log_level: str = "INFO"
     # "text" (human-readable) or "json" (one JSON object per line); either way one line per event.

@@ -3,6 +3,7 @@
     python -m games.build            compile (needs mypy, which ships mypyc, and a C compiler)
     python -m games.build --clean    remove the compiled modules again
     python -m games.build --status   say which modules run compiled
+    python -m games.build --check    import them, exit 1 unless every one runs compiled (the Docker image)
     python -m games.build --optional compile when this machine can, else say so and carry on interpreted
 
 `make run`, `make test` and `make bench` compile with --optional whenever a compiled source changed, so the
@@ -143,6 +144,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     action = parser.add_mutually_exclusive_group()
     action.add_argument("--clean", action="store_true", help="remove the compiled modules")
     action.add_argument("--status", action="store_true", help="list the modules that run compiled")
+    action.add_argument(
+        "--check",
+        action="store_true",
+        help="import the modules and exit 1 unless every one runs compiled (the Docker image's build checks it)",
+    )
     parser.add_argument(
         "--optional",
         action="store_true",
@@ -150,6 +156,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "output, say so and exit 0: the .py files then run interpreted",
     )
     args = parser.parse_args(argv)
+    if args.check:
+        for source in COMPILED:
+            importlib.import_module(source.removesuffix(".py").replace("/", "."))
+        running = running_compiled()
+        print(f"running compiled: {', '.join(running) or 'none'} ({len(running)} of {len(COMPILED)})")
+        return 0 if running == list(COMPILED) else 1
     if args.clean:
         for path in clean():
             print(f"removed {path.relative_to(ROOT)}")

@@ -11,7 +11,7 @@ from sqlalchemy import create_engine as sa_create_engine
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-__all__ = ["DEFAULT_URL", "IMMEDIATE", "create_engine", "resolve_url"]
+__all__ = ["DEFAULT_URL", "IMMEDIATE", "PG_STATEMENT_TIMEOUT", "create_engine", "resolve_url"]
 
 DEFAULT_URL = "sqlite+aiosqlite:///data/bot.sqlite3"
 # Execution option: on SQLite, open the transaction with BEGIN IMMEDIATE (take the write lock first).
@@ -20,6 +20,12 @@ IMMEDIATE = "storage_begin_immediate"
 READ_ONLY = "storage_read_only"
 SQLITE_BUSY_TIMEOUT_MS = 15_000
 PG_CONNECT_TIMEOUT = 5.0  # seconds
+# PostgreSQL's statement_timeout for every connection of the bot (seconds; 0: none). A statement stuck on a
+# row lock another process holds, or on an overloaded server, is cancelled and reported as the database
+# being unavailable ("try again in a moment", the follow-up work resumed later) rather than holding a
+# player's click, the game's lock and a pooled connection without end. Far above any statement's usual
+# time (a group commit, a leaderboard: milliseconds). Migrations run without it (an index on a big table).
+PG_STATEMENT_TIMEOUT = 5.0
 
 
 def resolve_url(url: str | None = None) -> URL:
@@ -47,15 +53,23 @@ def resolve_url(url: str | None = None) -> URL:
     return parsed
 
 
-def create_engine(url: URL) -> AsyncEngine:
+def create_engine(url: URL, *, statement_timeout: float = PG_STATEMENT_TIMEOUT) -> AsyncEngine:
+    """The async engine; on PostgreSQL every connection has `statement_timeout` (seconds, 0: none)."""
     if url.drivername.startswith("sqlite"):
         engine = create_async_engine(url, pool_size=8, max_overflow=8)
         _tune_sqlite(engine.sync_engine)
         return engine
     # A server that does not answer (a network partition, a failover) is reported within seconds, so a
     # player is told to try again soon rather than kept waiting for asyncpg's default minute.
+    if statement_timeout < 0:
+        raise ValueError(f"the statement timeout cannot be negative ({statement_timeout} s)")
+    server_settings = {"statement_timeout": str(round(statement_timeout * 1000))}  # milliseconds
     return create_async_engine(
-        url, pool_size=10, max_overflow=10, pool_pre_ping=True, connect_args={"timeout": PG_CONNECT_TIMEOUT}
+        url,
+        pool_size=10,
+        max_overflow=10,
+        pool_pre_ping=True,
+        connect_args={"timeout": PG_CONNECT_TIMEOUT, "server_settings": server_settings},
     )
 
 

@@ -87,8 +87,10 @@ _SQLITE_UNAVAILABLE = (
     "readonly database",
 )
 # PostgreSQL SQLSTATEs of the same kind: connection exceptions, the server shutting down or starting,
-# a backend terminated (pg_terminate_backend), a database closed to connections (ALLOW_CONNECTIONS).
-_PG_UNAVAILABLE = ("08", "57P01", "57P02", "57P03", "55000")
+# a backend terminated (pg_terminate_backend), a database closed to connections (ALLOW_CONNECTIONS), a
+# statement cancelled (57014: it ran past the statement timeout, waiting on a lock or an overloaded server;
+# cancelled, it wrote nothing).
+_PG_UNAVAILABLE = ("08", "57P01", "57P02", "57P03", "55000", "57014")
 
 
 def is_unavailable(error: BaseException) -> bool:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import importlib
+import re
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -81,3 +83,55 @@ def test_prefer_sources_refuses_once_a_module_is_imported() -> None:
     importlib.import_module("games.ai")
     with pytest.raises(RuntimeError, match=r"games\.ai"):
         build.prefer_sources()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not build.compiled_modules(), reason="the engine is not compiled here (no C compiler)")
+def test_a_wheel_built_after_compiling_installs_an_engine_that_runs_compiled(tmp_path: Path) -> None:
+    """What the Docker image's stages do (docker itself may not run where the tests do): the build stage
+    compiles, then builds the wheel; the runtime stage, with no compiler, installs it and checks
+    (`python -m games.build --check`) that every compiled module is loaded compiled."""
+    wheels, venv = tmp_path / "wheels", tmp_path / "venv"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(wheels), str(build.ROOT)],
+        check=True,
+        cwd=tmp_path,
+    )
+    [wheel] = wheels.glob("*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        shipped = {name for name in archive.namelist() if name.endswith(".so")}
+    assert {Path(p.removesuffix(".py")).as_posix() for p in build.COMPILED} <= {s.split(".")[0] for s in shipped}
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    target = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    # The engine imports nothing but the standard library: no dependency is needed to run the check.
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", target, str(wheel)], check=True
+    )
+    checked = subprocess.run(
+        [python, "-m", "games.build", "--check"], check=False, capture_output=True, text=True, cwd=tmp_path
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert f"({len(build.COMPILED)} of {len(build.COMPILED)})" in checked.stdout
+
+
+def test_the_dockerfile_compiles_in_a_build_stage_and_runs_slim() -> None:
+    """The image runs the compiled engine: a build stage with a C compiler compiles it (failing rather
+    than falling back to interpreted), a slim runtime stage of the same Python has no compiler and checks
+    that every compiled module loads compiled."""
+    dockerfile = (build.ROOT / "Dockerfile").read_text()
+    stages = re.split(r"^FROM ", dockerfile, flags=re.M)[1:]
+    assert len(stages) == 2
+    builder, runtime = stages
+    assert builder.startswith("${PYTHON_IMAGE} AS build") and runtime.startswith("${PYTHON_IMAGE}\n")
+    assert re.search(r"^ARG PYTHON_IMAGE=python:3\.\d+-slim$", dockerfile, re.M)
+    assert "gcc" in builder and "python -m games.build \\" in builder and "--optional" not in builder
+    assert builder.index("python -m games.build") < builder.index("pip wheel")
+    assert "gcc" not in runtime and "apt-get" not in runtime
+    assert "python -m games.build --check" in runtime
+    assert "*.so" in (build.ROOT / "pyproject.toml").read_text()  # the wheel carries the compiled modules

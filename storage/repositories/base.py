@@ -20,7 +20,14 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 import games
 from storage import migrate
 from storage import plays as plays_module
-from storage.engine import IMMEDIATE, READ_ONLY, create_engine, create_sync_sqlite_engine, resolve_url
+from storage.engine import (
+    IMMEDIATE,
+    PG_STATEMENT_TIMEOUT,
+    READ_ONLY,
+    create_engine,
+    create_sync_sqlite_engine,
+    resolve_url,
+)
 from storage.errors import DatabaseUnavailable
 from storage.pg_direct import PGStatementConnection
 from storage.rows import (
@@ -69,21 +76,30 @@ class DatabaseCore:
 
     @classmethod
     async def open(
-        cls, url: str | None = None, *, group_window: float = 0.0, max_batch: int = 500, cache: bool = False
+        cls,
+        url: str | None = None,
+        *,
+        group_window: float = 0.0,
+        max_batch: int = 500,
+        cache: bool = False,
+        statement_timeout: float = PG_STATEMENT_TIMEOUT,
     ) -> Self:
         """Connect, migrate to the newest schema (SchemaTooNew if the database is newer), start the writer.
 
         `group_window` (seconds) makes the writer wait that long for more actions before each
         transaction; 0 (the default) writes whatever has queued up meanwhile, which already batches
         under load and adds no delay to a lone action. `cache`: see the class; only for a process
-        that is alone on the database.
+        that is alone on the database. `statement_timeout` (seconds, 0: none): PostgreSQL cancels a
+        statement that runs longer, and the call raises DatabaseUnavailable (storage.engine says why).
         """
         resolved = resolve_url(url)
-        engine = create_engine(resolved)
+        engine = create_engine(resolved, statement_timeout=statement_timeout)
         try:
             async with engine.connect() as conn:
                 await conn.execution_options(**{IMMEDIATE: True})
                 async with conn.begin():
+                    if resolved.drivername.startswith("postgresql"):
+                        await conn.exec_driver_sql("SET LOCAL statement_timeout = 0")  # a migration may take long
                     await conn.run_sync(migrate.upgrade)
         except BaseException:
             await engine.dispose()
