@@ -30,9 +30,19 @@ processes with one shard each, on one database:
     one = await BotProcess.spawn(lb, url, shard_count="2", shard_ids="1")
     await lb.wait_ready({0, 1})
     await lb.slash(alice, "game new", game="eggs-empires", channel=far)    # answered by process `one`
-A RESUME is answered with INVALID_SESSION (discord.py then identifies afresh: clean and simple).
 
-Faults (for REST only, the gateway is never faulted): `fail_next(n, status=429, retry_after=0.2)`
+Gateway drops, as Discord makes them (`await lb.drop_gateway(kind, shard=0)`): `1000`, `1006` (the TCP
+connection cut, no close frame), `4000` close the shard's websocket and keep its session resumable;
+`4009` (session timed out) closes it and forgets the session; `"invalid_session"` sends INVALID_SESSION
+(op 9, not resumable) on the live connection. The gateway then stays shut (new connections wait before
+their HELLO) until `lb.reopen_gateway()`, so a test can click meanwhile. Events for a dropped shard
+(interactions included) are kept in its session while it is resumable: discord.py RESUMEs with the last
+sequence number it saw, the events after it are replayed, then RESUMED (`lb.resumed` counts them). A
+RESUME of a forgotten session is answered INVALID_SESSION and discord.py IDENTIFYs afresh: the events
+kept for that session are lost, as on Discord (their interactions' tokens are in `lb.lost`; Discord
+shows those players "This interaction failed"). A session whose bot closed it itself is forgotten too.
+
+REST faults: `fail_next(n, status=429, retry_after=0.2)`
 (with Discord's "Via" header, so discord.py sleeps `retry_after` and retries), `fail_next(n,
 status=503)` (discord.py retries 5xx a few times), `hang_next(n, seconds=30)` (the request
 never answers in time; the client times out), `lose_answer_next(n)` (the call is carried out, then
@@ -45,6 +55,9 @@ message bucket (5 per 5 s, with the headers discord.py paces itself by), `RateLi
 adds the global 50 per second; off (None) by default. `lb.limiter.rejected` counts the 429s it answered
 (by scope), `lb.limiter.exhausted` the windows used up; rejected calls are in `fake.calls` with status 429.
 Every call records when it arrived (`Call.at`, this loop's clock).
+
+Over 500 lines: the REST side, the gateway with its sessions and drops, and the driver's transport are
+one server sharing its state (connections, faults, the activity that `quiet` and `wait_until` watch).
 """
 
 from __future__ import annotations
@@ -87,9 +100,15 @@ class Fault:
     method: str | None = None  # only calls of this HTTP method
 
 
+# Gateway drops (`Loopback.drop_gateway`): close codes that keep the session resumable, and those that do not.
+RESUMABLE_CLOSES = (1000, 1006, 4000)
+DROP_KINDS: tuple[int | str, ...] = (1000, 1006, 4000, 4009, "invalid_session")
+KEPT_EVENTS = 1000  # events a session keeps for a RESUME
+
+
 @dataclass
 class Connection:
-    """One gateway session (one shard of one bot process)."""
+    """One gateway session (one shard of one bot process), and the websocket it is on now."""
 
     ws: web.WebSocketResponse
     shard_id: int
@@ -98,16 +117,27 @@ class Connection:
     number: int  # the n-th IDENTIFY this server saw
     seq: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    transport: Any = None  # the TCP transport under `ws` (a 1006 drop cuts it)
+    # What was dispatched, for a RESUME: (seq, frame, the interaction's token if it is one).
+    kept: list[tuple[int, str, str | None]] = field(default_factory=list)
+    dropped: int | str | None = None  # how it was dropped, while it is
+    held: list[str] = field(default_factory=list)  # tokens of the interactions kept while dropped
 
     def owns(self, guild_id: int | None) -> bool:
         if guild_id is None:
             return self.shard_id == 0
         return (guild_id >> 22) % self.shard_count == self.shard_id
 
-    async def dispatch(self, event: str, data: Any) -> None:
+    async def dispatch(self, event: str, data: Any, token: str | None = None) -> None:
+        """Send an event, or only keep it (for a RESUME) while the session is dropped."""
         async with self.lock:
             self.seq += 1
-            await self.ws.send_str(json.dumps({"op": 0, "t": event, "s": self.seq, "d": data}))
+            frame = json.dumps({"op": 0, "t": event, "s": self.seq, "d": data})
+            self.kept = [*self.kept[-KEPT_EVENTS + 1 :], (self.seq, frame, token)]
+            if self.dropped is None:
+                await self.ws.send_str(frame)
+            elif token is not None:
+                self.held.append(token)
 
 
 class Loopback(Driver):
@@ -126,8 +156,13 @@ class Loopback(Driver):
         self.admins: set[int] = set()
         self.recommended_shards = recommended_shards
         self.answer_timeout = answer_timeout
-        self.connections: list[Connection] = []
+        self.connections: list[Connection] = []  # the sessions connected now
+        self.sessions: dict[str, Connection] = {}  # dropped sessions that may still be resumed
         self.identified = 0  # IDENTIFYs so far (wait_ready(since=...) waits for newer ones)
+        self.resumed = 0  # RESUMEs accepted so far
+        self.lost: list[str] = []  # tokens of interactions kept for a session that was never resumed
+        self._open = asyncio.Event()  # the gateway takes connections (shut by drop_gateway)
+        self._open.set()
         self.unknown: list[str] = []  # REST calls the fake does not know (a test should assert it empty)
         self.faults: list[Fault] = []
         self.undelivered: list[str] = []  # tokens of interactions no connected shard could take
@@ -162,6 +197,7 @@ class Loopback(Driver):
         return f"ws://127.0.0.1:{self.port}/gateway-ws/"
 
     async def close(self) -> None:
+        self._open.set()  # connections waiting at a shut gateway go on, to be closed with the rest
         for connection in list(self.connections):
             with contextlib.suppress(Exception):
                 await connection.ws.close()
@@ -302,10 +338,35 @@ class Loopback(Driver):
         return None
 
     # --- gateway -------------------------------------------------------------------------------
+    async def drop_gateway(self, kind: int | str, shard: int = 0) -> Connection:
+        """Drop `shard`'s gateway session as Discord would (`kind`: one of DROP_KINDS; the module's
+        docstring says what each does) and shut the gateway until `reopen_gateway()`."""
+        if kind not in DROP_KINDS:
+            raise ValueError(f"unknown gateway drop {kind!r}; known: {DROP_KINDS}")
+        [connection] = [c for c in self.connections if c.shard_id == shard]
+        self._open.clear()
+        connection.dropped = kind
+        self.connections.remove(connection)
+        if kind in RESUMABLE_CLOSES:
+            self.sessions[connection.session_id] = connection
+        if kind == "invalid_session":
+            await connection.ws.send_str(json.dumps({"op": 9, "d": False}))
+        elif kind == 1006:
+            connection.transport.abort()  # no close frame: the client sees the connection lost
+        else:
+            await connection.ws.close(code=int(kind), message=b"dropped by the test")
+        await self._notify()
+        return connection
+
+    def reopen_gateway(self) -> None:
+        """Let the bot connect again after `drop_gateway`."""
+        self._open.set()
+
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=0)
         await ws.prepare(request)
         connection: Connection | None = None
+        await self._open.wait()  # a shut gateway keeps the client waiting for its HELLO
         await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": HEARTBEAT_MS}}))
         try:
             async for message in ws:
@@ -316,24 +377,52 @@ class Loopback(Driver):
                 if op == 1:  # HEARTBEAT
                     await ws.send_str(json.dumps({"op": 11}))
                 elif op == 2:  # IDENTIFY
-                    connection = await self._identify(ws, frame.get("d") or {})
+                    connection = await self._identify(ws, frame.get("d") or {}, request.transport)
                     if connection is None:
                         break
-                elif op == 6:  # RESUME: not kept; discord.py answers INVALID_SESSION by identifying again
-                    await ws.send_str(json.dumps({"op": 9, "d": False}))
+                elif op == 6:  # RESUME
+                    connection = await self._resume(ws, frame.get("d") or {}, request.transport)
         finally:
-            if connection is not None and connection in self.connections:
-                self.connections.remove(connection)
+            if connection is not None and connection in self.connections and connection.ws is ws:
+                self.connections.remove(connection)  # closed by the bot (or killed): not resumable
                 await self._notify()
         return ws
 
-    async def _identify(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> Connection | None:
+    async def _resume(self, ws: web.WebSocketResponse, data: dict[str, Any], transport: Any) -> Connection | None:
+        """Replay what the session kept after the client's last sequence number, then RESUMED; a session
+        that cannot be resumed is answered INVALID_SESSION (the client then IDENTIFYs)."""
+        session = self.sessions.pop(str(data.get("session_id")), None)
+        if session is None or data.get("token") != TOKEN:
+            await ws.send_str(json.dumps({"op": 9, "d": False}))
+            return None
+        async with session.lock:
+            session.ws, session.transport, session.dropped, session.held = ws, transport, None, []
+            for seq, frame, _token in session.kept:
+                if seq > int(data.get("seq") or 0):
+                    await ws.send_str(frame)
+        await session.dispatch("RESUMED", {})
+        self.resumed += 1
+        self.connections.append(session)
+        await self._notify()
+        return session
+
+    def _forget_sessions(self, shard_id: int) -> None:
+        """The shard identified afresh: its dropped sessions will never be resumed, and the interactions
+        they kept meanwhile are lost (Discord showed those players "This interaction failed")."""
+        for session_id, session in list(self.sessions.items()):
+            if session.shard_id == shard_id:
+                del self.sessions[session_id]
+                self.lost += session.held
+
+    async def _identify(self, ws: web.WebSocketResponse, data: dict[str, Any], transport: Any) -> Connection | None:
         if data.get("token") != TOKEN:
             await ws.close(code=4004, message=b"Authentication failed.")
             return None
         shard_id, shard_count = (data.get("shard") or [0, 1])[:2]
         self.identified += 1
+        self._forget_sessions(int(shard_id))
         connection = Connection(ws, int(shard_id), int(shard_count), f"session-{next(self._sessions)}", self.identified)
+        connection.transport = transport
         owned = [g for g in self.fake.guilds if connection.owns(g)]
         await connection.dispatch(
             "READY",
@@ -368,8 +457,13 @@ class Loopback(Driver):
             raise TimeoutError(f"shards {sorted(wanted)} not ready (connected: {sorted(self.ready_shards())})")
 
     def _owner(self, guild_id: int | None) -> Connection | None:
+        """The session that gets the guild's events: a connected one (the newest, if a dead one is not
+        yet noticed), else a dropped one that may still be resumed (it keeps them for its RESUME)."""
         owners = [c for c in self.connections if c.owns(guild_id) and not c.ws.closed]
-        return owners[-1] if owners else None  # the newest, if a dead one is not yet noticed
+        if owners:
+            return owners[-1]
+        dropped = [c for c in self.sessions.values() if c.owns(guild_id)]
+        return dropped[-1] if dropped else None
 
     # --- the driver's transport ------------------------------------------------------------------
     async def send(self, payload: dict[str, Any], token: str) -> bool:
@@ -380,7 +474,7 @@ class Loopback(Driver):
             self.undelivered.append(token)
             return False
         try:
-            await connection.dispatch("INTERACTION_CREATE", payload)
+            await connection.dispatch("INTERACTION_CREATE", payload, token)
         except (ConnectionError, RuntimeError):
             self.undelivered.append(token)
             return False
