@@ -128,6 +128,9 @@ class Recorder:
     async def remind(self, game: Any, seats: Any, deadline: Any) -> None:
         return None
 
+    async def remind_idle(self, game: Any, seats: Any, since: Any, can_end: Any) -> None:
+        return None
+
 
 async def play_table(
     directory: Path,

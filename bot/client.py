@@ -49,9 +49,11 @@ def owned_shards(settings: Settings) -> Shards | None:
 
 
 def watch_times(settings: Settings) -> WatchTimes:
-    """When the table service's watchdog steps in (WATCHDOG_GRACE_SECONDS, IDLE_REMINDER_HOURS)."""
+    """When the table service's watchdog steps in (WATCHDOG_GRACE_SECONDS, IDLE_REMINDER_HOURS, IDLE_END_HOURS)."""
     return WatchTimes(
-        grace=timedelta(seconds=settings.watchdog_grace_seconds), idle=timedelta(hours=settings.idle_reminder_hours)
+        grace=timedelta(seconds=settings.watchdog_grace_seconds),
+        idle=timedelta(hours=settings.idle_reminder_hours),
+        end_after=timedelta(hours=settings.idle_end_hours),
     )
 
 

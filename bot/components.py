@@ -238,6 +238,12 @@ class BackButton(_GameIdButton, discord.ui.DynamicItem[discord.ui.Button[Any]], 
     prefix, style, default_label, handler = "back", discord.ButtonStyle.success, text.BUTTON_BACK, "back"
 
 
+class EndGameButton(_GameIdButton, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)end:(?P<rest>.*)"):
+    """End the game (on the reminder of a game idle for days): the host, or Manage Server, abandons it."""
+
+    prefix, style, default_label, handler = "end", discord.ButtonStyle.danger, text.BUTTON_END_GAME, "abandon"
+
+
 class RematchButton(
     _GameIdButton, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)rematch:(?P<rest>.*)"
 ):
@@ -326,8 +332,9 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     HandButton,
     BackButton,
     RulesButton,
+    EndGameButton,
     RematchButton,
     ReplayButton,
     ReplayPageButton,
 )
-PREFIXES = ("g:", "gs:", "lb:", "lo:", "hand:", "back:", "rules:", "rematch:", "replay:", "rpp:")
+PREFIXES = ("g:", "gs:", "lb:", "lo:", "hand:", "back:", "rules:", "rematch:", "replay:", "rpp:", "end:")

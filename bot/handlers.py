@@ -164,6 +164,18 @@ async def back(interaction: discord.Interaction[Any], game_id: int) -> None:
         _answered(interaction, game_id, notice, clicked)
 
 
+async def abandon(interaction: discord.Interaction[Any], game_id: int) -> None:
+    """`/game abandon`, and End the game (the button on an idle game's reminder): for the host or someone
+    with Manage Server; anybody else is told who may."""
+    perms = interaction.permissions
+    try:
+        await service(interaction).abandon(game_id, interaction.user.id, is_admin=bool(perms and perms.manage_guild))
+    except TableError as exc:
+        await refuse_error(interaction, exc)
+        return
+    await answer.send(interaction, i18n.t(await of_server(interaction), text.ABANDONED))
+
+
 # --- lobby -------------------------------------------------------------------------------------
 async def _elsewhere(interaction: discord.Interaction[Any], game_id: int) -> bool:
     """A lobby control used outside the lobby's channel (a forged id from another channel or server)

@@ -40,6 +40,7 @@ import discord
 
 from bot import i18n, present, text
 from bot.attachments import ShownPictures
+from bot.components import EndGameButton
 from bot.delivered import Delivered
 from bot.pacing import Priority, priority
 from bot.pending import THREAD, Pending
@@ -49,6 +50,7 @@ from bot.render.generic import relative_time
 from bot.render.pool import Superseded
 from bot.thread_life import ThreadLife
 from storage import DatabaseUnavailable, GameRow, SeatRow
+from storage.types import utcnow
 from table import TableUpdate
 
 if TYPE_CHECKING:
@@ -428,15 +430,33 @@ class DiscordNotifier:
         return True
 
     async def remind(self, game: GameRow, seats: list[SeatRow], deadline: datetime) -> None:
+        await self._ping(game, seats, text.REMINDER, deadline, "reminder")
+
+    async def remind_idle(self, game: GameRow, seats: list[SeatRow], since: datetime, can_end: bool) -> None:
+        """The watchdog's reminder of a game without a turn timer nobody moved for long (table.watchdog);
+        `can_end`: with a line saying the host may end it, and the button that does."""
+        await self._ping(game, seats, text.IDLE_REMINDER, since, f"idle:{utcnow().isoformat()}", can_end=can_end)
+
+    async def _ping(
+        self, game: GameRow, seats: list[SeatRow], msgid: str, when: datetime, key: str, *, can_end: bool = False
+    ) -> None:
+        """Mention `seats` in the game's thread with `msgid` (which says {mentions} and {when})."""
         mentions = " ".join(f"<@{s.user_id}>" for s in seats if s.user_id is not None)
         if not mentions:
             return
         try:
             lang = await self._server_language(game)
+            content = i18n.t(lang, msgid, mentions=mentions, when=relative_time(when))
+            view = discord.utils.MISSING
+            if can_end and game.id is not None:
+                content += "\n" + i18n.t(lang, text.IDLE_HOST_MAY_END)
+                view = discord.ui.View(timeout=None)
+                view.add_item(EndGameButton(game.id, label=i18n.t(lang, text.BUTTON_END_GAME)))
             with priority(Priority.PROMPT):
                 await self._public_channel(game).send(
-                    i18n.t(lang, text.REMINDER, mentions=mentions, when=relative_time(deadline)),
-                    nonce=nonce(game.id, "reminder", deadline.isoformat()),
+                    content,
+                    view=view,
+                    nonce=nonce(game.id, key, when.isoformat()),
                     allowed_mentions=discord.AllowedMentions(users=True),
                 )
         except Exception as error:  # a missed reminder is not worth a retry: the deadline still holds

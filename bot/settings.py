@@ -59,9 +59,11 @@ class Settings(BaseSettings):
     # The watchdog (table.watchdog), run at every timer tick. Seconds a game may stay past its deadline
     # with the timer making no progress before it is re-armed (an error is logged); a few ticks at least.
     watchdog_grace_seconds: Annotated[float, Field(gt=0)] = 60.0
-    # Hours a game without a turn timer may go unchanged before the watchdog re-arms it (its awaited
-    # players get their prompt again); again every as many hours.
+    # Hours a game without a turn timer may go unchanged before the watchdog re-arms it and reminds its
+    # awaited players (again every as many hours); from IDLE_END_HOURS after its last decision, the
+    # reminder offers the host a button that ends the game.
     idle_reminder_hours: Annotated[float, Field(gt=0)] = 24.0
+    idle_end_hours: Annotated[float, Field(gt=0)] = 72.0
     # Seconds after a game ends before its thread is archived and locked (its result stays readable); 0: never.
     thread_archive_seconds: Annotated[float, Field(ge=0)] = 300.0
     # Push the slash commands to Discord at start-up (to DEV_GUILD_ID when set, else globally).

@@ -114,6 +114,9 @@ class Notifier:
         assert game.id is not None
         self.players.reminders.append((game.id, [s.seat for s in seats]))
 
+    async def remind_idle(self, game: GameRow, seats: list[SeatRow], since: datetime, can_end: bool) -> None:
+        await self.remind(game, seats, since)
+
 
 class Clock:
     def __init__(self) -> None:

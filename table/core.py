@@ -45,10 +45,12 @@ class WatchTimes:
     """When the watchdog (table.watchdog) steps in. `grace`: how long a game may stay past its deadline
     with the timer making no progress on it (a tick moves a due game's deadline on, or ends the game,
     within one `TIMER_INTERVAL`). `idle`: how long a game without a turn timer may go unchanged before
-    it is re-armed (again every `idle`)."""
+    it is re-armed and its awaited players reminded (again every `idle`). `end_after`: from the game's
+    last decision, when that reminder offers the host a button that ends the game."""
 
     grace: timedelta = timedelta(seconds=60)
     idle: timedelta = timedelta(hours=24)
+    end_after: timedelta = timedelta(hours=72)
 
 
 def stand_in_level(game: Game[Any]) -> str:

@@ -71,12 +71,19 @@ class Notifier(Protocol):
 
     async def remind(self, game: GameRow, seats: list[SeatRow], deadline: datetime) -> None: ...
 
+    async def remind_idle(self, game: GameRow, seats: list[SeatRow], since: datetime, can_end: bool) -> None:
+        """A game without a turn timer nobody moved since `since`: remind `seats`, who must decide;
+        `can_end`: it has been idle long enough that the host is offered to end it."""
+
 
 class NullNotifier:
     async def publish(self, update: TableUpdate) -> None:
         return None
 
     async def remind(self, game: GameRow, seats: list[SeatRow], deadline: datetime) -> None:
+        return None
+
+    async def remind_idle(self, game: GameRow, seats: list[SeatRow], since: datetime, can_end: bool) -> None:
         return None
 
 

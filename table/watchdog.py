@@ -7,7 +7,9 @@ Two kinds of game are looked at, only those of this process's shards:
   prompted. Logged as an error;
 - **idle**: a game without a turn timer (no deadline) that nothing changed for `WatchTimes.idle`
   (`updated_at`). Players of such a game may take days, so this is logged as a warning only; looked for
-  at most once per `grace`, since idleness is counted in hours.
+  at most once per `grace`, since idleness is counted in hours. Its awaited players are reminded
+  (`Notifier.remind_idle`), and from `WatchTimes.end_after` after its last decision the reminder offers the
+  host to end the game.
 
 Either way it re-arms what should have moved the game: it finishes a game whose state is over, lets
 the AI seats that are awaited move, sends the awaited humans their prompt again (a process that died
@@ -100,6 +102,11 @@ class Watching(Advancing):
             update = await self._advance(game_id, version, state, [], [], row=row, seats=seats, moved=False)
             if update.outcome is None:
                 update.dms = [n for n in update.dms if n.prompt is not None]
+            since: datetime | None = None  # an idle game's last decision (or start): its players are reminded
+            awaited = [seats[seat] for seat in humans]
+            if cause == "idle" and awaited and update.outcome is None:
+                actions = await self.db.actions(game_id)
+                since = actions[-1].at if actions else row.created_at
         self.observer.stalled(row.game_key, cause)
         # A game idle with only humans awaited is players taking their time; anything else is a fault.
         level = logging.WARNING if cause == "idle" and rearmed == ["prompt"] else logging.ERROR
@@ -113,4 +120,6 @@ class Watching(Advancing):
             extra={"event": "game_stalled", "game_id": game_id, "cause": cause, "rearmed": ",".join(rearmed)},
         )
         await self.notifier.publish(update)
+        if since is not None:
+            await self.notifier.remind_idle(row, awaited, since, now - since >= self.watch_times.end_after)
         return True

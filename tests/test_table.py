@@ -34,6 +34,9 @@ class Recorder:
         assert game.id is not None
         self.reminders.append((game.id, [s.seat for s in seats]))
 
+    async def remind_idle(self, game: GameRow, seats: list[SeatRow], since: datetime, can_end: bool) -> None:
+        await self.remind(game, seats, since)
+
 
 class Clock:
     def __init__(self) -> None:

@@ -151,3 +151,34 @@ async def test_a_game_whose_timer_keeps_failing_is_rearmed_after_the_grace(
     row = await h.bot.db.get_game(GAME_ID)
     assert row is not None and row.version == version + 2
     assert stalled(h, "overdue") == 1
+
+
+async def test_a_game_without_timer_idle_for_days_reminds_its_players_then_lets_the_host_end_it(h: Harness) -> None:
+    users = await two_players(h, timer=0)
+    alice, bob = users
+    assert h.bot is not None
+    start = datetime.now(UTC)
+    [thread] = h.threads()
+
+    def reminders() -> list[dict[str, object]]:
+        return [m for m in h.messages_in(thread) if "the game is waiting for you" in str(m["content"])]
+
+    await h.tick(start + timedelta(hours=25))
+    [first] = reminders()
+    assert f"<@{alice}>" in str(first["content"]) and f"<@{bob}>" in str(first["content"])
+    assert h.components(first) == []  # a day idle: a reminder only
+    await h.tick(start + timedelta(hours=49))
+    assert len(reminders()) == 2 and h.components(reminders()[-1]) == []
+    await h.tick(start + timedelta(hours=73))  # three days since the game's start, nobody moved
+    last = reminders()[-1]
+    assert len(reminders()) == 3 and "the host can end the game" in str(last["content"])
+    [end] = h.components(last)
+    assert end["label"] == "End the game"
+
+    refused = await h.click(bob, str(end["custom_id"]), message=last)
+    assert refused[0]["type"] == 4 and "Only the host" in str(refused[0]["data"])
+    row = await h.bot.db.get_game(GAME_ID)
+    assert row is not None and row.status == "active"
+    await h.click(alice, str(end["custom_id"]), message=last)
+    row = await h.bot.db.get_game(GAME_ID)
+    assert row is not None and row.status == "abandoned"

@@ -385,13 +385,7 @@ class GameCog(commands.Cog):
         row = await self._require_here(interaction, game)
         if row is None:
             return
-        perms = interaction.permissions
-        try:
-            await self.table.abandon(row.id, interaction.user.id, is_admin=bool(perms and perms.manage_guild))
-        except TableError as exc:
-            await handlers.refuse_error(interaction, exc)
-            return
-        await answer.send(interaction, i18n.t(await of_server(interaction), text.ABANDONED))
+        await handlers.abandon(interaction, _id(row))
         if row.status == "lobby":
             await self._refresh_lobby(row)
 
