@@ -185,6 +185,21 @@ def _listing(lang: str, values: tuple[str, ...]) -> str:
     return format_list(list(values), locale=lang)
 
 
+# A label and its value, and items one after the other, where code puts them together: French puts a
+# narrow no-break space before ":" and ";" (bot.locales.typography), so neither is written in code.
+LABELLED = N_("{label}: {value}")
+
+
+def labelled(lang: str, label: str, value: str) -> str:
+    """ "Ada: +5" / "Ada\u202f: +5"."""
+    return t(lang, LABELLED, label=label, value=value)
+
+
+def in_turn(lang: str, items: Iterable[str]) -> str:
+    """Items separated by semicolons, as `lang` spaces them ("a; b" / "a\u202f; b")."""
+    return ("\u202f; " if lang == "fr" else "; ").join(items)
+
+
 def day(lang: str, value: date) -> str:
     return format_date(value, format="medium", locale=lang)
 

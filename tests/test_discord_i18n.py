@@ -12,29 +12,10 @@ from typing import Any
 import pytest
 
 from harness import EPHEMERAL, Harness
+from harness.languages import LocaleHarness
 from harness.play import choice_components, decide_from_message
 
 GAME_ID = 1
-
-
-class LocaleHarness(Harness):
-    """The harness, with a Discord client locale per user (the fake sends "en-US" otherwise)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.locales: dict[int, str] = {}
-
-    def user_in(self, name: str, locale: str, **kwargs: Any) -> int:
-        user_id = self.user(name, **kwargs)
-        self.locales[user_id] = locale
-        return user_id
-
-    def _payload(
-        self, user_id: int, kind: int, data: dict[str, Any], channel_id: int, message: dict[str, Any] | None
-    ) -> tuple[dict[str, Any], str]:
-        payload, token = super()._payload(user_id, kind, data, channel_id, message)
-        payload["locale"] = self.locales.get(user_id, "en-US")
-        return payload, token
 
 
 @pytest.fixture

@@ -95,8 +95,8 @@ def test_every_translation_is_filled_with_the_same_placeholders_and_all_plural_f
 def test_plural_forms_follow_each_language() -> None:
     assert i18n.tn("en", text.LOBBY_FULL, 1) == "The lobby is full (1 seat)."
     assert i18n.tn("it", text.LOBBY_FULL, 6) == "La lobby è piena (6 posti)."
-    assert i18n.tn("fr", text.LOBBY_FULL, 1) == "Le salon d'attente est complet (1 place)."
-    assert i18n.tn("fr", text.LOBBY_FULL, 4) == "Le salon d'attente est complet (4 places)."
+    assert i18n.tn("fr", text.LOBBY_FULL, 1) == "La salle d'attente est complète (1 place)."
+    assert i18n.tn("fr", text.LOBBY_FULL, 4) == "La salle d'attente est complète (4 places)."
 
 
 def test_languages_fall_back_to_english() -> None:
@@ -301,7 +301,8 @@ def glossary(lang: str) -> dict[str, dict[str, list[str]]]:
 def test_glossary_terms_are_used_consistently_in_the_catalog(lang: str) -> None:
     """Where an English message uses a glossary term, its translation uses that term's translation."""
     terms = glossary(lang)
-    assert set(terms) >= {"eggs-empires", "eight-minute-empire", "reggverse-riddles"}
+    assert set(terms) >= {"table", "eggs-empires", "eight-minute-empire", "reggverse-riddles"}
+    assert set(terms["table"]) >= {"lobby", "host", "rating", "score", "round", "turn"}
     messages = [m for m in catalog(lang) if m.id and m.context != "command"]
     checked = 0
     for game_terms in terms.values():

@@ -391,7 +391,7 @@ def test_rating_chart_is_a_png_with_every_line_and_a_legend_that_fits() -> None:
         Series(name, [float(i % 7) for i in range(50)])
         for name in ("Eggs and Empires", "Eight-Minute Empire", "Reggverse Riddles")
     ]
-    image = drawn(three, "Rating")
+    image = drawn(three, "Rating after each game")  # the real title: with three long names, two rows
     colours = {image.getpixel((x, y)) for x in range(WIDTH) for y in range(HEIGHT)}
     assert set(COLOURS[:3]) <= colours  # each game's line is drawn
     # Three long names do not fit beside the title: the legend takes the second row, so the first

@@ -14,14 +14,13 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
 import games
 from bot import endings
 from harness import Harness
+from harness.languages import everything_sent
 from harness.play import choice_components, decide_from_message
 
 GAME_ID = 1
@@ -31,40 +30,6 @@ SEAT_NAME = re.compile(r"\b(?:[Ss]eat|[Pp]layer|[Ss]iège|[Pp]osto|[Gg]iocatore|
 # Seat-number names the game renderers still write (their owners' work, issue 21.4): the test checks
 # that the rest of the table is free of them, and that these are still there (remove an entry once fixed).
 STILL_NAMING_SEATS: dict[str, set[str]] = {}
-
-
-def shown_strings(message: dict[str, Any]) -> Iterator[str]:
-    """Every user-facing string of a message: content, embeds' texts, components' labels and options."""
-    yield message.get("content") or ""
-    for embed in message.get("embeds") or []:
-        yield embed.get("title") or ""
-        yield embed.get("description") or ""
-        yield (embed.get("footer") or {}).get("text") or ""
-        for f in embed.get("fields") or []:
-            yield f.get("name") or ""
-            yield f.get("value") or ""
-    for row in message.get("components") or []:
-        for c in row.get("components", []):
-            yield c.get("label") or ""
-            yield c.get("placeholder") or ""
-            for option in c.get("options") or []:
-                yield option.get("label") or ""
-                yield option.get("description") or ""
-
-
-def everything_sent(h: Harness) -> list[str]:
-    found = []
-    for messages in h.fake.messages.values():
-        for message in messages.values():
-            found += list(shown_strings(message))
-    for message in h.fake.ephemeral_messages.values():
-        found += list(shown_strings(message))
-    for response in h.fake.responses:  # every version of every answer, not only the last
-        found += list(shown_strings(response.get("data") or {}))
-    for call in h.fake.calls:  # every version of every message the bot edited
-        if isinstance(call.json, dict):
-            found += list(shown_strings(call.json))
-    return [s for s in found if s]
 
 
 async def awaited_seats(h: Harness) -> set[int]:

@@ -356,7 +356,7 @@ async def stats_message(
         embed.add_field(name=i18n.t(lang, ts.STATS_LAST), value=clip("\n".join(rows), 1024), inline=False)
     image = None
     if series:
-        image = rating_chart(series, i18n.t(lang, ts.STATS_CHART))
+        image = rating_chart(series, i18n.t(lang, ts.STATS_CHART), lang)
         embed.set_image(url="attachment://rating.png")
     return Answer(embed, image=image)
 

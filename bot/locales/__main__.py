@@ -1,4 +1,5 @@
-"""`python -m bot.locales`: write bot/locales/bot.pot from the code and merge it into each bot.po."""
+"""`python -m bot.locales`: write bot/locales/bot.pot from the code and merge it into each bot.po, with
+each language's typography (bot.locales.typography)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,23 @@ from babel.messages.pofile import read_po, write_po
 
 from bot.i18n import LANGUAGES, LOCALES, po_path
 from bot.locales import extract
+from bot.locales.typography import typeset
 
 
 def _translated(string: object) -> bool:
     if isinstance(string, str):
         return bool(string)
     return isinstance(string, tuple | list) and all(string)
+
+
+def _typeset(lang: str, string: str | tuple[str, ...] | list[str] | None) -> str | tuple[str, ...] | list[str] | None:
+    if isinstance(string, str):
+        return typeset(lang, string)
+    if isinstance(string, tuple):
+        return tuple(typeset(lang, s) for s in string)
+    if isinstance(string, list):
+        return [typeset(lang, s) for s in string]
+    return string
 
 
 def main() -> int:
@@ -31,6 +43,9 @@ def main() -> int:
 
             catalog = Catalog(locale=lang, domain="bot", project="table-bot", charset="utf-8")
         catalog.update(template, no_fuzzy_matching=True)
+        for message in catalog:
+            if message.id and message.context != "command":
+                message.string = _typeset(lang, message.string)
         with path.open("wb") as handle:
             write_po(handle, catalog, width=100, ignore_obsolete=True)
         missing = sum(1 for m in catalog if m.id and not _translated(m.string))

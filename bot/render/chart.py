@@ -10,9 +10,13 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
 
-from PIL import Image, ImageDraw, ImageFont
+from babel.numbers import format_decimal
+from PIL import Image, ImageDraw
+
+from bot.i18n import DEFAULT
+from bot.render.fonts import FontType, latin_font
 
 WIDTH, HEIGHT = 480, 200
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 44, 12, 26, 14
@@ -22,9 +26,10 @@ TEXT = (220, 221, 222)
 COLOURS = [(241, 196, 15), (52, 152, 219), (46, 204, 113), (231, 76, 60), (155, 89, 182)]
 
 
-@cache
-def _font() -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=12)
+def _font() -> FontType:
+    """The pictures' DejaVu: titles in Italian and French have accents, and French numbers a narrow
+    no-break space between thousands (Pillow's default font draws both as empty boxes)."""
+    return latin_font(12)
 
 
 @lru_cache(maxsize=1024)
@@ -59,11 +64,17 @@ _PALETTE = [*BACKGROUND, *GRID, *TEXT, *(c for colour in COLOURS for c in colour
 LEGEND_ROW = 16  # height of one row of title/legend
 
 
-def rating_chart(series: Sequence[Series], title: str) -> bytes:
+def axis_label(value: float, lang: str) -> str:
+    """A rating on the chart's axis: one decimal, as `lang` writes numbers."""
+    return format_decimal(value, format="#,##0.0", locale=lang)
+
+
+def rating_chart(series: Sequence[Series], title: str, lang: str = DEFAULT) -> bytes:
     """The chart as PNG bytes. Each series is spread over the full width (games, not dates).
 
     The title sits top left and the legend top right; when they do not fit on one row (three long
-    game names), the legend takes a second row and the plot starts lower."""
+    game names), the legend takes a second row and the plot starts lower. The axis labels are numbers
+    with one decimal as `lang` writes them ("1,234.5", "1.234,5", "1 234,5")."""
     shown = [s for s in series if s.values][: len(COLOURS)]
     left, right = MARGIN_LEFT, WIDTH - MARGIN_RIGHT
     widths = [_text_mask(line.label).width + 22 for line in shown]
@@ -84,7 +95,7 @@ def rating_chart(series: Sequence[Series], title: str) -> bytes:
     for value in (low, (low + high) / 2, high):
         y = y_of(value)
         draw.line([(left, y), (right, y)], fill=_GRID)
-        _put_text(image, 4, y - 7, f"{value:.1f}", _TEXT)
+        _put_text(image, 4, y - 7, axis_label(value, lang), _TEXT)
     _put_text(image, left, 4, title, _TEXT)
     legend_x: float = right
     legend_y = 4 + legend_row * LEGEND_ROW

@@ -284,9 +284,12 @@ class EggsRenderer(Renderer):
         lang = ctx.lang
         who = _name(ctx, event.get("seat"))
         if kind == "reveal":
-            plays = "; ".join(
-                f"{_name(ctx, s)}: {', '.join(card(lang, c) for c in cards)}"
-                for s, cards in enumerate(event.get("plays", []))
+            plays = i18n.in_turn(
+                lang,
+                (
+                    i18n.labelled(lang, _name(ctx, s), ", ".join(card(lang, c) for c in cards))
+                    for s, cards in enumerate(event.get("plays", []))
+                ),
             )
             return ctx.t(REVEALED_TIE if event.get("tie") else REVEALED, plays=plays)
         if kind == "collect":
@@ -385,10 +388,8 @@ RENDERER.guide = (
     ),
 )
 RENDERER.option_texts = {
-    "tiebreaker": N_(
-        "Tie-Breaker Marker passes left after any turn with a tie (tie) or clockwise after every round (round)"
-    ),
-    "scoring": N_("standard: most VP after 3 rounds; conpub: round winners take Egg Tokens, first to 3 (2 with 5-6)"),
+    "tiebreaker": N_("the Tie-Breaker Marker passes left after any turn with a tie, or clockwise after every round"),
+    "scoring": N_("standard: most VP after 3 rounds; Con/Pub: round winners take Egg Tokens, first to 3 (2 with 5-6)"),
 }
 # The variants' friendly names in the lobby and the guide (bot.guide), by option name and value.
 RENDERER.option_names = {"tiebreaker": N_("Tie-Breaker Marker"), "scoring": N_("Scoring")}

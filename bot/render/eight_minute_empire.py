@@ -166,7 +166,7 @@ def ability_text(lang: str, ability: dict[str, Any]) -> str:
 
 
 def abilities_text(lang: str, abilities: list[dict[str, Any]]) -> str:
-    return "; ".join(ability_text(lang, a) for a in abilities)
+    return i18n.in_turn(lang, (ability_text(lang, a) for a in abilities))
 
 
 def part_text(lang: str, kind: str, n: int) -> str:
@@ -193,8 +193,8 @@ def _cards_by_name() -> dict[str, Card]:
 
 def card_abilities(lang: str, name: str) -> str:
     """The abilities of the card called `name` (a name of the card list, as views and events give it)."""
-    return "; ".join(
-        ability_text(lang, {"kind": k, "family": f, "n": n}) for k, f, n in _cards_by_name()[name].abilities
+    return i18n.in_turn(
+        lang, (ability_text(lang, {"kind": k, "family": f, "n": n}) for k, f, n in _cards_by_name()[name].abilities)
     )
 
 
@@ -353,27 +353,30 @@ def public_text(view: dict[str, Any], ctx: TableContext) -> str:
             )
     lines.append("\n" + ctx.t(N_("**Players**")))
     for s in view["seats"]:
-        line = f"{_who(s['seat'], ctx)}: {_figures(ctx, s, view['scores'][s['seat']])}"
+        line = i18n.labelled(ctx.lang, _who(s["seat"], ctx), _figures(ctx, s, view["scores"][s["seat"]]))
         if s["explore"]:
             tokens = ", ".join(token_name(ctx.lang, x) for x in s["explore"])
             line += " · " + ctx.t(N_("tokens: {tokens}"), tokens=tokens)
         lines.append(line)
         if s["cards"]:
             names = ", ".join(card_name(ctx.lang, c) for c in s["cards"])
-            abilities = "; ".join(a for a in (card_abilities(ctx.lang, c) for c in s["cards"]) if a)
+            abilities = i18n.in_turn(ctx.lang, (a for a in (card_abilities(ctx.lang, c) for c in s["cards"]) if a))
             lines.append(
                 "  " + ctx.t(N_("cards: {cards} · abilities: {abilities}"), cards=names, abilities=abilities or "-")
             )
     if view["step"] is not None and view["seat"] is not None:
         lines.append("\n" + _step_line(view, ctx))
     if view["finished_scores"]:
-        games = "; ".join(
-            ctx.t(
-                N_("game {number}: {scores}"),
-                number=i + 1,
-                scores=", ".join(f"{_who(s, ctx)} {v}" for s, v in enumerate(scores)),
-            )
-            for i, scores in enumerate(view["finished_scores"])
+        games = i18n.in_turn(
+            ctx.lang,
+            (
+                ctx.t(
+                    N_("game {number}: {scores}"),
+                    number=i + 1,
+                    scores=", ".join(f"{_who(s, ctx)} {v}" for s, v in enumerate(scores)),
+                )
+                for i, scores in enumerate(view["finished_scores"])
+            ),
         )
         lines.append("\n" + ctx.t(N_("Finished games: {games}"), games=games))
     return "\n".join(lines)
@@ -591,7 +594,7 @@ RENDERER.guide = (
 )
 RENDERER.option_texts = {
     "full_game": N_("play three games and sum the victory points"),
-    "explore": N_("six explore tokens: the first city on one gains it"),
+    "explore": N_("six explore tokens on the map: whoever first builds a city in a token's region gains that token"),
     "citadels": N_("three citadel regions worth 1 extra VP to control"),
     "layout": N_("2-3 players: three boards as an L or in a row (4 use 2x2)"),
     "bid_tie": N_("tied bids: a die roll (the rules' alternate tie breaker) or the earliest seat"),

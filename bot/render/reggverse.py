@@ -74,19 +74,19 @@ def summary_text(view: Mapping[str, Any], ctx: TableContext) -> str:
         if row is None:
             lines.append(t(PILE_OUT, eggs=words.egg_type(egg)))
             continue
-        rules = "; ".join(words.rule(r) for r in row) or t(NO_RULES)
+        rules = i18n.in_turn(ctx.lang, (words.rule(r) for r in row)) or t(NO_RULES)
         lines.append(t(ROW, eggs=words.egg_type(egg), count=words.number(view["piles"][egg]), rules=rules))
     where = [
         t(PAWN_ON, name=words.player(s), square=words.square(names[c], board["types"][c], board["eggs"][c], order))
         for s, c in enumerate(board["pawns"])
     ]
-    lines.append(t(PAWNS, where="; ".join(where)))
+    lines.append(t(PAWNS, where=i18n.in_turn(ctx.lang, where)))
     lying = [
         t(LYING_ON, square=names[c], eggs=words.contents(e, order))
         for c, e in enumerate(board["eggs"])
         if any(e.values())
     ]
-    lines.append(t(LYING, eggs="; ".join(lying) if lying else t(NONE)))
+    lines.append(t(LYING, eggs=i18n.in_turn(ctx.lang, lying) if lying else t(NONE)))
     scores = ", ".join(t(w.SCORE, name=words.player(s), score=words.number(n)) for s, n in enumerate(view["scores"]))
     lines.append(t(COLLECTED, scores=scores))
     for lock, holder in (view.get("locks") or {}).items():
@@ -110,7 +110,7 @@ def summary_text(view: Mapping[str, Any], ctx: TableContext) -> str:
     ends = view.get("secret_objectives")
     if ends:
         shown = [t(OBJECTIVE_OF, name=words.player(s), objective=words.objective(o)) for s, o in enumerate(ends) if o]
-        lines.append(t(OBJECTIVES_AT_END, objectives="; ".join(shown)))
+        lines.append(t(OBJECTIVES_AT_END, objectives=i18n.in_turn(ctx.lang, shown)))
     return "\n".join(lines)
 
 
@@ -246,7 +246,7 @@ def event_text(event: Mapping[str, Any], words: Words) -> str | None:
         return t(w.TO_PILE, who=who, egg=egg, square=event["square"])
     if kind == "rules_switched":
         first, second = event["eggs"]
-        return t(w.RULES_SWITCHED, who=who, row=words.row(first), other=words.row(second))
+        return t(w.RULES_SWITCHED, who=who, row=words.row(first), other_row=words.row(second))
     if kind == "stole":
         return t(w.STOLE, who=who, egg=egg, other=words.player(event["from"]))
     if kind == "egg_moved":
