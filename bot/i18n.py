@@ -186,12 +186,13 @@ def _listing(lang: str, values: tuple[str, ...]) -> str:
 
 
 # A label and its value, and items one after the other, where code puts them together: French puts a
-# narrow no-break space before ":" and ";" (bot.locales.typography), so neither is written in code.
+# no-break space before ":" and a narrow one before ";" (bot.locales.typography), so neither is written
+# in code.
 LABELLED = N_("{label}: {value}")
 
 
 def labelled(lang: str, label: str, value: str) -> str:
-    """ "Ada: +5" / "Ada\u202f: +5"."""
+    """ "Ada: +5" / "Ada\u00a0: +5"."""
     return t(lang, LABELLED, label=label, value=value)
 
 

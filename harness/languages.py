@@ -98,8 +98,9 @@ def _button(h: Harness, channel: int, action: str) -> str:
 
 
 async def play_in_language(h: LocaleHarness, key: str, lang: str, seed: int = 7) -> tuple[int, int, int]:
-    """A whole game of `key` on a server set to `lang`, its players' clients in `lang`: three people (the
-    third with closed DMs) and, where the game takes four, an AI. Returns the people's user ids."""
+    """A whole game of `key` (with its richest sample variants) on a server set to `lang`, its players'
+    clients in `lang`: three people (the third with closed DMs) and, where the game takes four, an AI.
+    Returns the people's user ids."""
     rng = random.Random(seed)
     locale = LOCALES[lang]
     first, second, third = PEOPLE[lang]
@@ -107,7 +108,11 @@ async def play_in_language(h: LocaleHarness, key: str, lang: str, seed: int = 7)
     other = h.user_in(second, locale)
     closed = h.user_in(third, locale, dm_closed=True)
     await h.slash(host, "game settings", language=lang)
-    await h.slash(host, "game new", game=key, timer=0)
+    # The game's richest sample variants (Reggverse's expansions, EME's explore tokens and citadels):
+    # more of what a player may read.
+    richest = max(games.get(key).sample_options, key=len)
+    variants = " ".join(f"{name}={str(value).lower()}" for name, value in richest.items())
+    await h.slash(host, "game new", game=key, timer=0, **({"variants": variants} if variants else {}))
     await h.click(other, _button(h, h.channel, "join"))
     await h.click(closed, _button(h, h.channel, "join"))
     if games.get(key).max_players >= 4:
@@ -147,7 +152,7 @@ def _message_text(body: dict[str, Any]) -> list[str]:
         if embed.get("description"):
             lines.append(str(embed["description"]))
         for f in embed.get("fields") or []:
-            lines.append(f"**{f.get('name', '')}**: {f.get('value', '')}")
+            lines += [f"**{f.get('name', '')}**", str(f.get("value", ""))]
         if (embed.get("footer") or {}).get("text"):
             lines.append(f"_{embed['footer']['text']}_")
     for row in body.get("components") or []:

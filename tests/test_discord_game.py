@@ -115,7 +115,7 @@ async def test_whole_game_with_closed_dms_afk_and_a_restart(harness: Harness) ->
     final = h.messages_in(thread)[0]
     assert any(str(e.get("title", "")).startswith("Game over") for e in final["embeds"]), (final["embeds"], h.errors)
     log = "\n".join(m["content"] for m in h.messages_in(thread)[1:])
-    assert "did not decide in time" in log
+    assert "Time ran out for" in log
     assert f"<@{bob}>: please decide" in log, "the reminder at half time mentions the AFK player"
 
 

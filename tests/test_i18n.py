@@ -376,7 +376,7 @@ def test_reggverse_log_lines_and_egg_colours_are_translated() -> None:
     assert REGG.event_line(traded, ctx) == "Ada scambia 3 uova gialle, che tornano nella loro pila, con un uovo rosso"
     fr = TableContext("Reggverse Riddles", 1, ["Ada", "Bo"], [], None, "fr")
     line = REGG.event_line({"type": "pile_out", "egg": "green"}, fr)
-    assert line == "La pile des œufs verts est vide\u202f: ses règles sont retirées"
+    assert line == "La pile des œufs verts est vide\u00a0: ses règles sont retirées"
     assert (
         REGG.event_line(traded, fr) == "Ada échange 3 œufs jaunes, qui retournent dans leur pile, contre un œuf rouge"
     )

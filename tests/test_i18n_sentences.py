@@ -20,7 +20,8 @@ from bot.render.eggs_empires import RENDERER as EGGS
 from bot.render.generic import TableContext
 from bot.render.reggverse import RENDERER as REGG
 
-NNBSP = "\u202f"
+NNBSP = "\u202f"  # before ; ! ?
+NBSP = "\u00a0"  # before : and inside « »
 
 
 def ctx(game: str, lang: str, names: tuple[str, ...] = ("Anna", "Luca")) -> TableContext:
@@ -43,8 +44,8 @@ def regg_line(lang: str, event: dict[str, Any]) -> str:
         ("it", 2, "Anna: l'Esploratore (2) prende l'Uovo +5"),
         ("it", 9, "Anna: la Sacerdotessa Oscura (9) prende l'Uovo +5"),
         ("it", 6, "Anna: il Sacerdote (6) prende l'Uovo +5"),
-        ("fr", 9, f"Anna{NNBSP}: la Dark Priestess (9) prend l'œuf +5"),
-        ("fr", 10, f"Anna{NNBSP}: le Hero (10) prend l'œuf +5"),
+        ("fr", 9, f"Anna{NBSP}: la Dark Priestess (9) prend l'œuf +5"),
+        ("fr", 10, f"Anna{NBSP}: le Hero (10) prend l'œuf +5"),
         ("en", 9, "Anna: the Dark Priestess (9) takes the +5 Egg"),
     ],
 )
@@ -68,7 +69,7 @@ def test_a_reveal_names_each_players_cards_with_the_languages_punctuation() -> N
         "Rivelate: Anna: Sacerdotessa Oscura (9); Luca: Esploratore (2), Eroe (10) (pareggio)"
     )
     assert eggs_line("fr", reveal) == (
-        f"Révélées{NNBSP}: Anna{NNBSP}: Dark Priestess (9){NNBSP}; Luca{NNBSP}: Scout (2), Hero (10) (égalité)"
+        f"Révélées{NBSP}: Anna{NBSP}: Dark Priestess (9){NNBSP}; Luca{NBSP}: Scout (2), Hero (10) (égalité)"
     )
 
 
@@ -98,7 +99,7 @@ def test_colours_agree_with_eggs_piles_and_rows() -> None:
         "La pila delle uova rosse è vuota: le sue regole sono tolte"
     )
     assert regg_line("fr", {"type": "pile_out", "egg": "green"}) == (
-        f"La pile des œufs verts est vide{NNBSP}: ses règles sont retirées"
+        f"La pile des œufs verts est vide{NBSP}: ses règles sont retirées"
     )
     assert (
         regg_line("it", {"type": "rules_cleared", "seat": 0, "egg": "green"}) == "Anna svuota la riga delle uova verdi"
@@ -124,8 +125,8 @@ def test_colours_agree_with_eggs_piles_and_rows() -> None:
     [
         ("it", ["Anna"], "Tempo scaduto per Anna: ha deciso l'IA."),
         ("it", ["Anna", "Luca"], "Tempo scaduto per Anna e Luca: ha deciso l'IA."),
-        ("fr", ["Anna"], f"Temps écoulé pour Anna{NNBSP}: l'IA a décidé."),
-        ("fr", ["Anna", "Luca"], f"Temps écoulé pour Anna et Luca{NNBSP}: l'IA a décidé."),
+        ("fr", ["Anna"], f"Temps écoulé pour Anna{NBSP}: l'IA a décidé."),
+        ("fr", ["Anna", "Luca"], f"Temps écoulé pour Anna et Luca{NBSP}: l'IA a décidé."),
         ("en", ["Anna", "Luca"], "Time ran out for Anna and Luca: the AI decided."),
     ],
 )
@@ -146,7 +147,7 @@ def test_winners_ties_and_guessers_read_right_for_one_name_or_several() -> None:
     )
     guessing = {"type": "guessing", "seats": [0, 1]}
     assert regg_line("it", guessing) == "Chi indovina l'obiettivo del vicino: Anna e Luca"
-    assert regg_line("fr", guessing) == f"Qui devine l'objectif de son voisin{NNBSP}: Anna et Luca"
+    assert regg_line("fr", guessing) == f"Qui devine l'objectif de son voisin{NBSP}: Anna et Luca"
 
 
 # --- a relative time reads on from the verb ------------------------------------------------------------
@@ -173,17 +174,15 @@ def test_the_explore_token_variant_gives_each_token_to_one_city() -> None:
         "ottiene quel segnalino"
     )
     assert i18n.t("fr", message) == (
-        f"six jetons d'exploration sur la carte{NNBSP}: le premier à construire une cité dans la région d'un jeton "
+        f"six jetons d'exploration sur la carte{NBSP}: le premier à construire une cité dans la région d'un jeton "
         "gagne ce jeton"
     )
 
 
 def test_host_lobby_rating_and_score_are_the_words_players_use() -> None:
     assert i18n.t("it", text.LOBBY_HOST, name="Anna", low=2, high=6) == "Chi ospita: Anna. Giocatori: da 2 a 6."
-    assert i18n.t("fr", text.LOBBY_HOST, name="Anna", low=2, high=6) == (
-        f"Hôte{NNBSP}: Anna. Joueurs{NNBSP}: de 2 à 6."
-    )
-    assert i18n.t("fr", text.LOBBY_TITLE, title="Reggverse Riddles") == f"Reggverse Riddles{NNBSP}: salle d'attente"
+    assert i18n.t("fr", text.LOBBY_HOST, name="Anna", low=2, high=6) == (f"Hôte{NBSP}: Anna. Joueurs{NBSP}: de 2 à 6.")
+    assert i18n.t("fr", text.LOBBY_TITLE, title="Reggverse Riddles") == f"Reggverse Riddles{NBSP}: salle d'attente"
     assert i18n.t("fr", text.NO_GAME_HERE) == "Il n'y a ni salle d'attente ni partie dans ce salon."
     assert i18n.t("it", text.RESULT_RATING, change="+12") == "Valutazione +12"
     assert i18n.t("fr", text.RESULT_RATING, change="+12") == "Cote +12"
@@ -219,13 +218,13 @@ def test_every_translation_is_typeset_for_its_language(lang: str) -> None:
                 assert typeset(lang, value) == value, (lang, message.id, value)
                 assert '"' not in value, (lang, value)
                 if lang == "fr":
-                    assert not re.search(r"[ \u00a0][:;!?»]|« ", value), (lang, value)
+                    assert not re.search(r" [:;!?»]|« |\u00a0[;!?]|\u202f:", value), (lang, value)
 
 
 def test_french_typesetting() -> None:
-    assert typeset("fr", "Hôte : {name} ; prêt ? Oui !") == f"Hôte{NNBSP}: {{name}}{NNBSP}; prêt{NNBSP}? Oui{NNBSP}!"
-    assert typeset("fr", 'Cliquez sur "Je suis de retour".') == f"Cliquez sur «{NNBSP}Je suis de retour{NNBSP}»."
-    assert typeset("fr", "Vous: {row}") == f"Vous{NNBSP}: {{row}}"
+    assert typeset("fr", "Hôte : {name} ; prêt ? Oui !") == f"Hôte{NBSP}: {{name}}{NNBSP}; prêt{NNBSP}? Oui{NNBSP}!"
+    assert typeset("fr", 'Cliquez sur "Je suis de retour".') == f"Cliquez sur «{NBSP}Je suis de retour{NBSP}»."
+    assert typeset("fr", "Vous: {row}") == f"Vous{NBSP}: {{row}}"
     # Not prose: URLs, Discord timestamps, format specifications, times of day.
     for untouched in ("https://example.org", "<t:1700000000:R>", "{value:.1f}", "18:05"):
         assert typeset("fr", untouched) == untouched
@@ -234,7 +233,8 @@ def test_french_typesetting() -> None:
 
 
 def test_chart_axis_labels_are_numbers_as_each_language_writes_them() -> None:
-    assert [axis_label(1234.5, lang) for lang in ("en", "it", "fr")] == ["1,234.5", "1.234,5", f"1{NNBSP}234,5"]
+    labels = [axis_label(1234.5, lang) for lang in ("en", "it", "fr")]
+    assert labels == ["1,234.5", "1.234,5", f"1{NNBSP}234,5"]  # Babel's grouping
     assert axis_label(12.0, "it") == "12,0"
 
 

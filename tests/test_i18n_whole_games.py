@@ -2,7 +2,7 @@
 the language, every player's client in it. Nothing the bot sent (every version of every message, the
 lobby, the thread, DMs, ephemeral answers, buttons and selects) holds an English message of the
 catalogs, English words of the engines, a placeholder left unfilled, or, in French, a space that lets
-Discord wrap a line before ":", ";", "!" or "?"."""
+Discord wrap a line before ":", ";", "!" or "?" (or not the space French puts there)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from harness.languages import LocaleHarness, english_leftovers, everything_sent,
 # own English, a label never looked up.
 ENGLISH = re.compile(r"\b(the|and|your|with|from|you|takes?|eggs?|rules?|seat|cleared|swapped|stole|tiles?)\b")
 TITLES = re.compile(r"Eggs and Empires|Eight-Minute Empire: Legends|Eight-Minute Empire|Reggverse Riddles")
-FRENCH_SPACE = re.compile(r"[ \u00a0][:;!?]")
+FRENCH_SPACE = re.compile(r" [:;!?]|\u00a0[;!?]|\u202f:")  # no-break before ":", narrow before ; ! ?
 
 
 @pytest.fixture

@@ -304,7 +304,7 @@ def _step_line(view: dict[str, Any], ctx: TableContext) -> str:
     else:
         line = ctx.t(N_("{who} took **{card}**"), who=who, card=card)
     if step["next"]:
-        line += " " + ctx.t(N_("Then: {actions}."), actions=_parts(ctx, step["next"], ", "))
+        line += ". " + ctx.t(N_("Then: {actions}."), actions=_parts(ctx, step["next"], ", "))
     return line
 
 
