@@ -142,9 +142,12 @@ def lobby(game: GameRow, seats: list[SeatRow], lang: str = i18n.DEFAULT) -> Outg
     )
     if engine.options:
         described = [
-            f"**{guide.option_name(engine.key, o, lang)}**: "
-            f"{guide.option_value(game.options.get(o.name, o.default), lang, engine.key, o)} "
-            f"({guide.option_description(engine.key, o, lang)})"
+            i18n.labelled(
+                lang,
+                f"**{guide.option_name(engine.key, o, lang)}**",
+                f"{guide.option_value(game.options.get(o.name, o.default), lang, engine.key, o)} "
+                f"({guide.option_description(engine.key, o, lang)})",
+            )
             for o in engine.options
         ]
         embed.add_field(name=i18n.t(lang, text.LOBBY_OPTIONS), value=clip("\n".join(described), 1024), inline=False)
@@ -244,7 +247,9 @@ def variants_panel(game: GameRow, lang: str) -> Outgoing:
         colour=COLOUR,
         description=clip(
             "\n".join(
-                f"**{guide.option_name(engine.key, o, lang)}**: {guide.option_description(engine.key, o, lang)}"
+                i18n.labelled(
+                    lang, f"**{guide.option_name(engine.key, o, lang)}**", guide.option_description(engine.key, o, lang)
+                )
                 for o in engine.options
             ),
             4000,

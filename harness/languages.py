@@ -159,7 +159,7 @@ def _message_text(body: dict[str, Any]) -> list[str]:
         for c in row.get("components", []):
             if c.get("options"):
                 options = " | ".join(str(o.get("label", "")) for o in c["options"])
-                lines.append(f"[{c.get('placeholder') or ''}: {options}]")
+                lines.append(f"[{c.get('placeholder') or ''} ▾ {options}]")
             elif c.get("label"):
                 lines.append(f"[{c['label']}]")
     return lines

@@ -14,6 +14,7 @@ from fakediscord.fake_discord import FakeDiscord
 from fakediscord.loopback import Loopback
 from harness import Harness
 from harness.keep import keep_run
+from harness.languages import LocaleHarness
 
 CALL_REPORT = pytest.StashKey[pytest.TestReport]()
 
@@ -62,6 +63,18 @@ async def harness(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterat
     finally:
         errors = h.errors
         await h.close()
+    assert not errors, errors
+
+
+@pytest.fixture
+async def locale_harness(tmp_path: Path) -> AsyncIterator[LocaleHarness]:
+    """The bot on a fresh SQLite file, each user with a Discord client locale (harness.languages)."""
+    harness = await LocaleHarness.start(tmp_path / "bot.sqlite3")
+    try:
+        yield harness
+    finally:
+        errors = harness.errors
+        await harness.close()
     assert not errors, errors
 
 

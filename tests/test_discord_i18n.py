@@ -5,8 +5,6 @@ Discord locale, the thread in the server's language, and command names localized
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,14 +17,8 @@ GAME_ID = 1
 
 
 @pytest.fixture
-async def h(tmp_path: Path) -> AsyncIterator[LocaleHarness]:
-    harness = await LocaleHarness.start(tmp_path / "bot.sqlite3")
-    try:
-        yield harness  # type: ignore[misc]
-    finally:
-        errors = harness.errors
-        await harness.close()
-    assert not errors, errors
+def h(locale_harness: LocaleHarness) -> LocaleHarness:
+    return locale_harness
 
 
 def shown(message: dict[str, Any]) -> str:

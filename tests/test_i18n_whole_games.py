@@ -7,8 +7,6 @@ Discord wrap a line before ":", ";", "!" or "?" (or not the space French puts th
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -23,14 +21,8 @@ FRENCH_SPACE = re.compile(r" [:;!?]|\u00a0[;!?]|\u202f:")  # no-break before ":"
 
 
 @pytest.fixture
-async def h(tmp_path: Path) -> AsyncIterator[LocaleHarness]:
-    harness = await LocaleHarness.start(tmp_path / "bot.sqlite3")
-    try:
-        yield harness  # type: ignore[misc]
-    finally:
-        errors = harness.errors
-        await harness.close()
-    assert not errors, errors
+def h(locale_harness: LocaleHarness) -> LocaleHarness:
+    return locale_harness
 
 
 @pytest.mark.slow
