@@ -75,7 +75,9 @@ def page_message(game_key: str, page: int, lang: str) -> tuple[discord.Embed, di
     current = shown[page]
     players = i18n.t(lang, text.RULES_PLAYERS, low=engine.min_players, high=engine.max_players)
     embed = discord.Embed(
-        title=clip(f"{engine.title}: {current.title}", 256), colour=COLOUR, description=clip(current.body, 4000)
+        title=clip(i18n.labelled(lang, engine.title, current.title), 256),
+        colour=COLOUR,
+        description=clip(current.body, 4000),
     )
     embed.set_footer(text=f"{players} · {i18n.t(lang, text.RULES_PAGE, page=page + 1, pages=len(shown))}")
     view = discord.ui.View(timeout=None)

@@ -180,4 +180,4 @@ async def test_rules_are_paged_in_the_readers_language_with_the_lobby_variants(h
 
     camille = h.user_in("Camille", "fr")
     answer = (await h.slash(camille, "game rules", game="eight-minute-empire"))[-1]
-    assert answer["data"]["embeds"][0]["title"] == "Eight-Minute Empire: Legends: Aperçu du jeu"
+    assert answer["data"]["embeds"][0]["title"] == "Eight-Minute Empire: Legends\u00a0: Aperçu du jeu"

@@ -207,7 +207,9 @@ class EggsRenderer(Renderer):
         for s in view.get("seats", []):
             seat = s["seat"]
             status = " ✅" if s.get("decided") else (" ⏳" if seat in ctx.waiting else "")
-            parts = [f"**{_name(ctx, seat)}**{status}: {ctx.t(SEAT_TOTAL, total=s.get('total', 0))}"]
+            parts = [
+                i18n.labelled(ctx.lang, f"**{_name(ctx, seat)}**{status}", ctx.t(SEAT_TOTAL, total=s.get("total", 0)))
+            ]
             if s.get("tokens"):
                 parts.append(ctx.t(SEAT_TOKENS, tokens=s["tokens"]))
             parts.append(ctx.t(SEAT_EGGS, eggs=" ".join(egg(v) for v in s.get("eggs", []))))
