@@ -1,6 +1,7 @@
 """What one decision costs the table service and storage, with no Discord in the way.
 
-    python -m bench decide [--games N] [--batch N] [--seed N] [--no-cache] [--database-url URL] [--no-save]
+    python -m bench decide [--games N] [--batch N] [--seed N] [--no-cache] [--database-url URL] [--no-delivery]
+                           [--no-save]
 
 Drives `table.TableService` directly (a notifier that only records the updates) on a fresh SQLite
 file (with `--database-url postgresql+asyncpg://...`: on that PostgreSQL database) through whole
@@ -9,7 +10,9 @@ by default), and the storage cache on as the bot opens it when it runs every
 shard (`--no-cache`: without it, as one of several processes). Human seats answer every prompt with
 the random AI's choice, one decision at a time; AI seats decide inside the table service as they do
 in the bot. For each table it prints, over the human decisions (`TableService.decide`, including the
-AI turns and the game end each one sets off):
+AI turns and the game end each one sets off; and the bookkeeping of what was delivered, as the Discord
+notifier records it once Discord confirms: `table.delivery`'s marks, whose batched writes run between
+decisions and are shared out over them; `--no-delivery` leaves it out, for a before/after in one sitting):
   - CPU ms per decision: process CPU time (every thread), the median over batches of `--batch`
     decisions (so one slow batch, a garbage collection, does not move it);
   - SQL statements per decision (a SQLAlchemy `before_cursor_execute` event on every engine, plus the
@@ -110,20 +113,30 @@ class Sample:
     """One human decision."""
 
     cpu: float
-    statements: int
+    statements: float
     reads: int
     read_cpu: float
     commit_cpu: float
 
 
 class Recorder:
-    """The notifier: keeps nothing but a count (the transport is not what is measured here)."""
+    """The notifier: keeps nothing but a count (the transport is not what is measured here), and records
+    what it was handed as delivered, as the Discord notifier does once Discord confirms it
+    (`table.delivery`: that bookkeeping is measured; `--no-delivery` leaves it out)."""
 
     def __init__(self) -> None:
         self.published = 0
+        self.delivery: Any = None
 
     async def publish(self, update: Any) -> None:
         self.published += 1
+        if self.delivery is not None:
+            game_id = update.game.id
+            self.delivery.table(game_id, update.version)
+            for notice in update.dms:
+                live = notice.prompt is not None
+                self.delivery.window(game_id, notice.seat.seat, notice.version, notice.prompt_digest, live)
+            self.delivery.drained(game_id, update.version, ending=update.game.status != "active")
 
     async def remind(self, game: Any, seats: Any, deadline: Any) -> None:
         return None
@@ -141,6 +154,7 @@ async def play_table(
     seed: int,
     cache: bool = True,
     database_url: str | None = None,
+    delivery: bool = True,
 ) -> tuple[list[Sample], int]:
     """Play `games_count` games of one table; the samples of every human decision, and refusals."""
     import games
@@ -157,7 +171,11 @@ async def play_table(
     for name in COMMITS:
         meter.wrap(db, name, "commit")
     stop = db.on_statement(meter.seen)
-    table = TableService(db, Recorder(), seeds=random.Random(seed))
+    recorder = Recorder()
+    table = TableService(db, recorder, seeds=random.Random(seed))
+    flushes = _timed_flushes(table) if delivery else None
+    if delivery:
+        recorder.delivery = table.delivery
     rng = random.Random(seed)
     samples: list[Sample] = []
     refused = 0
@@ -198,10 +216,37 @@ async def play_table(
             else:
                 raise RuntimeError(f"{key}: a game did not end within {MAX_STEPS} human decisions")
     finally:
+        await table.close()  # (its last marks flushed)
         stop()
-        await table.close()
         await db.close()
+    if flushes is not None and samples:
+        # The delivery marks' writes run in their own task, between decisions: shared out over them.
+        for sample in samples:
+            sample.cpu += flushes[0] / len(samples)
+            sample.commit_cpu += flushes[0] / len(samples)
+            sample.statements += flushes[1] / len(samples)
     return samples, refused
+
+
+def _timed_flushes(table: Any) -> list[float]:
+    """[CPU seconds, statements] of the delivery marks' flushes (table.delivery), counted as they run."""
+    totals = [0.0, 0.0]
+    flush = table.delivery.flush
+    db = table.db
+
+    async def timed() -> None:
+        seen: list[str] = []
+        stop = db.on_statement(seen.append)
+        began = time.process_time()
+        try:
+            await flush()
+        finally:
+            totals[0] += time.process_time() - began
+            stop()
+            totals[1] += len(seen)
+
+    table.delivery.flush = timed
+    return totals
 
 
 def summary(samples: list[Sample], batch: int) -> dict[str, float]:
@@ -232,6 +277,7 @@ def measure(
     tables: tuple[tuple[str, int, int], ...] = TABLES,
     cache: bool = True,
     database_url: str | None = None,
+    delivery: bool = True,
 ) -> tuple[dict[str, dict[str, float]], dict[str, float]]:
     """Figures per table and over all of them."""
     per_table: dict[str, dict[str, float]] = {}
@@ -239,7 +285,7 @@ def measure(
     with tempfile.TemporaryDirectory() as directory:
         for key, humans, ais in tables:
             samples, refused = asyncio.run(
-                play_table(Path(directory), key, humans, ais, games_count, seed, cache, database_url)
+                play_table(Path(directory), key, humans, ais, games_count, seed, cache, database_url, delivery)
             )
             figures = summary(samples, batch)
             figures["refused"] = refused
@@ -261,18 +307,27 @@ def main(argv: list[str]) -> int:
         default=None,
         help="postgresql+asyncpg://... to measure on PostgreSQL (default: a fresh SQLite file)",
     )
+    parser.add_argument(
+        "--no-delivery", action="store_true", help="without recording what was delivered (table.delivery)"
+    )
     parser.add_argument("--no-save", action="store_true", help="do not write bench/results/decide.json")
     args = parser.parse_args(argv)
     root = Path(__file__).resolve().parents[1]
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
     per_table, overall = measure(
-        args.games, args.batch, args.seed, cache=not args.no_cache, database_url=args.database_url
+        args.games,
+        args.batch,
+        args.seed,
+        cache=not args.no_cache,
+        database_url=args.database_url,
+        delivery=not args.no_delivery,
     )
     backend = "SQLite" if args.database_url is None else "PostgreSQL"
     print(
         f"TableService.decide on {backend} ({'no cache' if args.no_cache else 'cache'}), "
-        f"{args.games} games per table, human decisions only "
+        f"{args.games} games per table, human decisions only"
+        f"{', without delivery records' if args.no_delivery else ', with delivery records (table.delivery)'} "
         f"(CPU ms: median over batches of {args.batch})"
     )
     header = (

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from datetime import timedelta
 from typing import Any
@@ -28,6 +30,8 @@ from storage import Database, Shards
 from table import TableService, TableUpdate, WatchTimes
 
 log = logging.getLogger(__name__)
+
+READY_WAIT = 5.0  # seconds the background repair waits for the gateway's READY at most
 
 
 def carries(message: discord.Message | None, custom_id: str, component_type: Any) -> bool:
@@ -151,10 +155,17 @@ class TableBot(commands.AutoShardedBot):
         if self.settings.metrics_port is not None:
             self.metrics_server = MetricsServer(self)
             await self.metrics_server.start(self.settings.metrics_host, self.settings.metrics_port)
-        # Before the gateway connects: our games that a stopped process left mid-way move on.
-        resumed = await self.table.resume()
-        if resumed:
-            log.info("resumed %d games", resumed)
+        # Connect first, repair after: what a stopped process committed but never showed (only the games
+        # owed something, table.resume) is shown in the background once the gateway is up, paced as all
+        # requests are (bot.pacing: prompts first, then tables, then the log); a click on a game not
+        # repaired yet repairs it first.
+        self.table.start_repair(first=self._connected)
+
+    async def _connected(self) -> None:
+        """Until the gateway is ready (the background repair waits for it), or READY_WAIT seconds at most:
+        with many guilds, READY comes only once each has been announced."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.wait_until_ready(), READY_WAIT)
 
     def _preferred_locale(self, guild_id: int) -> discord.Locale | None:
         guild = self.get_guild(guild_id)

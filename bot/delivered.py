@@ -13,7 +13,9 @@ already been told about (an edit: no notification). It is cleared when they clic
 shows what comes next), when the AI stands in for them, and when a view without a prompt is shown.
 
 This is also the record a restart needs (which version of each message was delivered, with its ids):
-kept in memory here; persisting versions beside the ids is the restart's work.
+the notifier writes each confirmed delivery through the table service's `table.delivery.DeliveryLog`
+(the seat rows keep the window's version, prompt digest and `live`; the game row the table's version
+and how far everything was delivered), and a record started after a restart begins from those.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ class SeatShown:
     # is taken as one they were told about (an edit), rather than telling every waiting player again
     # after each restart.
     live: bool | None = False
+    prompt: int = 0  # digest of the prompt it shows (table.core.prompt_digest; 0: none or unknown)
 
 
 @dataclass
@@ -57,17 +60,25 @@ class Delivered:
         """The game's record, started from the ids its database row keeps."""
         assert row.id is not None
         shown = self._games.get(row.id)
+        table_version = getattr(row, "table_version", None) or 0
         if shown is None:
-            shown = self._games[row.id] = GameShown(row.thread_id, row.table_message_id)
+            shown = self._games[row.id] = GameShown(row.thread_id, row.table_message_id, table_version)
+        elif shown.table_message_id is None and shown.thread_id is None:
+            # Started by a seat's record (`seat`: a click answered first after a restart): the row has the ids.
+            shown.thread_id, shown.table_message_id = row.thread_id, row.table_message_id
+            shown.table_version = max(shown.table_version, table_version)
         return shown
 
     def seat(self, game_id: int, seat: SeatRow) -> SeatShown:
-        """A seat's record, started from the ids its database row keeps (`live` unknown if it has a message)."""
+        """A seat's record, started from what its database row keeps: the ids, and as delivered the
+        version, prompt and `live` (unknown for a message delivered before those were recorded)."""
         shown = self._games.setdefault(game_id, GameShown())
         window = shown.seats.get(seat.seat)
         if window is None:
-            live = None if seat.dm_message_id is not None else False
-            window = shown.seats[seat.seat] = SeatShown(seat.dm_channel_id, seat.dm_message_id, live=live)
+            live = seat.dm_live if seat.dm_live is not None else None if seat.dm_message_id is not None else False
+            window = shown.seats[seat.seat] = SeatShown(
+                seat.dm_channel_id, seat.dm_message_id, seat.dm_version or 0, live, seat.dm_prompt or 0
+            )
         return window
 
     def known(self, game_id: int) -> GameShown | None:

@@ -105,6 +105,7 @@ class DiscordNotifier:
         self._thread_tried: set[int] = set()  # games whose thread creation failed without an answer
         self.retried = 0  # notification attempts that failed for a passing reason and were retried
         self.threads = ThreadLife(bot, self.delivered, self._public_channel)
+        self._endings: set[int] = set()  # finished games whose result is being posted
 
     @property
     def db(self):  # type: ignore[no-untyped-def]
@@ -140,14 +141,21 @@ class DiscordNotifier:
         if pending is None:
             pending = self._pending[game_id] = Pending(update)
         pending.add(update, lang, time.monotonic())
+        if getattr(update, "outcome", None) is not None and update.game.status == "finished":
+            self._endings.add(game_id)  # the game is delivered once its result is posted too
         if update.afk_seats:
             self.private.stood_in(game_id, update.afk_seats)
         # Whoever is sending a queue of this game already takes this update's part of it too, in order.
         await self._send_queues(game_id, [THREAD, *pending.dms])
         if getattr(update, "started", False):
             await self.threads.opened(update)
-        if getattr(update, "outcome", None) is not None and update.game.status == "finished":
-            await self.threads.ended(update, lang)
+        if game_id in self._endings:
+            shown = await self.threads.ended(update, lang)
+            self._endings.discard(game_id)
+            if not shown:
+                pending.lost = True  # the result must be posted after a restart
+            elif game_id not in self._pending and not pending.lost:  # the rest went out already
+                self.bot.table.delivery.drained(game_id, update.version, ending=True)
 
     async def _send_queues(self, game_id: int, queues: list[int]) -> None:
         """Send those of these queues that have something pending and nobody sends yet, side by side."""
@@ -178,7 +186,11 @@ class DiscordNotifier:
         if pending is None or not pending.empty():
             return
         del self._pending[game_id]
-        if pending.latest.game.status != "active":
+        latest = pending.latest
+        if not pending.lost and game_id not in self._endings:
+            # Everything handed over went out: recorded, so a restart owes this game nothing.
+            self.bot.table.delivery.drained(game_id, latest.version, ending=latest.game.status != "active")
+        if latest.game.status != "active":
             self._forget(game_id)  # the game is over: nothing more will be sent for it
 
     async def _run_queue(self, game_id: int, queue: int) -> None:
@@ -225,6 +237,7 @@ class DiscordNotifier:
         """Drop what is pending in a queue; the thread's queue also drops the DMs nobody is sending (those of
         a new game wait for its thread), so that nothing is left pending without a queue to send it."""
         pending.drop(queue)
+        pending.lost = True
         if queue == THREAD:
             busy = self._busy.get(game_id, set())
             for seat in [s for s in pending.dms if s not in busy]:
@@ -310,6 +323,9 @@ class DiscordNotifier:
                 await self.db.update_game(game.id, announced=version)
 
     def _table_shown(self, pending: Pending, version: int) -> None:
+        game_id = pending.latest.game.id
+        assert game_id is not None
+        self.bot.table.delivery.table(game_id, version)
         now = time.monotonic()
         while pending.table_since and pending.table_since[0][0] <= version:
             self.shown("table", now - pending.table_since.pop(0)[1])

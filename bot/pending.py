@@ -34,13 +34,15 @@ class Pending:
     dms_again: set[int] = field(default_factory=set)
     table_since: list[tuple[int, float]] = field(default_factory=list)  # (version, when) not on the table yet
     dm_since: dict[int, float] = field(default_factory=dict)  # seat -> when its oldest unsent DM was pending
+    # Something handed over was dropped unsent (the bot stopping, a refusal): the game must stay owed.
+    lost: bool = False
 
     def add(self, update: TableUpdate, lang: str, now: float) -> None:
         self.latest = update
         if update.started:
             self.open_table = True
         else:
-            self.edit_table = True
+            self.edit_table = self.edit_table or getattr(update, "show_table", True)
             line = present.log_line(update, lang)
             if line:
                 self.lines.append((update.version, line, now))

@@ -106,7 +106,9 @@ class PrivateWindows:
                 window.channel_id = interaction.channel_id
             window.message_id = original
         window.live = notice.prompt is not None and not seat.ai_controlled
-        window.version = max(window.version, notice.version)
+        if notice.version >= window.version:
+            window.version, window.prompt = notice.version, notice.prompt_digest
+        self._record(game_id, seat.seat, window)
 
     def stood_in(self, game_id: int, seats: list[int]) -> None:
         """The AI decided for these seats (their players were away): their prompts are answered."""
@@ -115,6 +117,11 @@ class PrivateWindows:
             window = known.seats.get(seat) if known is not None else None
             if window is not None:
                 window.live = False
+                self._record(game_id, seat, window)
+
+    def _record(self, game_id: int, seat: int, window: SeatShown) -> None:
+        """What the window shows now, as Discord confirmed it, recorded for a restart (table.delivery)."""
+        self.bot.table.delivery.window(game_id, seat, window.version, window.prompt, bool(window.live))
 
     # --- showing a seat its view -----------------------------------------------------------------------
     async def show(
@@ -157,7 +164,8 @@ class PrivateWindows:
             await self._closed(game, notice, update, server_lang, window, awaited, mode, still_wanted, again)
             return
         window.live = notice.prompt is not None and not seat.ai_controlled
-        window.version = notice.version
+        window.version, window.prompt = notice.version, notice.prompt_digest
+        self._record(game.id, seat.seat, window)
         if awaited and mode == MENTION:
             link = jump_link(None, window.channel_id, window.message_id)
             await self._mention(game, seat, server_lang, link, hand=False)
@@ -304,6 +312,8 @@ class PrivateWindows:
             link = jump_link(game.guild_id, shown.thread_id or game.channel_id, shown.table_message_id)
             await self._mention(game, seat, server_lang, link, hand=True, reach=reach)
         window.live = prompted
+        window.version, window.prompt = max(window.version, notice.version), notice.prompt_digest
+        self._record(game.id, seat.seat, window)
 
     async def _ping(self, game: GameRow, seat: SeatRow, lang: str) -> None:
         """The player is told in the thread that their DMs are closed (with the "Show my hand" button)."""

@@ -58,17 +58,19 @@ class ThreadLife:
             except GIVE_UP_ON as error:
                 log.warning("the thread of game %s could not be set up in full: %r", game.id, error)
 
-    async def ended(self, update: TableUpdate, lang: str) -> None:
+    async def ended(self, update: TableUpdate, lang: str) -> bool:
         """Once per finished game: the result message in the thread, the lobby message's summary, and
         the thread archived and locked `THREAD_ARCHIVE_SECONDS` later. Each part is tried once (a missed
-        part is logged): the table message already shows the final scores."""
-        from bot import endings
+        part is logged): the table message already shows the final scores. False when the result could
+        not be posted for a passing reason (the bot stopping, Discord unavailable): a restart posts it."""
+        from bot import endings, notify
 
         game = update.game
         assert game.id is not None and update.outcome is not None
         if game.id in self._ended:
-            return
+            return True
         self._ended.add(game.id)
+        posted = True
         try:
             changes = await self.bot.table.db.rating_changes(game.id, game.guild_id or 0)
             content, embed, view = endings.result_message(game, update.seats, update.outcome, changes, lang)
@@ -81,6 +83,7 @@ class ThreadLife:
             )
         except Exception as error:  # (the bot may be stopping: its HTTP session closed under the request)
             log.warning("the result of game %s could not be posted: %r", game.id, error)
+            posted = not (self.bot.is_closed() or notify.transient(error) or isinstance(error, RuntimeError))
         if game.lobby_message_id is not None:
             closed = endings.closed_lobby(game, update.seats, update.outcome, lang)
             partial = self.bot.get_partial_messageable(game.channel_id).get_partial_message(game.lobby_message_id)
@@ -98,6 +101,7 @@ class ThreadLife:
             task.set_name(f"bot-archive-{game.id}")
             self._archiving.add(task)
             task.add_done_callback(self._archiving.discard)
+        return posted
 
     async def stop_archiving(self) -> None:
         """On shutdown: the threads still waiting to be archived are left to Discord's auto-archive."""

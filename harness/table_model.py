@@ -11,6 +11,7 @@ holds one event loop, the database, a reader and the outage switch for all the e
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ from typing import Any
 
 import table.advance as table_advance
 from harness.db_faults import PostgresOutage, SQLiteOutage
-from storage import Database, GameRow, SeatRow, Shards
+from storage import Database, DatabaseUnavailable, GameRow, SeatRow, Shards
 from table import TableService, TableUpdate
 
 
@@ -99,15 +100,23 @@ class Players:
 class Notifier:
     """The transport of one service: what it publishes reaches the players, unless it dies first."""
 
-    def __init__(self, players: Players, fuse: Fuse) -> None:
+    def __init__(self, players: Players, fuse: Fuse, db: Database | None = None) -> None:
         self.players = players
         self.fuse = fuse
+        self.db = db
 
     async def publish(self, update: TableUpdate) -> None:
         self.fuse.step()
-        assert update.game.id is not None
+        game_id = update.game.id
+        assert game_id is not None
         for notice in update.dms:
-            self.players.sent(update.game.id, notice)
+            self.players.sent(game_id, notice)
+        if self.db is not None:  # what was shown, recorded as the Discord notifier does (table.delivery)
+            windows = {(game_id, n.seat.seat): (n.version, n.prompt_digest, n.prompt is not None) for n in update.dms}
+            ended = update.game.status != "active"
+            # (The database down: not recorded, as table.delivery would retry later: the game stays owed.)
+            with contextlib.suppress(DatabaseUnavailable):
+                await self.db.record_delivered({game_id: update.version}, {game_id: (update.version, ended)}, windows)
 
     async def remind(self, game: GameRow, seats: list[SeatRow], deadline: datetime) -> None:
         self.fuse.step()

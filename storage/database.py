@@ -7,7 +7,7 @@ share one engine, one group-commit writer and one per-game cache (`DatabaseCore`
 
 from __future__ import annotations
 
-from storage.repositories.games import GameRepository
+from storage.repositories.delivery import DeliveryRepository
 from storage.repositories.ladder import LadderRepository
 from storage.repositories.monitoring import MonitoringRepository
 from storage.repositories.settings import SettingsRepository
@@ -16,7 +16,7 @@ from storage.rows import Move
 __all__ = ["Database", "Move"]
 
 
-class Database(GameRepository, LadderRepository, SettingsRepository, MonitoringRepository):
+class Database(DeliveryRepository, LadderRepository, SettingsRepository, MonitoringRepository):
     """One database (SQLite file or PostgreSQL), its connection pool and its group-commit writer.
 
     With `cache=True` the Database keeps each game's row (without its state) and seats as it last read

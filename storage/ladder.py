@@ -157,6 +157,9 @@ _CLOSE_GAME = (
         updated_at=bindparam("now", type_=_games.c.updated_at.type),
         finished_at=bindparam("at", type_=_games.c.finished_at.type),
         finished_seq=bindparam("seq", type_=_games.c.finished_seq.type),
+        # A game that was played is owed its ending (result, final table, DMs) until the notifier says it
+        # was shown (table.delivery); the same transaction, so a restart in between cannot lose it.
+        delivered=case((_games.c.version > 0, None), else_=_games.c.delivered),
     )
 )
 _DELETE_RESULTS = delete(_results).where(_results.c.game_id == bindparam("game_id"))

@@ -63,6 +63,11 @@ class GameRow(SQLModel, table=True):
     # The version whose public log line was last posted (None: a game from before this was kept). At
     # start-up, a game behind this (the process stopped between a commit and its post) gets its line.
     announced: int | None = Field(default=None, sa_column=Column("announced", Integer, nullable=True))
+    # What Discord confirmed the players were shown (migration 0007, table.delivery): the version the table
+    # message shows, and the version up to which everything was shown (for an ended game: its ending too;
+    # None: not known to be). Start-up repairs only the games whose `delivered` is behind their version.
+    table_version: int | None = Field(default=None, sa_column=Column("table_version", Integer, nullable=True))
+    delivered: int | None = Field(default=None, sa_column=Column("delivered", Integer, nullable=True))
     broken_reason: str | None = Field(default=None, sa_column=Column("broken_reason", String(500)))
     created_at: datetime = Field(sa_column=Column("created_at", UTCDateTime, nullable=False))
     updated_at: datetime = Field(sa_column=Column("updated_at", UTCDateTime, nullable=False))
@@ -86,6 +91,11 @@ class SeatRow(SQLModel, table=True):
     afk_count: int = Field(default=0, sa_column=Column("afk_count", Integer, nullable=False))
     ai_controlled: bool = Field(default=False, sa_column=Column("ai_controlled", Boolean, nullable=False))
     locale: str | None = Field(default=None, sa_column=Column("locale", String(16), nullable=True))
+    # The private window as delivered (migration 0007, table.delivery): the version it shows, a digest of
+    # the prompt it shows (0: none; table.core.prompt_digest) and whether that prompt is unanswered.
+    dm_version: int | None = Field(default=None, sa_column=Column("dm_version", Integer, nullable=True))
+    dm_prompt: int | None = Field(default=None, sa_column=Column("dm_prompt", BigInteger, nullable=True))
+    dm_live: bool | None = Field(default=None, sa_column=Column("dm_live", Boolean, nullable=True))
 
 
 class ActionRow(SQLModel, table=True):

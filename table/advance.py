@@ -17,7 +17,16 @@ import games
 from games.core import Prompt
 from storage import UNCHANGED, DatabaseUnavailable, GameRow, SeatRow, Unchanged, VersionConflict
 from table import messages
-from table.core import RESUME_FIRST_DELAY, RESUME_MAX_DELAY, TableCore, _prompt_key, _Stalled, _Turn, stand_in_level
+from table.core import (
+    RESUME_FIRST_DELAY,
+    RESUME_MAX_DELAY,
+    SHOW_AGAIN,
+    TableCore,
+    _Stalled,
+    _Turn,
+    prompt_digest,
+    stand_in_level,
+)
 from table.errors import Stale, Unavailable
 from table.updates import Event, SeatNotice, TableUpdate
 
@@ -150,7 +159,7 @@ class Advancing(TableCore):
         # Which humans must see something new privately: a prompt they have not been shown yet.
         notices: dict[int, SeatNotice] = {}
         dms: list[SeatNotice] = []
-        shown: dict[tuple[int, int], str] = {}  # recorded once the turn is committed
+        shown: dict[tuple[int, int], int] = {}  # recorded once the turn is committed
         acted = dict(await self._acted(game_id))
         for seq, move in enumerate(turn.moves, start=committed + 1):
             acted[move.seat] = seq
@@ -163,11 +172,12 @@ class Advancing(TableCore):
             notice = SeatNotice(
                 seat, views[seat.seat], own_prompt, version, [e for e in told if e.get("to") == seat.seat]
             )
+            notice.prompt_digest = key = prompt_digest(own_prompt, acted.get(seat.seat, 1))
             notices[seat.seat] = notice
-            key = _prompt_key(own_prompt, acted.get(seat.seat, 1))
-            if self._shown.get((game_id, seat.seat)) != key or outcome is not None:
-                shown[(game_id, seat.seat)] = key
+            # Shown by this process, or else (as recorded) delivered by an earlier one.
+            if self._shown.get((game_id, seat.seat), seat.dm_prompt) != key or outcome is not None:
                 dms.append(notice)
+            shown[(game_id, seat.seat)] = key  # (from now on this process's own record holds for the seat)
         wake: datetime | None = row.deadline
         new_deadline: datetime | Unchanged = UNCHANGED
         if outcome is None and row.turn_seconds:
@@ -244,7 +254,7 @@ class Advancing(TableCore):
         stalled.started = stalled.started or started
         self._forget(game_id)
         for key in [k for k in self._shown if k[0] == game_id]:
-            del self._shown[key]  # what was being shown may not have been: show every seat again
+            self._shown[key] = SHOW_AGAIN  # what was being shown may not have been: show every seat again
         log.warning("game %s waits for the database (%d events unshown)", game_id, len(stalled.events))
         task = self._resumers.get(game_id)
         if task is None or task.done():
@@ -295,11 +305,16 @@ class Advancing(TableCore):
             await asyncio.wait(tasks)
 
     async def close(self) -> None:
-        """Stop resuming (on shutdown); committed work is picked up by the timers after a restart."""
+        """Stop resuming (on shutdown); committed work is picked up by the timers after a restart, and what
+        the background repair had not shown yet by the next start-up's repair."""
+        if self._repair_task is not None:
+            self._repair_task.cancel()
+            await asyncio.gather(self._repair_task, return_exceptions=True)
         for task in self._resumers.values():
             task.cancel()
         await asyncio.gather(*self._resumers.values(), return_exceptions=True)
         self._resumers.clear()
+        await self.delivery.close()  # what was shown is recorded: after a clean stop nothing shown is owed
 
 
 def _results(seats: list[SeatRow], outcome: dict[str, Any]) -> list[dict[str, Any]]:

@@ -9,6 +9,7 @@ it, put together in `table.service.TableService`.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import random
@@ -21,6 +22,7 @@ import games
 from games.core import Game, Prompt
 from storage import Database, GameRow, Move, SeatRow, Shards
 from table import messages
+from table.delivery import DeliveryLog
 from table.errors import TableError
 from table.thinking import InlineThinker, Thinker
 from table.updates import Event, Notifier, NullNotifier, NullObserver, SeatNotice, TableObserver, TableUpdate
@@ -100,6 +102,18 @@ def _prompt_key(prompt: Prompt | None, offered: int) -> str:
     )
 
 
+SHOW_AGAIN = -1  # in TableCore._shown: the seat is shown its view again with the next update (no digest is -1)
+
+
+def prompt_digest(prompt: Prompt | None, offered: int) -> int:
+    """A digest of the prompt a seat is shown (what it asks, which choices, when it was offered), stored
+    with the seat's window as delivered (a signed 64-bit column): 0 for no prompt."""
+    if prompt is None:
+        return 0
+    digest = hashlib.blake2b(_prompt_key(prompt, offered).encode(), digest_size=8).digest()
+    return (int.from_bytes(digest) >> 1) or 1
+
+
 class TableCore:
     def __init__(
         self,
@@ -127,7 +141,15 @@ class TableCore:
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, tuple[int, Any]] = {}  # game id -> (version, engine state)
         self._last_acted: dict[int, dict[int, int]] = {}  # game id -> seat -> version its action made
-        self._shown: dict[tuple[int, int], str] = {}  # (game, seat) -> key of the prompt last shown
+        # (game, seat) -> digest of the prompt last handed to the notifier for the seat (prompt_digest). A
+        # seat this process never showed anything falls back to what its row says was delivered.
+        self._shown: dict[tuple[int, int], int] = {}
+        # What Discord confirmed the players were shown, recorded by the transport (table.delivery).
+        self.delivery = DeliveryLog(db)
+        # The repair of what a stopped process never showed (table.resume): running, and games it is done with.
+        self._repairing = False
+        self._repaired: set[int] = set()
+        self._repair_task: asyncio.Task[None] | None = None
         self._stalled: dict[int, _Stalled] = {}  # games whose follow-up waits for the database
         self.stalls = 0  # times a game had to wait for the database after a commit (benchmarks, tests)
         self._resumers: dict[int, asyncio.Task[None]] = {}

@@ -15,15 +15,15 @@ import games
 from games.core import IllegalAction, Prompt
 from storage import DatabaseUnavailable, GameRow, SeatRow
 from table import messages
-from table.advance import Advancing
-from table.core import _prompt_key, _Turn
+from table.core import _Turn, prompt_digest
 from table.errors import CatchingUp, Stale, TableError, storage_errors_said
+from table.resume import Resuming
 from table.updates import Decided, Event, SeatNotice
 
 log = logging.getLogger(__name__)
 
 
-class Decisions(Advancing):
+class Decisions(Resuming):
     @storage_errors_said
     async def seat_of(self, game_id: int, user_id: int) -> SeatRow:
         for seat in await self.db.seats(game_id):
@@ -43,6 +43,7 @@ class Decisions(Advancing):
         locale: str | None = None,
     ) -> Decided:
         """A player's decision: validate, commit, acknowledge (`ack`), then notify everybody else."""
+        await self.repair_first(game_id)
         async with self.lock(game_id):
             row, seats = await self._game_and_seats(game_id)
             if row.status != "active":
@@ -102,8 +103,8 @@ class Decisions(Advancing):
         version, state = await self._state(row)
         game = games.get(row.game_key)
         prompt = next((p for p in game.prompts(state) if p.seat == seat.seat), None)
-        self._shown[(game_id, seat.seat)] = _prompt_key(prompt, version)
-        return SeatNotice(seat, game.view(state, seat.seat), prompt, version)
+        digest = self._shown[(game_id, seat.seat)] = prompt_digest(prompt, version)
+        return SeatNotice(seat, game.view(state, seat.seat), prompt, version, prompt_digest=digest)
 
     @storage_errors_said
     async def public(self, game_id: int) -> tuple[GameRow, dict[str, Any], list[Prompt]]:

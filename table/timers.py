@@ -12,18 +12,23 @@ from typing import Any
 import games
 from storage import DatabaseUnavailable, GameRow, SeatRow
 from table.core import AFK_TURNS_BEFORE_AI, _Turn, stand_in_level
+from table.resume import Resuming
 from table.updates import Event, TableUpdate
 from table.watchdog import Watching
 
 log = logging.getLogger(__name__)
 
+DUE_PER_TICK = 50  # deadlines the bot's timer handles per tick at most
 
-class Timers(Watching):
-    async def tick(self) -> int:
-        """Run due reminders and AFK deadlines, then the watchdog (table.watchdog); returns how many games
-        the timer handled."""
+
+class Timers(Watching, Resuming):
+    async def tick(self, limit: int | None = None) -> int:
+        """Run due reminders and AFK deadlines, the most overdue first, at most `limit` games (the bot's
+        timer: DUE_PER_TICK, so that after a long stop the deadlines that passed meanwhile are worked off
+        over a few ticks rather than in one burst of AI moves and requests), then the watchdog over those
+        (table.watchdog); returns how many games the timer handled."""
         handled = 0
-        due = await self.db.due_games(self.clock(), self.shards)
+        due = (await self.db.due_games(self.clock(), self.shards))[:limit]
         for row in due:
             assert row.id is not None
             try:
@@ -38,6 +43,7 @@ class Timers(Watching):
     async def _timer(self, game_id: int) -> None:
         update: TableUpdate | None = None
         remind: tuple[GameRow, list[SeatRow], datetime] | None = None
+        await self.repair_first(game_id)
         async with self.lock(game_id):
             row = await self._game(game_id)
             if row.status != "active" or row.deadline is None or row.deadline > self.clock():

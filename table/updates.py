@@ -25,6 +25,7 @@ class SeatNotice:
     prompt: Prompt | None
     version: int
     private_events: list[Event] = field(default_factory=list)
+    prompt_digest: int = 0  # of `prompt` as offered (table.core.prompt_digest): recorded once delivered
 
 
 @dataclass
@@ -43,6 +44,9 @@ class TableUpdate:
     started: bool = False
     deadline: datetime | None = None  # when the AI decides for AFK seats (None: no timer)
     notices: dict[int, SeatNotice] = field(default_factory=dict)  # every human seat's fresh view
+    # Whether the table message must show this update: False when start-up repair finds it showed this
+    # version already (only DMs or log lines were owed).
+    show_table: bool = True
 
     @property
     def resolved(self) -> bool:

@@ -27,8 +27,15 @@ class Recorder:
 
     async def publish(self, update: TableUpdate) -> None:
         self.updates.append(update)
-        if self.db is not None and update.events and update.game.id is not None:
-            await self.db.update_game(update.game.id, announced=update.version)
+        if self.db is not None and update.game.id is not None:
+            if update.events:
+                await self.db.update_game(update.game.id, announced=update.version)
+            # ... and what it showed, as Discord would have confirmed it (table.delivery).
+            await self.db.record_delivered(
+                {update.game.id: update.version},
+                {update.game.id: (update.version, update.game.status != "active")},
+                {(update.game.id, n.seat.seat): (n.version, n.prompt_digest, n.prompt is not None) for n in update.dms},
+            )
 
     async def remind(self, game: GameRow, seats: list[SeatRow], deadline: datetime) -> None:
         assert game.id is not None

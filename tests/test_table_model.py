@@ -128,7 +128,8 @@ class TableModel(RuleBasedStateMachine):
         fuse = Fuse()
         cache = shards is None  # a process alone on its database caches rows, as the bot does
         db = fused(db or await self.env.database(cache), fuse)
-        table = TableService(db, Notifier(self.players, fuse), clock=self.clock, shards=shards, seeds=self.seeds)
+        notifier = Notifier(self.players, fuse, db)
+        table = TableService(db, notifier, clock=self.clock, shards=shards, seeds=self.seeds)
         return Process(db, table, fuse, shards)
 
     @initialize(two=st.booleans(), seed=st.integers(0, 2**32))
@@ -153,12 +154,14 @@ class TableModel(RuleBasedStateMachine):
 
         async def close() -> None:
             # The examples share a database: no game of this one may be left for the next one's timers
-            # and start-up resumption to find.
+            # and start-up resumption to find (nor owed anything: table.delivery).
             if self.reader is not None:
                 for lobby in self.games:
                     row = await self.reader.game_row(lobby.game_id)
                     if row is not None and row.status in ("lobby", "active"):
                         await self.reader.finish_game(lobby.game_id, "abandoned", [])
+                    if row is not None:
+                        await self.reader.record_delivered({}, {lobby.game_id: (row.version, True)}, {})
             for process in self.processes:
                 await process.table.close()
             for process in [*self.retired, *self.processes]:

@@ -9,6 +9,7 @@ import discord
 from discord.ext import commands, tasks
 
 from bot import i18n, present, text
+from table.timers import DUE_PER_TICK
 
 if TYPE_CHECKING:
     from bot.client import TableBot
@@ -31,7 +32,7 @@ class TimerCog(commands.Cog):
 
     async def _tick(self) -> None:
         try:
-            await self.bot.table.tick()
+            await self.bot.table.tick(DUE_PER_TICK)
             await close_expired_lobbies(self.bot)
         except Exception:  # the loop must survive a database hiccup
             log.exception("timer tick failed")

@@ -1,0 +1,104 @@
+"""A restart shows the players exactly what they were owed (issue 23): what Discord confirmed is recorded
+(table.delivery), so start-up sends nothing for a game whose players saw everything, and a game that
+ended while its ending was never shown gets its result, final table and DMs, once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness import Harness
+from harness.play import play_to_end
+
+GAME_ID = 1
+
+
+def results_in(h: Harness, thread: int) -> list[dict[str, Any]]:
+    return [
+        m for m in h.messages_in(thread) if any(c.get("custom_id", "").startswith("rematch:") for c in h.components(m))
+    ]
+
+
+def requests_since(h: Harness, mark: int) -> list[str]:
+    """The REST calls since `mark`, as "METHOD path", the bot's start-up (gateway, commands) left out."""
+    return [
+        f"{c.method} {c.path}"
+        for c in h.calls_since(mark)
+        if not c.path.startswith(("/gateway", "/applications", "/oauth2", "/users/@me"))
+    ]
+
+
+async def test_a_game_ended_just_before_a_kill_gets_its_result_final_table_and_dms_once(harness: Harness) -> None:
+    h = harness
+    alice, bob = h.user("Alice"), h.user("Bob")
+    await h.slash(alice, "game new", game="eggs-empires", timer=0)
+    await h.click(bob, h.find_button(h.channel, "Join"))
+    await h.click(alice, h.find_button(h.channel, "Add AI"))
+    await h.click(alice, h.find_button(h.channel, "Start"))
+    assert h.bot is not None
+    notifier = h.bot.table.notifier
+    publish = notifier.publish
+
+    async def killed_at_the_end(update: Any) -> None:
+        if update.outcome is not None:
+            return None  # the commit that ended the game is done; the process dies before showing it
+        await publish(update)
+
+    notifier.publish = killed_at_the_end  # type: ignore[method-assign]
+    await play_to_end(h, GAME_ID, [alice, bob])
+    await h.settle()
+    [thread] = h.threads()
+    assert results_in(h, thread) == []
+    row = await h.bot.table.db.get_game(GAME_ID)
+    assert row is not None and row.status == "finished" and row.delivered is None, "owed its ending"
+    table_id = int(h.messages_in(thread)[0]["id"])
+    last_dms = {user: h.dms(user)[-1]["content"] for user in (alice, bob)}
+    # The last to decide saw the end in the answer to their click; the other was never shown it.
+    assert not all("Game over" in (text or "") for text in last_dms.values()), last_dms
+
+    mark = len(h.fake.calls)
+    await h.restart()
+    await h.settle()
+    assert h.bot is not None
+    await h.bot.table.repaired()
+    await h.bot.notifier.idle()
+    assert len(results_in(h, thread)) == 1, "the result is posted once"
+    sent = requests_since(h, mark)
+    assert sent.count(f"PATCH /channels/{thread}/messages/{table_id}") == 1, sent  # the final table, once
+    for user in (alice, bob):
+        over = [m for m in h.dms(user) if "Game over: place " in (m["content"] or "")]
+        assert len(over) == 1, (user, [m["content"] for m in h.dms(user)])
+    await h.bot.table.delivery.flush()  # (what waits for the next batch of marks)
+    row = await h.bot.table.db.get_game(GAME_ID)
+    assert row is not None and row.delivered == row.version, "delivered: owed nothing now"
+
+    mark = len(h.fake.calls)
+    await h.restart()  # nothing is owed: a second start-up sends nothing at all
+    await h.settle()
+    await h.bot.table.repaired()
+    assert requests_since(h, mark) == []
+    assert len(results_in(h, thread)) == 1
+
+
+async def test_after_a_clean_stop_a_restart_sends_nothing(harness: Harness) -> None:
+    h = harness
+    alice, bob = h.user("Alice"), h.user("Bob")
+    await h.slash(alice, "game new", game="eggs-empires", timer=0)
+    await h.click(bob, h.find_button(h.channel, "Join"))
+    await h.click(alice, h.find_button(h.channel, "Start"))
+    for user in (alice, bob):  # the mulligan: both decide, the first turn's prompts go out
+        from harness.play import decide_from_message
+
+        assert await decide_from_message(h, user, h.dms(user)[-1])
+    await h.settle()
+    assert h.bot is not None
+    await h.bot.notifier.idle()
+    mark = len(h.fake.calls)
+    await h.restart()
+    await h.settle()
+    await h.bot.table.repaired()
+    assert requests_since(h, mark) == [], "every player saw everything: nothing is owed"
+    # ... and the game plays on from the buttons sent before the restart.
+    for user in (alice, bob):
+        from harness.play import decide_from_message
+
+        assert await decide_from_message(h, user, h.dms(user)[-1])
