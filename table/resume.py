@@ -110,6 +110,9 @@ class Resuming(Advancing):
         except (StorageError, TableError):
             log.exception("repairing game %s failed", game_id)
             return False
+        except ValueError as error:  # its stored state does not read as its game's (a game's row built by hand)
+            log.warning("game %s cannot be repaired: %s", game_id, error)
+            return False
         if update is None:
             return False
         await self.notifier.publish(update)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from harness import Harness
-from harness.play import play_to_end
+from harness.play import decide_from_message, play_to_end
 
 GAME_ID = 1
 
@@ -27,13 +27,20 @@ def requests_since(h: Harness, mark: int) -> list[str]:
     ]
 
 
-async def test_a_game_ended_just_before_a_kill_gets_its_result_final_table_and_dms_once(harness: Harness) -> None:
-    h = harness
+async def two_players(h: Harness, *, ai: bool) -> tuple[int, int]:
+    """Alice and Bob (and an AI seat) start a game of Eggs and Empires without a turn timer."""
     alice, bob = h.user("Alice"), h.user("Bob")
     await h.slash(alice, "game new", game="eggs-empires", timer=0)
     await h.click(bob, h.find_button(h.channel, "Join"))
-    await h.click(alice, h.find_button(h.channel, "Add AI"))
+    if ai:
+        await h.click(alice, h.find_button(h.channel, "Add AI"))
     await h.click(alice, h.find_button(h.channel, "Start"))
+    return alice, bob
+
+
+async def test_a_game_ended_just_before_a_kill_gets_its_result_final_table_and_dms_once(harness: Harness) -> None:
+    h = harness
+    alice, bob = await two_players(h, ai=True)
     assert h.bot is not None
     notifier = h.bot.table.notifier
     publish = notifier.publish
@@ -81,13 +88,8 @@ async def test_a_game_ended_just_before_a_kill_gets_its_result_final_table_and_d
 
 async def test_after_a_clean_stop_a_restart_sends_nothing(harness: Harness) -> None:
     h = harness
-    alice, bob = h.user("Alice"), h.user("Bob")
-    await h.slash(alice, "game new", game="eggs-empires", timer=0)
-    await h.click(bob, h.find_button(h.channel, "Join"))
-    await h.click(alice, h.find_button(h.channel, "Start"))
+    alice, bob = await two_players(h, ai=False)
     for user in (alice, bob):  # the mulligan: both decide, the first turn's prompts go out
-        from harness.play import decide_from_message
-
         assert await decide_from_message(h, user, h.dms(user)[-1])
     await h.settle()
     assert h.bot is not None
@@ -99,6 +101,4 @@ async def test_after_a_clean_stop_a_restart_sends_nothing(harness: Harness) -> N
     assert requests_since(h, mark) == [], "every player saw everything: nothing is owed"
     # ... and the game plays on from the buttons sent before the restart.
     for user in (alice, bob):
-        from harness.play import decide_from_message
-
         assert await decide_from_message(h, user, h.dms(user)[-1])
