@@ -141,7 +141,8 @@ class DiscordNotifier:
         if pending is None:
             pending = self._pending[game_id] = Pending(update)
         pending.add(update, lang, time.monotonic())
-        if getattr(update, "outcome", None) is not None and update.game.status == "finished":
+        ending = getattr(update, "outcome", None) is not None and update.game.status == "finished"
+        if ending:
             self._endings.add(game_id)  # the game is delivered once its result is posted too
         if update.afk_seats:
             self.private.stood_in(game_id, update.afk_seats)
@@ -149,7 +150,7 @@ class DiscordNotifier:
         await self._send_queues(game_id, [THREAD, *pending.dms])
         if getattr(update, "started", False):
             await self.threads.opened(update)
-        if game_id in self._endings:
+        if ending:  # (not an update published meanwhile, without the outcome)
             shown = await self.threads.ended(update, lang)
             self._endings.discard(game_id)
             if not shown:
