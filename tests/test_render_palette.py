@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import io
 
+from hypothesis import given
+from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
 from bot.render.fonts import font
-from bot.render.palette import PALETTE_SIZE, encode_png, fixed_palette
+from bot.render.palette import PALETTE_SIZE, encode_png, fixed_palette, palette_png
 
 INK = (34, 30, 40)
 PAPER = (250, 246, 236)
@@ -37,3 +39,24 @@ def test_the_palette_holds_at_most_256_colours_named_ones_first() -> None:
     palette = fixed_palette(named, [(INK, PAPER)]).getpalette() or []
     assert len(palette) == 3 * PALETTE_SIZE
     assert tuple(palette[:3]) == named[0] and tuple(palette[-3:]) == named[PALETTE_SIZE - 1]
+
+
+@given(
+    st.integers(1, 40),
+    st.integers(1, 30),
+    st.binary(min_size=1, max_size=1200),
+    st.lists(st.integers(0, 255), min_size=768, max_size=768),  # 256 entries, as fixed_palette gives
+    st.integers(0, 3),
+)
+def test_the_png_decodes_to_the_pixels_and_colours_pillows_own_png_gives(
+    width: int, height: int, noise: bytes, colours: list[int], level: int
+) -> None:
+    mapped = Image.frombytes("P", (width, height), (noise * (width * height))[: width * height])
+    mapped.putpalette(colours)
+    ours = Image.open(io.BytesIO(palette_png(mapped, level)))
+    out = io.BytesIO()
+    mapped.save(out, format="PNG")
+    pillows = Image.open(io.BytesIO(out.getvalue()))
+    assert ours.mode == pillows.mode == "P" and ours.size == (width, height)
+    assert ours.tobytes() == pillows.tobytes()
+    assert ours.convert("RGB").tobytes() == pillows.convert("RGB").tobytes()

@@ -6,15 +6,18 @@ takes ~5 ms. Finding an adaptive palette (`quantize`, ~13-15 ms) cost more than 
 renderer gives its colours once: the palette holds them exactly (large areas keep their true colour),
 blends of its text colours over its backgrounds (the anti-aliased edges of letters), and a 4x4x4 colour
 cube for anything else. Mapping a picture onto a given palette is a cached nearest-colour look-up
-(~2 ms).
+(~1-2 ms). The rows are then deflated by ISA-L rather than zlib (`palette_png`): Pillow's zlib took
+3.4 ms of the map's 4.5 ms encoding, ISA-L 0.6 ms, for a smaller file.
 """
 
 from __future__ import annotations
 
-import io
+import struct
+import zlib
 from collections.abc import Iterable
 from itertools import product
 
+from isal import isal_zlib
 from PIL import Image
 
 RGB = tuple[int, int, int]
@@ -58,8 +61,36 @@ def fixed_palette(colours: Iterable[RGB], text_on: Iterable[tuple[RGB, RGB]] = (
 
 def encode_png(image: Image.Image, palette: Image.Image, compress_level: int = 1) -> bytes:
     """`image` (RGB) as a PNG on `palette`: nearest colours, no dithering (flat colours stay flat).
-    `compress_level` is zlib's (1: fastest; higher: smaller files for more CPU)."""
+    `compress_level` is zlib's (1: fastest; higher: smaller files for more CPU), mapped onto ISA-L's."""
     mapped = image.quantize(palette=palette, dither=Image.Dither.NONE)
-    out = io.BytesIO()
-    mapped.save(out, format="PNG", compress_level=compress_level)
-    return out.getvalue()
+    return palette_png(mapped, ISAL_LEVELS[min(compress_level, len(ISAL_LEVELS) - 1)])
+
+
+# zlib's levels 0-9 as ISA-L's 0-3: its level 1 is already smaller than zlib's 1; 3 is its slowest.
+ISAL_LEVELS = (0, 1, 1, 1, 2, 2, 2, 3, 3, 3)
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def palette_png(mapped: Image.Image, level: int = 1) -> bytes:
+    """A palette image (mode P, 8 bits) as a PNG whose rows are deflated by ISA-L instead of zlib: the
+    same pixels and palette as Pillow's PNG, for a fifth of the compression time (0.6 ms instead of 3 ms
+    for the 800x970 Eight-Minute Empire map; deflating was half of a picture's CPU). Rows are unfiltered,
+    as Pillow leaves palette images: each is its filter byte (0) and its indexes, which the picture pasted
+    one pixel to the right of a column of zeros gives in one `tobytes`."""
+    width, height = mapped.size
+    rows = Image.new("P", (width + 1, height), 0)
+    rows.paste(mapped, (1, 0))
+    colours = bytes(mapped.getpalette() or [0, 0, 0])
+    return b"".join(
+        (
+            PNG_SIGNATURE,
+            _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
+            _chunk(b"PLTE", colours),
+            _chunk(b"IDAT", isal_zlib.compress(rows.tobytes(), level)),
+            _chunk(b"IEND", b""),
+        )
+    )
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
