@@ -1,29 +1,32 @@
-"""The Discord side of `table.Notifier`: threads, the table message, the log, DMs.
+"""The Discord side of `table.Notifier`: threads, the table message (with the log folded in), DMs.
 
-REST budget per update: one table edit, one log post when the turn resolved (or less: see below), and
-for each seat whose prompt changed its private window (bot.private: a new DM telling them it is their
-turn, or an edit; through the token of their latest click while it lives, which Discord does not
-count against the global limit). The deciding player's own window is the answer to their click.
-Messages are edited through partial objects built from stored ids, so nothing is fetched first; what
-was delivered is kept in `delivered` (bot.delivered).
+REST budget per update: one table edit, and for each seat whose prompt changed its private window
+(bot.private: a new DM telling them it is their turn, or an edit; through the token of their latest
+click while it lives, which Discord does not count against the global limit). The deciding player's own
+window is the answer to their click. Messages are edited through partial objects built from stored ids,
+so nothing is fetched first; what was delivered is kept in `delivered` (bot.delivered).
 
-The table and the log are separate requests (`_open_table`/`_edit_table`, the log post of
-`_send_thread_step`): a layout showing the last log lines in the table message can fold them into one.
+The log is folded into the table message (the limits issue, point 2; the table-experience issue's "the
+last few log lines" in the table): each turn's line is shown by the table edit that shows the turn, under
+"Recently" with the few lines before it (RECENT_LINES), instead of a post of its own. So the thread holds
+the table and the turn mentions, the whole story is the replay's at the end, and a resolved turn costs
+one bot-token request instead of two. Only when more lines came while the thread was held than the
+table has room for are the oldest posted, several a post (none is skipped). The recent lines are kept
+in memory: after a start-up a table shows the turns since.
 
-Per-channel queues, sent side by side: a game's thread (the table, then the log; on Discord they share
+Per-channel queues, sent side by side: a game's thread (the table; on Discord its posts and edits share
 one rate-limit bucket, 5 messages per 5 s, which discord.py waits on by itself) and each seat's DM (a
 channel with a bucket of its own). So in a fast game whose thread is held by its bucket, the next
 player's prompt still goes at once. Within a queue, what is pending goes in order, and coalesces while it
-waits: only the newest table is drawn and sent, only the newest view of a seat, and the log lines pending
-at once go out as one post (up to Discord's 2,000 characters). A new game's DMs start once its thread
-exists.
+waits: only the newest table is drawn and sent (with every log line pending meanwhile), only the newest
+view of a seat. A new game's DMs start once its thread exists.
 
 Faults: discord.py retries 429s and some 5xx answers itself. What still fails for a passing reason (a
 timeout, a 503, a lost connection, the database unreachable while ids are saved) stays pending, and a
-background task retries that queue in order: the newest table, every log line once, the newest private
-view of each seat that was pending one. Posts carry a nonce derived from what they say (`enforce_nonce`),
-and a retried post carries exactly the lines of the attempt it repeats, so a post retried after a
-timeout whose request did reach Discord is not doubled.
+background task retries that queue in order: the newest table (with the log lines not yet shown), the
+newest private view of each seat that was pending one. Posts carry a nonce derived from what they say
+(`enforce_nonce`), and a retried post carries exactly the lines of the attempt it repeats, so a post
+retried after a timeout whose request did reach Discord is not doubled.
 """
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections import deque
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, TypeVar
 
@@ -43,7 +47,7 @@ from bot.attachments import ShownPictures
 from bot.components import EndGameButton
 from bot.delivered import Delivered
 from bot.pacing import Priority, priority
-from bot.pending import THREAD, Pending
+from bot.pending import RECENT_LINES, THREAD, Pending
 from bot.private import PrivateWindows, nonce
 from bot.reach import Reaches
 from bot.render.generic import relative_time
@@ -72,7 +76,7 @@ def transient(error: BaseException) -> bool:
 
 class Stopping(Exception):
     """The bot is shutting down: what is still pending is left to start-up resumption (the DMs of those
-    who must decide, the table, and the log lines not yet marked announced)."""
+    who must decide, the table, and the log lines not yet marked announced: shown on the table)."""
 
 
 async def _unless_refused(request: Awaitable[T], closed: Callable[[], bool]) -> T | None:
@@ -106,6 +110,7 @@ class DiscordNotifier:
         self.retried = 0  # notification attempts that failed for a passing reason and were retried
         self.threads = ThreadLife(bot, self.delivered, self._public_channel)
         self._endings: set[int] = set()  # finished games whose result is being posted
+        self._recent: dict[int, deque[str]] = {}  # game -> the log lines its table shows, oldest first
 
     @property
     def db(self):  # type: ignore[no-untyped-def]
@@ -250,6 +255,7 @@ class DiscordNotifier:
             self.pictures.forget(shown.table_message_id, *(window.message_id for window in shown.seats.values()))
         self.delivered.forget(game_id)
         self.private.forget(game_id)
+        self._recent.pop(game_id, None)
 
     async def _retry_later(self, game_id: int, queue: int) -> None:
         delay = RETRY_FIRST_DELAY
@@ -293,10 +299,33 @@ class DiscordNotifier:
                 pending.edit_table = False  # the table was just posted from the newest update
             if shown:
                 self._table_shown(pending, update.version)
-        elif pending.edit_table:
+        elif pending.posting or pending.overflow() > 0:
+            # More lines came while the thread was held than the table has room for: the oldest are
+            # posted (several a post) before the edit shows the newest, so that no turn is skipped.
+            batch = pending.next_post()
+            content = "\n".join(line for _version, line, _when in batch)
+            with priority(Priority.LOG):
+                await _unless_refused(
+                    self._public_channel(game).send(
+                        content,
+                        nonce=nonce(game.id, batch[-1][0], content),
+                        allowed_mentions=discord.AllowedMentions.none(),
+                    ),
+                    self.bot.is_closed,
+                )
+            carried, pending.posting = pending.posting, 0
+            await self._lines_shown(game, pending, carried)
+        elif pending.edit_table or pending.lines:
+            carried = len(pending.lines)  # the log lines this edit shows (newer ones wait for the next)
             with priority(Priority.TABLE):
                 shown = await _unless_refused(
-                    self._edit_table(update, lang, lambda: pending.latest is update, pending.table_again),
+                    self._edit_table(
+                        update,
+                        lang,
+                        lambda: pending.latest is update,
+                        pending.table_again,
+                        [line for _version, line, _when in pending.lines[:carried]],
+                    ),
                     self.bot.is_closed,
                 )
             pending.table_again = pending.latest is not update
@@ -304,24 +333,26 @@ class DiscordNotifier:
                 pending.edit_table = False
             if shown:
                 self._table_shown(pending, update.version)
-        elif pending.lines:
-            batch = pending.next_post()
-            content = "\n".join(line for _version, line, _when in batch)
-            version = batch[-1][0]
-            with priority(Priority.LOG):
-                await _unless_refused(
-                    self._public_channel(game).send(
-                        content, nonce=nonce(game.id, version, content), allowed_mentions=discord.AllowedMentions.none()
-                    ),
-                    self.bot.is_closed,
-                )
-            del pending.lines[: pending.posting]
-            pending.posting = 0
-            now = time.monotonic()
-            for _version, _line, when in batch:
-                self.shown("log", now - when)
-            if not pending.lines:  # one write for a run of lines: start-up resumption posts what it missed
-                await self.db.update_game(game.id, announced=version)
+            # Shown, refused for good, or with no table to show them on: done with those lines (only a
+            # newer table pending, which shows them too, leaves them).
+            if shown is not False or pending.latest is update:
+                await self._lines_shown(game, pending, carried)
+
+    async def _lines_shown(self, game: GameRow, pending: Pending, carried: int) -> None:
+        """The first `carried` pending log lines are shown now (on the table, or posted): kept as the table's
+        recent lines, and marked announced (one write for a run of lines: start-up resumption shows what
+        it missed)."""
+        if not carried:
+            return
+        assert game.id is not None
+        batch = pending.lines[:carried]
+        del pending.lines[:carried]
+        self._recent.setdefault(game.id, deque(maxlen=RECENT_LINES)).extend(line for _v, line, _w in batch)
+        now = time.monotonic()
+        for _version, _line, when in batch:
+            self.shown("log", now - when)
+        if not pending.lines:
+            await self.db.update_game(game.id, announced=batch[-1][0])
 
     def _table_shown(self, pending: Pending, version: int) -> None:
         game_id = pending.latest.game.id
@@ -426,9 +457,15 @@ class DiscordNotifier:
         return next((t.id for t in threads if t.parent_id == channel.id and t.name == name and t.owner_id == me), None)
 
     async def _edit_table(
-        self, update: TableUpdate, lang: str, still_wanted: Callable[[], bool], again: bool = False
+        self,
+        update: TableUpdate,
+        lang: str,
+        still_wanted: Callable[[], bool],
+        again: bool = False,
+        lines: Sequence[str] = (),
     ) -> bool:
-        """The table message edited to show `update`; False if it was not sent (outdated, or no table yet)."""
+        """The table message edited to show `update` and its new log `lines` after the recent ones; False
+        if it was not sent (outdated, or no table yet)."""
         game = update.game
         assert game.id is not None
         shown = self.delivered.game(game)
@@ -436,7 +473,8 @@ class DiscordNotifier:
         if table_message_id is None:
             return False
         try:
-            message = await present.table(update, lang).render(still_wanted=still_wanted, again=again)
+            recent = [*self._recent.get(game.id, ()), *lines][-RECENT_LINES:]
+            message = await present.table(update, lang, recent).render(still_wanted=still_wanted, again=again)
         except Superseded:
             return False  # a newer table is pending and goes next: this one is neither drawn nor sent
         if not still_wanted():

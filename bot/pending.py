@@ -1,9 +1,11 @@
 """What a game's players have not been shown yet (bot.notify), per per-channel queue, coalesced.
 
-A game's per-channel queues: its thread (`THREAD`: the table message and the log share one of
-Discord's rate-limit buckets) and each seat's DM, by seat number (its own channel: never held behind
-the thread). What is pending in them coalesces while it waits: only the newest table and the newest
-view of each seat matter; log lines are kept, each posted once, those pending at once in one post.
+A game's per-channel queues: its thread (`THREAD`: the table message, which shows the log lines) and
+each seat's DM, by seat number (its own channel: never held behind the thread). What is pending in them
+coalesces while it waits: only the newest table and the newest view of each seat matter; log lines are
+kept until shown, each once: by the next table edit, those it has room for (the newest RECENT_LINES that
+fit a field); older ones, when more came while the thread was held, in posts of their own first (as many
+as fit a message each), so that none is skipped.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from bot import present
 from table import SeatNotice, TableUpdate
 
 MESSAGE_LIMIT = 2000  # characters in one Discord message
+RECENT_LINES = 5  # log lines the table shows at most (bot.present.add_recent fits them in a field)
 THREAD = -1  # the queue of a game's thread (a seat's is its number)
 
 
@@ -72,13 +75,25 @@ class Pending:
     def empty(self) -> bool:
         return not (self.open_table or self.edit_table or self.lines or self.dms)
 
+    def overflow(self) -> int:
+        """How many of the oldest pending lines the next table edit has no room for (posted apart)."""
+        size, fits = -1, 0
+        for _version, line, _when in reversed(self.lines):
+            if fits == RECENT_LINES or size + 1 + len(line) > present.FIELD_LIMIT:
+                break
+            size += 1 + len(line)
+            fits += 1
+        return len(self.lines) - max(fits, 1)
+
     def next_post(self) -> list[tuple[int, str, float]]:
-        """The log lines of the next post: as many of the oldest as fit in one message (at least one;
-        a line is clipped below the limit), or exactly those of an attempt that may have gone through."""
+        """The log lines of the next post: as many of the oldest the table has no room for as fit in one
+        message (at least one; a line is clipped below the limit), or exactly those of an attempt that may
+        have gone through."""
         if not self.posting:
+            room = self.overflow()
             size = len(self.lines[0][1])
             self.posting = 1
-            while self.posting < len(self.lines) and size + 1 + len(self.lines[self.posting][1]) <= MESSAGE_LIMIT:
+            while self.posting < room and size + 1 + len(self.lines[self.posting][1]) <= MESSAGE_LIMIT:
                 size += 1 + len(self.lines[self.posting][1])
                 self.posting += 1
         return self.lines[: self.posting]

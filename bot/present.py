@@ -7,7 +7,7 @@ Pictures are drawn later, off the event loop, by `await message.render()` (bot.r
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +30,8 @@ from games.core import Choice, Option, Prompt
 from storage import GameRow, SeatRow
 from table import SeatNotice, TableUpdate
 
+EMBEDS_LIMIT = 6000  # characters in all of a message's embeds (Discord)
+FIELD_LIMIT = 1024  # characters in an embed field's value (Discord)
 MAX_BUTTONS = 20  # four rows of five; the fifth row is kept for "I'm back"
 MAX_SELECT_OPTIONS = 25
 # Minutes for live play, hours for turn-based play over days (a reminder comes at half of each).
@@ -263,13 +265,16 @@ def closed_lobby(message: str) -> Outgoing:
 
 
 # --- public table ------------------------------------------------------------------------------
-def table(update: TableUpdate, lang: str = i18n.DEFAULT) -> Outgoing:
-    """The public table message (in the thread: the server's language)."""
+def table(update: TableUpdate, lang: str = i18n.DEFAULT, recent: Sequence[str] = ()) -> Outgoing:
+    """The public table message (in the thread: the server's language), with the `recent` log lines
+    (oldest first): the log is folded into the table, which shows the last few turns (bot.notify)."""
     game = update.game
     assert game.id is not None
     renderer = renderer_for(game.game_key)
     ctx = context(game, update.seats, [p.seat for p in update.prompts], update, lang)
     embeds = renderer.table(update.public_view, ctx)
+    if recent and embeds:
+        add_recent(embeds[-1], recent, i18n.t(lang, text.RECENTLY), room=EMBEDS_LIMIT - sum(len(e) for e in embeds))
     if update.outcome is not None:
         embeds.append(results_embed(update, lang))
     view: discord.ui.View | None = None
@@ -279,6 +284,22 @@ def table(update: TableUpdate, lang: str = i18n.DEFAULT) -> Outgoing:
     names = tuple(ctx.names)
     picture = PictureJob(renderer, "image", (update.public_view, lang, names)) if renderer.pictured() else None
     return Outgoing(embeds=embeds, view=view, picture=picture)
+
+
+def add_recent(embed: discord.Embed, lines: Sequence[str], name: str, *, room: int) -> None:
+    """A field of `embed` with the newest of `lines` that fit in a field and in the `room` the message's
+    embeds have left (Discord's limits), oldest first; the newest alone, clipped, if even it does not fit."""
+    room = min(FIELD_LIMIT, room - len(name))
+    if room <= 1:
+        return
+    shown: list[str] = []
+    size = -1
+    for line in reversed(lines):
+        if size + 1 + len(line) > room:
+            break
+        shown.insert(0, line)
+        size += 1 + len(line)
+    embed.add_field(name=name, value="\n".join(shown) if shown else clip(lines[-1], room), inline=False)
 
 
 def results_embed(update: TableUpdate, lang: str = i18n.DEFAULT) -> discord.Embed:

@@ -129,6 +129,7 @@ THREAD_NAME = N_("{title} #{game_id}")
 WAITING_FOR = N_("Waiting for: {names}")
 # {when} is a Discord relative time ("in 2 minutes"): the sentence reads on with it, no preposition.
 DECIDE_BY = N_("Decide {when}")
+RECENTLY = N_("Recently")  # the table's last few log lines (the log is folded into the table)
 DM_CLOSED = N_("{mention}, I cannot send you direct messages. Use the button to see your hand and decide.")
 BUTTON_SHOW_HAND = N_("Show my hand")
 YOUR_TURN = N_("{mention}, it is your turn.")

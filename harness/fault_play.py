@@ -214,6 +214,48 @@ def _count_difference(expected: list[Any], got: list[Any]) -> tuple[int, int]:
     return max(missing, 1 if not extra else 0), extra
 
 
+def table_windows(calls: list[Any], thread: int, table_id: int) -> list[list[str]]:
+    """The log lines shown, in order: by each successful edit of the table message (its "Recently"
+    field), and by each log post in the thread (posted when more lines came than the table had room for)."""
+    edit, post = f"/channels/{thread}/messages/{table_id}", f"/channels/{thread}/messages"
+    windows = []
+    for call in calls:
+        if call.status != 200 or not isinstance(call.json, dict):
+            continue
+        if call.method == "PATCH" and call.path == edit:
+            for embed in call.json.get("embeds") or []:
+                windows += [f["value"].split("\n") for f in embed.get("fields") or [] if f.get("name") == text.RECENTLY]
+        elif call.method == "POST" and call.path == post and _log_post(call.json):
+            windows.append(call.json["content"].split("\n"))
+    return windows
+
+
+def _log_post(message: dict[str, Any]) -> bool:
+    """A log post in a thread: words only (not the table, a turn mention or the result)."""
+    content = message.get("content") or ""
+    words_only = not message.get("components") and not message.get("embeds")
+    return bool(content) and words_only and not content.startswith("<@")
+
+
+def lines_not_shown(lines: list[str], windows: list[list[str]]) -> int:
+    """How many of `lines` no window showed. Each window is a run of them ending with the newest line its
+    edit knew of, the runs going forward (a line clipped to fit, ending in "…", matches what it starts)."""
+
+    def same(shown: str, line: str) -> bool:
+        return shown == line or (shown.endswith("…") and line.startswith(shown[:-1]))
+
+    covered = [False] * len(lines)
+    end = 0
+    for window in windows:
+        n = len(window)
+        for last in range(max(end, n - 1), len(lines)):
+            if all(same(w, line) for w, line in zip(window, lines[last - n + 1 : last + 1], strict=True)):
+                covered[last - n + 1 : last + 1] = [True] * n
+                end = last
+                break
+    return covered.count(False)
+
+
 async def check_game(
     t: Table, game_id: int, recorder: Recorder, stats: PlayStats | None = None, *, finished: bool = True
 ) -> Check:
@@ -244,8 +286,9 @@ async def check_game(
     check.events_missing, check.events_duplicated = _count_difference(expected, shown)
     if check.events_missing or check.events_duplicated:
         check.problems.append(f"events: {check.events_missing} missing, {check.events_duplicated} shown twice")
-    # Posts: every log line the notifier was given is in the thread once, in order (a post may carry
-    # several turns' lines, a turn's line several events: compared line by line).
+    # The log, folded into the table (bot.notify): every log line the notifier was given was shown, in
+    # order, by the table message or (those it had no room for) a log post, none posted twice (a turn's
+    # line may hold several events: compared line by line).
     lines = [
         part
         for u in recorder.updates.get(game_id, [])
@@ -255,15 +298,15 @@ async def check_game(
         for part in line.split("\n")
     ]
     thread = row.thread_id or row.channel_id
-    posted = [
-        part
-        for m in h.messages_in(thread)[1:]
-        if m["content"] and not m.get("components") and not m["content"].startswith("<@")
-        for part in m["content"].split("\n")
-    ]
-    check.posts_missing, check.posts_duplicated = _count_difference(lines, posted)
+    table_id = int(h.messages_in(thread)[0]["id"])
+    check.posts_missing = lines_not_shown(lines, table_windows(h.fake.calls, thread, table_id))
+    posts = [m["content"] for m in h.messages_in(thread)[1:] if _log_post(m)]
+    check.posts_duplicated = len(posts) - len(set(posts))
     if check.posts_missing or check.posts_duplicated:
-        check.problems.append(f"posts: {check.posts_missing} missing, {check.posts_duplicated} duplicated")
+        check.problems.append(
+            f"log: {check.posts_missing} lines neither the table nor a post showed, "
+            f"{check.posts_duplicated} posted twice"
+        )
     # The table message ends as the last picture of the game.
     last = recorder.updates[game_id][-1]
     final = await present.table(last, "en").render()

@@ -22,7 +22,16 @@ import pytest
 import games
 from bot import i18n, present, text
 from fakediscord.loopback import Loopback
-from harness.fault_play import Recorder, Table, bot_on_loopback, caught_up, check_game, open_game, play
+from harness.fault_play import (
+    Recorder,
+    Table,
+    bot_on_loopback,
+    caught_up,
+    check_game,
+    open_game,
+    play,
+    table_windows,
+)
 from harness.play import choice_components
 
 # CI plays Eggs and Empires to its end, the two longer games for their first rounds only; the
@@ -92,7 +101,9 @@ async def test_a_whole_game_through_discord_faults(loopback: Loopback, tmp_path:
         assert lb.unknown == []
 
 
-async def test_a_log_post_whose_answer_is_lost_is_not_posted_twice(loopback: Loopback, tmp_path: Path) -> None:
+async def test_a_table_edit_whose_answer_is_lost_shows_its_log_line_on_the_retry(
+    loopback: Loopback, tmp_path: Path
+) -> None:
     lb = loopback
     async with bot_on_loopback(lb, f"sqlite+aiosqlite:///{tmp_path}/bot.sqlite3") as t:
         alice, bob = lb.user("Alice"), lb.user("Bob")
@@ -101,18 +112,23 @@ async def test_a_log_post_whose_answer_is_lost_is_not_posted_twice(loopback: Loo
         game_id = await open_game(t, "eggs-empires", [alice, bob], 0, lb.channel)
         [thread] = lb.threads()
         posted = len(lb.messages_in(thread))
+        table_id = int(lb.messages_in(thread)[0]["id"])
         for user in (alice, bob):
             [dm] = lb.dms(user)
             if user == bob:
-                # Discord posts the turn's log line, but its answer never arrives: the bot tries again.
-                lb.lose_answer_next(1, match=f"/channels/{thread}/messages", method="POST")
+                # Discord edits the table with the turn's log line, but its answer never arrives: the bot
+                # tries again, with the same line (the log is folded into the table: nothing is posted).
+                lb.lose_answer_next(1, match=f"/channels/{thread}/messages/{table_id}", method="PATCH")
             await lb.click(user, choice_components(dm)[0]["custom_id"], message=dm)
         await caught_up(t)
         lost = [c for c in lb.fake.calls if c.status == -1]
-        assert [c.method for c in lost] == ["POST"]
+        assert [c.method for c in lost] == ["PATCH"]
         assert t.bot.table.notifier.retried >= 1  # type: ignore[attr-defined]
-        lines = [m["content"] for m in lb.messages_in(thread)[posted:]]
-        assert len(lines) == 1 and lines == [present.log_line(recorder.updates[game_id][-1], "en")]
+        assert len(lb.messages_in(thread)) == posted, "no log post"
+        line = present.log_line(recorder.updates[game_id][-1], "en")
+        assert line and table_windows(lb.fake.calls, thread, table_id)[-1] == line.split("\n")
+        row = await t.bot.table.db.get_game(game_id)
+        assert row is not None and row.announced == row.version
 
 
 async def test_a_thread_whose_answer_is_lost_is_not_opened_twice(loopback: Loopback, tmp_path: Path) -> None:

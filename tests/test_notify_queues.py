@@ -1,7 +1,7 @@
 """The notifier's per-channel queues (a game's thread, each seat's DM) under any interleaving of updates, slow requests
-and passing failures: every log line is posted once and in order (several may share a post, never over
-2,000 characters), the table and every DM end on the newest view, no DM goes before a new game's table,
-and nothing is left pending or held."""
+and passing failures: every log line is shown once and in order, by the table (the log is folded into it; several
+may share an edit) or, those it has no room for, by posts (never over 2,000 characters), the table and every DM end
+on the newest view, no DM goes before a new game's table, and nothing is left pending or held."""
 
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ class World:
     delays: list[int]
     posts: dict[int, str] = field(default_factory=dict)  # nonce -> content (Discord keeps one per nonce)
     table: int | None = None  # the version the table message shows
+    shown_lines: list[str] = field(default_factory=list)  # the log lines shown (table or post), each once, in order
     dms: dict[int, int] = field(default_factory=dict)  # seat -> version its DM shows
     events: list[str] = field(default_factory=list)
     requests: int = 0
@@ -54,6 +55,8 @@ def _notifier(world: World) -> DiscordNotifier:
     class Thread:
         async def send(self, content: str, *, nonce: int, **_: Any) -> None:
             def post() -> None:
+                if nonce not in world.posts:
+                    world.shown_lines += content.split("\n")
                 world.posts.setdefault(nonce, content)
                 world.events.append("post")
 
@@ -67,12 +70,14 @@ def _notifier(world: World) -> DiscordNotifier:
         await world.request(opened)
         return True
 
-    async def edit_table(update: Any, lang: str, still_wanted: Any, again: bool) -> bool:
+    async def edit_table(update: Any, lang: str, still_wanted: Any, again: bool, lines: list[str]) -> bool:
         if not still_wanted():
             return False
 
         def edited() -> None:
             world.table = max(world.table or 0, update.version)
+            # An edit repeated after a lost answer shows the same lines again (and maybe newer ones).
+            world.shown_lines += [line for line in lines if line not in world.shown_lines]
 
         await world.request(edited)
         return True
@@ -91,6 +96,7 @@ def _notifier(world: World) -> DiscordNotifier:
     notifier._open_table = open_table  # type: ignore[method-assign]
     notifier._edit_table = edit_table  # type: ignore[method-assign]
     notifier._send_private = send_private  # type: ignore[method-assign]
+    notifier.threads.opened = mock.AsyncMock()  # type: ignore[method-assign]  # pinning: bot.thread_life's tests
     return notifier
 
 
@@ -126,7 +132,7 @@ async def _play(script: list[tuple[set[int], int, int]], faults: list[str], dela
         for version, (seats, length, pause) in enumerate([({0, 1, 2}, 0, 0), *script], start=1):
             # A turn's log line (None: this update resolved nothing), of one or two events (bot.present clips
             # a turn's line to 1,900 characters).
-            line = "\n".join(f"v{version}:" + "x" * (length * 9) for _ in range(1 + length % 2)) if length else None
+            line = "\n".join(f"v{version}.{i}:" + "x" * (length * 9) for i in range(1 + length % 2)) if length else None
             if version > 1 and line:
                 lines += line.split("\n")
             notices = {
@@ -149,9 +155,8 @@ async def _play(script: list[tuple[set[int], int, int]], faults: list[str], dela
         await asyncio.gather(*publishing)
         await notifier.idle()
     last = len(script) + 1
-    posted = list(world.posts.values())
-    assert [part for post in posted for part in post.split("\n")] == lines, "every line once, in order"
-    assert all(len(post) <= MESSAGE_LIMIT for post in posted)
+    assert [part for line in world.shown_lines for part in line.split("\n")] == lines, "every line once, in order"
+    assert all(len(post) <= MESSAGE_LIMIT for post in world.posts.values())
     assert world.table == last, "the table ends on the newest version"
     assert all(world.dms.get(seat, 0) >= version for seat, version in last_dm.items()), (world.dms, last_dm)
     assert "dm" not in world.events[: world.events.index("open")], "a new game's DMs wait for its table"

@@ -306,32 +306,37 @@ async def test_a_fast_game_lives_within_the_thread_bucket_and_dms_are_not_held_b
 
 
 @pytest.mark.parametrize("seed", [3])
-async def test_log_lines_pending_at_once_share_posts_within_discords_length(seed: int) -> None:
-    """Many long lines pending at once: as few posts as fit 2,000 characters each, every line once, in order."""
+async def test_log_lines_pending_at_once_are_shown_by_posts_and_one_table_edit(seed: int) -> None:
+    """Many long lines pending while the thread is held: the newest the table has room for are shown by its
+    next edit, the older ones by as few posts as fit 2,000 characters each; every line once, in order, and
+    the last marked announced once."""
     from types import SimpleNamespace
 
-    from bot import present
+    from bot import notify, present
     from bot.pending import MESSAGE_LIMIT
     from harness.offline import offline_notifier
 
     rng = random.Random(seed)
-    lines = [f"turn {n}: " + "x" * rng.randint(10, 900) for n in range(30)]
-    posts: list[tuple[str, int]] = []
+    lines = [f"turn {n}: " + "x" * rng.randint(10, 400) for n in range(30)]
+    shown: list[tuple[str, list[str]]] = []  # ("edit" or "post", the lines), in order
+    nonces: list[int] = []
     gate = asyncio.Event()
 
     class Channel:
         async def send(self, content: str, *, nonce: int, **_: Any) -> None:
-            if not posts:
-                await gate.wait()  # the first post is on its way while the other lines come
-            posts.append((content, nonce))
+            shown.append(("post", content.split("\n")))
+            nonces.append(nonce)
 
     notifier = offline_notifier()
 
-    async def no_table(*args: Any) -> bool:
-        return False
+    async def edit_table(update: Any, lang: str, still_wanted: Any, again: bool, carried: list[str]) -> bool:
+        if not shown:
+            await gate.wait()  # the first edit is on its way while the other lines come
+        shown.append(("edit", list(carried)))
+        return True
 
     notifier._public_channel = lambda game: Channel()  # type: ignore[assignment,method-assign,return-value]
-    notifier._edit_table = no_table  # type: ignore[method-assign]
+    notifier._edit_table = edit_table  # type: ignore[method-assign]
     game = SimpleNamespace(id=5, status="active", guild_id=None)
     by_version = dict(enumerate(lines, start=1))
     with mock.patch.object(present, "log_line", side_effect=lambda update, lang: by_version[update.version]):
@@ -345,11 +350,17 @@ async def test_log_lines_pending_at_once_share_posts_within_discords_length(seed
             )
         gate.set()
         await first
-    assert posts[0][0] == lines[0]
-    assert [line for content, _ in posts for line in content.split("\n")] == lines
-    assert all(len(content) <= MESSAGE_LIMIT for content, _ in posts)
+    assert shown[0] == ("edit", lines[:1])
+    kinds = [kind for kind, _ in shown]
+    assert kinds == ["edit", *["post"] * (len(kinds) - 2), "edit"], "the older lines posted, then the table"
+    assert [line for _, run in shown[1:] for line in run] == lines[1:], "every line once, in order"
+    posts = ["\n".join(run) for kind, run in shown if kind == "post"]
+    assert all(len(post) <= MESSAGE_LIMIT for post in posts)
     # Fewest posts: no two neighbouring posts would have fit in one.
-    assert all(len(a) + 1 + len(b.split("\n")[0]) > MESSAGE_LIMIT for (a, _), (b, _) in itertools.pairwise(posts[1:]))
-    assert len(posts) < len(lines) / 2
-    assert len({n for _, n in posts}) == len(posts), "each post its own nonce"
+    assert all(len(a) + 1 + len(b.split("\n")[0]) > MESSAGE_LIMIT for a, b in itertools.pairwise(posts))
+    table = shown[-1][1]
+    assert 1 <= len(table) <= notify.RECENT_LINES and len("\n".join(table)) <= present.FIELD_LIMIT
+    assert len(set(nonces)) == len(nonces), "each post its own nonce"
+    assert list(notifier._recent[5]) == lines[-notify.RECENT_LINES :]
     notifier.bot.table.db.update_game.assert_awaited_with(5, announced=len(lines))  # type: ignore[attr-defined]
+    assert notifier.bot.table.db.update_game.await_count == 1  # type: ignore[attr-defined]

@@ -143,8 +143,9 @@ def rest_figures(sent: Counter[str], exempt: Counter[str], turns: int, asked: Co
     `asked` (the bot's `tablebot_notifications_total` over the same time): table edits (one per update
     the table service published: each accepted click, with the AI moves it set off) and private
     windows refreshed (one per human seat whose prompt changed, the clicking player's own excepted: the
-    answer to the click shows it). Without coalescing the bot would send a log post, every asked table
-    edit and every asked DM refresh; the floor is a log post, one table edit and the asked DM refreshes."""
+    answer to the click shows it). The log is folded into the table message (bot.notify): without
+    coalescing the bot would send every asked table edit and every asked DM refresh; the floor is one
+    table edit per turn (showing its log line) and the asked DM refreshes."""
     per = max(1, turns)
     figures: dict[str, Any] = {
         "resolved_turns": turns,
@@ -165,8 +166,8 @@ def rest_figures(sent: Counter[str], exempt: Counter[str], turns: int, asked: Co
         return figures
     figures.update(
         {
-            "floor_per_turn": round((2 * turns + asked["dm"]) / per, 2),
-            "uncoalesced_per_turn": round((turns + asked["table"] + asked["dm"]) / per, 2),
+            "floor_per_turn": round((turns + asked["dm"]) / per, 2),
+            "uncoalesced_per_turn": round((asked["table"] + asked["dm"]) / per, 2),
             "asked_per_turn": {kind: round(asked[kind] / per, 2) for kind in ("table", "dm")},
             "coalesced_away_per_turn": {
                 "table": round((asked["table"] - sent["PATCH table/thread edit"]) / per, 2),
