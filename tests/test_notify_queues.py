@@ -96,7 +96,6 @@ def _notifier(world: World) -> DiscordNotifier:
     notifier._open_table = open_table  # type: ignore[method-assign]
     notifier._edit_table = edit_table  # type: ignore[method-assign]
     notifier._send_private = send_private  # type: ignore[method-assign]
-    notifier.threads.opened = mock.AsyncMock()  # type: ignore[method-assign]  # pinning: bot.thread_life's tests
     return notifier
 
 
