@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -78,6 +79,7 @@ def main(argv: list[str]) -> int:
     root = Path(__file__).resolve().parents[2]
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
+    load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="load-") as temporary:
         directory = Path(args.workdir or temporary)
         directory.mkdir(parents=True, exist_ok=True)
@@ -98,6 +100,8 @@ def main(argv: list[str]) -> int:
                 ai_level=args.ai_level,
             )
         )
+    # The machine is shared: its load (1-minute average, all cores) says how far apart runs can be compared.
+    figures["machine_load"] = {"before": round(load_before[0], 2), "after": round(os.getloadavg()[0], 2)}
     print(report(figures))
     if not args.no_save:
         from bench import results

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -160,6 +161,11 @@ def report(figures: dict[str, Any]) -> str:
     if f.get("memory_per_game_kb") is not None:
         memory.append(f"{f['memory_per_game_kb']} KB traced per game over {f['memory_games']} games (in process)")
     lines.append("  memory per active game: " + ("; ".join(memory) or "not measured") + "  [target <= 100 KB]")
+    if "machine_load" in f:
+        load = f["machine_load"]
+        lines.append(
+            f"  machine load (1-minute average, {os.cpu_count()} cores): {load['before']} before, {load['after']} after"
+        )
     lines.append(
         f"  errors logged: {f['errors']}"
         + (f" {f['first_errors']}" if f["errors"] else "")
