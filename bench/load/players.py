@@ -186,7 +186,10 @@ class LoadRun:
         try:
             return await asyncio.wait_for(asyncio.shield(answer), within)
         except TimeoutError:
-            self.pending[token].late = True
+            pending = self.pending.get(token)
+            if pending is None:  # answered just as the wait ran out (the 1000-game run met it): take it
+                return answer.result()
+            pending.late = True
             raise
 
     # --- opening the games -------------------------------------------------------------------
