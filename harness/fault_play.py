@@ -218,16 +218,26 @@ def table_windows(calls: list[Any], thread: int, table_id: int) -> list[list[str
     """The log lines shown, in order: by each successful edit of the table message (its "Recently"
     field), and by each log post in the thread (posted when more lines came than the table had room for)."""
     edit, post = f"/channels/{thread}/messages/{table_id}", f"/channels/{thread}/messages"
+    recently = {i18n.t(lang, text.RECENTLY) for lang in i18n.LANGUAGES}  # the thread speaks the server's
     windows = []
     for call in calls:
         if call.status != 200 or not isinstance(call.json, dict):
             continue
         if call.method == "PATCH" and call.path == edit:
             for embed in call.json.get("embeds") or []:
-                windows += [f["value"].split("\n") for f in embed.get("fields") or [] if f.get("name") == text.RECENTLY]
+                windows += [f["value"].split("\n") for f in embed.get("fields") or [] if f.get("name") in recently]
         elif call.method == "POST" and call.path == post and _log_post(call.json):
             windows.append(call.json["content"].split("\n"))
     return windows
+
+
+def log_shown(h: Driver, thread: int) -> str:
+    """Every log line the thread showed (on the table message, or posted), once each, in order."""
+    table_id = int(h.messages_in(thread)[0]["id"])
+    seen: list[str] = []
+    for window in table_windows(h.fake.calls, thread, table_id):
+        seen += [line for line in window if line not in seen]
+    return "\n".join(seen)
 
 
 def _log_post(message: dict[str, Any]) -> bool:

@@ -17,6 +17,7 @@ from typing import Any
 import games
 from bot.render.eight_minute_empire import SEAT_MARKS, render_map, seat_part
 from harness import Call, Harness
+from harness.fault_play import log_shown
 from harness.payloads import channel_of, engine_state, is_ephemeral, payload_text, walk
 from harness.pictures import Pictures
 from harness.play import choice_components, decide_from_message
@@ -167,7 +168,7 @@ async def test_whole_game_through_buttons_and_selects(harness: Harness) -> None:
             for other in (s for s in range(3) if s != owner):
                 assert not shown[other].search(text), (owner, other)
     # ... and the same patterns do find them once they are revealed (so the check above can fail).
-    log = "\n".join(m["content"] for m in h.messages_in(thread)[1:])
+    log = log_shown(h, thread)  # the log is folded into the table (bot.notify)
     reveal = next(line for line in log.splitlines() if line.startswith("Bids revealed"))
     assert all(p.search(reveal) for p in shown), reveal
     assert f"{SEAT_MARKS[1]} Bob pays 5 and goes first" in reveal

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from harness import EPHEMERAL, Harness
+from harness.fault_play import log_shown
 from harness.languages import LocaleHarness
 from harness.play import choice_components, decide_from_message
 
@@ -123,7 +124,7 @@ async def test_game_settings_language_switches_the_thread_and_needs_manage_serve
     [thread] = h.threads()
     messages = h.messages_in(thread)
     assert "Uova disponibili" in shown(messages[0]) and "On offer" not in shown(messages[0])
-    assert any("Rivelate:" in (m.get("content") or "") for m in messages[1:])
+    assert "Rivelate:" in log_shown(h, thread), "the log (folded into the table) speaks Italian"
     assert "Your hand" in shown(h.dms(admin)[-1])
     # The setting outlives a restart (it is stored per server).
     await h.restart()

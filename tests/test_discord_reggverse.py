@@ -16,6 +16,7 @@ from typing import Any
 import games
 from bot.render.reggverse import RENDERER
 from harness import EPHEMERAL, Call, Harness
+from harness.fault_play import log_shown
 from harness.payloads import channel_of, engine_state
 from harness.pictures import Pictures
 from harness.play import choice_components, decide_from_message
@@ -112,7 +113,7 @@ async def test_whole_game_with_both_expansions(harness: Harness) -> None:
     assert row.status == "finished", "the game was played to its end"
     assert not h.errors, h.errors
     assert checked >= 5
-    log = "\n".join(m["content"] for m in h.messages_in(thread)[1:])
+    log = log_shown(h, thread)  # the log is folded into the table (bot.notify)
     assert "plays an action:" in log, "an action tile was played"
 
     # Secret objectives: nowhere public before the end; in a DM, only the owner's is named.
