@@ -36,7 +36,7 @@ async def test_the_table_ends_on_the_newest_update_and_outdated_ones_are_skipped
     shown: list[int] = []
     asked: list[tuple[int, bool]] = []
 
-    async def edit_table(update: Any, lang: str, still_wanted: Any, again: bool) -> None:
+    async def edit_table(update: Any, lang: str, still_wanted: Any, again: bool, lines: Any = ()) -> None:
         asked.append((update.version, again))
         if not still_wanted():
             return
@@ -74,7 +74,7 @@ async def test_a_dm_pending_again_while_one_is_sent_is_sent_again() -> None:
         if still_wanted():
             sent.append((n.version, again))
 
-    async def edit_table(update: Any, lang: str, still_wanted: Any, again: bool) -> None:
+    async def edit_table(update: Any, lang: str, still_wanted: Any, again: bool, lines: Any = ()) -> None:
         return None
 
     notifier._send_private = send_private  # type: ignore[method-assign]
