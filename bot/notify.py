@@ -6,13 +6,10 @@ click while it lives, which Discord does not count against the global limit). Th
 window is the answer to their click. Messages are edited through partial objects built from stored ids,
 so nothing is fetched first; what was delivered is kept in `delivered` (bot.delivered).
 
-The log is folded into the table message (the limits issue, point 2; the table-experience issue's "the
-last few log lines" in the table): each turn's line is shown by the table edit that shows the turn, under
-"Recently" with the few lines before it (RECENT_LINES), instead of a post of its own. So the thread holds
-the table and the turn mentions, the whole story is the replay's at the end, and a resolved turn costs
-one bot-token request instead of two. Only when more lines came while the thread was held than the
-table has room for are the oldest posted, several a post (none is skipped). The recent lines are kept
-in memory: after a start-up a table shows the turns since.
+The log is folded into the table message (issues 19.2, 21.3): a turn's line is shown by the table edit
+showing the turn, under "Recently" with the few before it (RECENT_LINES; in memory: after a start-up,
+the turns since), not posted: a resolved turn costs one bot-token request, not two; the replay tells
+it all at the end. Lines that came while the thread was held and no longer fit are posted, several a post.
 
 Per-channel queues, sent side by side: a game's thread (the table; on Discord its posts and edits share
 one rate-limit bucket, 5 messages per 5 s, which discord.py waits on by itself) and each seat's DM (a
