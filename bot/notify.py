@@ -313,7 +313,7 @@ class DiscordNotifier:
             carried, pending.posting = pending.posting, 0
             await self._lines_shown(game, pending, carried)
         elif pending.edit_table or pending.lines:
-            carried = len(pending.lines)  # the log lines this edit shows (newer ones wait for the next)
+            carried = pending.tried = len(pending.lines)  # the lines this edit shows (newer: the next one's)
             with priority(Priority.TABLE):
                 shown = await _unless_refused(
                     self._edit_table(
@@ -325,7 +325,7 @@ class DiscordNotifier:
                     ),
                     self.bot.is_closed,
                 )
-            pending.table_again = pending.latest is not update
+            pending.table_again, pending.tried = pending.latest is not update, 0
             if pending.latest is update:
                 pending.edit_table = False
             if shown:

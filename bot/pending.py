@@ -30,6 +30,7 @@ class Pending:
     edit_table: bool = False
     lines: list[tuple[int, str, float]] = field(default_factory=list)  # (version, log line, when), oldest first
     posting: int = 0  # how many of `lines` the last post attempt carried: a retry sends exactly those again
+    tried: int = 0  # how many of `lines` a table edit whose outcome is unknown carried: never posted after
     dms: dict[int, SeatNotice] = field(default_factory=dict)  # seat -> the newest notice pending to it
     # Owed again because a newer version came while the previous one was drawn or sent: its picture
     # goes before those that have not waited yet (bot.render.pool).
@@ -65,7 +66,7 @@ class Pending:
         if queue == THREAD:
             self.open_table = self.edit_table = False
             self.lines.clear()
-            self.posting = 0
+            self.posting = self.tried = 0
             self.table_since.clear()
         else:
             self.dms.pop(queue, None)
@@ -76,7 +77,10 @@ class Pending:
         return not (self.open_table or self.edit_table or self.lines or self.dms)
 
     def overflow(self) -> int:
-        """How many of the oldest pending lines the next table edit has no room for (posted apart)."""
+        """How many of the oldest pending lines the next table edit has no room for (posted apart); none
+        while an edit that may have shown them failed (its retry shows them: a line is never shown twice)."""
+        if self.tried:
+            return 0
         size, fits = -1, 0
         for _version, line, _when in reversed(self.lines):
             if fits == RECENT_LINES or size + 1 + len(line) > present.FIELD_LIMIT:
