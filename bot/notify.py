@@ -24,6 +24,10 @@ background task retries that queue in order: the newest table (with the log line
 newest private view of each seat that was pending one. Posts carry a nonce derived from what they say
 (`enforce_nonce`), and a retried post carries exactly the lines of the attempt it repeats, so a post
 retried after a timeout whose request did reach Discord is not doubled.
+
+Over 500 lines: the queues, their coalescing, retries, delivery records and the log folded into the table
+all read and write one state per game (`Pending`) in one order; what stands apart already does (bot.pending,
+bot.private, bot.thread_life, bot.delivered).
 """
 
 from __future__ import annotations
