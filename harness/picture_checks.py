@@ -23,6 +23,7 @@ neither that library nor numpy), and returns the closest pair by CIEDE2000 colou
 
 from __future__ import annotations
 
+import hashlib
 import io
 import math
 import threading
@@ -273,3 +274,21 @@ def closest_colours_for_colour_blind(palette: Sequence[RGB]) -> ColourReading:
                     closest = ColourReading(distance, palette[i], palette[j], deficiency)
     assert closest is not None
     return closest
+
+
+def pixels_hash(png: bytes) -> str:
+    """A picture's pixels and size, hashed: what a golden pins (the PNG's bytes may differ by encoder)."""
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    return hashlib.sha256(image.tobytes() + repr(image.size).encode()).hexdigest()
+
+
+def random_moment(game: Any, players: int, seed: int, decisions: int, options: dict[str, Any] | None = None) -> Any:
+    """A `game` state after `decisions` decisions of random players (seeded): a moment to draw."""
+    from games.ai import RandomPlayer
+
+    state = game.new(players, seed, dict(options or {}))
+    ais = [RandomPlayer(seed * 10 + s) for s in range(players)]
+    for _ in range(decisions):
+        prompt = game.prompts(state)[0]
+        game.apply(state, prompt.seat, ais[prompt.seat].choose(game, state, prompt))
+    return state

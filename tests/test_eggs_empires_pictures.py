@@ -4,7 +4,6 @@ games can be drawn."""
 
 from __future__ import annotations
 
-import hashlib
 import io
 import os
 from pathlib import Path
@@ -23,7 +22,7 @@ from games.ai import RandomPlayer
 from games.core import Prompt
 from games.eggs_empires import rules
 from games.eggs_empires.engine import EggsState
-from harness.picture_checks import PHONE_MIN_TEXT_PX, text_on_phone
+from harness.picture_checks import PHONE_MIN_TEXT_PX, pixels_hash, random_moment, text_on_phone
 
 GOLDEN = Path(__file__).parent / "golden"
 GAME = games.get("eggs-empires")
@@ -31,11 +30,7 @@ NAMES = ["Ada", "Bartholomew", "Cy", "Dee", "Evangelina", "Fox"]
 
 
 def moment(players: int, seed: int, decisions: int) -> EggsState:
-    state = GAME.new(players, seed)
-    ais = [RandomPlayer(seed * 10 + s) for s in range(players)]
-    for _ in range(decisions):
-        prompt = GAME.prompts(state)[0]
-        GAME.apply(state, prompt.seat, ais[prompt.seat].choose(GAME, state, prompt))
+    state: EggsState = random_moment(GAME, players, seed, decisions)
     return state
 
 
@@ -43,11 +38,6 @@ def seat_png(state: EggsState, prompt: Prompt, lang: str = "en") -> bytes:
     picture = RENDERER.seat_image(GAME.view(state, prompt.seat), prompt, lang, NAMES[: state.players])
     assert picture is not None
     return picture
-
-
-def pixels_hash(picture: bytes) -> str:
-    image = Image.open(io.BytesIO(picture)).convert("RGB")
-    return hashlib.sha256(image.tobytes() + repr(image.size).encode()).hexdigest()
 
 
 # Mid-game moments with a seat deciding: 2 players, which egg to take; 4, with a face-down Scout egg on offer;

@@ -4,7 +4,6 @@ targets, no step ids), and that they are laid out for a phone."""
 
 from __future__ import annotations
 
-import hashlib
 import io
 import os
 from collections.abc import Iterator
@@ -25,7 +24,7 @@ from games.ai import RandomPlayer
 from games.core import Prompt
 from games.reggverse.board import SIDES, destination, geometry, index_board, matching_tiles
 from games.reggverse.data import EGG_COLOURS, SHAPES
-from harness.picture_checks import PHONE_MIN_TEXT_PX, text_on_phone
+from harness.picture_checks import PHONE_MIN_TEXT_PX, pixels_hash, random_moment, text_on_phone
 
 GOLDEN = Path(__file__).parent / "golden"
 GAME = games.get("reggverse-riddles")
@@ -34,23 +33,13 @@ BOTH = {"action_tiles": True, "objectives": True}
 
 
 def moment(players: int, seed: int, decisions: int, options: dict[str, Any] | None = None) -> Any:
-    state = GAME.new(players, seed, dict(BOTH if options is None else options))
-    ais = [RandomPlayer(seed * 10 + s) for s in range(players)]
-    for _ in range(decisions):
-        prompt = GAME.prompts(state)[0]
-        GAME.apply(state, prompt.seat, ais[prompt.seat].choose(GAME, state, prompt))
-    return state
+    return random_moment(GAME, players, seed, decisions, BOTH if options is None else options)
 
 
 def seat_png(state: Any, prompt: Prompt, lang: str = "en") -> bytes:
     drawn = RENDERER.seat_image(GAME.view(state, prompt.seat), prompt, lang, NAMES[: state.players])
     assert drawn is not None
     return drawn
-
-
-def pixels_hash(png: bytes) -> str:
-    image = Image.open(io.BytesIO(png)).convert("RGB")
-    return hashlib.sha256(image.tobytes() + repr(image.size).encode()).hexdigest()
 
 
 @contextmanager
