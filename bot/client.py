@@ -136,7 +136,7 @@ class TableBot(commands.AutoShardedBot):
         self.languages = Languages(self.db, self._preferred_locale)
         # A process alone on its database sees every change of a player's choice: it keeps them.
         self.preferences = NotificationModes(self.db, ttl=None if self.owned is None else SHARED_TTL)
-        self.notifier = CountedNotifier(self)
+        self.notifier = CountedNotifier(self, self.settings.table_edit_interval)
         self.table = TableService(
             self.db,
             self.notifier,

@@ -16,7 +16,9 @@ one rate-limit bucket, 5 messages per 5 s, which discord.py waits on by itself) 
 channel with a bucket of its own). So in a fast game whose thread is held by its bucket, the next
 player's prompt still goes at once. Within a queue, what is pending goes in order, and coalesces while it
 waits: only the newest table is drawn and sent (with every log line pending meanwhile), only the newest
-view of a seat. A new game's DMs start once its thread exists.
+view of a seat. A new game's DMs start once its thread exists. A game's table is edited at most once per
+TABLE_EDIT_INTERVAL, a table saying only who has decided waits longer for the turn's result
+(Pending.table_due), the end at once: a turn costs about one table edit however fast its players click.
 
 Faults: discord.py retries 429s and some 5xx answers itself. What still fails for a passing reason (a
 timeout, a 503, a lost connection, the database unreachable while ids are saved) stays pending, and a
@@ -33,6 +35,7 @@ bot.private, bot.thread_life, bot.delivered).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections import deque
@@ -95,8 +98,13 @@ async def _unless_refused(request: Awaitable[T], closed: Callable[[], bool]) -> 
 
 
 class DiscordNotifier:
-    def __init__(self, bot: TableBot) -> None:
+    """`table_interval`: the least time in seconds between two edits of a game's table (TABLE_EDIT_INTERVAL;
+    Pending.table_due): the newest state waits for it and wins, an ending goes at once."""
+
+    def __init__(self, bot: TableBot, table_interval: float = 0.0) -> None:
         self.bot = bot
+        self.table_interval = table_interval
+        self._table_edited: dict[int, float] = {}  # game -> when its table was last posted or edited (monotonic)
         self._pending: dict[int, Pending] = {}
         self._busy: dict[int, set[int]] = {}  # game -> its queues being sent now, or waiting to be retried
         self._retries: dict[tuple[int, int], asyncio.Task[None]] = {}  # (game, queue) -> its retry
@@ -257,6 +265,7 @@ class DiscordNotifier:
         self.delivered.forget(game_id)
         self.private.forget(game_id)
         self._recent.pop(game_id, None)
+        self._table_edited.pop(game_id, None)
 
     async def _retry_later(self, game_id: int, queue: int) -> None:
         delay = RETRY_FIRST_DELAY
@@ -287,8 +296,11 @@ class DiscordNotifier:
     async def _send_thread_step(self, pending: Pending) -> None:
         """One request's worth of what is pending for the thread, marked sent once it went through (or failed
         for good)."""
+        if self.table_interval and not pending.open_table:
+            await self._table_pause(pending)
         update = pending.latest
         game = update.game
+        assert game.id is not None
         lang = await self._server_language(game)
         # An update published while a request is on its way (another decision of the game) needs its own:
         # what was pending is marked sent only if nothing newer came meanwhile.
@@ -299,6 +311,7 @@ class DiscordNotifier:
             if pending.latest is update:
                 pending.edit_table = False  # the table was just posted from the newest update
             if shown:
+                self._table_edited[game.id] = time.monotonic()
                 self._table_shown(pending, update.version)
         elif pending.posting or pending.overflow() > 0:
             # More lines came while the thread was held than the table has room for: the oldest are
@@ -333,11 +346,22 @@ class DiscordNotifier:
             if pending.latest is update:
                 pending.edit_table = False
             if shown:
+                self._table_edited[game.id] = time.monotonic()
                 self._table_shown(pending, update.version)
             # Shown, refused for good, or with no table to show them on: done with those lines (only a
             # newer table pending, which shows them too, leaves them).
             if shown is not False or pending.latest is update:
                 await self._lines_shown(game, pending, carried)
+
+    async def _table_pause(self, pending: Pending) -> None:
+        """Wait until the game's next table edit may go (Pending.table_due): the updates that come meanwhile
+        coalesce into it (the newest wins); one that ends the game cuts the wait short."""
+        game_id = pending.latest.game.id
+        assert game_id is not None
+        while (due := pending.table_due(self._table_edited.get(game_id), self.table_interval)) > time.monotonic():
+            pending.arrived.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(pending.arrived.wait(), due - time.monotonic())
 
     async def _lines_shown(self, game: GameRow, pending: Pending, carried: int) -> None:
         """The first `carried` pending log lines are shown now (on the table, or posted): kept as the table's

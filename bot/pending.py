@@ -10,6 +10,7 @@ as fit a message each), so that none is skipped.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 
 from bot import present
@@ -18,6 +19,9 @@ from table import SeatNotice, TableUpdate
 MESSAGE_LIMIT = 2000  # characters in one Discord message
 RECENT_LINES = 5  # log lines the table shows at most (bot.present.add_recent fits them in a field)
 THREAD = -1  # the queue of a game's thread (a seat's is its number)
+# A table edit that would only show who has decided this turn waits this many table intervals for the
+# turn's result (which it then shows too): a turn costs one edit unless its players are slow.
+PROGRESS_WAIT = 3
 
 
 @dataclass
@@ -40,6 +44,8 @@ class Pending:
     dm_since: dict[int, float] = field(default_factory=dict)  # seat -> when its oldest unsent DM was pending
     # Something handed over was dropped unsent (the bot stopping, a refusal): the game must stay owed.
     lost: bool = False
+    # Set at each update handed over: a table edit waiting for its interval looks again (bot.notify).
+    arrived: asyncio.Event = field(default_factory=asyncio.Event)
 
     def add(self, update: TableUpdate, lang: str, now: float) -> None:
         self.latest = update
@@ -54,6 +60,18 @@ class Pending:
         for notice in update.dms:
             self.dms[notice.seat.seat] = notice
             self.dm_since.setdefault(notice.seat.seat, now)
+        self.arrived.set()
+
+    def table_due(self, edited: float | None, interval: float) -> float:
+        """When the next table edit may go (a monotonic time), the previous one having gone at `edited`:
+        `interval` after it; a table that only says who has decided (no new log line) waits for the turn's
+        result up to PROGRESS_WAIT intervals after the oldest update it would show; a game that ended, at once."""
+        if self.latest.game.status != "active" or edited is None:
+            return float("-inf")
+        due = edited + interval
+        if not self.lines and self.table_since:
+            due = max(due, self.table_since[0][1] + PROGRESS_WAIT * interval)
+        return due
 
     def has_pending(self, queue: int) -> bool:
         if queue == THREAD:

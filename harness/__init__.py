@@ -113,6 +113,7 @@ class Harness(Driver):
             "sync_commands": True,
             "render_workers": 0,
             "ai_workers": 0,
+            "table_edit_interval": 0,  # every update shown as it comes (tests/test_rate_limits.py paces it)
         }  # pictures drawn (and AI decided) in-process: the leak watch sees each
         return Settings(**{**fields, **self.overrides})
 

@@ -338,10 +338,13 @@ async def check_game(
 
 
 @contextlib.asynccontextmanager
-async def bot_on_loopback(lb: Loopback, database_url: str, seed: int = 2024) -> AsyncIterator[Table]:
+async def bot_on_loopback(
+    lb: Loopback, database_url: str, seed: int = 2024, table_edit_interval: float = 0.0
+) -> AsyncIterator[Table]:
     """The real bot in this event loop, talking HTTP and websocket to the loopback fake Discord: its
     REST calls go through discord.py's own HTTPClient.request (rate-limit buckets, retry_after,
-    5xx retries) and webhook adapter, over aiohttp."""
+    5xx retries) and webhook adapter, over aiohttp. Its tables are edited as each update comes unless
+    `table_edit_interval` says otherwise (TABLE_EDIT_INTERVAL)."""
     from pydantic import SecretStr
 
     from bot import create_bot
@@ -353,7 +356,11 @@ async def bot_on_loopback(lb: Loopback, database_url: str, seed: int = 2024) -> 
         mock.patch.object(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(lb.gateway_url)),
     ):
         settings = Settings(
-            discord_token=SecretStr(TOKEN), database_url=database_url, timer_interval=0, sync_commands=True
+            discord_token=SecretStr(TOKEN),
+            database_url=database_url,
+            timer_interval=0,
+            sync_commands=True,
+            table_edit_interval=table_edit_interval,
         )
         bot = create_bot(settings)
         since = lb.identified

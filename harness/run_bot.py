@@ -58,6 +58,7 @@ class BotProcess:
             "DISCORD_TOKEN": TOKEN,
             "DATABASE_URL": database_url,
             "TIMER_INTERVAL": "0",
+            "TABLE_EDIT_INTERVAL": "0",  # tests see every update on the table; bench load sets the bot's own
             "SYNC_COMMANDS": "1",
             "LOG_LEVEL": os.environ.get("BOT_LOG_LEVEL", "WARNING"),  # INFO: every decision, with its game
             "DEV_GUILD_ID": "",

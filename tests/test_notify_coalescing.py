@@ -87,3 +87,46 @@ async def test_a_dm_pending_again_while_one_is_sent_is_sent_again() -> None:
         await paying
     assert sent == [(2, True)], "the DM shows the newest view (the older one, outdated once drawn, was not sent)"
     assert not notifier._pending
+
+
+async def test_table_edits_keep_their_interval_the_newest_wins_and_the_end_goes_at_once() -> None:
+    """With a table interval: an update coming within it waits and coalesces with those after it; one that
+    only says who has decided waits longer, for the turn's result, and is shown with it; the end of the
+    game is shown at once, however long the interval."""
+    notifier = _notifier()
+    notifier.table_interval = 0.5
+    shown: list[tuple[int, float]] = []
+    lines = {1: "a", 3: "b", 4: "c", 6: "d", 7: "e", 8: "f"}  # 2 and 5 only say someone decided
+
+    async def edit_table(update: Any, lang: str, still_wanted: Any, again: bool, carried: Any = ()) -> bool:
+        shown.append((update.version, asyncio.get_running_loop().time()))
+        return True
+
+    def update(version: int, status: str = "active") -> Any:
+        made = _update(version)
+        made.game.status = status
+        return made
+
+    notifier._edit_table = edit_table  # type: ignore[method-assign]
+    with mock.patch.object(present, "log_line", side_effect=lambda u, lang: lines.get(u.version)):
+        await notifier.publish(update(1))  # the first edit goes at once
+        waiting = asyncio.create_task(notifier.publish(update(2)))
+        await asyncio.sleep(0)
+        await notifier.publish(update(3))
+        await notifier.publish(update(4))
+        await waiting
+        assert [v for v, _ in shown] == [1, 4], "2 and 3 waited within the interval; the newest went"
+        assert shown[1][1] - shown[0][1] >= 0.5 * 0.99
+        await asyncio.sleep(0.6)  # the interval is over
+        waiting = asyncio.create_task(notifier.publish(update(5)))
+        await asyncio.sleep(0.1)
+        assert [v for v, _ in shown] == [1, 4], "who has decided waits for the turn's result"
+        await notifier.publish(update(6))
+        await waiting
+        assert [v for v, _ in shown] == [1, 4, 6]
+        notifier.table_interval = 60.0
+        waiting = asyncio.create_task(notifier.publish(update(7)))
+        await asyncio.sleep(0)
+        await notifier.publish(update(8, status="finished"))
+        await asyncio.wait_for(waiting, 10)
+    assert [v for v, _ in shown] == [1, 4, 6, 8], "the end of the game did not wait for the interval"

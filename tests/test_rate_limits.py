@@ -364,3 +364,45 @@ async def test_log_lines_pending_at_once_are_shown_by_posts_and_one_table_edit(s
     assert list(notifier._recent[5]) == lines[-notify.RECENT_LINES :]
     notifier.bot.table.db.update_game.assert_awaited_with(5, announced=len(lines))  # type: ignore[attr-defined]
     assert notifier.bot.table.db.update_game.await_count == 1  # type: ignore[attr-defined]
+
+
+async def test_with_a_table_interval_a_fast_game_edits_its_table_at_most_once_an_interval(tmp_path: Path) -> None:
+    """TABLE_EDIT_INTERVAL: the same fast game, its table edited at least an interval apart (the end of the
+    game excepted: it goes at once) and fewer times than it had turns, the newest state winning: every
+    log line still shown once and in order, the table ending on the result."""
+    interval = 1.0
+    lb = await Loopback.start(limits=RateLimits())
+    try:
+        url = f"sqlite+aiosqlite:///{tmp_path}/bot.sqlite3"
+        async with bot_on_loopback(lb, url, table_edit_interval=interval) as t:
+            recorder = Recorder()
+            recorder.install(t.bot)
+            alice, bob = lb.user("Alice"), lb.user("Bob")
+            game_id = await open_game(t, "eggs-empires", [alice, bob], 2, lb.channel)
+            [thread] = lb.threads()
+
+            async def finished() -> bool:
+                row = await t.bot.table.db.get_game(game_id)
+                return row is not None and row.status != "active"
+
+            await _play_fast(lb, [alice, bob], finished)
+            await caught_up(t)
+            await lb.quiet(idle=0.3, within=60)
+
+            check = await check_game(t, game_id, recorder)
+            assert check.ok(), check.problems  # every log line once, in order; the table shows the end
+            assert lb.limiter is not None and lb.limiter.rejected == {}
+            row = await t.bot.table.db.get_game(game_id)
+            assert row is not None and row.table_message_id is not None
+            edits = [
+                c.at
+                for c in lb.fake.calls
+                if c.method == "PATCH" and c.path == f"/channels/{thread}/messages/{row.table_message_id}"
+            ]
+            turns = sum(1 for u in recorder.updates[game_id] if not u.started and u.resolved)
+            gaps = [b - a for a, b in itertools.pairwise(edits[:-1])]
+            print(f"\n{turns} turns, {len(edits)} table edits; shortest gap {min(gaps, default=0):.2f} s")
+            assert len(edits) >= 2 and all(gap >= interval * 0.99 for gap in gaps), gaps
+            assert len(edits) < turns, "turns that came within an interval shared an edit"
+    finally:
+        await lb.close()

@@ -31,6 +31,10 @@ from bench.load.measure import (
 )
 from bench.load.plan import LOBBY_WITHIN, MIX, TABLES_PER_GUILD, percentile, plan
 from bench.load.players import InProcessRun, LoadRun, LoopbackRun
+from bot.settings import Settings
+
+# The bot's own pacing of its table edits, as it runs by default (the harness turns it off for tests).
+TABLE_EDIT_INTERVAL: float = Settings.model_fields["table_edit_interval"].default
 
 
 async def _channels(count: int, add_guild: Any) -> list[int]:
@@ -223,7 +227,9 @@ async def _run_inprocess(
 ) -> dict[str, Any]:
     from harness import Harness
 
-    h = await Harness.start(directory / "load.sqlite3", seed=seed, database_url=url)
+    h = await Harness.start(
+        directory / "load.sqlite3", seed=seed, database_url=url, table_edit_interval=TABLE_EDIT_INTERVAL
+    )
     # Per-decision INFO lines would cost more than the decisions; put the level back after (tests share it).
     bot_logger = logging.getLogger("bot")
     old_level = bot_logger.level
@@ -332,7 +338,9 @@ async def _run_loopback(
             clock = BotClock(free_port())
             # Without the global limit the bot does not pace itself under it either (bot/pacing.py).
             paced = {} if limits is not None and limits.global_limit is not None else {"global_rate_limit": "0"}
-            bot = await BotProcess.spawn(lb, url, log=log, metrics_port=str(clock.port), **paced)
+            bot = await BotProcess.spawn(
+                lb, url, log=log, metrics_port=str(clock.port), table_edit_interval=str(TABLE_EDIT_INTERVAL), **paced
+            )
             await lb.wait_ready(within=120)
             if not await lb.wait_until(lambda: bool(fake.commands), 60):
                 raise AssertionError("the bot never synced its commands")
