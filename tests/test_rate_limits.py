@@ -234,6 +234,29 @@ async def _play_fast(lb: Loopback, users: list[int], finished: Any, within: floa
     return clicks
 
 
+async def _a_fast_game(t: Any, lb: Loopback) -> tuple[int, int, Recorder, int, float]:
+    """A two-player Eggs and Empires game played fast to its end (`_play_fast`) and checked: every log line
+    once and in order, the table showing the end. (game id, its thread, the updates, clicks, seconds played.)"""
+    recorder = Recorder()
+    recorder.install(t.bot)
+    alice, bob = lb.user("Alice"), lb.user("Bob")
+    game_id = await open_game(t, "eggs-empires", [alice, bob], 2, lb.channel)
+    [thread] = lb.threads()
+
+    async def finished() -> bool:
+        row = await t.bot.table.db.get_game(game_id)
+        return row is not None and row.status != "active"
+
+    started = asyncio.get_running_loop().time()
+    clicks = await _play_fast(lb, [alice, bob], finished)
+    played = asyncio.get_running_loop().time() - started
+    await caught_up(t)
+    await lb.quiet(idle=0.3, within=60)
+    check = await check_game(t, game_id, recorder)
+    assert check.ok(), check.problems
+    return game_id, thread, recorder, clicks, played
+
+
 async def test_a_fast_game_lives_within_the_thread_bucket_and_dms_are_not_held_behind_it(tmp_path: Path) -> None:
     lb = await Loopback.start(limits=RateLimits())  # Discord's values: 5 messages per 5 s per channel
     try:
@@ -247,24 +270,7 @@ async def test_a_fast_game_lives_within_the_thread_bucket_and_dms_are_not_held_b
                 to_metrics(kind, seconds)
 
             notifier.shown = shown  # type: ignore[attr-defined]
-            recorder = Recorder()
-            recorder.install(t.bot)
-            alice, bob = lb.user("Alice"), lb.user("Bob")
-            game_id = await open_game(t, "eggs-empires", [alice, bob], 2, lb.channel)
-            [thread] = lb.threads()
-
-            async def finished() -> bool:
-                row = await t.bot.table.db.get_game(game_id)
-                return row is not None and row.status != "active"
-
-            started = asyncio.get_running_loop().time()
-            clicks = await _play_fast(lb, [alice, bob], finished)
-            played = asyncio.get_running_loop().time() - started
-            await caught_up(t)
-            await lb.quiet(idle=0.3, within=60)
-
-            check = await check_game(t, game_id, recorder)
-            assert check.ok(), check.problems  # every log line once, in order; the table shows the end
+            game_id, thread, recorder, clicks, played = await _a_fast_game(t, lb)
             assert lb.limiter is not None and lb.limiter.rejected == {}, "discord.py paced itself: no 429"
             thread_calls = [c for c in lb.fake.calls if c.path.startswith(f"/channels/{thread}/messages")]
             assert clicks / played > 1.0 and len(thread_calls) > 5, "faster than the thread's 5 per 5 s"
@@ -375,22 +381,7 @@ async def test_with_a_table_interval_a_fast_game_edits_its_table_at_most_once_an
     try:
         url = f"sqlite+aiosqlite:///{tmp_path}/bot.sqlite3"
         async with bot_on_loopback(lb, url, table_edit_interval=interval) as t:
-            recorder = Recorder()
-            recorder.install(t.bot)
-            alice, bob = lb.user("Alice"), lb.user("Bob")
-            game_id = await open_game(t, "eggs-empires", [alice, bob], 2, lb.channel)
-            [thread] = lb.threads()
-
-            async def finished() -> bool:
-                row = await t.bot.table.db.get_game(game_id)
-                return row is not None and row.status != "active"
-
-            await _play_fast(lb, [alice, bob], finished)
-            await caught_up(t)
-            await lb.quiet(idle=0.3, within=60)
-
-            check = await check_game(t, game_id, recorder)
-            assert check.ok(), check.problems  # every log line once, in order; the table shows the end
+            game_id, thread, recorder, _clicks, _played = await _a_fast_game(t, lb)
             assert lb.limiter is not None and lb.limiter.rejected == {}
             row = await t.bot.table.db.get_game(game_id)
             assert row is not None and row.table_message_id is not None
