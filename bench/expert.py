@@ -1,7 +1,7 @@
 """The expert AI level (games.search): its strength against the heuristic and its CPU per decision.
 
     python -m bench expert [--games-2p 400] [--games-eggs 1000] [--games-eggs-4p 400] [--jobs 2]
-                           [--only KEY] [--no-save]
+                           [--only KEY ...] [--no-save]
     python -m bench expert --calibrate [--positions 60]
 
 Strength: `games.__main__.simulate` with the levels expert and heuristic, seats rotating from game to
@@ -17,11 +17,17 @@ positions, timed again one by one), median and 90th percentile. `--calibrate` me
 decisions a search makes per CPU millisecond on this machine (what each game's `steps_per_ms` says,
 measured on the development machine), so a budget in milliseconds can be turned into a count of
 decisions: the count, not the clock, ends a search, which is what keeps expert games replayable.
+
+`--only KEY` (repeatable) measures those games only and saves their figures into the results already
+there, keeping the other games' figures (each game's figures carry the command that measured them and
+the load average of the machine while they ran: the machine is shared, and strength runs are long).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -110,11 +116,17 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--games-eggs-4p", type=int, default=400, help="4-player Eggs and Empires games")
     parser.add_argument("--positions", type=int, default=60, help="searched decisions timed per game")
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--only", choices=games.keys(), help="measure one game only (and do not save)")
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=games.keys(),
+        help="measure this game only (repeatable); keeps the others' figures",
+    )
     parser.add_argument("--calibrate", action="store_true", help="only the rollout steps per CPU ms")
     parser.add_argument("--no-save", action="store_true")
     args = parser.parse_args(argv)
-    keys = [args.only] if args.only else games.keys()
+    keys = args.only or games.keys()
+    run = " ".join(["python -m bench expert", *argv])
     figures: dict[str, Any] = {}
     targets: dict[str, str] = {}
     for key in keys:
@@ -131,7 +143,10 @@ def main(argv: list[str]) -> int:
         for players, count in runs:
             if count <= 0:
                 continue
+            load_before = os.getloadavg()[0]
             found = {**strength(key, players, count, args.jobs), **cost}
+            found["load_average"] = [round(load_before, 1), round(os.getloadavg()[0], 1)]  # 1-minute, before/after
+            found["command"] = run
             name = f"{key}_{players}p"
             figures[name] = found
             low, high = found["win_rate_95"]
@@ -148,9 +163,18 @@ def main(argv: list[str]) -> int:
             else:
                 targets[f"{name}.win_rate"] = ">= 0.60"
             targets[f"{name}.search_ms_median"] = f"<= {DEFAULT_BUDGET_MS:g}"
-    if args.calibrate or args.no_save or args.only:
+    if args.calibrate or args.no_save:
         return 0
     from bench import results
+
+    if args.only:  # the other games' figures and targets as they were last measured
+        saved = results.RESULTS / "expert.json"
+        if saved.exists():
+            before = json.loads(saved.read_text(encoding="utf-8"))
+            kept = {name: value for name, value in before["figures"].items() if name not in figures}
+            figures = {**kept, **figures}
+            targets = {**before["targets"], **targets}
+        figures = dict(sorted(figures.items()))
 
     results.save(
         "expert",
@@ -161,6 +185,7 @@ def main(argv: list[str]) -> int:
         notes="Seats rotate from game to game (half the 2-player games each way round). cpu_ms_*: every "
         "expert decision of those games (the heuristic answers most of them); search_ms_*: the decisions it "
         f"searched, on positions of heuristic games, default budget {DEFAULT_BUDGET_MS:g} ms counted as "
-        "rollout decisions (steps_per_cpu_ms: as measured here).",
+        "rollout decisions (steps_per_cpu_ms: as measured here). Each game's command and load_average (the "
+        "machine's 1-minute load before and after its strength run, 2 cores) say how and when it was measured.",
     )
     return 0

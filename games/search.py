@@ -12,8 +12,9 @@ Every candidate is tried on the very same worlds with the very same rollout seed
 numbers): the difference between two candidates then comes from the candidates, not from the luck of
 the draw, which is what makes a few dozen rollouts enough to rank them.
 
-Cost is counted, not timed: a search stops once its rollouts have made `steps` decisions (finishing
-the world it is in, so every candidate has the same worlds), so the same seed always gives the same
+Cost is counted, not timed: a search stops before a world whose rollouts would, at the mean cost of
+the worlds so far, take it past `steps` decisions (every candidate is tried on every world begun, and
+at least `MIN_WORLDS` are), so the same seed always gives the same
 decision, on any machine and under any load. Each game converts the default budget in CPU
 milliseconds into steps with a rate measured on the development machine (`Expertise.steps_per_ms`;
 `python -m bench expert --calibrate` measures it again), so the median decision stays within budget.
@@ -28,7 +29,7 @@ from typing import Any, Protocol
 
 from games.core import Game, Player, Prompt
 
-__all__ = ["DEFAULT_BUDGET_MS", "ExpertPlayer", "Expertise", "Search", "rollout"]
+__all__ = ["DEFAULT_BUDGET_MS", "MIN_WORLDS", "ExpertPlayer", "Expertise", "Search", "rollout"]
 
 DEFAULT_BUDGET_MS = 50.0
 MIN_WORLDS = 2  # even a tiny budget compares the candidates on more than one sampled world
@@ -122,7 +123,10 @@ class ExpertPlayer:
         worlds = steps = 0
         seats = int(view["players"])
         done = lambda world: expertise.done(world, view)  # noqa: E731
-        while steps < self.steps or worlds < MIN_WORLDS:
+        # A world is begun only while one more, at the mean cost of those so far, still fits in the budget:
+        # finishing a world that began just under the budget overshot it by up to a world's cost (the
+        # medians were 57-65 ms for a 50 ms budget).
+        while worlds < MIN_WORLDS or steps + steps / worlds <= self.steps:
             world_seed = rng.getrandbits(64)
             policy_seeds = [rng.getrandbits(32) for _ in range(seats)]
             for i, answer in enumerate(candidates):

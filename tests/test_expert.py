@@ -12,7 +12,7 @@ import pytest
 
 import games
 from games.core import Game, Prompt, Rng
-from games.search import DEFAULT_BUDGET_MS, ExpertPlayer
+from games.search import DEFAULT_BUDGET_MS, MIN_WORLDS, ExpertPlayer
 from tests.test_eggs_empires_properties import perturb_hidden as perturb_eggs
 
 KEYS = games.keys()
@@ -208,5 +208,34 @@ def test_more_budget_means_more_worlds() -> None:
         player.choose(game, state, prompt)
     assert small.last is not None and default.last is not None and large.last is not None
     assert large.steps > default.steps > small.steps
-    assert default.last.steps >= default.steps and large.last.steps >= large.steps
     assert large.last.worlds > default.last.worlds >= small.last.worlds
+    for player in (small, default, large):
+        found = player.last
+        assert found is not None and found.worlds >= MIN_WORLDS
+        # within the budget unless the minimum of worlds is not; stopped only when one more world, at
+        # the mean cost of those made, would not have fitted
+        assert found.worlds == MIN_WORLDS or found.steps <= player.steps
+        assert found.steps + found.steps / found.worlds > player.steps
+
+
+def test_eme_expert_searches_the_heuristics_best_cards_and_values_what_is_still_to_come() -> None:
+    from games.eight_minute_empire.expert import CANDIDATES, COIN_VP, EmeExpertise
+
+    game = games.get("eight-minute-empire")
+    expertise = EmeExpertise()
+    checked = 0
+    for state, prompt in searched_positions("eight-minute-empire", 2, 12, every=2, most=4):
+        view = game.view(state, prompt.seat)
+        found = expertise.candidates(view, prompt, 4)
+        heuristic = game.ai("heuristic", 4).choose(game, state, prompt)
+        assert found[0] == heuristic and len(found) == min(CANDIDATES, len(prompt.choices))
+        assert len({c[0] for c in found}) == len(found) and {c[0] for c in found} <= set(prompt.choice_ids())
+        # The leaf counts coins while turns are left: two more coins for us, 2 * COIN_VP more value
+        # (early on, three or more turns to go), though the map's points stay the same.
+        world = expertise.world(view, prompt, random.Random(1))
+        before = expertise.value(world, view, prompt.seat)
+        world.coins[prompt.seat] += 2
+        if len(world.hands[prompt.seat]) <= view["target_cards"] - 3:
+            assert expertise.value(world, view, prompt.seat) == pytest.approx(before + 2 * COIN_VP)
+            checked += 1
+    assert checked >= 2

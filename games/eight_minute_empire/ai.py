@@ -332,18 +332,30 @@ class HeuristicPlayer:
                 best, pick = value, choice.id
         return pick
 
+    def rank_cards(self, view: dict[str, Any], prompt: Prompt) -> list[str]:
+        """The card choices of `prompt`, best first by the heuristic's value (ties keep the row order)."""
+        model = Model(view, prompt.seat)
+        values = self._card_values(model, view, view["seats"][prompt.seat], prompt.choice_ids())
+        return sorted(values, key=lambda cid: -values[cid])
+
     def _card(self, model: Model, view: dict[str, Any], me: dict[str, Any], ids: list[str]) -> str:
+        values = self._card_values(model, view, me, ids)
+        best, pick = -1e9, ids[0]
+        for cid in ids:
+            if values[cid] > best:
+                best, pick = values[cid], cid
+        return pick
+
+    def _card_values(self, model: Model, view: dict[str, Any], me: dict[str, Any], ids: list[str]) -> dict[str, float]:
         coins = me["coins"]
         turns_left = max(1, view["target_cards"] - len(me["cards"]))
         coin_value = 0.7 if coins < 1.5 * turns_left else 0.35
-        best, pick = -1e9, ids[0]
+        values = {}
         for cid in ids:
             card = view["row"][int(cid[4:])]
             value = ability_value(card, me, turns_left, coin_value) + action_value(model, card, me)
-            value -= card["cost"] * coin_value
-            if value > best:
-                best, pick = value, cid
-        return pick
+            values[cid] = value - card["cost"] * coin_value
+        return values
 
 
 def _split_target(cid: str, n: int) -> tuple[str, int | None]:
