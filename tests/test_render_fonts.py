@@ -70,3 +70,17 @@ def test_the_latin_font_has_every_letter_of_the_catalogs_where_pillows_font_has_
     assert {"é", "à", "œ", "è"} <= letters
     assert not [c for c in sorted(letters) if missing(latin, c)]
     assert missing(default, "é") and missing(default, "œ")
+
+
+def test_a_repeated_width_is_measured_once_and_is_pillows_own() -> None:
+    from unittest import mock
+
+    kept = fonts.latin_font(19, bold=True)
+    assert isinstance(kept, fonts.KeptMasksFont)
+    plain = ImageFont.truetype(fonts.resources.files(fonts.__package__).joinpath(fonts.LATIN_FONT_FILES[True]), 19)
+    texts = ["Nord-Est", "Ada", "Bartholomew", "12", "Città", "Nord-Est"]
+    assert [kept.getlength(t) for t in texts] == [plain.getlength(t) for t in texts]
+    assert kept.getlength("Ada", "L") == plain.getlength("Ada", "L")
+    expected = plain.getlength("Bartholomew")
+    with mock.patch.object(ImageFont.FreeTypeFont, "getlength", side_effect=AssertionError("measured again")):
+        assert kept.getlength("Bartholomew") == expected

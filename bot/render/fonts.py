@@ -4,7 +4,9 @@ Most words on a picture (tile and region names, numbers, seat labels, headings) 
 picture to the next, and rendering their glyphs was the biggest cost of drawing one (about 25 ms of a
 Reggverse board's 37). Pillow's `ImageDraw.text` asks the font for each line's bitmap with
 `getmask2(...)`, a pure function of its arguments; this font answers a repeated request with the
-bitmap it made before, so the pictures are the same pixel for pixel. Bitmaps are only read by the
+bitmap it made before, so the pictures are the same pixel for pixel; and a repeated `getlength` (how wide
+a text is: fitting names, centring labels, about a tenth of a map's CPU) the width it measured before.
+Bitmaps are only read by the
 drawing that follows (Pillow copies them onto the picture), so one may serve several pictures, also
 from several worker threads at once.
 """
@@ -24,6 +26,7 @@ FontType = ImageFont.FreeTypeFont | ImageFont.ImageFont
 # Per font size. A kept bitmap averages ~2.5 KB (one line of text), so at most ~1.3 MB per size and ~15 MB
 # for the dozen sizes the pictures use; one game's words (names, tiles, rules, headings) are a few hundred.
 KEPT_MASKS = 512
+KEPT_LENGTHS = 4096  # text widths kept per font size (a few dozen bytes each)
 
 
 class KeptMasksFont(ImageFont.FreeTypeFont):
@@ -32,7 +35,25 @@ class KeptMasksFont(ImageFont.FreeTypeFont):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._masks: OrderedDict[tuple[Any, ...], tuple[Image.core.ImagingCore, tuple[int, int]]] = OrderedDict()
+        self._lengths: dict[tuple[Any, ...], float] = {}
         self._lock = threading.Lock()
+
+    def getlength(
+        self,
+        text: str | bytes,
+        mode: str = "",
+        direction: str | None = None,
+        features: list[str] | None = None,
+        language: str | None = None,
+    ) -> float:
+        key = (text, mode, direction, tuple(features or ()), language)
+        found = self._lengths.get(key)  # (a dict read and write are each atomic: no lock needed)
+        if found is None:
+            found = super().getlength(text, mode, direction, features, language)
+            if len(self._lengths) >= KEPT_LENGTHS:
+                self._lengths.clear()  # rare: a game's texts are a few hundred
+            self._lengths[key] = found
+        return found
 
     def getmask2(
         self,
