@@ -9,7 +9,7 @@ from types import SimpleNamespace
 from typing import Any
 from unittest import mock
 
-from bot import present
+from bot import pending, present
 from bot.notify import DiscordNotifier
 
 
@@ -118,11 +118,12 @@ async def test_table_edits_keep_their_interval_the_newest_wins_and_the_end_goes_
         assert [v for v, _ in shown] == [1, 4], "2 and 3 waited within the interval; the newest went"
         assert shown[1][1] - shown[0][1] >= 0.5 * 0.99
         await asyncio.sleep(0.6)  # the interval is over
-        waiting = asyncio.create_task(notifier.publish(update(5)))
-        await asyncio.sleep(0.1)
-        assert [v for v, _ in shown] == [1, 4], "who has decided waits for the turn's result"
-        await notifier.publish(update(6))
-        await waiting
+        with mock.patch.object(pending, "PROGRESS_WAIT", 40):  # 20 s: however slow the machine, it still waits
+            waiting = asyncio.create_task(notifier.publish(update(5)))
+            await asyncio.sleep(0.1)
+            assert [v for v, _ in shown] == [1, 4], "who has decided waits for the turn's result"
+            await notifier.publish(update(6))
+            await asyncio.wait_for(waiting, 10)
         assert [v for v, _ in shown] == [1, 4, 6]
         notifier.table_interval = 60.0
         waiting = asyncio.create_task(notifier.publish(update(7)))
