@@ -81,6 +81,7 @@ def test_a_repeated_width_is_measured_once_and_is_pillows_own() -> None:
     texts = ["Nord-Est", "Ada", "Bartholomew", "12", "Città", "Nord-Est"]
     assert [kept.getlength(t) for t in texts] == [plain.getlength(t) for t in texts]
     assert kept.getlength("Ada", "L") == plain.getlength("Ada", "L")
+    assert kept.getlength("Ada", "L", None, ["-kern"]) == plain.getlength("Ada", "L", None, ["-kern"])
     expected = plain.getlength("Bartholomew")
     with mock.patch.object(ImageFont.FreeTypeFont, "getlength", side_effect=AssertionError("measured again")):
         assert kept.getlength("Bartholomew") == expected

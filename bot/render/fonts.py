@@ -38,18 +38,14 @@ class KeptMasksFont(ImageFont.FreeTypeFont):
         self._lengths: dict[tuple[Any, ...], float] = {}
         self._lock = threading.Lock()
 
-    def getlength(
-        self,
-        text: str | bytes,
-        mode: str = "",
-        direction: str | None = None,
-        features: list[str] | None = None,
-        language: str | None = None,
-    ) -> float:
-        key = (text, mode, direction, tuple(features or ()), language)
-        found = self._lengths.get(key)  # (a dict read and write are each atomic: no lock needed)
+    def getlength(self, text: str | bytes, *args: Any, **kwargs: Any) -> float:
+        key = (text, args, tuple(sorted(kwargs.items())))
+        try:
+            found = self._lengths.get(key)  # (a dict read and write are each atomic: no lock needed)
+        except TypeError:  # OpenType features given as a list: measured each time
+            return super().getlength(text, *args, **kwargs)
         if found is None:
-            found = super().getlength(text, mode, direction, features, language)
+            found = super().getlength(text, *args, **kwargs)
             if len(self._lengths) >= KEPT_LENGTHS:
                 self._lengths.clear()  # rare: a game's texts are a few hundred
             self._lengths[key] = found
