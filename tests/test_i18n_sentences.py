@@ -19,6 +19,7 @@ from bot.render.chart import axis_label
 from bot.render.eggs_empires import RENDERER as EGGS
 from bot.render.generic import TableContext
 from bot.render.reggverse import RENDERER as REGG
+from bot.render.reggverse_words import A_TILES, AN_EGGS, Words
 
 NNBSP = "\u202f"  # before ; ! ?
 NBSP = "\u00a0"  # before : and inside « »
@@ -109,7 +110,7 @@ def test_colours_agree_with_eggs_piles_and_rows() -> None:
     assert regg_line("it", traded) == "Anna scambia 3 uova rosse, che tornano nella loro pila, con un uovo blu"
     assert regg_line("fr", traded) == "Anna échange 3 œufs rouges, qui retournent dans leur pile, contre un œuf bleu"
     stole = {"type": "stole", "seat": 0, "from": 1, "egg": "red"}
-    assert regg_line("it", stole) == "Anna ruba un uovo rosso a Luca"
+    assert regg_line("it", stole) == "Anna ruba un uovo rosso dalle uova raccolte da Luca"
     assert regg_line("fr", stole) == "Anna vole un œuf rouge à Luca"
     switched = {"type": "rules_switched", "seat": 1, "eggs": ["red", "blue"]}
     assert regg_line("it", switched) == "Luca scambia la riga delle uova rosse con la riga delle uova blu"
@@ -117,6 +118,90 @@ def test_colours_agree_with_eggs_piles_and_rows() -> None:
     swapped = {"type": "tiles_swapped", "seat": 1, "squares": ["a1", "b2"]}
     assert regg_line("it", swapped) == "Luca scambia le tessere della mappa a1 e b2"
     assert regg_line("fr", swapped) == "Luca échange les tuiles de la carte a1 et b2"
+
+
+# --- an egg or a tile with its article: one catalog entry per colour and tile type ------------------------
+def regg_rule(lang: str, rule: dict[str, Any]) -> str:
+    return Words(lang, ("Anna", "Luca")).rule(rule)
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        (
+            "en",
+            [
+                "My tile has an orange egg",
+                "My tile has no orange egg",
+                "I'm next to an empty tile",
+                "I'm not next to a tree tile",
+                "I'm not next to an orange egg",
+                "There's an empty tile in my column",
+                "There's no empty tile in my row",
+                "There's a red egg in my row",
+            ],
+        ),
+        (
+            "it",
+            [
+                "La mia tessera ha un uovo arancione",
+                "La mia tessera non ha un uovo arancione",
+                "Sono accanto a una tessera vuota",
+                "Non sono accanto a una tessera albero",
+                "Non sono accanto a un uovo arancione",
+                "C'è una tessera vuota nella mia colonna",
+                "Non c'è nessuna tessera vuota nella mia riga",
+                "C'è un uovo rosso nella mia riga",
+            ],
+        ),
+        (
+            "fr",
+            [
+                "Ma tuile a un œuf orange",
+                "Ma tuile n'a pas d'œuf orange",
+                "Je suis à côté d'une tuile vide",
+                "Je ne suis pas à côté d'une tuile arbre",
+                "Je ne suis pas à côté d'un œuf orange",
+                "Il y a une tuile vide dans ma colonne",
+                "Il n'y a pas de tuile vide dans ma rangée",
+                "Il y a un œuf rouge dans ma rangée",
+            ],
+        ),
+    ],
+)
+def test_a_rule_names_an_egg_or_a_tile_with_the_article_its_word_takes(lang: str, expected: list[str]) -> None:
+    rules: list[dict[str, Any]] = [
+        {"t": 2, "egg": "orange"},
+        {"t": 2, "egg": "orange", "neg": True},
+        {"t": 6, "tile": "empty"},
+        {"t": 6, "tile": "tree", "neg": True},
+        {"t": 7, "egg": "orange", "neg": True},
+        {"t": 12, "tile": "empty", "line": "column"},
+        {"t": 12, "tile": "empty", "neg": True},
+        {"t": 13, "egg": "red"},
+    ]
+    assert [regg_rule(lang, rule) for rule in rules] == expected
+
+
+def test_the_log_names_an_egg_with_the_article_its_colour_takes() -> None:
+    collected = {"type": "collected", "seat": 0, "eggs": ["orange", "red"], "source_squares": ["b2", None]}
+    assert regg_line("en", collected) == "Anna collects an orange egg from b2 and a red egg"
+    assert regg_line("it", collected) == "Anna raccoglie un uovo arancione da b2 e un uovo rosso"
+    assert regg_line("fr", collected) == "Anna récupère un œuf orange pris en b2 et un œuf rouge"
+    placed = {"type": "egg_placed", "seat": 1, "egg": "orange", "square": "c1"}
+    assert regg_line("en", placed) == "Luca puts an orange egg from its pile on c1"
+    traded = {"type": "traded", "seat": 0, "gave": "red", "got": "orange", "returned": False}
+    assert regg_line("en", traded) == "Anna trades 3 red eggs, out of the game, for an orange egg"
+
+
+def test_french_elides_de_before_every_egg_and_tile_phrase() -> None:
+    # The French rules say "à côté d'{a_tile}" / "d'{an_egg}": every such phrase must begin with a vowel;
+    # the Italian "accanto a {a_tile}" wants no "ad": none begins with an "a".
+    for lang, tile, egg in (("fr", "une ", "un "), ("it", "una ", "un ")):
+        for kind in A_TILES:
+            assert Words(lang).a_tile(kind).startswith(tile), kind
+        for colour in AN_EGGS:
+            assert Words(lang).an_egg(colour).startswith(egg), colour
 
 
 # --- a list of names needs no verb that agrees with it ------------------------------------------------
@@ -196,6 +281,56 @@ def test_host_lobby_rating_and_score_are_the_words_players_use() -> None:
                 shown = " ".join(forms(message))
                 assert "Ospite" not in shown and "salon d'attente" not in shown, (lang, message.id, shown)
                 assert "Punti medi" not in shown
+
+
+# --- Italian "a" before a name ("a Anna" is "ad Anna"): no name follows it --------------------------------
+# Numbers ("da {low} a {high}", "Pari merito a {score}") and an egg or a tile with its article ("accanto a
+# {an_egg}": "a un uovo", see test_french_elides_de_before_every_egg_and_tile_phrase for their first word).
+ALLOWED_AFTER_A = {"high", "score", "target", "an_egg", "a_tile"}
+
+
+def test_no_italian_template_puts_a_name_after_the_preposition_a() -> None:
+    """Names are arbitrary, so the sentence is built with the name elsewhere ("da {name}", the subject)
+    instead of choosing between "a" and "ad" on its first letter."""
+    after_a = re.compile(r"(?<![\w'])a [*_«]*\{(\w+)\}")
+    for message in read("it"):
+        if message.id and message.context != "command":
+            for value in forms(message):
+                for placeholder in after_a.findall(value):
+                    assert placeholder in ALLOWED_AFTER_A, (message.id, value)
+
+
+def test_italian_sentences_that_gave_to_a_name() -> None:
+    from bot.render import eggs_empires
+
+    names = ("Anna", "Ugo")
+    courier = {"type": "courier", "seat": 0, "value": 3, "to_seat": 1}
+    assert EGGS.event_line(courier, ctx("Eggs and Empires", "it", names)) == "Ugo riceve un Uovo +3 da Anna"
+    assert EGGS.event_line(courier, ctx("Eggs and Empires", "en", names)) == "Anna gives a +3 Egg to Ugo"
+    assert i18n.t("it", eggs_empires.GIVE, name=names[1]) == "Lo riceve Ugo"
+    assert i18n.t("it", eggs_empires.MARKER_TO, name=names[0]) == "Anna riceve il Segnalino di Spareggio"
+    stole = {"type": "stole", "seat": 1, "from": 0, "egg": "blue"}
+    assert REGG.event_line(stole, ctx("Reggverse Riddles", "it", names)) == (
+        "Ugo ruba un uovo blu dalle uova raccolte da Anna"
+    )
+
+
+def test_a_players_private_message_is_titled_as_players_say_it() -> None:
+    assert i18n.t("it", text.YOUR_VIEW, name="Anna") == "La tua partita, Anna"
+    assert i18n.t("fr", text.YOUR_VIEW, name="Anna") == "Votre jeu, Anna"
+
+
+@pytest.mark.parametrize("game_key", ["eight-minute-empire", "reggverse-riddles"])
+def test_the_engines_option_help_says_what_the_catalog_says(game_key: str) -> None:
+    """The engine's description is what `python -m games` prints and the guide's fallback: the same
+    English as the catalog's msgid. (Eggs and Empires' engine names the raw values its command line takes,
+    "tie" and "conpub", where the catalog names them in words.)"""
+    import games
+    from bot.guide import renderer_for
+
+    texts = renderer_for(game_key).option_texts
+    for option in games.get(game_key).options:
+        assert texts[option.name] == option.description, option.name
 
 
 # --- typography ---------------------------------------------------------------------------------------

@@ -157,3 +157,29 @@ def test_pictures_read_data_only_and_show_names() -> None:
         )
         assert drawn is not None and drawn == again
         assert drawn != RENDERER.image(view, "it", ("X", "Y", "Z")), "the players' names are drawn"
+
+
+# "a" before a vowel sound ("a orange egg", "a empty tile") or "an" before a consonant ("an tree tile").
+A_BEFORE_VOWEL = re.compile(r"\b[Aa] [AEIOUaeiou]")
+AN_BEFORE_CONSONANT = re.compile(r"\b[Aa]n [B-DF-HJ-NP-TV-Zb-df-hj-np-tv-z]")
+
+
+@pytest.mark.parametrize(("players", "seed", "options"), [(4, 21, BOTH), (3, 5, {**BOTH, "egg_types": 8})])
+def test_english_puts_an_before_a_vowel_and_a_before_a_consonant(
+    players: int, seed: int, options: dict[str, Any]
+) -> None:
+    """Every rule, prompt, choice, log line and table text of whole random games, in English, with players
+    whose names begin with a vowel."""
+    ctx = TableContext("Reggverse Riddles", 1, ["Ada", "Ugo", "Eve", "Ian"][:players], [], None, "en")
+    shown: list[str] = []
+    for state, prompts, events in _moments(players, seed, options):
+        for prompt in prompts:
+            shown.append(RENDERER.prompt_text(prompt, ctx))
+            shown += [RENDERER.choice_label(prompt, c, ctx) for c in prompt.choices]
+        shown += [RENDERER.event_line(event, ctx) for event in events if "to" not in event]
+        view = GAME.view(state, prompts[0].seat)
+        shown.append(RENDERER.describe_private(view, ctx, prompts[0].seat))
+    for text in shown:
+        assert not A_BEFORE_VOWEL.search(text) and not AN_BEFORE_CONSONANT.search(text), text
+    joined = "\n".join(shown)
+    assert "an orange egg" in joined and "an empty tile" in joined  # the words that need "an" were there

@@ -192,7 +192,7 @@ def event_text(event: Mapping[str, Any], words: Words) -> str | None:
         return None
     t = words.t
     who = words.player(event.get("seat"))
-    egg = words.egg(event["egg"]) if "egg" in event else ""
+    an_egg = words.an_egg(event["egg"]) if "egg" in event else ""
     if kind == "played":
         tile = event["tile"]
         if tile["kind"] == "action":
@@ -209,8 +209,8 @@ def event_text(event: Mapping[str, Any], words: Words) -> str | None:
     if kind == "dropped":
         source = event["source"]
         if source in ("pile", "mine"):
-            return t(w.DROPPED[source], who=who, egg=egg, square=event["square"])
-        return t(w.DROPPED["square"], who=who, egg=egg, square=event["square"], source=event["source_square"])
+            return t(w.DROPPED[source], who=who, an_egg=an_egg, square=event["square"])
+        return t(w.DROPPED["square"], who=who, an_egg=an_egg, square=event["square"], source=event["source_square"])
     if kind == "rule_placed":
         message = w.RULE_NEXT if event["covered"] is None else w.RULE_ON_TOP
         return t(message, who=who, rule=words.rule(event["rule"]), row=words.row(event["egg"]))
@@ -220,7 +220,7 @@ def event_text(event: Mapping[str, Any], words: Words) -> str | None:
         return t(w.RULE_LOCKED, who=who)
     if kind == "collected":
         items = [
-            t(w.AN_EGG_FROM, egg=words.egg(e), square=square) if square else words.an_egg(e)
+            t(w.AN_EGG_FROM, an_egg=words.an_egg(e), square=square) if square else words.an_egg(e)
             for e, square in zip(event["eggs"], event["source_squares"], strict=True)
         ]
         return t(w.COLLECTED, who=who, eggs=words.listing(items))
@@ -243,19 +243,19 @@ def event_text(event: Mapping[str, Any], words: Words) -> str | None:
     if kind == "rules_cleared":
         return t(w.RULES_CLEARED, who=who, row=words.row(event["egg"]))
     if kind == "to_pile":
-        return t(w.TO_PILE, who=who, egg=egg, square=event["square"])
+        return t(w.TO_PILE, who=who, an_egg=an_egg, square=event["square"])
     if kind == "rules_switched":
         first, second = event["eggs"]
         return t(w.RULES_SWITCHED, who=who, row=words.row(first), other_row=words.row(second))
     if kind == "stole":
-        return t(w.STOLE, who=who, egg=egg, other=words.player(event["from"]))
+        return t(w.STOLE, who=who, an_egg=an_egg, other=words.player(event["from"]))
     if kind == "egg_moved":
-        return t(w.EGG_MOVED, who=who, egg=egg, source=event["from_square"], square=event["square"])
+        return t(w.EGG_MOVED, who=who, an_egg=an_egg, source=event["from_square"], square=event["square"])
     if kind == "egg_placed":
-        return t(w.EGG_PLACED, who=who, egg=egg, square=event["square"])
+        return t(w.EGG_PLACED, who=who, an_egg=an_egg, square=event["square"])
     if kind == "traded":
         given = words.eggs_counted(event["gave"], 3)
-        return t(w.TRADED[bool(event["returned"])], who=who, eggs=given, egg=words.egg(event["got"]))
+        return t(w.TRADED[bool(event["returned"])], who=who, eggs=given, an_egg=words.an_egg(event["got"]))
     if kind == "tiles_swapped":
         first, second = event["squares"]
         return t(w.TILES_SWAPPED, who=who, square=first, other=second)

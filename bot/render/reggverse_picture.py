@@ -180,7 +180,7 @@ def _header(sheet: Sheet) -> Part:
     else:
         who = words.t(TABLE_VIEW)
     locks = view.get("locks") or {}
-    held = "; ".join(words.t(LOCK_NAMES[k], name=words.player(v)) for k, v in locks.items() if k in LOCK_NAMES)
+    held = words.in_turn([words.t(LOCK_NAMES[k], name=words.player(v)) for k, v in locks.items() if k in LOCK_NAMES])
     lock_lines = wrap(held, 11, sheet.text_width) if held else ()
     status_lines = wrap(status, 15, sheet.text_width - (0 if view.get("finished") else 26), True)
     lines: list[tuple[str, int, bool, Any]] = [(line, 15, True, INK) for line in status_lines]

@@ -5,10 +5,13 @@ rules are phrased from their template, sense and placeholders; squares from thei
 action tiles and objectives from their kinds; players by their display names. English is the msgids.
 
 Grammar stays inside the catalog entries (issue 22). An egg colour is inserted bare only right after the
-word "egg" in the singular ("a {egg} egg", "un uovo {egg}", "un œuf {egg}", context "egg", masculine
-singular in Italian and French); counted eggs, an egg type's row and its pile are whole phrases per
-colour ("{count} red eggs": "2 uova rosse"; "red row": "riga delle uova rosse"; "red pile": "pile des
-œufs rouges"), so templates only add the words that agree with the fixed noun they begin with.
+word "egg" in the singular with no article before it ("no {egg} egg", "{egg} egg from its pile",
+context "egg", masculine singular in Italian and French); an egg or a tile with its indefinite article is
+a whole phrase per colour or tile type ("an orange egg": "un uovo arancione"; "an empty tile": "una
+tessera vuota"), since the article depends on the word that follows it in English ("a"/"an") and on the
+noun's gender in Italian and French; counted eggs, an egg type's row and its pile are whole phrases per
+colour too ("{count} red eggs": "2 uova rosse"; "red row": "riga delle uova rosse"; "red pile": "pile
+des œufs rouges"), so templates only add the words that agree with the fixed noun they begin with.
 """
 
 from __future__ import annotations
@@ -29,6 +32,18 @@ EGG_COLOURS = {  # after "egg", singular: "a red egg"
     "cyan": NP_("egg", "cyan"),
     "purple": NP_("egg", "purple"),
     "pink": NP_("egg", "pink"),
+}
+# TRANSLATORS: an egg of this colour with its indefinite article, as in "My tile has an orange egg" or
+# "Ada drops an orange egg on b3".
+AN_EGGS = {  # "{an_egg}": the article goes with the colour word ("a red egg", "an orange egg")
+    "red": NP_("an-egg", "a red egg"),
+    "green": NP_("an-egg", "a green egg"),
+    "yellow": NP_("an-egg", "a yellow egg"),
+    "blue": NP_("an-egg", "a blue egg"),
+    "orange": NP_("an-egg", "an orange egg"),
+    "cyan": NP_("an-egg", "a cyan egg"),
+    "purple": NP_("an-egg", "a purple egg"),
+    "pink": NP_("an-egg", "a pink egg"),
 }
 EGG_COUNTS = {
     "red": NN_("{count} red egg", "{count} red eggs"),
@@ -82,6 +97,17 @@ TILE_TYPES = {
     "statue": NP_("tile-type", "statue"),
     "tower": NP_("tile-type", "tower"),
 }
+# TRANSLATORS: a map tile of this type with its indefinite article, as in "I'm next to an empty tile".
+A_TILES = {  # "{a_tile}": the article goes with the type word ("a tree tile", "an empty tile")
+    "empty": NP_("a-tile", "an empty tile"),
+    "tree": NP_("a-tile", "a tree tile"),
+    "cave": NP_("a-tile", "a cave tile"),
+    "dragon": NP_("a-tile", "a dragon tile"),
+    "well": NP_("a-tile", "a well tile"),
+    "witch": NP_("a-tile", "a witch tile"),
+    "statue": NP_("a-tile", "a statue tile"),
+    "tower": NP_("a-tile", "a tower tile"),
+}
 HALVES = {
     "left": NP_("half", "left"),
     "right": NP_("half", "right"),
@@ -105,7 +131,7 @@ DIRECTIONS = {
 RULES: dict[tuple[int, bool], str] = {  # (template, opposite sense) -> text; English is the engine's
     (1, False): N_("My tile is {tile}"),
     (1, True): N_("My tile is not {tile}"),
-    (2, False): N_("My tile has a {egg} egg"),
+    (2, False): N_("My tile has {an_egg}"),
     (2, True): N_("My tile has no {egg} egg"),
     (3, False): N_("My tile has at least {n} eggs"),
     (3, True): N_("My tile has at most {n} eggs"),
@@ -113,10 +139,10 @@ RULES: dict[tuple[int, bool], str] = {  # (template, opposite sense) -> text; En
     (4, True): N_("My tile is not in the {side} half"),
     (5, False): N_("My tile has no duplicate eggs"),
     (5, True): N_("My tile has only eggs of one type"),
-    (6, False): N_("I'm next to a {tile} tile"),
-    (6, True): N_("I'm not next to a {tile} tile"),
-    (7, False): N_("I'm next to a {egg} egg"),
-    (7, True): N_("I'm not next to a {egg} egg"),
+    (6, False): N_("I'm next to {a_tile}"),
+    (6, True): N_("I'm not next to {a_tile}"),
+    (7, False): N_("I'm next to {an_egg}"),
+    (7, True): N_("I'm not next to {an_egg}"),
     (8, False): N_("I'm next to a tile with a pawn"),
     (8, True): N_("I'm not next to a tile with a pawn"),
     (9, False): N_("All my neighbour tiles have different type"),
@@ -124,9 +150,9 @@ RULES: dict[tuple[int, bool], str] = {  # (template, opposite sense) -> text; En
     (10, False): N_("All my neighbour tiles have different egg types"),
     (10, True): N_("All my neighbour tiles have the same egg types"),
     (11, False): N_("My tile matches the rules of all other eggs"),
-    (12, False): N_("There's a {tile} tile in my {line}"),
+    (12, False): N_("There's {a_tile} in my {line}"),
     (12, True): N_("There's no {tile} tile in my {line}"),
-    (13, False): N_("There's a {egg} egg in my {line}"),
+    (13, False): N_("There's {an_egg} in my {line}"),
     (13, True): N_("There's no {egg} egg in my {line}"),
     (14, False): N_("At most {n} eggs in my {line}"),
     (14, True): N_("At least {n} eggs in my {line}"),
@@ -234,17 +260,16 @@ STAYED = N_("{who} cannot move and stays on {square}")
 MOVE_LOCKED = N_("{who} cannot move: the movement lock holds")
 NO_DROP = N_("{who} has no egg to drop")
 DROPPED = {
-    "pile": N_("{who} drops a {egg} egg on {square}, from its pile"),
-    "mine": N_("{who} drops a {egg} egg on {square}, from their collected eggs"),
-    "square": N_("{who} drops a {egg} egg on {square}, taken from {source}"),
+    "pile": N_("{who} drops {an_egg} on {square}, from its pile"),
+    "mine": N_("{who} drops {an_egg} on {square}, from their collected eggs"),
+    "square": N_("{who} drops {an_egg} on {square}, taken from {source}"),
 }
 RULE_NEXT = N_("{who} adds “{rule}” to the {row}")
 RULE_ON_TOP = N_("{who} puts “{rule}” on top of a rule of the {row}")
 RULE_DISCARDED = N_("{who} plays a rule that fits nowhere: the tile is discarded")
 RULE_LOCKED = N_("{who} cannot place a rule: the rules lock holds")
 COLLECTED = N_("{who} collects {eggs}")
-AN_EGG = N_("a {egg} egg")
-AN_EGG_FROM = N_("a {egg} egg from {square}")
+AN_EGG_FROM = N_("{an_egg} from {square}")
 PILE_OUT = N_("The {pile} is empty: its rules are removed")
 ROW_CLEARED = N_("The {row} would point nowhere or everywhere: its rules are removed")
 NO_TILE = N_("{who} has no tile they may play: the turn passes")
@@ -265,14 +290,14 @@ HAND_DISCARDED = NN_(
 )
 NO_EFFECT = N_("{who}'s action has no effect")
 RULES_CLEARED = N_("{who} clears the {row}")
-TO_PILE = N_("{who} sends a {egg} egg from {square} back to its pile")
+TO_PILE = N_("{who} sends {an_egg} from {square} back to its pile")
 RULES_SWITCHED = N_("{who} switches the {row} with the {other_row}")
-STOLE = N_("{who} steals a {egg} egg from {other}")
-EGG_MOVED = N_("{who} moves a {egg} egg from {source} to {square}")
-EGG_PLACED = N_("{who} puts a {egg} egg from its pile on {square}")
+STOLE = N_("{who} steals {an_egg} from {other}")
+EGG_MOVED = N_("{who} moves {an_egg} from {source} to {square}")
+EGG_PLACED = N_("{who} puts {an_egg} from its pile on {square}")
 TRADED = {
-    True: N_("{who} trades {eggs}, back to their pile, for a {egg} egg"),
-    False: N_("{who} trades {eggs}, out of the game, for a {egg} egg"),
+    True: N_("{who} trades {eggs}, back to their pile, for {an_egg}"),
+    False: N_("{who} trades {eggs}, out of the game, for {an_egg}"),
 }
 TILES_SWAPPED = N_("{who} swaps the map tiles {square} and {other}")
 GUESSING = N_("Guessing their neighbours' objectives: {names}")
@@ -308,6 +333,11 @@ class Words:
         lang = self.lang if self.lang is not None else i18n.picture_lang()
         return i18n.listing(lang, items)
 
+    def in_turn(self, items: Sequence[str]) -> str:
+        """Items separated by semicolons, spaced as the language wants (`i18n.in_turn`)."""
+        lang = self.lang if self.lang is not None else i18n.picture_lang()
+        return i18n.in_turn(lang, items)
+
     # --- names ---------------------------------------------------------------------------------------
     def player(self, seat: int | None) -> str:
         if seat is None:
@@ -335,7 +365,8 @@ class Words:
         return self.tp("pile", EGG_PILES[egg]) if egg in EGG_PILES else egg
 
     def an_egg(self, egg: str) -> str:
-        return self.t(AN_EGG, egg=self.egg(egg))
+        """An egg of this colour with its indefinite article: "an orange egg", "un uovo arancione"."""
+        return self.tp("an-egg", AN_EGGS[egg]) if egg in AN_EGGS else egg
 
     def contents(self, eggs: Sequence[Sequence[Any]] | Mapping[str, int], order: Sequence[str]) -> str:
         """What lies on a square: "1 red egg, 2 blue eggs", in the game's egg order."""
@@ -347,6 +378,10 @@ class Words:
     # --- the board -------------------------------------------------------------------------------------
     def tile_type(self, kind: str) -> str:
         return self.tp("tile-type", TILE_TYPES[kind]) if kind in TILE_TYPES else kind
+
+    def a_tile(self, kind: str) -> str:
+        """A tile of this type with its indefinite article: "an empty tile", "una tessera vuota"."""
+        return self.tp("a-tile", A_TILES[kind]) if kind in A_TILES else kind
 
     def side(self, side: str) -> str:
         return self.t(SIDE_NAMES[side]) if side in SIDE_NAMES else side
@@ -374,7 +409,9 @@ class Words:
         return self.t(
             message,
             tile=self.tile_type(str(rule.get("tile"))),
+            a_tile=self.a_tile(str(rule.get("tile"))),
             egg=self.egg(str(rule.get("egg"))),
+            an_egg=self.an_egg(str(rule.get("egg"))),
             n=self.number(int(rule.get("n") or 0)),
             side=self.tp("half", HALVES[side]) if side in HALVES else side,
             line=self.tp("line", LINES[line]) if line in LINES else line,

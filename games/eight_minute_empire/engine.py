@@ -199,7 +199,12 @@ class EightMinuteEmpire(Game[State]):
 
     options = (
         Option("full_game", (False, True), False, "play three games and sum the victory points"),
-        Option("explore", (False, True), False, "six explore tokens: the first city on one gains it"),
+        Option(
+            "explore",
+            (False, True),
+            False,
+            "six explore tokens on the map: whoever first builds a city in a token's region gains that token",
+        ),
         Option("citadels", (False, True), False, "three citadel regions worth 1 extra VP to control"),
         Option("layout", ("L", "row"), "L", "2-3 players: three boards as an L or in a row (4 use 2x2)"),
         Option(

@@ -766,6 +766,12 @@ def row_is_balanced(board: Board, egg: str, seat: int, row: Sequence[Rule]) -> b
 # --- text --------------------------------------------------------------------------------------------
 
 
+def a_or_an(word: str) -> str:
+    """The word with its English indefinite article: "a red", "an orange", "an empty" (every colour and
+    tile type is said as it is spelt, so its first letter decides)."""
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
+
+
 def rule_text(rule: Rule) -> str:
     """The rule as printed on the tile, in its sense."""
     t, neg = rule["t"], bool(rule.get("neg"))
@@ -775,7 +781,7 @@ def rule_text(rule: Rule) -> str:
     if t == 1:
         return f"My tile is{not_} {rule['tile']}"
     if t == 2:
-        return f"My tile has {'no' if neg else 'a'} {rule['egg']} egg"
+        return f"My tile has no {rule['egg']} egg" if neg else f"My tile has {a_or_an(rule['egg'])} egg"
     if t == 3:
         return f"My tile has at {'most' if neg else 'least'} {n} eggs"
     if t == 4:
@@ -783,9 +789,9 @@ def rule_text(rule: Rule) -> str:
     if t == 5:
         return "My tile has only eggs of one type" if neg else "My tile has no duplicate eggs"
     if t == 6:
-        return f"I'm{not_} next to a {rule['tile']} tile"
+        return f"I'm{not_} next to {a_or_an(rule['tile'])} tile"
     if t == 7:
-        return f"I'm{not_} next to a {rule['egg']} egg"
+        return f"I'm{not_} next to {a_or_an(rule['egg'])} egg"
     if t == 8:
         return f"I'm{not_} next to a tile with a pawn"
     if t == 9:
@@ -795,9 +801,9 @@ def rule_text(rule: Rule) -> str:
     if t == 11:
         return "My tile matches the rules of all other eggs"
     if t == 12:
-        return f"There's {'no' if neg else 'a'} {rule['tile']} tile in my {line}"
+        return f"There's {'no ' + rule['tile'] if neg else a_or_an(rule['tile'])} tile in my {line}"
     if t == 13:
-        return f"There's {'no' if neg else 'a'} {rule['egg']} egg in my {line}"
+        return f"There's {'no ' + rule['egg'] if neg else a_or_an(rule['egg'])} egg in my {line}"
     if t == 14:
         return f"At {'least' if neg else 'most'} {n} eggs in my {line}"
     if t == 15:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.reggverse.board import geometry
+from games.reggverse.board import a_or_an, geometry
 
 
 def summary(view: dict[str, Any]) -> str:
@@ -66,7 +66,7 @@ def event_text(event: dict[str, Any]) -> str | None:
         return f"{who} cannot move and stays"
     if kind == "dropped":
         source = {"pile": "its pile", "mine": "their own eggs"}.get(event["source"], "another tile")
-        return f"{who} drops a {event['egg']} egg (from {source})"
+        return f"{who} drops {a_or_an(event['egg'])} egg (from {source})"
     if kind == "rule_placed":
         how = "on top of a rule" if event["covered"] is not None else "next to its rules"
         return f'{who} adds "{event["text"]}" to {event["egg"]} ({how})'
