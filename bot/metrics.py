@@ -233,7 +233,7 @@ class BotMetrics:
         self.timer_ticks.inc()
         self.timer_games.inc(handled)
 
-    def stalled(self, game_key: str, cause: str) -> None:
+    def stalled(self, game_key: str, cause: str, game_id: int) -> None:
         self.games_stalled.labels(game_key, cause).inc()
 
     def asked_to_show(self, update: TableUpdate) -> None:

@@ -106,8 +106,8 @@ class TableObserver(Protocol):
 
     def ticked(self, handled: int) -> None: ...
 
-    def stalled(self, game_key: str, cause: str) -> None:
-        """The watchdog re-armed a game: `cause` "overdue" (past its deadline, the timer making no
+    def stalled(self, game_key: str, cause: str, game_id: int) -> None:
+        """The watchdog re-armed game `game_id`: `cause` "overdue" (past its deadline, the timer making no
         progress) or "idle" (no turn timer, unchanged for a long time)."""
 
 
@@ -124,7 +124,7 @@ class NullObserver:
     def ticked(self, handled: int) -> None:
         return None
 
-    def stalled(self, game_key: str, cause: str) -> None:
+    def stalled(self, game_key: str, cause: str, game_id: int) -> None:
         return None
 
 

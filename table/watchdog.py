@@ -107,7 +107,7 @@ class Watching(Advancing):
             if cause == "idle" and awaited and update.outcome is None:
                 actions = await self.db.actions(game_id)
                 since = actions[-1].at if actions else row.created_at
-        self.observer.stalled(row.game_key, cause)
+        self.observer.stalled(row.game_key, cause, game_id)
         # A game idle with only humans awaited is players taking their time; anything else is a fault.
         level = logging.WARNING if cause == "idle" and rearmed == ["prompt"] else logging.ERROR
         log.log(

@@ -17,7 +17,9 @@ Invariants, after every step (`nothing_stalls_nothing_is_lost`):
 - every awaited human has a live prompt (the newest DM or "/game hand" answer carries the prompt, at
   a version its click is accepted from) and a deadline when the game has a timer (none when it has not);
   except after a kill of the process that answers DMs, in a game of the other process: the DMs that
-  kill lost are counted (event "a DM lost ...") and the players have "/game hand";
+  kill lost are counted (event "a DM lost ...") and the players have "/game hand" until the watchdog
+  re-sends them (a game without a timer: once it has been idle for a day, step "a day passes"; a timed
+  game: its timer reminds them and then moves for them);
 - no AI seat (nor a seat the AI plays for an absent player) is left awaited: it moved in the same step,
   unless the game is due;
 - no decision is lost or applied twice: each acknowledged click is its seat's first action after the
@@ -75,7 +77,9 @@ from harness.table_model import (
 )
 from storage import Database, DatabaseUnavailable, GameRow, SeatRow, Shards, shard_of
 from table import CatchingUp, Decided, TableError, TableService, Unavailable
+from table.core import WatchTimes
 from table.stalls import stall_report
+from table.updates import NullObserver
 from tests.storage.conftest import PG_URL, create_pg_database, drop_pg_database
 
 T = TypeVar("T")
@@ -119,6 +123,8 @@ class TableModel(RuleBasedStateMachine):
         self.dm_lost: set[int] = set()  # games whose DMs a kill of the process that sends them lost
         self.seeds = random.Random(0)
         self._status: dict[int, str] = {}
+        self.watched = _Watched()  # what the processes' watchdogs re-armed
+        self.noted: set[str] = set()  # rare things that happened in this example (counted in SEEN)
 
     def run(self, coroutine: Awaitable[T]) -> T:
         return self.loop.run_until_complete(coroutine)  # type: ignore[arg-type]
@@ -129,7 +135,7 @@ class TableModel(RuleBasedStateMachine):
         cache = shards is None  # a process alone on its database caches rows, as the bot does
         db = fused(db or await self.env.database(cache), fuse)
         notifier = Notifier(self.players, fuse, db)
-        table = TableService(db, notifier, clock=self.clock, shards=shards, seeds=self.seeds)
+        table = TableService(db, notifier, clock=self.clock, shards=shards, seeds=self.seeds, observer=self.watched)
         return Process(db, table, fuse, shards)
 
     @initialize(two=st.booleans(), seed=st.integers(0, 2**32))
@@ -148,6 +154,8 @@ class TableModel(RuleBasedStateMachine):
         seen |= {f"click {c.outcome}" for c in self.players.clicks}
         seen |= {"killed"} if self.kills else set()
         seen |= {"two processes"} if len(self.processes) == 2 else set()
+        seen |= self.noted
+        seen |= {"watchdog re-armed"} if self.watched.idle or self.watched.overdue else set()
         for what in sorted(seen):
             event(what)
         SEEN.update(seen)
@@ -495,6 +503,45 @@ class TableModel(RuleBasedStateMachine):
 
         self.run(go())
 
+    @rule(crash_at=st.sampled_from([None, None, None, 0]))
+    def a_day_passes(self, crash_at: int | None) -> None:
+        """Nobody plays for a day: timed games run out their timers, and the watchdog re-arms every
+        game without a timer (table.watchdog's idle games): it sends the awaited players their prompt
+        again, so even a DM a kill lost reaches them, and the game can move on."""
+        self._a_day(crash_at)
+
+    @precondition(lambda self: bool(self.dm_lost))
+    @rule()
+    def a_day_passes_after_a_lost_dm(self) -> None:
+        """The case the watchdog is for (a rare one: a kill of the process that sends the DMs, after
+        another process's commit), made likelier."""
+        self._a_day(None)
+
+    def _a_day(self, crash_at: int | None) -> None:
+        self.clock.now += WatchTimes().idle + timedelta(seconds=1)
+        before = self.watched.idle.copy()
+
+        async def go() -> tuple[bool, set[int]]:
+            assert self.reader is not None
+            untimed = set()
+            for lobby in self.lobbies("active"):
+                row = await self.reader.game_row(lobby.game_id)
+                if row is not None and row.status == "active" and not row.turn_seconds:
+                    untimed.add(lobby.game_id)
+            survived = True
+            for process in list(self.processes):
+                survived &= await self._act(process, crash_at, process.table.tick) is not None
+            return survived, untimed
+
+        survived, untimed = self.run(go())
+        if not survived:
+            return  # killed mid-tick: what it had not re-sent yet, a later day re-sends
+        rearmed = {game_id for game_id, n in self.watched.idle.items() if n > before.get(game_id, 0)}
+        assert untimed <= rearmed, f"idle games the watchdog did not re-arm: {sorted(untimed - rearmed)}"
+        if untimed & self.dm_lost:
+            self.noted.add("a lost DM re-sent by the watchdog")
+        self.dm_lost -= untimed
+
     @rule(which=st.integers(0, 1))
     def restart(self, which: int) -> None:
         self.run(self._restart(self.processes[which % len(self.processes)]))
@@ -600,7 +647,7 @@ class TableModel(RuleBasedStateMachine):
                 and acted.get(prompt.seat, 0) <= n.version <= version
             ]
             if not live and lobby.game_id in self.dm_lost:
-                event("a DM lost to a kill of the DM process")
+                self.noted.add("a DM lost to a kill of the DM process")
                 continue
             assert live or due, f"seat {prompt.seat} has no live prompt: {await report()}"
 
@@ -627,6 +674,17 @@ class TableModel(RuleBasedStateMachine):
             )
             assert match is not None, f"game {game_id} v{action.seq}: seat {action.seat}'s action has no click"
             unused.remove(match)
+
+
+class _Watched(NullObserver):
+    """Counts, per game, what the watchdog re-armed (the bot counts `tablebot_games_stalled_total`)."""
+
+    def __init__(self) -> None:
+        self.idle: Counter[int] = Counter()
+        self.overdue: Counter[int] = Counter()
+
+    def stalled(self, game_key: str, cause: str, game_id: int) -> None:
+        (self.idle if cause == "idle" else self.overdue)[game_id] += 1
 
 
 @contextmanager
@@ -657,6 +715,8 @@ def run_model(url: str, examples: int, *, wanted: set[str]) -> None:
 
 
 EVERYTHING = {"game finished", "game abandoned", "game active", "game lobby", "killed", "two processes"} | {
+    "watchdog re-armed",
+    "a lost DM re-sent by the watchdog",
     "click acked",
     "click refused",
     "click unknown",
