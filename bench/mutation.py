@@ -1,6 +1,6 @@
 """Mutation testing of the engine's contract and each game's scoring rules: do the tests notice a mistake?
 
-    python -m bench mutation [--module PATH ...] [--max-children 2]     (or `make mutation`; not in CI)
+    python -m bench mutation [--module PATH ...] [--max-children 2] [--keep DIR]   (or `make mutation`; not in CI)
 
 For each module (MODULES: games/core.py, the contract every game relies on, and each game's rules or
 scoring module) mutmut 3 makes small mistakes in its code, one at a time (`<` for `<=`, `+ 1` for
@@ -13,6 +13,10 @@ It runs on a copy of the project's files in a temporary folder (mutmut writes a 
 the sources): the engine interpreted (no compiled modules are copied), the working tree untouched.
 Every surviving mutant's diff is printed, so a new survivor can be judged: a test to add, or an entry
 in EQUIVALENT. The figures go to bench/results/mutation.json (`python -m bench report`).
+
+With `--keep DIR` (one module) the copy is made in DIR and left there: after adding tests, copy them into
+DIR/tests and DIR/mutants/tests and rerun only the survivors there (`python -m mutmut run NAME ...`, then
+`python -m mutmut results`); mutmut finds the new tests and learns which functions they reach.
 """
 
 from __future__ import annotations
@@ -56,6 +60,9 @@ MODULES: dict[str, list[str]] = {
     "games/reggverse/board.py": [
         "tests/test_reggverse_rules.py",
         "tests/test_reggverse_engine.py",
+        "tests/test_reggverse_published.py",
+        "tests/test_reggverse_replay.py",
+        "tests/test_reggverse_board_edges.py",
     ],
     "games/reggverse/objectives.py": [
         "tests/test_reggverse_rules.py",
@@ -220,11 +227,14 @@ def _mutated_lines(diff: str) -> str:
     )
 
 
-def run_module(module: str, tests: list[str], max_children: int) -> ModuleScore:
+def run_module(module: str, tests: list[str], max_children: int, keep: Path | None = None) -> ModuleScore:
     score = ModuleScore(module)
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="mutation-") as folder:
-        work = Path(folder)
+        work = Path(folder) if keep is None else keep
+        if keep is not None:
+            shutil.rmtree(keep, ignore_errors=True)
+            keep.mkdir(parents=True)
         _copy_project(work)
         present = [t for t in tests if (work / t).exists()]
         # Everything beside the mutated package goes along (the tests import the bot, the table service...).
@@ -258,9 +268,12 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--module", action="append", choices=sorted(MODULES), help="only these (default: all)")
     parser.add_argument("--max-children", type=int, default=2, help="mutants tested at once")
+    parser.add_argument("--keep", type=Path, help="make mutmut's copy in this folder (emptied first) and leave it")
     args = parser.parse_args(argv)
     chosen = args.module or list(MODULES)
-    scores = [run_module(module, MODULES[module], args.max_children) for module in chosen]
+    if args.keep is not None and len(chosen) != 1:
+        parser.error("--keep needs exactly one --module")
+    scores = [run_module(module, MODULES[module], args.max_children, args.keep) for module in chosen]
     figures: dict[str, dict[str, object]] = {}
     for s in scores:
         for name, diff in s.survivors.items():
