@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -77,16 +78,23 @@ def _same(module: str, function: str, why: str, *lines: str) -> dict[tuple[str, 
     return {(module, function, line): why for line in lines}
 
 
-CORE, EGGS, EME, REGG = (
+CORE, EGGS, EME, REGG, BOARD = (
     "games/core.py",
     "games/eggs_empires/rules.py",
     "games/eight_minute_empire/scoring.py",
     "games/reggverse/objectives.py",
+    "games/reggverse/board.py",
 )
 SHEPHERDS = (
     "if first_shepherd < len(keys) and keys[first_shepherd] {} and bisect_left(keys, 48) > bisect_left(keys, 32):"
 )
 MOST_OF = "return 5 if mine.get(e, {}) > count(left, e) and mine.get(e, {}) > count(right, e) else 0"
+FRESH_INDEX = "a new index of the same board instead of the one at hand: the same masks, worked out again"
+OWN_ROW = (
+    "the rows differ only in this egg's own row, which nothing reads but the row itself (template 11 reads the "
+    "other rows)"
+)
+NO_EGG_NAMED = 'no egg is named "XXXX": with either default no row is left out as the egg\'s own'
 # Survivors that behave exactly as the original: (module, mutated function, the mutated line as mutmut
 # writes it, stripped) -> why. Keyed by text, not by mutmut's numbering, which shifts with any edit.
 EQUIVALENT: dict[tuple[str, str, str], str] = {
@@ -150,6 +158,64 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         MOST_OF.format(0, "None"),
         MOST_OF.format(0, 1),
     ),
+    **_same(
+        BOARD,
+        "_memo_key",
+        "the all-sides memo's name is only ever compared with itself",
+        'return READS[t], side if t in SIDED else "XXXX"',
+    ),
+    **_same(
+        BOARD,
+        "BoardIndex.pointing_at",
+        FRESH_INDEX,
+        "m = rule_mask(r, self._board, side, egg, None, None)",
+        "m = rule_mask(r, self._board, side, egg, None, )",
+    ),
+    **_same(BOARD, "row_holds", FRESH_INDEX, "return bool(row_mask(row, board, side, egg, rows, None) >> cell & 1)"),
+    **_same(BOARD, "rule_mask", NO_EGG_NAMED, 'egg: str = "XXXX",'),
+    **_same(BOARD, "row_mask", NO_EGG_NAMED, 'egg: str = "XXXX",'),
+    **_same(BOARD, "row_holds", NO_EGG_NAMED, 'egg: str = "XXXX",'),
+    **_same(
+        BOARD,
+        "rule_holds",
+        NO_EGG_NAMED,
+        "rule: Rule, cell: int, board: Board, side: str, egg: str = "
+        '"XXXX", rows: Mapping[str, Sequence[Rule]] | None = None',
+    ),
+    **_same(
+        BOARD,
+        "matching_tiles",
+        OWN_ROW,
+        "return cells_of(row_mask(rows.get(egg, []), board, side_of(seat), egg, None))",
+        "return cells_of(row_mask(rows.get(egg, []), board, side_of(seat), egg, ))",
+    ),
+    **_same(
+        BOARD,
+        "matching_tiles",
+        "an egg without a row, [] or None, points nowhere either way (row_mask: `if not row`)",
+        "return cells_of(row_mask(rows.get(egg, None), board, side_of(seat), egg, rows))",
+        "return cells_of(row_mask(rows.get(egg, ), board, side_of(seat), egg, rows))",
+    ),
+    **_same(
+        BOARD,
+        "row_is_balanced",
+        OWN_ROW,
+        "rows = None",
+        "return balanced(row_mask(row, board, side_of(seat), egg, None), board)",
+        "return balanced(row_mask(row, board, side_of(seat), egg, ), board)",
+    ),
+    **_same(
+        BOARD,
+        "BoardIndex.placements",
+        "every rule then goes the template-11 way, rule_mask, which reads any other template's rule as self.mask",
+        "plain = None",
+    ),
+    **_same(
+        BOARD,
+        "BoardIndex.placements",
+        "for template 11 `new` is read per egg (rule_mask) before any use",
+        "new = self.mask(rule, side) if plain else 1",
+    ),
 }
 
 
@@ -160,6 +226,7 @@ class ModuleScore:
     equivalent: dict[str, str] = field(default_factory=dict)  # surviving mutant name -> why it is equivalent
     survivors: dict[str, str] = field(default_factory=dict)  # non-equivalent survivor -> its diff
     seconds: float = 0.0
+    load: tuple[float, float] = (0.0, 0.0)  # the machine's 1-minute load average at the start and the end
 
     def count(self, status: str) -> int:
         return sum(s == status for s in self.statuses.values())
@@ -229,7 +296,7 @@ def _mutated_lines(diff: str) -> str:
 
 def run_module(module: str, tests: list[str], max_children: int, keep: Path | None = None) -> ModuleScore:
     score = ModuleScore(module)
-    started = time.monotonic()
+    started, load_before = time.monotonic(), os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="mutation-") as folder:
         work = Path(folder) if keep is None else keep
         if keep is not None:
@@ -259,6 +326,7 @@ def run_module(module: str, tests: list[str], max_children: int, keep: Path | No
             else:
                 score.survivors[name] = diff
     score.seconds = time.monotonic() - started
+    score.load = (round(load_before, 1), round(os.getloadavg()[0], 1))
     return score
 
 
@@ -286,6 +354,8 @@ def main(argv: list[str]) -> int:
             "equivalent": len(s.equivalent),
             "untested": len(s.statuses) - s.judged - len(s.equivalent),
             "minutes": round(s.seconds / 60, 1),
+            "mutants per s": round(len(s.statuses) / s.seconds, 2) if s.seconds else 0.0,
+            "load average at start, end": list(s.load),
             "not yet killed": [f"{_mutated_function(n)}: {_mutated_lines(d)}" for n, d in s.survivors.items()],
             "equivalent survivors": [f"{_mutated_function(n)}: {why}" for n, why in s.equivalent.items()],
         }

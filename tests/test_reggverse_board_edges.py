@@ -16,11 +16,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import games.reggverse.board as board_module
 from games.reggverse.board import (
     READS,
     SIDES,
     _memo_key,
+    balanced,
     destination,
+    full_mask,
     geometry,
     index_board,
     matching_tiles,
@@ -269,6 +272,20 @@ def test_a_rule_pointing_nowhere_or_everywhere_goes_nowhere_and_a_long_row_takes
     assert set(matching_tiles(board, "green", 0, [bottom, right, cave, no_red])) == {10, 11, 14, 15}
 
 
+def test_a_row_pointing_at_every_square_but_one_is_balanced() -> None:
+    """The none/all test at its edges: every square but one (the first or the last) passes, every square fails."""
+    board: Board = {"shape": "4x4", "types": ["tree"] + ["cave"] * 14 + ["well"], "eggs": [{}] * 16, "pawns": [0]}
+    board["rows"] = {"red": []}
+    for lone in ("tree", "well"):
+        row = [{"id": 1, "t": 1, "neg": True, "tile": lone}]
+        assert len(matching_tiles(board, "red", 0, row)) == 15
+        assert row_is_balanced(board, "red", 0, row), lone
+        assert balanced(rule_mask(row[0], board, "south"), board), lone
+    assert not row_is_balanced(board, "red", 0, [{"id": 2, "t": 1, "neg": True, "tile": "dragon"}])
+    assert not balanced(0, board) and balanced(1, board) and not balanced(full_mask(board), board)
+    assert full_mask(board) == 0xFFFF
+
+
 def test_rules_without_ids_are_read_each_for_itself_never_remembered_for_another() -> None:
     """Masks are remembered by rule id: two rules without one (hand-made, not from a tile) must not
     share a remembered mask, when placing a rule or when collecting."""
@@ -355,6 +372,62 @@ def test_sides_share_a_remembered_mask_exactly_when_they_read_the_same_squares(b
                     assert all(fresh.mask(r, a) == fresh.mask(r, b) for r in EVERY_RULE if r["t"] == t), (t, a, b)
         groups = len(set(keys))
         assert groups == (1 if t in (1, 2, 3, 5, 6, 7, 8, 9, 10) else 2 if t in (12, 13, 14, 15) else 4), t
+
+
+def test_a_mask_is_worked_out_once_until_what_its_rule_reads_changes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The index's contract (BoardIndex): masks are remembered by rule id, once for the sides that read
+    alike; placing and collecting read the same memo; an egg change forgets only the rules reading eggs
+    and a pawn move only those reading pawns. Counted at the one function that works a mask out."""
+    worked: list[tuple[int, str]] = []
+    work_out = board_module._base_mask
+
+    def counting(rule: Rule, ix: Any, side: str) -> int:
+        worked.append((rule["id"], side))
+        return work_out(rule, ix, side)
+
+    monkeypatch.setattr(board_module, "_base_mask", counting)
+    tile = {"id": 1, "t": 1, "neg": True, "tile": "tree"}
+    half = {"id": 2, "t": 4, "neg": False, "side": "left"}
+    tile_line = {"id": 3, "t": 12, "neg": False, "tile": "tree", "line": "row"}
+    egg = {"id": 4, "t": 2, "neg": True, "egg": "red"}
+    egg_line = {"id": 5, "t": 13, "neg": False, "egg": "red", "line": "column"}
+    pawn = {"id": 6, "t": 8, "neg": True}
+    pawn_line = {"id": 7, "t": 15, "neg": True, "n": 1, "line": "row"}
+    board: Board = {
+        "shape": "4x4",
+        "types": ["tree", "cave"] * 8,
+        "eggs": [{"red": 1} if c in (5, 10) else {} for c in range(16)],
+        "pawns": [0, 15],
+        "rows": {"red": [tile, half], "blue": [tile_line, egg], "green": [pawn, egg_line], "yellow": [pawn_line]},
+    }
+    every = [tile, half, tile_line, egg, egg_line, pawn, pawn_line]
+    ix = index_board(board)
+
+    def work(read: Any) -> list[int]:
+        worked.clear()
+        read()
+        return sorted(i for i, _ in worked)
+
+    def read_all(side: str) -> Any:
+        return lambda: [ix.mask(r, side) for r in every]
+
+    assert work(lambda: ix.pointing_at(EGGS, "south", 3, {})) == [1, 2, 3, 4, 5, 6, 7]
+    assert work(lambda: ix.pointing_at(EGGS, "south", 3, {})) == []
+    assert work(read_all("south")) == []
+    assert work(lambda: ix.placements(EGGS, {"id": 8, "t": 5, "neg": False}, "south")) == [8]
+    assert work(read_all("north")) == [2]  # the same rows and columns, the other halves
+    assert work(read_all("west")) == [2, 3, 5, 7]
+    assert work(lambda: ix.placements(EGGS, {"id": 8, "t": 5, "neg": False}, "east")) == [2]  # lines as west
+    assert work(lambda: ix.pointing_at(EGGS, "east", 3, {})) == []
+    board["eggs"][3]["red"] = 1
+    ix.eggs_changed(3, "red", 1)
+    assert work(read_all("south")) == [4, 5]
+    assert work(lambda: ix.pointing_at(EGGS, "north", 3, {})) == []
+    board["pawns"][1] = 14
+    ix.pawns_changed()
+    assert work(lambda: ix.pointing_at(EGGS, "south", 3, {})) == [6, 7]
+    assert work(read_all("north")) == []
+    assert work(read_all("east")) == [5, 7]  # the lines across, forgotten by both changes
 
 
 # --- frames, names, movement, texts --------------------------------------------------------------------
