@@ -273,6 +273,9 @@ def _config(module: str, tests: list[str], copied: list[str]) -> str:
         # A mutant that loops forever (`n <= 0` -> `n < 0` makes randrange(0) spin) is stopped after this many
         # times its tests' CPU time: mutmut's default of 15 took a quarter of an hour for one mutant.
         "timeout_multiplier = 2.0\n"
+        # ...and the wall-clock limit is (estimate + constant) x multiplier: mutmut's constant of 1 s is less than
+        # a fork and a pytest start on a loaded machine, where tests of fast functions all "timed out" (counted killed).
+        "timeout_constant = 10.0\n"
     )
 
 

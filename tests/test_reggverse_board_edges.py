@@ -121,6 +121,10 @@ def boards(draw: st.DrawFn, longest_row: int = 3) -> Board:
 
 def assert_reads_like_a_fresh_index(ix: Any, board: Board) -> None:
     fresh = index_board(board)
+    # the counts per square it keeps: eggs lying there, pawns standing there
+    squares = range(len(board["types"]))
+    assert ix.totals == [sum(board["eggs"][c].values()) for c in squares]
+    assert ix.pawn_count == [board["pawns"].count(c) for c in squares]
     for side in SIDES:
         for r in EVERY_RULE:
             assert ix.mask(r, side) == fresh.mask(r, side), (rule_text(r), side)
