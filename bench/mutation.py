@@ -14,9 +14,10 @@ the sources): the engine interpreted (no compiled modules are copied), the worki
 Every surviving mutant's diff is printed, so a new survivor can be judged: a test to add, or an entry
 in EQUIVALENT. The figures go to bench/results/mutation.json (`python -m bench report`).
 
-With `--keep DIR` (one module) the copy is made in DIR and left there: after adding tests, copy them into
-DIR/tests and DIR/mutants/tests and rerun only the survivors there (`python -m mutmut run NAME ...`, then
-`python -m mutmut results`); mutmut finds the new tests and learns which functions they reach.
+With `--keep DIR` (one module) the copy is made in DIR and left there; `--keep DIR --resume` goes on in it
+after a stop or after adding tests: the test files are copied in again, mutmut runs the stats of the new
+tests and tests every mutant without a verdict (or one that only timed out, if the limits changed). To
+retry chosen survivors by hand: `python -m mutmut run NAME ...` in DIR.
 """
 
 from __future__ import annotations
@@ -171,7 +172,13 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "m = rule_mask(r, self._board, side, egg, None, None)",
         "m = rule_mask(r, self._board, side, egg, None, )",
     ),
-    **_same(BOARD, "row_holds", FRESH_INDEX, "return bool(row_mask(row, board, side, egg, rows, None) >> cell & 1)"),
+    **_same(
+        BOARD,
+        "row_holds",
+        FRESH_INDEX,
+        "return bool(row_mask(row, board, side, egg, rows, None) >> cell & 1)",
+        "return bool(row_mask(row, board, side, egg, rows, ) >> cell & 1)",
+    ),
     **_same(BOARD, "rule_mask", NO_EGG_NAMED, 'egg: str = "XXXX",'),
     **_same(BOARD, "row_mask", NO_EGG_NAMED, 'egg: str = "XXXX",'),
     **_same(BOARD, "row_holds", NO_EGG_NAMED, 'egg: str = "XXXX",'),
@@ -232,10 +239,14 @@ class ModuleScore:
         return sum(s == status for s in self.statuses.values())
 
     @property
+    def untested(self) -> int:
+        """Mutants no test reached, or not tried yet (a run stopped or resumed)."""
+        return sum(s in ("no tests", "skipped", "not checked") for s in self.statuses.values())
+
+    @property
     def judged(self) -> int:
         """Mutants that count: all but the equivalent ones and those mutmut could not test."""
-        untested = sum(s in ("no tests", "skipped", "not checked") for s in self.statuses.values())
-        return len(self.statuses) - len(self.equivalent) - untested
+        return len(self.statuses) - len(self.equivalent) - self.untested
 
     @property
     def score(self) -> float:
@@ -297,28 +308,62 @@ def _mutated_lines(diff: str) -> str:
     )
 
 
-def run_module(module: str, tests: list[str], max_children: int, keep: Path | None = None) -> ModuleScore:
+def _refresh_tests(work: Path, tests: list[str]) -> None:
+    """Copy the test files (with the modules beside them they import) into a kept copy again (mutmut copies
+    them on into `mutants/` when it starts, and runs the stats of the tests it has not seen)."""
+    for source in (ROOT / "tests").glob("*.py"):
+        shutil.copy2(source, work / "tests" / source.name)
+    missing = [t for t in tests if not (ROOT / t).exists()]
+    if missing:
+        raise SystemExit(f"listed tests missing: {missing}")
+
+
+_TRY_AGAIN = ("survived", "not checked", "timeout", "suspicious", "segfault")
+
+
+def _statuses(mutmut: list[str], work: Path) -> dict[str, str]:
+    """mutmut's verdict per mutant name in `work`."""
+    listed = subprocess.run([*mutmut, "results", "--all", "true"], cwd=work, capture_output=True, text=True)
+    return {
+        found.group(1): found.group(2).strip()
+        for line in listed.stdout.splitlines()
+        if (found := _MUTANT_LINE.match(line))
+    }
+
+
+def run_module(
+    module: str,
+    tests: list[str],
+    max_children: int,
+    keep: Path | None = None,
+    resume: bool = False,
+    figures_only: bool = False,
+) -> ModuleScore:
     score = ModuleScore(module)
     started, load_before = time.monotonic(), os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="mutation-") as folder:
         work = Path(folder) if keep is None else keep
-        if keep is not None:
-            shutil.rmtree(keep, ignore_errors=True)
-            keep.mkdir(parents=True)
-        _copy_project(work)
+        resumed = resume and keep is not None and (keep / "mutants").is_dir()
+        if resumed:
+            _refresh_tests(work, tests)
+        else:
+            if keep is not None:
+                shutil.rmtree(keep, ignore_errors=True)
+                keep.mkdir(parents=True)
+            _copy_project(work)
         present = [t for t in tests if (work / t).exists()]
         # Everything beside the mutated package goes along (the tests import the bot, the table service...).
         copied = sorted(p.name for p in work.iterdir() if p.name not in ("games", ".git"))
         (work / "setup.cfg").write_text(_config(module, present, copied), encoding="utf-8")
         mutmut = [sys.executable, "-m", "mutmut"]
-        ran = subprocess.run([*mutmut, "run", "--max-children", str(max_children)], cwd=work, check=False)
-        if ran.returncode != 0:  # the tests could not run: no figures rather than a score of 0
-            raise SystemExit(f"mutmut failed on {module} (exit code {ran.returncode}): see its output above")
-        listed = subprocess.run([*mutmut, "results", "--all", "true"], cwd=work, capture_output=True, text=True)
-        for line in listed.stdout.splitlines():
-            found = _MUTANT_LINE.match(line)
-            if found:
-                score.statuses[found.group(1)] = found.group(2).strip()
+        # Resuming: every mutant not yet killed is tried again (those without a verdict, the survivors, which new
+        # tests may kill, and the timeouts); a killed one stays killed, since tests were only added.
+        again = [n for n, status in _statuses(mutmut, work).items() if status in _TRY_AGAIN] if resumed else []
+        if not (resumed and figures_only):
+            ran = subprocess.run([*mutmut, "run", "--max-children", str(max_children), *again], cwd=work, check=False)
+            if ran.returncode != 0:  # the tests could not run: no figures rather than a score of 0
+                raise SystemExit(f"mutmut failed on {module} (exit code {ran.returncode}): see its output above")
+        score.statuses = _statuses(mutmut, work)
         for name, status in score.statuses.items():
             if status != "survived":
                 continue
@@ -330,6 +375,12 @@ def run_module(module: str, tests: list[str], max_children: int, keep: Path | No
                 score.survivors[name] = diff
     score.seconds = time.monotonic() - started
     score.load = (round(load_before, 1), round(os.getloadavg()[0], 1))
+    if figures_only and keep is not None:
+        # No run here: the time is what mutmut recorded per mutant tried (wall seconds each, max_children at once).
+        meta = json.loads((keep / "mutants" / f"{module}.meta").read_text(encoding="utf-8"))
+        tried = [k for k, code in meta["exit_code_by_key"].items() if code is not None and code != 33]
+        score.seconds = sum(meta["durations_by_key"].get(k) or 0.0 for k in tried) / max_children
+        score.load = (score.load[1], score.load[1])
     return score
 
 
@@ -340,11 +391,26 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--module", action="append", choices=sorted(MODULES), help="only these (default: all)")
     parser.add_argument("--max-children", type=int, default=2, help="mutants tested at once")
     parser.add_argument("--keep", type=Path, help="make mutmut's copy in this folder (emptied first) and leave it")
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="with --keep: go on in the kept copy (its verdicts kept, the tests/ files refreshed, timeouts retried "
+        "if the limits changed) instead of starting again",
+    )
+    parser.add_argument(
+        "--figures-only",
+        action="store_true",
+        help="with --keep DIR --resume: no mutmut run, the figures of the verdicts in DIR so far (mutants not yet "
+        "tried count as untested and stay out of the score)",
+    )
     args = parser.parse_args(argv)
     chosen = args.module or list(MODULES)
     if args.keep is not None and len(chosen) != 1:
         parser.error("--keep needs exactly one --module")
-    scores = [run_module(module, MODULES[module], args.max_children, args.keep) for module in chosen]
+    scores = [
+        run_module(module, MODULES[module], args.max_children, args.keep, args.resume, args.figures_only)
+        for module in chosen
+    ]
     figures: dict[str, dict[str, object]] = {}
     for s in scores:
         for name, diff in s.survivors.items():
@@ -355,9 +421,9 @@ def main(argv: list[str]) -> int:
             "killed": s.count("killed") + s.count("timeout"),
             "survived": s.count("survived"),
             "equivalent": len(s.equivalent),
-            "untested": len(s.statuses) - s.judged - len(s.equivalent),
+            "untested": s.untested,
             "minutes": round(s.seconds / 60, 1),
-            "mutants per s": round(len(s.statuses) / s.seconds, 2) if s.seconds else 0.0,
+            "mutants per s": round((len(s.statuses) - s.untested) / s.seconds, 2) if s.seconds else 0.0,
             "load average at start, end": list(s.load),
             "not yet killed": [f"{_mutated_function(n)}: {_mutated_lines(d)}" for n, d in s.survivors.items()],
             "equivalent survivors": [f"{_mutated_function(n)}: {why}" for n, why in s.equivalent.items()],
