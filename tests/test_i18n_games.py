@@ -302,7 +302,7 @@ def test_reggverse_pictures_draw_the_rules_in_the_language_and_stay_english_by_d
             [
                 "Où dans la rangée des œufs rouges\u202f?",
                 "Quel œuf déplacer\u202f? (encore 2)",
-                "Devinez l'objectif secret de Bo, votre voisin de droite",
+                "Devinez l'objectif secret de votre voisin de droite, Bo",
             ],
         ),
         (

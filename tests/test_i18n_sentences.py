@@ -283,21 +283,29 @@ def test_host_lobby_rating_and_score_are_the_words_players_use() -> None:
                 assert "Punti medi" not in shown
 
 
-# --- Italian "a" before a name ("a Anna" is "ad Anna"): no name follows it --------------------------------
-# Numbers ("da {low} a {high}", "Pari merito a {score}") and an egg or a tile with its article ("accanto a
-# {an_egg}": "a un uovo", see test_french_elides_de_before_every_egg_and_tile_phrase for their first word).
-ALLOWED_AFTER_A = {"high", "score", "target", "an_egg", "a_tile"}
+# --- a name after a word that bends before a vowel: the Italian "a" ("a Anna" is "ad Anna"), the French
+# "de" and "que" ("de Anna" is "d'Anna", "de Eggs and Empires" "d'Eggs..."). Names and titles are arbitrary,
+# so the sentence puts them where nothing bends ("da {name}", the subject, after a comma) instead of
+# choosing the form on their first letter. What may follow: numbers ("da {low} a {high}", "de {low}"), map
+# codes ("de C2"), an egg or a tile with its article ("accanto a {an_egg}": "a un uovo"; see
+# test_french_elides_de_before_every_egg_and_tile_phrase for their first word).
+BENDING = {
+    "it": (re.compile(r"(?<![\w'])a [*_«]*\{(\w+)\}"), {"high", "score", "target", "an_egg", "a_tile"}),
+    "fr": (
+        re.compile(r"(?<![\w'])(?:de|que|jusque|lorsque|puisque) [*_«\u00a0]*\{(\w+)\}"),
+        {"low", "source", "origin"},
+    ),
+}
 
 
-def test_no_italian_template_puts_a_name_after_the_preposition_a() -> None:
-    """Names are arbitrary, so the sentence is built with the name elsewhere ("da {name}", the subject)
-    instead of choosing between "a" and "ad" on its first letter."""
-    after_a = re.compile(r"(?<![\w'])a [*_«]*\{(\w+)\}")
-    for message in read("it"):
+@pytest.mark.parametrize("lang", ["it", "fr"])
+def test_no_template_puts_a_name_after_a_word_that_bends_before_a_vowel(lang: str) -> None:
+    pattern, allowed = BENDING[lang]
+    for message in read(lang):
         if message.id and message.context != "command":
             for value in forms(message):
-                for placeholder in after_a.findall(value):
-                    assert placeholder in ALLOWED_AFTER_A, (message.id, value)
+                for placeholder in pattern.findall(value):
+                    assert placeholder in allowed, (message.id, value)
 
 
 def test_italian_sentences_that_gave_to_a_name() -> None:
@@ -312,6 +320,17 @@ def test_italian_sentences_that_gave_to_a_name() -> None:
     stole = {"type": "stole", "seat": 1, "from": 0, "egg": "blue"}
     assert REGG.event_line(stole, ctx("Reggverse Riddles", "it", names)) == (
         "Ugo ruba un uovo blu dalle uova raccolte da Anna"
+    )
+
+
+def test_french_sentences_about_a_name_beginning_with_a_vowel() -> None:
+    from bot.render import reggverse_words as regg
+    from bot.text_stats import BOARD_EMPTY
+
+    assert i18n.t("fr", regg.GUESS["left"], name="Ugo") == "Devinez l'objectif secret de votre voisin de gauche, Ugo"
+    assert i18n.t("fr", regg.NO_EFFECT, who="Ugo") == "L'action jouée par Ugo n'a pas d'effet"
+    assert i18n.t("fr", BOARD_EMPTY, title="Eggs and Empires") == (
+        "Personne n'a encore terminé ici de partie classée du jeu Eggs and Empires."
     )
 
 
