@@ -95,11 +95,14 @@ class TableBot(commands.AutoShardedBot):
 
     def __init__(self, settings: Settings) -> None:
         self.metrics = BotMetrics()
-        # Interactions only: no privileged intents (no message content, no members).
+        # Interactions only: the guilds intent (guilds, channels, threads, roles: what permissions and
+        # threads need) and nothing else. With the default intents Discord would send a MESSAGE_CREATE or
+        # MESSAGE_UPDATE for every message in every channel the bot can see, its own table edits included,
+        # and typing, reactions, voice and member-list events: parsed for nothing, on every shard.
         sharding: dict[str, Any] = {"shard_ids": settings.shard_ids, "shard_count": settings.shard_count}
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
+            intents=discord.Intents(guilds=True),
             help_command=None,
             tree_cls=TableTree,
             http_trace=self.metrics.trace_config(),

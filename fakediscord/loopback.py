@@ -83,6 +83,10 @@ log = logging.getLogger(__name__)
 TOKEN = "fake-token"  # what BotProcess passes as DISCORD_TOKEN; anything else is refused (401 / 4004)
 API = "/api/v10"
 HEARTBEAT_MS = 41_250
+# Gateway intents (Discord's bit flags): IDENTIFY with a bit past the highest is refused (4013), and so
+# is a privileged one (4014: GUILD_MEMBERS, GUILD_PRESENCES, MESSAGE_CONTENT) the application was not granted.
+ALL_INTENTS = 1 << 26
+PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15)
 # Responses that finish an interaction (a deferral only promises one).
 FINAL_KINDS = (4, 7, "followup", "edit")
 
@@ -120,6 +124,7 @@ class Connection:
     transport: Any = None  # the TCP transport under `ws` (a 1006 drop cuts it)
     # What was dispatched, for a RESUME: (seq, frame, the interaction's token if it is one).
     kept: list[tuple[int, str, str | None]] = field(default_factory=list)
+    intents: int = 0  # what IDENTIFY asked for (Discord sends only the events these cover)
     dropped: int | str | None = None  # how it was dropped, while it is
     held: list[str] = field(default_factory=list)  # tokens of the interactions kept while dropped
 
@@ -418,11 +423,19 @@ class Loopback(Driver):
         if data.get("token") != TOKEN:
             await ws.close(code=4004, message=b"Authentication failed.")
             return None
+        intents = data.get("intents")
+        if not isinstance(intents, int) or isinstance(intents, bool) or not 0 <= intents < ALL_INTENTS:
+            await ws.close(code=4013, message=b"Invalid intent(s).")
+            return None
+        if intents & PRIVILEGED_INTENTS:  # this application has none of them enabled in its portal
+            await ws.close(code=4014, message=b"Disallowed intent(s).")
+            return None
         shard_id, shard_count = (data.get("shard") or [0, 1])[:2]
         self.identified += 1
         self._forget_sessions(int(shard_id))
         connection = Connection(ws, int(shard_id), int(shard_count), f"session-{next(self._sessions)}", self.identified)
         connection.transport = transport
+        connection.intents = intents
         owned = [g for g in self.fake.guilds if connection.owns(g)]
         await connection.dispatch(
             "READY",

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 import aiohttp
+import discord
 import pytest
 
 from fakediscord.loopback import TOKEN, Loopback
@@ -91,6 +92,25 @@ async def test_gateway_refuses_a_bad_token(loopback: Loopback) -> None:
         assert loopback.ready_shards() == set()
 
 
+@pytest.mark.parametrize(
+    ("intents", "code"),
+    [(None, 4013), ("1", 4013), (1 << 26, 4013), (-1, 4013), (1 << 15, 4014), ((1 << 1) | 1, 4014), (1 << 8, 4014)],
+)
+async def test_gateway_refuses_bad_or_privileged_intents(loopback: Loopback, intents: Any, code: int) -> None:
+    """As Discord: intents missing or out of range are invalid (4013); a privileged one (message content,
+    members, presences) the application was not granted is disallowed (4014). Nothing is identified."""
+    async with aiohttp.ClientSession() as session:
+        ws = await session.ws_connect(loopback.gateway_url)
+        await _frame(ws)
+        identify: dict[str, Any] = {"token": TOKEN, "shard": [0, 1], "properties": {}}
+        if intents is not None:
+            identify["intents"] = intents
+        await ws.send_str(json.dumps({"op": 2, "d": identify}))
+        message = await ws.receive(timeout=5)
+        assert message.type is aiohttp.WSMsgType.CLOSE and message.data == code
+        assert loopback.identified == 0 and loopback.ready_shards() == set()
+
+
 async def test_rest_faults_and_unknown_routes(loopback: Loopback) -> None:
     headers = {"Authorization": f"Bot {TOKEN}"}
     url = f"{loopback.url}/api/v10/users/@me"
@@ -126,6 +146,8 @@ async def test_a_real_bot_process_plays_through_the_loopback_and_survives_sigkil
     bot = await BotProcess.spawn(loopback, database, log=log)
     try:
         await loopback.wait_ready()
+        # The guilds intent alone: no message, typing, reaction or member events to parse for nothing.
+        assert [c.intents for c in loopback.connections] == [discord.Intents(guilds=True).value]
         alice, bob = loopback.user("Alice"), loopback.user("Bob")
         lobby = await loopback.slash(alice, "game new", game="eggs-empires")
         assert [r["type"] for r in lobby] == [4]
