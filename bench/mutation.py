@@ -174,6 +174,13 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ),
     **_same(
         BOARD,
+        "row_mask",
+        FRESH_INDEX,
+        "mask &= rule_mask(r, board, side, egg, rows, )",
+        "mask &= rule_mask(r, board, side, egg, rows, None)",
+    ),
+    **_same(
+        BOARD,
         "row_holds",
         FRESH_INDEX,
         "return bool(row_mask(row, board, side, egg, rows, None) >> cell & 1)",

@@ -8,12 +8,13 @@ square (the index counts "at least n" up to 4), rules with "at least 1" or "at m
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from itertools import count
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 import games.reggverse.board as board_module
@@ -41,7 +42,10 @@ from tests.reggverse_reference import holds, matching
 EGGS = EGG_COLOURS[:4]
 # Few tile types, so that neighbours often share one (templates 6, 9, 12 at both ends).
 TYPES = TILE_TYPES[:3]
-SETTINGS = settings(max_examples=40, deadline=None)
+# Under mutation testing (mutmut sets MUTANT_UNDER_TEST) a failure is all that counts: no shrinking, which on a
+# loaded machine outlasts mutmut's time limit and turns a kill into a "timeout".
+PHASES = (Phase.explicit, Phase.reuse, Phase.generate) if os.environ.get("MUTANT_UNDER_TEST") else tuple(Phase)
+SETTINGS = settings(max_examples=40, deadline=None, phases=PHASES)
 
 Board = dict[str, Any]
 Rule = dict[str, Any]
@@ -356,7 +360,7 @@ def test_rules_read_with_other_rows_in_their_place(board: Board, data: Any) -> N
 # --- the memo shared between sides --------------------------------------------------------------------
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30, deadline=None, phases=PHASES)
 @given(board=boards(longest_row=0))
 def test_sides_share_a_remembered_mask_exactly_when_they_read_the_same_squares(board: Board) -> None:
     """A mask is remembered under `_memo_key(side, template)`: sides with one key must read every rule of
@@ -404,7 +408,7 @@ def test_a_mask_is_worked_out_once_until_what_its_rule_reads_changes(monkeypatch
         "pawns": [0, 15],
         "rows": {"red": [tile, half], "blue": [tile_line, egg], "green": [pawn, egg_line], "yellow": [pawn_line]},
     }
-    every = [tile, half, tile_line, egg, egg_line, pawn, pawn_line]
+    every: list[Rule] = [tile, half, tile_line, egg, egg_line, pawn, pawn_line]
     ix = index_board(board)
 
     def work(read: Any) -> list[int]:
