@@ -174,6 +174,19 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ),
     **_same(
         BOARD,
+        "BoardIndex.placements",
+        FRESH_INDEX,
+        "new = rule_mask(rule, board, side, egg, None, None)",
+        "new = rule_mask(rule, board, side, egg, None, )",
+    ),
+    **_same(
+        BOARD,
+        "BoardIndex.placements",
+        "only its sign is read until a repeated rule sets it to that rule's place",
+        "repeated = -2",
+    ),
+    **_same(
+        BOARD,
         "row_mask",
         FRESH_INDEX,
         "mask &= rule_mask(r, board, side, egg, rows, )",

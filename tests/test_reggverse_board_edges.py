@@ -294,6 +294,27 @@ def test_a_row_pointing_at_every_square_but_one_is_balanced() -> None:
     assert full_mask(board) == 0xFFFF
 
 
+def test_matching_the_rules_of_all_other_eggs_reads_the_other_rows_only() -> None:
+    """Template 11 placed or collected: it reads every row but its own egg's; pointing nowhere for one egg
+    it may still go to the next; a row holding a rule twice (hand-made) takes it nowhere."""
+    board: Board = {"shape": "4x4", "types": ["tree"] * 16, "eggs": [{}] * 16, "pawns": [0]}
+    left = {"id": 2, "t": 4, "neg": False, "side": "left"}
+    right = {"id": 4, "t": 4, "neg": False, "side": "right"}
+    eleven = {"id": 9, "t": 11, "neg": False}
+    board["rows"] = {"red": [left], "blue": []}
+    # no other row: it points everywhere, so only beside red's rule, never alone on top of it
+    assert index_board(board).placements(["red"], eleven, "south") == [("red", None)]
+    board["rows"] = {"green": [], "red": [left], "blue": [right]}
+    # for green it points nowhere (left and right); for red at blue's right half, for blue at red's left
+    assert index_board(board).placements(["green", "red", "blue"], eleven, "south") == [("red", 2), ("blue", 4)]
+    board["rows"] = {"red": [{**eleven, "id": 10}], "blue": [left]}
+    assert index_board(board).pointing_at(["red", "blue"], "south", 0, {}) == ["red", "blue"]
+    assert index_board(board).pointing_at(["red", "blue"], "south", 3, {}) == []
+    board["rows"] = {"red": [left, {**left, "id": 3}]}
+    assert index_board(board).placements(["red"], {**left, "id": 11}, "south") == []
+    assert index_board(board).placements(["red"], right, "south") == []  # left and right: nowhere
+
+
 def test_rules_without_ids_are_read_each_for_itself_never_remembered_for_another() -> None:
     """Masks are remembered by rule id: two rules without one (hand-made, not from a tile) must not
     share a remembered mask, when placing a rule or when collecting."""
