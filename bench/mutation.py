@@ -178,6 +178,8 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         FRESH_INDEX,
         "new = rule_mask(rule, board, side, egg, None, None)",
         "new = rule_mask(rule, board, side, egg, None, )",
+        "masks.append(rule_mask(r, board, side, egg, None, None))",
+        "masks.append(rule_mask(r, board, side, egg, None, ))",
     ),
     **_same(
         BOARD,
@@ -329,13 +331,14 @@ def _mutated_lines(diff: str) -> str:
 
 
 def _refresh_tests(work: Path, tests: list[str]) -> None:
-    """Copy the test files (with the modules beside them they import) into a kept copy again (mutmut copies
-    them on into `mutants/` when it starts, and runs the stats of the tests it has not seen)."""
-    for source in (ROOT / "tests").glob("*.py"):
-        shutil.copy2(source, work / "tests" / source.name)
+    """Copy the listed test files into a kept copy again (mutmut copies them on into `mutants/` when it starts,
+    and runs the stats of the tests it has not seen). Only those: the copy's sources and the other tests (replay
+    digests...) stay as they were when it was made."""
     missing = [t for t in tests if not (ROOT / t).exists()]
     if missing:
         raise SystemExit(f"listed tests missing: {missing}")
+    for name in tests:
+        shutil.copy2(ROOT / name, work / name)
 
 
 _TRY_AGAIN = ("survived", "not checked", "timeout", "suspicious", "segfault")
