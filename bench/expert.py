@@ -171,7 +171,9 @@ def main(argv: list[str]) -> int:
         saved = results.RESULTS / "expert.json"
         if saved.exists():
             before = json.loads(saved.read_text(encoding="utf-8"))
-            kept = {name: value for name, value in before["figures"].items() if name not in figures}
+            # figures from an older run say which (the record's command and commit are the latest run's)
+            stamp = {"command": before["command"], "commit": before.get("commit", "?")}
+            kept = {name: {**stamp, **value} for name, value in before["figures"].items() if name not in figures}
             figures = {**kept, **figures}
             targets = {**before["targets"], **targets}
         figures = dict(sorted(figures.items()))
