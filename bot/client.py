@@ -25,7 +25,7 @@ from bot.render.pool import PICTURES
 from bot.settings import Settings
 from bot.thinking import THINKERS
 from bot.translator import CatalogTranslator
-from bot.tree import TableTree
+from bot.tree import COMMANDS_DIGEST, TableTree, commands_digest
 from storage import Database, Shards
 from table import TableService, TableUpdate, WatchTimes
 
@@ -114,6 +114,8 @@ class TableBot(commands.AutoShardedBot):
         self.global_bucket = global_bucket(settings)
         self.metrics.pace(self.http, self.global_bucket)
         self.metrics_server: MetricsServer | None = None
+        self._workers_task: asyncio.Task[None] | None = None
+        self._starting_workers: asyncio.Future[None] | None = None
 
     @property
     def syncs_commands(self) -> bool:
@@ -124,9 +126,11 @@ class TableBot(commands.AutoShardedBot):
         return self.settings.sync_commands and (self.owned is None or self.owned.owns(None))
 
     async def setup_hook(self) -> None:
-        PICTURES.start(self.settings.render_workers)  # the workers warm up while the bot connects
+        # The picture and AI workers start once connected (starting their forkserver holds the caller for
+        # seconds): until then pictures are drawn in threads and AI decisions made here, as always
+        # without workers.
         self.metrics.watch_pictures(PICTURES)
-        THINKERS.start(self.settings.ai_workers)  # after the picture workers: their forkserver, already warm
+        self._workers_task = asyncio.create_task(self._start_workers(), name="bot-start-workers")
         # Runs the migrations. A process that runs every shard is alone on its database, so storage may
         # keep the games' rows and seats in memory (docs/storage-api.md); one of several may not.
         self.db = await Database.open(
@@ -164,6 +168,15 @@ class TableBot(commands.AutoShardedBot):
         # repaired yet repairs it first.
         self.table.start_repair(first=self._connected)
 
+    async def _start_workers(self) -> None:
+        await self._connected()
+        self._starting_workers = asyncio.ensure_future(asyncio.to_thread(self._start_worker_pools))
+        await asyncio.shield(self._starting_workers)  # a close waits for it: no pool may start after
+
+    def _start_worker_pools(self) -> None:
+        PICTURES.start(self.settings.render_workers)
+        THINKERS.start(self.settings.ai_workers)  # after the picture workers: their forkserver, already warm
+
     async def _connected(self) -> None:
         """Until the gateway is ready (the background repair waits for it), or READY_WAIT seconds at most:
         with many guilds, READY comes only once each has been announced."""
@@ -175,12 +188,19 @@ class TableBot(commands.AutoShardedBot):
         return guild.preferred_locale if guild is not None else None
 
     async def sync_commands(self) -> None:
-        if self.settings.dev_guild_id is not None:
-            guild = discord.Object(self.settings.dev_guild_id)
+        """Push the slash commands to Discord, unless the last push (its digest kept in the database) was
+        of the same commands: most starts change none, and a push costs a rate-limited request and the
+        reading of every catalog."""
+        guild = None if self.settings.dev_guild_id is None else discord.Object(self.settings.dev_guild_id)
+        if guild is not None:
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
-        else:
-            await self.tree.sync()
+        assert self.application_id is not None  # known once logged in
+        digest = commands_digest(self.tree, guild, self.application_id)
+        if await self.db.get_bot_state(COMMANDS_DIGEST) == digest:
+            log.info("slash commands unchanged since they were last pushed: not pushed again")
+            return
+        await self.tree.sync(guild=guild)
+        await self.db.set_bot_state(COMMANDS_DIGEST, digest)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         # discord.py hands a click to a DynamicItem only when the custom_id matches one of ours and the
@@ -202,6 +222,11 @@ class TableBot(commands.AutoShardedBot):
         if table is not None and isinstance(table.notifier, DiscordNotifier):
             await table.notifier.threads.stop_archiving()
         await super().close()
+        if self._workers_task is not None:
+            self._workers_task.cancel()
+        for starting in (self._workers_task, self._starting_workers):
+            if starting is not None:
+                await asyncio.gather(starting, return_exceptions=True)
         if table is not None:
             await table.close()  # stop resuming stalled games before the database goes
         db = getattr(self, "db", None)

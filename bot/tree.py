@@ -8,6 +8,8 @@ as an error (with its traceback) and the user is told that nothing was changed.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 from typing import Any
 
@@ -16,6 +18,8 @@ from discord import app_commands
 
 from bot import answer, i18n, text
 from bot.languages import of_user
+
+COMMANDS_DIGEST = "commands-digest"  # bot_state key: the digest of the commands last pushed to Discord
 
 log = logging.getLogger(__name__)
 
@@ -77,3 +81,17 @@ class TableTree(app_commands.CommandTree[Any]):
             await answer.send(interaction, reply, ephemeral=True)
         except discord.HTTPException:
             log.warning("could not answer a failed command")
+
+
+def commands_digest(tree: app_commands.CommandTree[Any], guild: discord.abc.Snowflake | None, application: int) -> str:
+    """What a sync would push, as a digest: the commands (untranslated), their translations' catalogs,
+    where they go (the application, the guild or everywhere) and discord.py's version (its payload format).
+    Equal digests: the push would change nothing, so a start-up need not make it (nor read the catalogs)."""
+    found = hashlib.sha256()
+    commands = [command.to_dict(tree) for command in tree.get_commands(guild=guild)]
+    where = {"application": application, "guild": None if guild is None else guild.id, "discord": discord.__version__}
+    found.update(json.dumps([where, commands], sort_keys=True, default=str).encode())
+    for lang in i18n.LANGUAGES:
+        path = i18n.po_path(lang)
+        found.update(path.read_bytes() if path.exists() else b"")
+    return found.hexdigest()

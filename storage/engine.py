@@ -11,7 +11,7 @@ from sqlalchemy import create_engine as sa_create_engine
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-__all__ = ["DEFAULT_URL", "IMMEDIATE", "PG_STATEMENT_TIMEOUT", "create_engine", "resolve_url"]
+__all__ = ["DEFAULT_URL", "IMMEDIATE", "PG_STATEMENT_TIMEOUT", "create_engine", "dialect_insert", "resolve_url"]
 
 DEFAULT_URL = "sqlite+aiosqlite:///data/bot.sqlite3"
 # Execution option: on SQLite, open the transaction with BEGIN IMMEDIATE (take the write lock first).
@@ -51,6 +51,18 @@ def resolve_url(url: str | None = None) -> URL:
             )
         Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
     return parsed
+
+
+def dialect_insert(dialect: str) -> Any:
+    """`insert` of the dialect named (its ON CONFLICT clauses differ), imported when first asked for: the
+    dialect a database does not use is never imported (PostgreSQL's costs a tenth of a second of a start)."""
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        return pg_insert
+    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+    return sqlite_insert
 
 
 def create_engine(url: URL, *, statement_timeout: float = PG_STATEMENT_TIMEOUT) -> AsyncEngine:

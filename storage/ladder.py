@@ -24,9 +24,8 @@ from functools import cache
 from typing import Any
 
 from sqlalchemy import Connection, and_, bindparam, case, delete, func, insert, select, text, update
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
+from storage.engine import dialect_insert
 from storage.errors import GameNotFound
 from storage.models import GameRow, RatingHistoryRow, RatingRow, ResultRow, SeatRow
 from storage.ratings import Standing, rank_by_scores, rate_game, rated_seats, scopes
@@ -283,8 +282,7 @@ def _collect(
 
 @cache
 def _upsert_statement(dialect: str) -> Any:
-    dialect_insert = pg_insert if dialect == "postgresql" else sqlite_insert
-    statement = dialect_insert(_ratings)
+    statement = dialect_insert(dialect)(_ratings)
     return statement.on_conflict_do_update(
         index_elements=["guild_id", "game_key", "user_id"],
         set_={name: statement.excluded[name] for name in ("mu", "sigma", "games", "wins", "updated_at", "ordinal")},

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from storage.errors import DatabaseUnavailable
@@ -61,15 +61,22 @@ WITH locked AS MATERIALIZED (
 SELECT id FROM changed
 """
 
-_stamp_processor = UTCDateTime().bind_processor(postgresql.asyncpg.dialect())  # as SQLAlchemy binds it
+
+@functools.cache
+def _stamp_processor() -> Callable[[Any], Any]:
+    """How SQLAlchemy binds a timestamp for asyncpg (the dialect imported on PostgreSQL only)."""
+    from sqlalchemy.dialects.postgresql.asyncpg import dialect
+
+    processor = UTCDateTime().bind_processor(dialect())
+    assert processor is not None
+    return processor
 
 
 def stamp(value: datetime | None) -> datetime | None:
     """A timestamp as SQLAlchemy sends it to PostgreSQL (aware, in UTC; a naive one is refused)."""
     if value is None:
         return None
-    assert _stamp_processor is not None
-    result: datetime = _stamp_processor(value)
+    result: datetime = _stamp_processor()(value)
     return result
 
 

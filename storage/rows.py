@@ -67,6 +67,13 @@ _user_settings = Table(
     Column("notifications", String(16), nullable=True),
     Column("updated_at", UTCDateTime, nullable=False),
 )
+# Values the bot keeps between starts, by key (migration 0008_start_up: the slash commands' digest).
+_bot_state = Table(
+    "bot_state",
+    SQLModel.metadata,
+    Column("key", String(64), primary_key=True),
+    Column("value", Text, nullable=False),
+)
 
 # Columns of `games` read raw (text), so that one unreadable value cannot fail a whole query.
 _RAW_JSON = ("state", "options")

@@ -4,8 +4,17 @@ ended while its ending was never shown gets its result, final table and DMs, onc
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
 from typing import Any
 
+import discord
+import pytest
+
+from bot.client import TableBot
+from bot.render.pool import PICTURES
+from bot.tree import COMMANDS_DIGEST, commands_digest
+from fakediscord.fake_discord import APP_ID, GUILD_ID
 from harness import Harness
 from harness.play import decide_from_message, play_to_end
 
@@ -102,3 +111,54 @@ async def test_after_a_clean_stop_a_restart_sends_nothing(harness: Harness) -> N
     # ... and the game plays on from the buttons sent before the restart.
     for user in (alice, bob):
         assert await decide_from_message(h, user, h.dms(user)[-1])
+
+
+def command_pushes(h: Harness) -> list[str]:
+    return [c.path for c in h.fake.calls if c.method == "PUT" and c.path.endswith("/commands")]
+
+
+async def test_the_commands_are_pushed_only_when_they_changed(harness: Harness) -> None:
+    h = harness
+    assert len(command_pushes(h)) == 1, "a first start pushes the commands"
+    await h.restart()
+    assert len(command_pushes(h)) == 1, "the same commands: not pushed again"
+    assert h.bot is not None
+    await h.bot.db.set_bot_state(COMMANDS_DIGEST, "the digest of older commands")
+    await h.restart()
+    assert len(command_pushes(h)) == 2, "other commands than those pushed last: pushed"
+    await h.restart()
+    assert len(command_pushes(h)) == 2
+
+
+async def test_the_commands_digest_follows_what_a_push_would_send(harness: Harness) -> None:
+    assert harness.bot is not None
+    tree = harness.bot.tree
+    before = commands_digest(tree, None, APP_ID)
+    assert commands_digest(tree, None, APP_ID) == before
+    assert commands_digest(tree, discord.Object(GUILD_ID), APP_ID) != before, "elsewhere"
+    assert commands_digest(tree, None, APP_ID + 1) != before, "another application"
+    command = tree.get_commands()[0]
+    command.description = command.description + "!"
+    assert commands_digest(tree, None, APP_ID) != before, "a command that changed"
+
+
+async def test_the_worker_processes_start_only_once_connected(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[int] = []
+    before_connected: list[list[int]] = []  # what had started whenever the bot waited for the gateway
+
+    async def connected(bot: TableBot) -> None:
+        before_connected.append(list(started))
+        await asyncio.sleep(0)
+
+    monkeypatch.setattr(TableBot, "_connected", connected)
+    monkeypatch.setattr(PICTURES, "start", started.append)
+    h = await Harness.start(tmp_path / "bot.sqlite3", render_workers=3)
+    try:
+        for _ in range(200):
+            if started:
+                break
+            await asyncio.sleep(0.01)
+        assert started == [3], "the workers start once connected"
+        assert before_connected and before_connected[0] == [], "not before: setup_hook leaves them alone"
+    finally:
+        await h.close()

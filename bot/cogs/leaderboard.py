@@ -28,7 +28,6 @@ from bot import handlers, i18n, text
 from bot import text_stats as ts
 from bot.cogs.game import GAME_CHOICES
 from bot.languages import of_user
-from bot.render.chart import Series, rating_chart
 from bot.render.generic import COLOUR, clip
 from storage import Database, RatingRow
 from storage.ladder import PlayedGame
@@ -36,6 +35,7 @@ from storage.ratings import GLOBAL, ai_level_of
 
 if TYPE_CHECKING:
     from bot.client import TableBot
+    from bot.render.chart import Series
 
 PAGE_SIZE = 10
 PREFIXES = ("lbd:",)
@@ -270,6 +270,8 @@ def trend_text(history: Sequence[float], lang: str) -> tuple[str, int]:
 async def stats_message(
     db: Database, guild_id: int | None, user_id: int, name: str, lang: str, *, self_view: bool
 ) -> Answer:
+    from bot.render.chart import Series, rating_chart  # Pillow: at the first chart, not at every start-up
+
     scope_id = guild_id or GLOBAL
     scopes = [scope_id] if scope_id == GLOBAL else [scope_id, GLOBAL]
     heading = i18n.t(lang, ts.STATS_TITLE, name=name, scope=scope_name(scope_id, lang))

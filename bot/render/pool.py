@@ -183,8 +183,9 @@ class Pictures:
         self._failures_in_a_row = 0
 
     def start(self, workers: int) -> None:
-        """Start `workers` processes (0: draw in threads of this process). Returns at once; the
-        workers warm up in the background and take pictures once ready."""
+        """Start `workers` processes (0: draw in threads of this process); the workers warm up in the
+        background and take pictures once ready. Blocks while the forkserver starts (seconds: the bot
+        calls it in a thread once connected); pictures drawn meanwhile are drawn in threads."""
         self.workers = workers
         # Threads of this process contend for the GIL with the event loop: two at a time are plenty.
         # Workers get two pictures each: one drawing and one queued, so that a worker never sits idle
@@ -243,7 +244,8 @@ class Pictures:
         """The picture, drawn off the event loop. Raises `Superseded` instead of drawing a picture that
         `still_wanted()` says is no longer wanted once its turn comes."""
         self.counts.requested += 1
-        await self._gate.enter(priority)
+        gate = self._gate  # the one to leave: `start` (in a thread, after connecting) may put a new one
+        await gate.enter(priority)
         try:
             if still_wanted is not None and not still_wanted():
                 self.counts.superseded += 1
@@ -267,7 +269,7 @@ class Pictures:
             self.counts.in_process += 1
             return await asyncio.to_thread(job.run)
         finally:
-            self._gate.leave()
+            gate.leave()
 
 
 PICTURES = Pictures()

@@ -8,11 +8,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy import Table, select
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
+from storage.engine import dialect_insert
 from storage.repositories.base import DatabaseCore
-from storage.rows import _guild_settings, _user_settings
+from storage.rows import _bot_state, _guild_settings, _user_settings
 from storage.types import utcnow
 
 
@@ -35,6 +34,17 @@ class SettingsRepository(DatabaseCore):
         """Set (or with None clear) the user's choice; the caller validates it."""
         await self._set(_user_settings, {"user_id": user_id, "notifications": notifications})
 
+    async def get_bot_state(self, key: str) -> str | None:
+        """A value the bot kept between starts (`set_bot_state`), or None."""
+        async with self._reading() as conn:
+            return (await conn.execute(select(_bot_state.c.value).where(_bot_state.c.key == key))).scalar_one_or_none()
+
+    async def set_bot_state(self, key: str, value: str) -> None:
+        statement = dialect_insert(self.engine.dialect.name)(_bot_state)
+        statement = statement.on_conflict_do_update(index_elements=["key"], set_={"value": statement.excluded.value})
+        async with self._writing() as conn:
+            await conn.execute(statement, [{"key": key, "value": value}])
+
     async def _setting(self, column: Any, key: Any, value: int) -> str | None:
         async with self._reading() as conn:
             return (await conn.execute(select(column).where(key == value))).scalar_one_or_none()
@@ -42,8 +52,7 @@ class SettingsRepository(DatabaseCore):
     async def _set(self, table: Table, values: dict[str, Any]) -> None:
         """Upsert one row of a settings table (its first column is the key)."""
         row = {**values, "updated_at": utcnow()}
-        dialect_insert = pg_insert if self.engine.dialect.name == "postgresql" else sqlite_insert
-        statement = dialect_insert(table)
+        statement = dialect_insert(self.engine.dialect.name)(table)
         key = next(iter(values))
         statement = statement.on_conflict_do_update(
             index_elements=[key], set_={name: statement.excluded[name] for name in row if name != key}
@@ -65,8 +74,7 @@ class SettingsRepository(DatabaseCore):
     async def set_guild_limits(self, guild_id: int, limits: Mapping[str, int]) -> None:
         """Replace the server's changed caps (the caller validates names and values)."""
         row = {"guild_id": guild_id, "limits": json.dumps(dict(limits), sort_keys=True), "updated_at": utcnow()}
-        dialect_insert = pg_insert if self.engine.dialect.name == "postgresql" else sqlite_insert
-        statement = dialect_insert(_guild_settings)
+        statement = dialect_insert(self.engine.dialect.name)(_guild_settings)
         statement = statement.on_conflict_do_update(
             index_elements=["guild_id"], set_={name: statement.excluded[name] for name in ("limits", "updated_at")}
         )
