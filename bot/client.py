@@ -130,7 +130,8 @@ class TableBot(commands.AutoShardedBot):
         # seconds): until then pictures are drawn in threads and AI decisions made here, as always
         # without workers.
         self.metrics.watch_pictures(PICTURES)
-        self._workers_task = asyncio.create_task(self._start_workers(), name="bot-start-workers")
+        self._workers_task = asyncio.create_task(self._start_workers())
+        self._workers_task.set_name("bot-start-workers")
         # Runs the migrations. A process that runs every shard is alone on its database, so storage may
         # keep the games' rows and seats in memory (docs/storage-api.md); one of several may not.
         self.db = await Database.open(

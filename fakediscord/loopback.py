@@ -317,9 +317,12 @@ class Loopback(Driver):
         whole bot with `is_global`)."""
         self.faults.append(Fault(status, count, match, retry_after=retry_after, is_global=is_global))
 
-    def hang_next(self, count: int = 1, *, seconds: float = 30.0, match: str | None = None) -> None:
-        """Let the next `count` REST calls wait `seconds` before a 504 (a client timeout comes first)."""
-        self.faults.append(Fault(0, count, match, seconds=seconds))
+    def hang_next(
+        self, count: int = 1, *, seconds: float = 30.0, match: str | None = None, method: str | None = None
+    ) -> None:
+        """Let the next `count` REST calls (of `method`, if given) wait `seconds` before a 504 (a client
+        timeout comes first)."""
+        self.faults.append(Fault(0, count, match, seconds=seconds, method=method))
 
     def lose_answer_next(self, count: int = 1, *, match: str | None = None, method: str | None = None) -> None:
         """Carry out the next `count` REST calls (of `method`, if given) but drop the connection before

@@ -12,6 +12,7 @@ result, final table and DMs.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
@@ -25,7 +26,11 @@ from table.updates import Event, SeatNotice, TableUpdate, started
 log = logging.getLogger(__name__)
 
 PAGE = 100  # owed games read at a time
-REPAIRING_AT_ONCE = 4  # games the background repair shows at once (their requests are paced: bot.pacing)
+# Games the background repair shows at once: enough that the owed games' requests wait in the global bucket
+# together, where every player's prompt goes before any table and the tables before the log (bot.pacing),
+# so the repair's prompts go first across the owed games, not one game's table before the next one's prompt.
+REPAIRING_AT_ONCE = 500
+PREPARING_AT_ONCE = 4  # of those, reading their game and working out what is owed (the database, the CPU)
 
 
 class Resuming(Advancing):
@@ -64,11 +69,12 @@ class Resuming(Advancing):
         sent: list[int] = []
         after = 0
         places = asyncio.Semaphore(at_once)
+        preparing = asyncio.Semaphore(min(at_once, PREPARING_AT_ONCE))
         running: set[asyncio.Task[None]] = set()
 
         async def one(game_id: int) -> None:
             try:
-                if await self.repair(game_id):
+                if await self.repair(game_id, preparing):
                     sent.append(game_id)
             except Exception:
                 if not background:
@@ -100,11 +106,13 @@ class Resuming(Advancing):
         if self._repairing and game_id not in self._repaired:
             await self.repair(game_id)
 
-    async def repair(self, game_id: int) -> bool:
-        """Show one game's players what they are owed (nothing if they were shown it all); True if sent."""
+    async def repair(self, game_id: int, preparing: asyncio.Semaphore | None = None) -> bool:
+        """Show one game's players what they are owed (nothing if they were shown it all); True if sent.
+        `preparing`: what bounds how many games are read and worked out at once (not their sending)."""
         self._repaired.add(game_id)
         try:
-            update = await self._resume(game_id)
+            async with preparing or contextlib.nullcontext():
+                update = await self._resume(game_id)
         except (Stale, GameNotActive):
             return False  # another process moved it on first, or it ended meanwhile
         except (StorageError, TableError):
@@ -180,7 +188,7 @@ class Resuming(Advancing):
         else:
             # Abandoning changes no version: what shows the game closed cannot be told apart; all of it goes.
             update = await self._closing_update(row, {"type": "abandoned"})
-            update.events = events
+            update.events = [*events, *update.events]  # the lines never posted, then the abandonment's own
         return started(update) if row.table_message_id is None else update
 
     async def _unannounced(self, row: GameRow, players: int, version: int) -> list[Event]:

@@ -16,6 +16,7 @@ from bot.render.pool import PICTURES
 from bot.tree import COMMANDS_DIGEST, commands_digest
 from fakediscord.fake_discord import APP_ID, GUILD_ID
 from harness import Harness
+from harness.fault_play import log_shown
 from harness.play import decide_from_message, play_to_end
 
 GAME_ID = 1
@@ -162,3 +163,28 @@ async def test_the_worker_processes_start_only_once_connected(tmp_path: Path, mo
         assert before_connected and before_connected[0] == [], "not before: setup_hook leaves them alone"
     finally:
         await h.close()
+
+
+async def test_a_game_abandoned_just_before_a_kill_says_so_once_after_the_restart(harness: Harness) -> None:
+    h = harness
+    alice, _bob = await two_players(h, ai=False)
+    [thread] = h.threads()
+    assert h.bot is not None
+    await h.bot.notifier.idle()
+
+    async def killed_before_showing(update: Any) -> None:
+        return None  # the abandonment is committed; the process dies before showing any of it
+
+    h.bot.table.notifier.publish = killed_before_showing  # type: ignore[method-assign]
+    await h.slash(alice, "game abandon", channel=thread)  # (its answer goes to Alice alone)
+    await h.settle()
+    assert "The game was abandoned." not in log_shown(h, thread)
+    assert h.components(h.messages_in(thread)[0]) != [], "nothing of it was shown"
+
+    for _ in range(2):  # the second start finds it delivered: nothing more
+        await h.restart()
+        await h.settle()
+        await h.bot.table.repaired()
+        await h.bot.notifier.idle()
+        assert log_shown(h, thread).count("The game was abandoned.") == 1, "the thread's log says it, once"
+        assert h.components(h.messages_in(thread)[0]) == [], "and the table lost its buttons"
