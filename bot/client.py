@@ -225,13 +225,15 @@ class TableBot(commands.AutoShardedBot):
         await super().close()
         if self._workers_task is not None:
             self._workers_task.cancel()
-        for starting in (self._workers_task, self._starting_workers):
-            if starting is not None:
-                await asyncio.gather(starting, return_exceptions=True)
         if table is not None:
             await table.close()  # stop resuming stalled games before the database goes
         db = getattr(self, "db", None)
         if db is not None:
             await db.close()
+        # Workers still starting (a stop soon after the start, on a busy machine) are waited for last: the
+        # database is closed cleanly first, whatever that takes.
+        for starting in (self._workers_task, self._starting_workers):
+            if starting is not None:
+                await asyncio.gather(starting, return_exceptions=True)
         await PICTURES.stop()
         await THINKERS.stop()
