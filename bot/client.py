@@ -114,7 +114,6 @@ class TableBot(commands.AutoShardedBot):
         self.global_bucket = global_bucket(settings)
         self.metrics.pace(self.http, self.global_bucket)
         self.metrics_server: MetricsServer | None = None
-        self._workers_task: asyncio.Task[None] | None = None
         self._starting_workers: asyncio.Future[None] | None = None
 
     @property
@@ -126,12 +125,11 @@ class TableBot(commands.AutoShardedBot):
         return self.settings.sync_commands and (self.owned is None or self.owned.owns(None))
 
     async def setup_hook(self) -> None:
-        # The picture and AI workers start once connected (starting their forkserver holds the caller for
-        # seconds): until then pictures are drawn in threads and AI decisions made here, as always
-        # without workers.
+        # The picture and AI workers start in a thread, beside the connection: starting their forkserver
+        # holds its caller for seconds, which held the gateway back. Until they are up, pictures are drawn
+        # in threads and AI decisions made here, as always without workers.
         self.metrics.watch_pictures(PICTURES)
-        self._workers_task = asyncio.create_task(self._start_workers())
-        self._workers_task.set_name("bot-start-workers")
+        self._starting_workers = asyncio.ensure_future(asyncio.to_thread(self._start_worker_pools))
         # Runs the migrations. A process that runs every shard is alone on its database, so storage may
         # keep the games' rows and seats in memory (docs/storage-api.md); one of several may not.
         self.db = await Database.open(
@@ -168,11 +166,6 @@ class TableBot(commands.AutoShardedBot):
         # requests are (bot.pacing: prompts first, then tables, then the log); a click on a game not
         # repaired yet repairs it first.
         self.table.start_repair(first=self._connected)
-
-    async def _start_workers(self) -> None:
-        await self._connected()
-        self._starting_workers = asyncio.ensure_future(asyncio.to_thread(self._start_worker_pools))
-        await asyncio.shield(self._starting_workers)  # a close waits for it: no pool may start after
 
     def _start_worker_pools(self) -> None:
         PICTURES.start(self.settings.render_workers)
@@ -223,17 +216,14 @@ class TableBot(commands.AutoShardedBot):
         if table is not None and isinstance(table.notifier, DiscordNotifier):
             await table.notifier.threads.stop_archiving()
         await super().close()
-        if self._workers_task is not None:
-            self._workers_task.cancel()
         if table is not None:
             await table.close()  # stop resuming stalled games before the database goes
         db = getattr(self, "db", None)
         if db is not None:
             await db.close()
         # Workers still starting (a stop soon after the start, on a busy machine) are waited for last: the
-        # database is closed cleanly first, whatever that takes.
-        for starting in (self._workers_task, self._starting_workers):
-            if starting is not None:
-                await asyncio.gather(starting, return_exceptions=True)
+        # database is closed cleanly first, whatever that takes. (No pool may start after the stop.)
+        if self._starting_workers is not None:
+            await asyncio.gather(self._starting_workers, return_exceptions=True)
         await PICTURES.stop()
         await THINKERS.stop()

@@ -5,13 +5,13 @@ ended while its ending was never shown gets its result, final table and DMs, onc
 from __future__ import annotations
 
 import asyncio
+import threading
 from pathlib import Path
 from typing import Any
 
 import discord
 import pytest
 
-from bot.client import TableBot
 from bot.render.pool import PICTURES
 from bot.tree import COMMANDS_DIGEST, commands_digest
 from fakediscord.fake_discord import APP_ID, GUILD_ID
@@ -143,25 +143,28 @@ async def test_the_commands_digest_follows_what_a_push_would_send(harness: Harne
     assert commands_digest(tree, None, APP_ID) != before, "a command that changed"
 
 
-async def test_the_worker_processes_start_only_once_connected(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_the_worker_processes_start_beside_the_connection_not_before_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    release = threading.Event()
     started: list[int] = []
-    before_connected: list[list[int]] = []  # what had started whenever the bot waited for the gateway
 
-    async def connected(bot: TableBot) -> None:
-        before_connected.append(list(started))
-        await asyncio.sleep(0)
+    def slow_start(workers: int) -> None:  # a forkserver starting on a busy machine
+        release.wait(10)
+        started.append(workers)
 
-    monkeypatch.setattr(TableBot, "_connected", connected)
-    monkeypatch.setattr(PICTURES, "start", started.append)
+    monkeypatch.setattr(PICTURES, "start", slow_start)
     h = await Harness.start(tmp_path / "bot.sqlite3", render_workers=3)
     try:
+        assert started == [], "the bot logged in and took its first events while the workers were starting"
+        release.set()
         for _ in range(200):
             if started:
                 break
             await asyncio.sleep(0.01)
-        assert started == [3], "the workers start once connected"
-        assert before_connected and before_connected[0] == [], "not before: setup_hook leaves them alone"
+        assert started == [3]
     finally:
+        release.set()
         await h.close()
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from bench.restart import build, owed_now
 from fakediscord.loopback import Loopback
-from harness.play import decide_from_message
+from harness.play import choice_components, decide_from_message
 from harness.run_bot import BotProcess
 from storage import Database
 
@@ -53,17 +53,18 @@ async def test_a_sigkill_after_the_ending_commit_shows_the_ending_once_after_the
             # From now on every post in the game's thread hangs, unanswered: the result's among them, which
             # comes right after the commit that ends the game (the table is edited, never posted).
             lb.hang_next(10_000, seconds=600, match=f"/channels/{thread}/messages", method="POST")
-            for step in range(2000):
+            for step in range(1000):
                 row = await db.get_game(GAME_ID)
                 assert row is not None
                 if row.status != "active":
                     break
-                await lb.quiet()
+                # (Not `quiet`: a held post is a call in progress for good.)
+                assert await lb.wait_until(lambda: any(choice_components(lb.dms(u)[-1]) for u in (alice, bob)), 60)
                 for turn, user in enumerate((alice, bob)):
                     await decide_from_message(lb, user, lb.dms(user)[-1], index=step + turn)
             assert row.status == "finished"
             # The result's post is held (or, behind a held post of log lines, not even sent).
-            assert await lb.wait_until(lambda: bool(_posts(lb, thread)), 10)
+            assert await lb.wait_until(lambda: bool(_posts(lb, thread)), 60)
             assert results(lb, thread) == [], "killed before the result was posted"
             mark = lb.identified
             bot.kill()
