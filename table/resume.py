@@ -187,7 +187,10 @@ class Resuming(Advancing):
             update.dms = [n for n in notices.values() if (n.seat.dm_version or 0) < version]
         else:
             # Abandoning changes no version: what shows the game closed cannot be told apart; all of it goes.
-            update = await self._closing_update(row, {"type": "abandoned"})
+            # Every player left to the AI: the turn timer abandoned it (table.timers), and says why.
+            humans = [s for s in seats if s.user_id is not None]
+            away = bool(humans) and all(s.ai_controlled for s in humans)
+            update = await self._closing_update(row, {"type": "abandoned_afk" if away else "abandoned"})
             update.events = [*events, *update.events]  # the lines never posted, then the abandonment's own
         return started(update) if row.table_message_id is None else update
 

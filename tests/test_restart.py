@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -191,3 +192,41 @@ async def test_a_game_abandoned_just_before_a_kill_says_so_once_after_the_restar
         await h.bot.notifier.idle()
         assert log_shown(h, thread).count("The game was abandoned.") == 1, "the thread's log says it, once"
         assert h.components(h.messages_in(thread)[0]) == [], "and the table lost its buttons"
+
+
+async def test_a_game_abandoned_by_the_turn_timer_just_before_a_kill_says_why_after_the_restart(
+    harness: Harness,
+) -> None:
+    """Every player away: the turn timer abandons the game; killed before it was shown, the restart says
+    that everyone was away (not that somebody abandoned it)."""
+    h = harness
+    alice, bob = h.user("Alice"), h.user("Bob")
+    await h.slash(alice, "game new", game="eggs-empires")  # with its turn timer
+    await h.click(bob, h.find_button(h.channel, "Join"))
+    await h.click(alice, h.find_button(h.channel, "Start"))
+    [thread] = h.threads()
+    assert h.bot is not None
+    await h.bot.notifier.idle()
+
+    async def killed_before_showing(update: Any) -> None:
+        return None  # committed; never shown
+
+    h.bot.table.notifier.publish = killed_before_showing  # type: ignore[method-assign]
+    clock = datetime.now(UTC)
+    for _ in range(40):  # reminders and deadlines until the AI stands in for both, then the timer gives up
+        clock += timedelta(minutes=10)
+        await h.tick(clock)
+        row = await h.bot.table.db.get_game(GAME_ID)
+        assert row is not None
+        if row.status != "active":
+            break
+    assert row.status == "abandoned"
+    assert "Every player is away" not in log_shown(h, thread)
+
+    await h.restart()
+    await h.settle()
+    await h.bot.table.repaired()
+    await h.bot.notifier.idle()
+    shown = log_shown(h, thread)
+    assert shown.count("Every player is away: the game was abandoned.") == 1, shown
+    assert "The game was abandoned." not in shown
