@@ -244,3 +244,62 @@ async def test_a_new_service_after_restart_accepts_old_offers(db: Database) -> N
     assert decided.labels == [offered.prompt.choices[0].label]
     with pytest.raises(Stale):
         await fresh.decide(game_id, 101, 1, offered.version, [offered.prompt.choices[0].id])
+
+
+async def test_deadlines_passed_while_down_are_worked_off_most_overdue_first_a_few_per_tick(db: Database) -> None:
+    """After a long stop (issue 23), the timer handles at most `limit` due games per tick, the most overdue
+    first, not every deadline in one burst of AI moves and requests."""
+    recorder = Recorder()
+    clock = Clock()
+    table = TableService(db, recorder, clock=clock)
+    started: list[int] = []
+    for seconds in (600, 60, 300, 120, 30):  # different timers: different deadlines
+        game_id = await lobby_of(table, 2, turn_seconds=seconds)
+        await table.start(game_id, 100)
+        started.append(game_id)
+    clock.now += timedelta(hours=1)  # the process was down meanwhile: every deadline passed
+
+    async def deadlines() -> dict[int, datetime]:
+        rows = [await db.get_game(g) for g in started]
+        return {row.id: row.deadline for row in rows if row is not None and row.id and row.deadline}
+
+    ticks = 0
+    while True:
+        before = await deadlines()
+        due = {g: d for g, d in before.items() if d <= clock.now}
+        if not due:
+            break
+        assert await table.tick(limit=2) == min(2, len(due))
+        after = await deadlines()
+        handled = {g for g in started if after.get(g) != before.get(g)}
+        assert handled == set(sorted(due, key=lambda g: (due[g], g))[:2]), "the two most overdue, no more"
+        ticks += 1
+    assert ticks >= 3, "five games due, two per tick (and their AFK deadlines after their reminders)"
+
+
+async def test_a_click_on_a_game_still_owed_after_a_restart_repairs_that_game_first(db: Database) -> None:
+    """Connect first, repair after (issue 23): while the background repair has not reached a game, a decision
+    on it first shows its players what they were owed, then the decision's own update."""
+    recorder = Recorder(db)
+    table = TableService(db, recorder)
+    game_id = await lobby_of(table, 2)
+    await table.start(game_id, 100)
+    await first_choice(table, game_id, 100)
+    await first_choice(table, game_id, 101)  # a turn resolved...
+    row = await db.get_game(game_id)
+    assert row is not None
+    await db.update_game(game_id, table_version=row.version - 1, delivered=row.version - 1)  # ...never shown
+
+    after = Recorder(db)
+    restarted = TableService(db, after)
+    hold = asyncio.Event()
+    restarted.start_repair(hold.wait)  # connected; the background repair waits (a long owed list ahead)
+    decided = await first_choice(restarted, game_id, 100)
+    assert decided is not None
+    assert [u.version for u in after.updates] == [row.version, decided.update.version], (
+        "the owed table first, then the click's"
+    )
+    assert after.updates[0].show_table
+    hold.set()
+    await restarted.repaired()
+    assert len(after.updates) == 2, "the background repair does not show that game again"
