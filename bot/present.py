@@ -25,7 +25,7 @@ from bot.components import (
 )
 from bot.render import renderer_for
 from bot.render.generic import COLOUR, TableContext, clip
-from bot.render.pool import AGAIN, CLICK, NOTIFICATION, PICTURES, PictureJob
+from bot.render.pool import AGAIN, CLICK, NOTIFICATION, PICTURES, PROMPT, PictureJob
 from games.core import Choice, Option, Prompt
 from storage import GameRow, SeatRow
 from table import SeatNotice, TableUpdate
@@ -52,13 +52,19 @@ class Outgoing:
     pictured: bool = False
 
     async def render(
-        self, *, still_wanted: Callable[[], bool] | None = None, urgent: bool = False, again: bool = False
+        self,
+        *,
+        still_wanted: Callable[[], bool] | None = None,
+        urgent: bool = False,
+        prompt: bool = False,
+        again: bool = False,
     ) -> Outgoing:
         """Draw the picture: `urgent` for the answer to a player's click (drawn before notifications),
-        `again` for a notification whose previous version was superseded (it waited its turn already).
+        `prompt` for a seat's message asking them to decide (next), `again` for a notification whose
+        previous version was superseded (it waited its turn already).
         Raises `Superseded` if `still_wanted()` says the message is outdated before its picture is drawn."""
         if self.picture is not None:
-            priority = CLICK if urgent else AGAIN if again else NOTIFICATION
+            priority = CLICK if urgent else PROMPT if prompt else AGAIN if again else NOTIFICATION
             self._show(await PICTURES.draw(self.picture, still_wanted=still_wanted, priority=priority))
         return self
 

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from bot.preferences import DM, MENTION, OFF, NotificationModes
+from bot.render.pool import AGAIN, CLICK, NOTIFICATION, PICTURES, PROMPT, PictureJob
 from fakediscord.fake_discord import Call
 from harness import EPHEMERAL, Harness
 from harness.pictures import Pictures
@@ -268,3 +269,36 @@ def _body(call: Call) -> dict[str, Any]:
     """A request's message fields (an interaction callback carries them under "data")."""
     body = call.json or {}
     return body.get("data") or {} if call.path.endswith("/callback") else body
+
+
+async def test_a_players_prompt_is_drawn_before_tables_and_other_notifications(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under a full picture pool a player's prompt is not held behind other games' tables (bot.render.pool's
+    priorities): a seat's message asking them to decide is drawn as PROMPT, a table as a notification."""
+    h = harness
+    drawn: list[tuple[str, bool, int]] = []  # (method, does the seat's picture show a prompt, priority)
+    draw = PICTURES.draw
+
+    async def recording(job: PictureJob, **kwargs: Any) -> bytes | None:
+        asks = job.method == "seat_image" and job.args[1] is not None
+        drawn.append((job.method, asks, kwargs.get("priority", NOTIFICATION)))
+        return await draw(job, **kwargs)
+
+    monkeypatch.setattr(PICTURES, "draw", recording)
+    alice, bob = h.user("Alice"), h.user("Bob")
+    await h.slash(alice, "game new", game="eight-minute-empire", timer=0)
+    await h.click(bob, h.find_button(h.channel, "Join"))
+    await h.click(alice, h.find_button(h.channel, "Start"))
+    for _ in range(6):  # a few turns each, from the DMs
+        for user in (alice, bob):
+            for dm in h.dms(user):
+                await decide_from_message(h, user, dm)
+    assert h.bot is not None
+    await h.bot.notifier.idle()
+    notified = [(method, asks, p) for method, asks, p in drawn if p != CLICK]  # (a click's answer goes first)
+    prompts = [p for method, asks, p in notified if method == "seat_image" and asks]
+    tables = [p for method, _asks, p in notified if method == "image"]
+    assert prompts and tables, drawn
+    assert set(prompts) == {PROMPT}, "each prompt sent to a player is drawn before waiting tables"
+    assert set(tables) <= {AGAIN, NOTIFICATION}

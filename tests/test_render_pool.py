@@ -14,7 +14,7 @@ import pytest
 
 import games
 from bot.render import renderer_for
-from bot.render.pool import AGAIN, CLICK, NOTIFICATION, PictureJob, Pictures, Superseded, _Gate
+from bot.render.pool import AGAIN, CLICK, NOTIFICATION, PROMPT, PictureJob, Pictures, Superseded, _Gate
 from games.ai import RandomPlayer
 from games.core import Choice
 
@@ -112,16 +112,18 @@ async def test_an_outdated_picture_is_not_drawn_and_clicks_go_first_then_picture
     old = await _queued(pictures, renderer, "old table", still_wanted=lambda: wanted["old table"])
     later = await _queued(pictures, renderer, "notification")
     again = await _queued(pictures, renderer, "again", priority=AGAIN)
+    prompt = await _queued(pictures, renderer, "prompt", priority=PROMPT)
     click = await _queued(pictures, renderer, "click", priority=CLICK)
     renderer.release.set()
     assert await first == b"first"
     with pytest.raises(Superseded):
         await old
     assert await later == b"notification" and await click == b"click" and await again == b"again"
-    assert renderer.drawn == ["first", "click", "again", "notification"], (
-        "the click's picture before the waiting ones, then a superseded one's newer version"
+    assert await prompt == b"prompt"
+    assert renderer.drawn == ["first", "click", "prompt", "again", "notification"], (
+        "the click's picture before the waiting ones, then a player's prompt, then a superseded one's newer version"
     )
-    assert pictures.counts.superseded == 1 and pictures.counts.requested == 5
+    assert pictures.counts.superseded == 1 and pictures.counts.requested == 6
 
 
 async def test_a_cancelled_waiter_gives_its_place_back() -> None:

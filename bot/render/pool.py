@@ -135,7 +135,10 @@ class Counts:
     worker_failures: int = 0  # a worker crashed or the pool broke: drawn in the bot's process instead
 
 
-CLICK, AGAIN, NOTIFICATION = 0, 1, 2  # priorities: replies to clicks, then notifications that already waited
+# Priorities: replies to clicks; a player's prompt (their turn came: what they wait for); a notification
+# whose previous version was superseded (it waited its turn already); other notifications (tables, DMs
+# that only show what happened). Under a full pool a prompt is not held behind the tables of other games.
+CLICK, PROMPT, AGAIN, NOTIFICATION = 0, 1, 2, 3
 
 
 @dataclass
@@ -144,7 +147,9 @@ class _Gate:
 
     size: int
     busy: int = 0
-    waiting: tuple[deque[asyncio.Future[None]], ...] = field(default_factory=lambda: (deque(), deque(), deque()))
+    waiting: tuple[deque[asyncio.Future[None]], ...] = field(
+        default_factory=lambda: (deque(), deque(), deque(), deque())
+    )
 
     async def enter(self, priority: int) -> None:
         if self.busy < self.size and not any(self.waiting):
