@@ -271,6 +271,12 @@ class Game(ABC, Generic[S]):
     def to_json(self, state: S) -> dict[str, Any]:
         raise NotImplementedError
 
+    def to_json_to_write(self, state: S) -> dict[str, Any]:
+        """`to_json(state)` for a caller that writes it out at once and keeps nothing of it (the table's
+        commit): it may share lists and dicts with the live state, so a game whose `to_json` copies a
+        large state to be safe from later moves can skip the copy here."""
+        return self.to_json(state)
+
     @abstractmethod
     def from_json(self, data: dict[str, Any]) -> S:
         raise NotImplementedError

@@ -43,7 +43,7 @@ class Advancing(TableCore):
         game = games.get(row.game_key)
         try:
             new_version = await self.db.commit_actions(
-                row.id, version, turn.moves, game.to_json(state), deadline=deadline, seats=turn.seats
+                row.id, version, turn.moves, game.to_json_to_write(state), deadline=deadline, seats=turn.seats
             )
         except VersionConflict:
             self._forget(row.id)  # our copy was mutated by apply(); reload next time

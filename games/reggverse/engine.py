@@ -802,6 +802,9 @@ class ReggverseRiddles(ActionTiles, Game[State]):
     def to_json(self, state: State) -> dict[str, Any]:
         return state.to_json()
 
+    def to_json_to_write(self, state: State) -> dict[str, Any]:
+        return state.to_json(copy=False)
+
     def from_json(self, data: dict[str, Any]) -> State:
         return State.from_json(data)
 

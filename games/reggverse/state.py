@@ -11,6 +11,10 @@ from games.reggverse.board import BoardIndex, index_board
 from games.reggverse.labels import Labels
 
 
+def _same(value: Any) -> Any:
+    return value
+
+
 def _copied(value: Any) -> Any:
     """A deep copy of JSON-shaped data (lists, dicts, strings, numbers, None). Through marshal: the
     state is copied on every commit (to_json), and this is ~6x cheaper than copy.deepcopy for it."""
@@ -91,29 +95,32 @@ class State:
             self.index = index_board(self.board)
         return self.index
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, *, copy: bool = True) -> dict[str, Any]:
+        """The state as JSON data, sharing nothing with it; with `copy=False` the board, tiles, step,
+        objectives and guesses are the state's own (for writing out at once: a commit; with its text 0.11 -> 0.02 ms)."""
+        deep = _copied if copy else _same
         return {
             "players": self.players,
             "options": dict(self.options),
             "rng": self.rng.to_json(),
-            "board": _copied(self.board),
+            "board": deep(self.board),
             "eggs": list(self.eggs),
             "piles": dict(self.piles),
             "out_order": list(self.out_order),
             "collected": [dict(c) for c in self.collected],
             "boxed": self.boxed,
-            "tiles": _copied(self.tiles),
+            "tiles": deep(self.tiles),
             "hands": [list(h) for h in self.hands],
             "deck": list(self.deck),
             "discard": list(self.discard),
             "current": self.current,
             "turn": self.turn,
-            "step": _copied(self.step),
+            "step": deep(self.step),
             "plays_left": self.plays_left,
             "locks": dict(self.locks),
-            "objective_tiles": _copied(self.objective_tiles),
+            "objective_tiles": deep(self.objective_tiles),
             "secret": list(self.secret),
-            "guesses": _copied(self.guesses),
+            "guesses": deep(self.guesses),
             "finished": self.finished,
         }
 

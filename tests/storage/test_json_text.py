@@ -34,6 +34,20 @@ def test_every_state_a_game_reaches_is_written_as_the_standard_library_wrote_it(
         game.apply(state, prompt.seat, ai.choose(game, state, prompt))
 
 
+def test_a_reggverse_state_to_keep_shares_nothing_with_the_live_one() -> None:
+    """`to_json` copies (a caller may keep it while the game moves on); `to_json_to_write` need not."""
+    game = games.get("reggverse-riddles")
+    state = game.new(3, 5, game.resolve_options({}))
+    ai = RandomPlayer(5)
+    for _ in range(60):
+        kept = game.to_json(state)
+        before = _standard_json(kept)
+        prompt = game.prompts(state)[0]
+        game.apply(state, prompt.seat, ai.choose(game, state, prompt))
+        assert _standard_json(kept) == before, "a move changed nothing in what to_json gave before it"
+        assert _standard_json(game.to_json_to_write(state)) == _standard_json(game.to_json(state))
+
+
 def test_what_orjson_refuses_is_written_by_the_standard_library() -> None:
     assert dump_json({2: "a", 1: "b"}) == '{"1":"b","2":"a"}'  # keys that are not strings
     assert dump_json({"big": 2**70}) == '{"big":1180591620717411303424}'  # beyond 64 bits
