@@ -97,7 +97,8 @@ class State:
 
     def to_json(self, *, copy: bool = True) -> dict[str, Any]:
         """The state as JSON data, sharing nothing with it; with `copy=False` the board, tiles, step,
-        objectives and guesses are the state's own (for writing out at once: a commit; with its text 0.11 -> 0.02 ms)."""
+        objectives and guesses are the state's own (for writing out at once: a commit, whose state to
+        its text took 0.11 ms with the copies, 0.02 without)."""
         deep = _copied if copy else _same
         return {
             "players": self.players,
