@@ -87,7 +87,7 @@ def eggs_empires_gallery(directory: str, seed: int = 2026) -> list[str]:
     shown: set[Any] = set()  # (round, turn) of the tables saved, and the prompt kinds of Ada's pictures
 
     def save(name: str, view: dict[str, Any], caption: str) -> None:
-        drawn = picture(view, GALLERY_NAMES)
+        drawn = picture(view, GALLERY_NAMES).convert("RGB")  # drawn on its palette: resized in RGB
         small = drawn.resize((UNIT, round(drawn.height * UNIT / drawn.width)), Image.Resampling.LANCZOS)
         out = BytesIO()
         small.quantize(palette=picture_palette(), dither=Image.Dither.NONE).save(out, "PNG", optimize=True)

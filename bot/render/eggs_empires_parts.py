@@ -21,6 +21,7 @@ from PIL import Image, ImageDraw
 
 from bot import i18n
 from bot.i18n import N_, NP_
+from bot.render import paletted
 from bot.render.palette import encode_png, fixed_palette
 from bot.render.phone import INK, WHITE, fit, font, ink_on, u
 from bot.render.phone import SCALE as SCALE  # the sizes of bot.render.phone, for the picture and tests
@@ -278,4 +279,9 @@ def picture_palette() -> Image.Image:
 
 def encode(image: Image.Image) -> bytes:
     """A palette PNG (bot.render.palette): the pictures' few flat colours exactly, letters' edges blended."""
-    return encode_png(image, picture_palette(), compress_level=4)  # 4: 20% fewer bytes than 1 for 1 ms more
+    if image.mode == "P":  # drawn on the palette (bot.render.paletted)
+        return paletted.encode(image, COMPRESS_LEVEL)
+    return encode_png(image, picture_palette(), compress_level=COMPRESS_LEVEL)
+
+
+COMPRESS_LEVEL = 4  # zlib's: 20% fewer bytes than 1 for 1 ms more

@@ -18,10 +18,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from bot import i18n
 from bot.i18n import N_, NN_
+from bot.render import paletted
 from bot.render.eggs_empires_parts import (
     BLACKSMITH_VP,
     CARD,
@@ -50,6 +51,7 @@ from bot.render.eggs_empires_parts import (
     font,
     marker,
     mini_card,
+    picture_palette,
     signed,
     text,
     u,
@@ -105,11 +107,10 @@ class Canvas:
     """A picture built top to bottom: parts are laid out in layout pixels, then drawn on one image."""
 
     def __init__(self, height: float) -> None:
-        self.image = Image.new("RGB", (u(UNIT), u(height)), PAPER)
-        self.draw = ImageDraw.Draw(self.image)
+        self.image, self.draw = paletted.canvas((u(UNIT), u(height)), picture_palette(), PAPER)
 
     def paste(self, part: Image.Image, x: float, y: float) -> None:
-        self.image.paste(part, (u(x), u(y)), part if part.mode == "RGBA" else None)
+        paletted.paste(self.image, part, (u(x), u(y)), picture_palette())
 
     def text(self, xy: tuple[float, float], words: str, size: int, **kwargs: Any) -> None:
         text(self.draw, xy, words, size, **kwargs)
@@ -416,7 +417,8 @@ def seat_view_with_prompt(view: Mapping[str, Any], prompt: Any) -> dict[str, Any
 
 
 def picture(view: Mapping[str, Any], names: Sequence[str]) -> Image.Image:
-    """The table picture (`view` public) or a seat's (`view` of that seat, maybe with PROMPT_KEY)."""
+    """The table picture (`view` public) or a seat's (`view` of that seat, maybe with PROMPT_KEY), drawn on
+    the palette it is encoded with (mode "P": bot.render.paletted)."""
     layout = Layout(view, names)
     canvas = Canvas(layout.height)
     layout.draw(canvas)

@@ -20,6 +20,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.render import paletted
 from bot.render.palette import encode_png, fixed_palette
 from bot.render.phone import INK, SCALE, WHITE, fit, font, ink_on, u
 
@@ -289,7 +290,8 @@ def faded(rgb: RGB) -> RGB:
 
 
 @cache
-def _palette() -> Image.Image:
+def picture_palette() -> Image.Image:
+    """The pictures' palette: they are drawn on it (bot.render.paletted)."""
     backgrounds = [PAPER, WHITE, HIGHLIGHT, *TYPE_COLOURS.values()]
     named = [
         INK,
@@ -325,5 +327,7 @@ COMPRESS_LEVEL = 5
 
 
 def encode(image: Image.Image) -> bytes:
-    """The picture as a palette PNG (bot.render.palette)."""
-    return encode_png(image, _palette(), compress_level=COMPRESS_LEVEL)
+    """The picture as a palette PNG: drawn on the palette (bot.render.paletted), or RGB mapped onto it."""
+    if image.mode == "P":
+        return paletted.encode(image, COMPRESS_LEVEL)
+    return encode_png(image, picture_palette(), compress_level=COMPRESS_LEVEL)

@@ -26,6 +26,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.i18n import N_
+from bot.render.paletted import canvas, mapped, paste
 from bot.render.phone import INK, UNIT, WHITE, fit, font, u
 from bot.render.reggverse_panels import ACTION, TARGETS, Part, Sheet, hand, in_egg_order, nothing, players
 from bot.render.reggverse_parts import (
@@ -42,6 +43,7 @@ from bot.render.reggverse_parts import (
     encode,
     move_grid,
     pawn,
+    picture_palette,
     player_rgb,
     squares_image,
     wrap,
@@ -146,8 +148,7 @@ def draw_view(view: dict[str, Any], names: Sequence[str] = ()) -> Image.Image:
     sheet = Sheet(view, names)
     parts = [_header(sheet), _playing(sheet), _board(sheet), _rows(sheet), players(sheet), hand(sheet)]
     height = MARGIN + sum(h for h, _ in parts) + MARGIN
-    image = Image.new("RGB", (WIDTH, u(height)), PAPER)
-    draw = ImageDraw.Draw(image)
+    image, draw = canvas((WIDTH, u(height)), picture_palette(), PAPER)
     y: float = MARGIN
     for part_height, drawing in parts:
         drawing(image, draw, y)
@@ -253,9 +254,9 @@ def _board(sheet: Sheet) -> Part:
         labels = [words.tile_type(k) for k in board["types"]]
         local = geo.local[sheet.side]
         squares = (local, sheet.board_size, cell, board["types"], labels, geo.names["south"])
-        image.paste(squares_image(*squares, fade=bool(targets)), (x0, y0))
+        paste(image, squares_image(*squares, fade=bool(targets)), (x0, y0), picture_palette())
         if targets:  # the offered squares as they are, the others faded
-            plain = squares_image(*squares)
+            plain, _ = mapped(squares_image(*squares), picture_palette())
             for c in targets:
                 lx, ly = local[c]
                 box = (lx * cell, ly * cell, (lx + 1) * cell, (ly + 1) * cell)
@@ -413,7 +414,8 @@ def _mini_map(
     """The map in small, turned like the big one: the squares where the row hides `egg` in its colour, the
     reader's own square ringed."""
     local = sheet.geo.local[sheet.side]
-    image.paste(_mini(tuple(local), sheet.board_size, EGG_RGB.get(egg, MUTED), tuple(spots), here), (u(x), u(y)))
+    mini = _mini(tuple(local), sheet.board_size, EGG_RGB.get(egg, MUTED), tuple(spots), here)
+    paste(image, mini, (u(x), u(y)), picture_palette())
 
 
 @lru_cache(maxsize=256)
