@@ -1,6 +1,6 @@
 """What one picture costs: CPU milliseconds per picture, per renderer, drawing and encoding apart.
 
-    python -m bench pictures [--positions 12] [--repeats 3] [--no-save]
+    python -m bench pictures [--positions 12] [--repeats 3] [--no-save] [--notes TEXT]
     python -m bench pictures --gallery docs/pictures/eggs-empires
 
 For each game with a picture (Eggs and Empires' table and a deciding seat's hand; Eight-Minute Empire's
@@ -17,6 +17,7 @@ shrunk to a phone's 400 px, for people to judge them (docs/pictures/eggs-empires
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 from collections.abc import Callable
@@ -151,11 +152,23 @@ def measure(
     }
 
 
+def _without_notes(argv: list[str]) -> list[str]:
+    """The command's arguments but the notes (kept in the results' notes, not repeated in its command)."""
+    shown: list[str] = []
+    skip = False
+    for arg in argv:
+        if not skip and not arg.startswith("--notes"):
+            shown.append(arg)
+        skip = arg == "--notes"
+    return shown
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench pictures")
     parser.add_argument("--positions", type=int, default=12, help="game moments per picture kind")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--no-save", action="store_true")
+    parser.add_argument("--notes", default="", help="what the figures need beside them (old/new figures, why)")
     parser.add_argument("--gallery", metavar="DIR", help="write one whole Eggs and Empires game's pictures, and stop")
     args = parser.parse_args(argv)
     if args.gallery:
@@ -217,6 +230,7 @@ def main(argv: list[str]) -> int:
         ),
     }
     figures: dict[str, Any] = {}
+    load_before = os.getloadavg()[0]
     for name, (views, picture, draw, encode) in kinds.items():
         figures[name] = measure(views, picture, draw, encode, args.repeats)
         f = figures[name]
@@ -224,14 +238,17 @@ def main(argv: list[str]) -> int:
             f"{name}: median {f['cpu_ms']} ms CPU per picture (draw {f['draw_cpu_ms']} ms, "
             f"encode {f['encode_cpu_ms']} ms), {f['kb']} KB; {len(views)} positions x {args.repeats}"
         )
+    load = f"Load (1-minute average, 2 cores) {load_before:.1f} before, {os.getloadavg()[0]:.1f} after."
+    print(load)
     if not args.no_save:
         from bench import results
 
         results.save(
             "pictures",
-            results.command("pictures", argv),
+            results.command("pictures", _without_notes(argv)),
             figures,
             title="Pictures: CPU per picture",
             targets={f"{name}.cpu_ms": "< 20 ms" for name in kinds},
+            notes=" ".join(part for part in (load, args.notes) if part),
         )
     return 0

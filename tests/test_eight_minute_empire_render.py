@@ -16,6 +16,7 @@ import pytest
 from PIL import Image
 
 from bot.render.eight_minute_empire import RENDERER, map_part, render_map, seat_part
+from bot.render.eight_minute_empire_canvas import Canvas
 from bot.render.eight_minute_empire_map import (
     CITY,
     GOLD,
@@ -24,6 +25,7 @@ from bot.render.eight_minute_empire_map import (
     RADIUS,
     REGION_FILL,
     WIDTH,
+    _palette,
     _region,
     faded,
     layout_of,
@@ -159,11 +161,9 @@ def test_start_ring_region_and_island_control_are_drawn() -> None:
 
 
 def region_alone(region: dict[str, Any]) -> tuple[Image.Image, tuple[float, float]]:
-    image = Image.new("RGB", (300, 300), (0, 0, 0))
-    from PIL import ImageDraw
-
-    _region(ImageDraw.Draw(image), region, 150, 150, "Citadel")
-    return image, (150, 150)
+    canvas = Canvas(_palette().new((300, 300), (0, 0, 0)), _palette())
+    _region(canvas, region, 150, 150)
+    return canvas.image.convert("RGB"), (150, 150)
 
 
 @pytest.mark.parametrize("stack", [1, 2, 3, 9, 18])

@@ -16,15 +16,15 @@ A seat's picture (its private message, while it decides) is framed in the seat's
 in the panel, and rings the regions the current prompt lets it choose (place, move to, build, destroy),
 fading the others; a move in progress also rings the region the army leaves.
 
-What never changes for a layout (sea, boards, islands, links) is drawn once and kept; where things go
-is worked out once per layout (bot.render.eight_minute_empire_layout).
+A picture is drawn in its palette's indexes (bot.render.eight_minute_empire_canvas), so encoding it
+maps no colours; what every moment of a game shares (sea, boards, islands, links, island labels, the
+empty regions, the start) is drawn once and copied (`_base`), and a moment draws only what it adds:
+pieces, control, tokens, a seat's highlights, the panel's contents. Where things go is worked out once
+per layout (bot.render.eight_minute_empire_layout).
 
-A little over 500 lines: the whole drawing, in the order it is drawn (background, regions and their
-pieces, island names, panel, a seat's highlights, palette); the parts share their sizes and colours.
-
-Over 500 lines: the parts of one picture (regions, pieces, control badges, island names, the players'
-panel) share the layout's coordinates and the colour and shape of each player; the layouts themselves
-are computed in eight_minute_empire_layout.py.
+Over 500 lines: the parts of one picture (base, regions, pieces, control badges, island names, the
+players' panel, a seat's highlights, the palette) share the layout's coordinates and the colour and
+shape of each player; the layouts themselves are computed in eight_minute_empire_layout.py.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ from PIL import Image, ImageDraw
 
 from bot import i18n
 from bot.i18n import N_, NP_
+from bot.render.eight_minute_empire_canvas import Box, Canvas, Palette
 from bot.render.eight_minute_empire_layout import (
     PANEL_ROW,
     RADIUS,
@@ -53,7 +54,7 @@ from bot.render.eight_minute_empire_layout import (
     layout_of,
 )
 from bot.render.fonts import FontType, font
-from bot.render.palette import encode_png, fixed_palette
+from bot.render.palette import ISAL_LEVELS, fixed_palette, palette_png
 
 __all__ = ["DISTINCT_COLOURS", "WIDTH", "draw_map", "encode"]
 
@@ -113,53 +114,67 @@ def _ink_on(rgb: RGB) -> RGB:
     return INK if 0.299 * r + 0.587 * g + 0.114 * b > 140 else WHITE
 
 
-# --- the parts that never change, drawn once per layout -----------------------------------------------
-KEPT_BACKGROUNDS = 4  # ~2 MB each (RGB); three layouts exist
-_backgrounds: OrderedDict[int, Image.Image] = OrderedDict()
-_backgrounds_lock = threading.Lock()
+# --- the parts shared by every moment of a game, drawn once and copied ------------------------------
+# The base of a picture: sea, boards, islands, links, the panel's frame, every island's label and
+# every region as it is with nothing on it (its disc and name tab). It depends only on the layout (no
+# word on it is translated: board letters, island and region names are proper names of our map), so a
+# picture copies it and draws only what the moment changes.
+KEPT_BASES = 6  # ~0.8 MB each (one byte a pixel); five layouts exist (2-3 players as an L or a row, 4)
+_bases: OrderedDict[int, Image.Image] = OrderedDict()
+_bases_lock = threading.Lock()
 
 
-def _background(layout: Layout) -> Image.Image:
-    """A new copy of the sea, boards, islands and links of `layout` (a copy costs a tenth of drawing)."""
+def _base(layout: Layout) -> Image.Image:
+    """A new copy of the base of `layout` (a copy: ~0.05 ms)."""
     key = id(layout)
-    with _backgrounds_lock:
-        found = _backgrounds.get(key)
+    with _bases_lock:
+        found = _bases.get(key)
         if found is not None:
-            _backgrounds.move_to_end(key)
+            _bases.move_to_end(key)
             return found.copy()
-    drawn = _draw_background(layout)
-    with _backgrounds_lock:
-        _backgrounds[key] = drawn
-        while len(_backgrounds) > KEPT_BACKGROUNDS:
-            _backgrounds.popitem(last=False)
+    drawn = _draw_base(layout)
+    with _bases_lock:
+        _bases[key] = drawn
+        while len(_bases) > KEPT_BASES:
+            _bases.popitem(last=False)
     return drawn.copy()
 
 
-def _draw_background(layout: Layout) -> Image.Image:
-    image = Image.new("RGB", (layout.width, layout.height), SEA)
-    draw = ImageDraw.Draw(image)
+def _draw_base(layout: Layout) -> Image.Image:
+    canvas = Canvas(_palette().new((layout.width, layout.height), SEA), _palette())
+    draw = canvas.draw
     for letter, box in layout.boards:
-        draw.rectangle(box, fill=BOARD_SEA, outline=BOARD_EDGE, width=2)
-        draw.text((box[0] + 8, box[1] + 4), letter, font=font(TEXT), fill=BOARD_EDGE)
+        draw.rectangle(box, fill=canvas.ink(BOARD_SEA), outline=canvas.ink(BOARD_EDGE), width=2)
+        canvas.text((box[0] + 8, box[1] + 4), letter, font(TEXT), BOARD_EDGE, BOARD_SEA)
     centre = layout.centre
     land = [(a, b) for a, b, water in layout.links if not water]
     blob = RADIUS + 8
     for fill, grow in ((LAND_EDGE, 3), (LAND, 0)):  # islands: fat circles and links, outlined
         for a, b in land:
-            draw.line((centre[a], centre[b]), fill=fill, width=int(2 * (blob + grow)))
+            draw.line((centre[a], centre[b]), fill=canvas.ink(fill), width=int(2 * (blob + grow)))
         for x, y in centre.values():
             r = blob + grow
-            draw.ellipse((x - r, y - r, x + r, y + r), fill=fill)
+            draw.ellipse((x - r, y - r, x + r, y + r), fill=canvas.ink(fill))
     for a, b, water in layout.links:
         if water:
-            _dotted(draw, centre[a], centre[b])
+            _dotted(canvas, centre[a], centre[b])
         else:
-            draw.line((centre[a], centre[b]), fill=LAND_LINK, width=6)
-    draw.rectangle(layout.panel, fill=PANEL, outline=BOARD_EDGE, width=2)
-    return image
+            draw.line((centre[a], centre[b]), fill=canvas.ink(LAND_LINK), width=6)
+    draw.rectangle(layout.panel, fill=canvas.ink(PANEL), outline=canvas.ink(BOARD_EDGE), width=2)
+    for name, _, box in layout.islands:
+        _island_label(canvas, name, box, None)
+    for rid, (x, y) in centre.items():
+        _disc(canvas, x, y, None)
+        _name_tab(canvas, rid, None, False, x, y - RADIUS)
+    return canvas.image
 
 
-def _dotted(draw: ImageDraw.ImageDraw, a: Point, b: Point) -> None:
+def _start_ring(canvas: Canvas, x: float, y: float) -> None:
+    g = RADIUS + 7
+    canvas.draw.ellipse((x - g, y - g, x + g, y + g), outline=canvas.ink(GOLD), width=6)
+
+
+def _dotted(canvas: Canvas, a: Point, b: Point) -> None:
     """A sea crossing: dots from rim to rim."""
     length = math.dist(a, b)
     if length <= 2 * RADIUS:
@@ -170,23 +185,35 @@ def _dotted(draw: ImageDraw.ImageDraw, a: Point, b: Point) -> None:
     for i in range(steps + 1):
         d = start + (end - start) * i / steps
         x, y = a[0] + ux * d, a[1] + uy * d
-        draw.ellipse((x - 3.5, y - 3.5, x + 3.5, y + 3.5), fill=WATER_LINK)
+        canvas.draw.ellipse((x - 3.5, y - 3.5, x + 3.5, y + 3.5), fill=canvas.ink(WATER_LINK))
 
 
 # --- shapes -------------------------------------------------------------------------------------------
-def shape(draw: ImageDraw.ImageDraw, kind: str, x: float, y: float, size: float, fill: RGB, outline: RGB) -> None:
-    """One marker of `size` pixels centred on (x, y): a player's shape or the neutral hexagon."""
+def shape(canvas: Canvas, kind: str, x: float, y: float, size: float, fill: RGB, outline: RGB) -> None:
+    """One marker of `size` pixels centred on (x, y): a player's shape or the neutral hexagon (kept:
+    Pillow's outlined polygon costs a mask the size of the whole picture)."""
+    reach = math.ceil(0.7 * size) + 3
+    canvas.stamp(
+        ("shape", kind, size, fill, outline),
+        (x, y),
+        (reach, reach),
+        lambda on, cx, cy: _shape(on, kind, cx, cy, size, fill, outline),
+    )
+
+
+def _shape(canvas: Canvas, kind: str, x: float, y: float, size: float, fill: RGB, outline: RGB) -> None:
     r = size / 2
+    draw, inside, rim = canvas.draw, canvas.ink(fill), canvas.ink(outline)
     if kind == "square":
-        draw.rectangle((x - r * 0.9, y - r * 0.9, x + r * 0.9, y + r * 0.9), fill=fill, outline=outline, width=2)
+        draw.rectangle((x - r * 0.9, y - r * 0.9, x + r * 0.9, y + r * 0.9), fill=inside, outline=rim, width=2)
     elif kind == "circle":
-        draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=outline, width=2)
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=inside, outline=rim, width=2)
     elif kind == "triangle":
-        draw.regular_polygon((x, y + r * 0.15, r * 1.15), 3, fill=fill, outline=outline, width=2)
+        draw.regular_polygon((x, y + r * 0.15, r * 1.15), 3, fill=inside, outline=rim, width=2)
     elif kind == "diamond":
-        draw.regular_polygon((x, y, r * 1.1), 4, rotation=45, fill=fill, outline=outline, width=2)
+        draw.regular_polygon((x, y, r * 1.1), 4, rotation=45, fill=inside, outline=rim, width=2)
     else:
-        draw.regular_polygon((x, y, r), 6, fill=fill, outline=outline, width=2)
+        draw.regular_polygon((x, y, r), 6, fill=inside, outline=rim, width=2)
 
 
 def _party(seat: int | None) -> tuple[str, RGB]:
@@ -195,17 +222,22 @@ def _party(seat: int | None) -> tuple[str, RGB]:
     return PLAYER_SHAPES[seat], PLAYER_COLOURS[seat]
 
 
-def army_marker(draw: ImageDraw.ImageDraw, seat: int | None, x: float, y: float, size: float = MARKER) -> None:
+def army_marker(canvas: Canvas, seat: int | None, x: float, y: float, size: float = MARKER) -> None:
     kind, colour = _party(seat)
-    shape(draw, kind, x, y, size, colour, INK)
+    shape(canvas, kind, x, y, size, colour, INK)
 
 
-def city_marker(draw: ImageDraw.ImageDraw, seat: int, x: float, y: float, size: float) -> None:
+def city_marker(canvas: Canvas, seat: int, x: float, y: float, size: float) -> None:
     """A city: the owner's shape, hollow: a thick rim in their colour around white."""
     kind, colour = _party(seat)
-    shape(draw, kind, x, y, size + 5, INK, INK)
-    shape(draw, kind, x, y, size + 1, colour, colour)
-    shape(draw, kind, x, y, size * 0.45, WHITE, WHITE)
+
+    def paint(on: Canvas, cx: float, cy: float) -> None:
+        _shape(on, kind, cx, cy, size + 5, INK, INK)
+        _shape(on, kind, cx, cy, size + 1, colour, colour)
+        _shape(on, kind, cx, cy, size * 0.45, WHITE, WHITE)
+
+    reach = math.ceil(0.7 * (size + 5)) + 3
+    canvas.stamp(("city", seat, size), (x, y), (reach, reach), paint)
 
 
 # --- one region -------------------------------------------------------------------------------------------
@@ -232,7 +264,7 @@ CITY_STEP = 22.0  # degrees between cities along the rim
 MAX_RIM_CITIES = 5  # more cities in one region are shown one marker per owner, with their number
 
 
-def _pieces(draw: ImageDraw.ImageDraw, region: dict[str, Any], x: float, y: float) -> None:
+def _pieces(canvas: Canvas, region: dict[str, Any], x: float, y: float, paper: RGB) -> None:
     count_font = font(SMALL)
     entries = [_Entry(s, n) for s, n in enumerate(region["armies"]) if n]
     if region["neutral"]:
@@ -245,15 +277,15 @@ def _pieces(draw: ImageDraw.ImageDraw, region: dict[str, Any], x: float, y: floa
         for entry, w in zip(row, widths, strict=True):
             if entry.count <= 2:
                 for i in range(entry.count):
-                    army_marker(draw, entry.seat, left + MARKER / 2 + i * (MARKER + 3), cy)
+                    army_marker(canvas, entry.seat, left + MARKER / 2 + i * (MARKER + 3), cy)
             else:
-                army_marker(draw, entry.seat, left + MARKER / 2, cy)
-                draw.text((left + MARKER + 2, cy), str(entry.count), font=count_font, fill=INK, anchor="lm")
+                army_marker(canvas, entry.seat, left + MARKER / 2, cy)
+                canvas.text((left + MARKER + 2, cy), str(entry.count), count_font, INK, paper, "lm")
             left += w + ROW_GAP
-    _cities(draw, [(s, n) for s, n in enumerate(region["cities"]) if n], x, y)
+    _cities(canvas, [(s, n) for s, n in enumerate(region["cities"]) if n], x, y)
 
 
-def _cities(draw: ImageDraw.ImageDraw, owners: list[tuple[int, int]], x: float, y: float) -> None:
+def _cities(canvas: Canvas, owners: list[tuple[int, int]], x: float, y: float) -> None:
     """Cities along the bottom of the rim: one marker each, or, when more than fit, one per owner with
     the number beside it, outside the rim."""
     total = sum(n for _, n in owners)
@@ -263,83 +295,96 @@ def _cities(draw: ImageDraw.ImageDraw, owners: list[tuple[int, int]], x: float, 
     for i, (seat, n) in enumerate(markers):
         angle = math.radians(first + i * CITY_STEP)
         cos, sin = math.cos(angle), math.sin(angle)
-        city_marker(draw, seat, x + RADIUS * cos, y + RADIUS * sin, CITY)
+        city_marker(canvas, seat, x + RADIUS * cos, y + RADIUS * sin, CITY)
         if n > 1:
             reach = RADIUS + CITY + 2
-            draw.text(
-                (x + reach * cos, y + reach * sin),
-                str(n),
-                font=font(SMALL),
-                fill=INK,
-                anchor="mm",
-                stroke_width=3,
-                stroke_fill=WHITE,
-            )
+            canvas.text((x + reach * cos, y + reach * sin), str(n), font(SMALL), INK, WHITE, "mm", (3, WHITE))
 
 
-def _region(draw: ImageDraw.ImageDraw, region: dict[str, Any], x: float, y: float, citadel: str) -> None:
-    control = region["control"]
-    seat = control if isinstance(control, int) else None
-    if region["start"]:
-        g = RADIUS + 7
-        draw.ellipse((x - g, y - g, x + g, y + g), outline=GOLD, width=6)
+def _occupied(region: dict[str, Any]) -> bool:
+    """Whether the region differs from the base's empty one (its token aside: drawn on any region)."""
+    return region["control"] is not None or region["neutral"] or any(region["armies"]) or any(region["cities"])
+
+
+def _disc(canvas: Canvas, x: float, y: float, control: int | str | None) -> RGB:
+    """The region's disc, ringed in its controller's colour; returns its fill (what its pieces sit on)."""
     if control is None:
         ring, fill, width = INK, REGION_FILL, 2
     elif control == "neutral":
         ring, fill, width = NEUTRAL, _tint(NEUTRAL, 0.7), 5
     else:
-        ring, fill, width = PLAYER_COLOURS[control], _tint(PLAYER_COLOURS[control], 0.75), 5
+        ring, fill, width = PLAYER_COLOURS[int(control)], _tint(PLAYER_COLOURS[int(control)], 0.75), 5
     r = RADIUS
-    draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=ring, width=width)
-    _pieces(draw, region, x, y)
-    _name_tab(draw, region["id"], None if control is None else seat, control is not None, x, y - RADIUS)
-    token = region["token"]
-    if token:
-        angle = math.radians(40)
-        _token(draw, token, token == citadel, x + RADIUS * math.cos(angle), y - RADIUS * math.sin(angle))
+    canvas.draw.ellipse((x - r, y - r, x + r, y + r), fill=canvas.ink(fill), outline=canvas.ink(ring), width=width)
+    return fill
 
 
-def _name_tab(draw: ImageDraw.ImageDraw, name: str, seat: int | None, controlled: bool, x: float, y: float) -> None:
+def _region(canvas: Canvas, region: dict[str, Any], x: float, y: float) -> None:
+    """An occupied region over the base's empty one: its disc, pieces, cities and name tab (the start's
+    gold ring, outside the disc, is the base's)."""
+    control = region["control"]
+    seat = control if isinstance(control, int) else None
+    paper = _disc(canvas, x, y, control)
+    _pieces(canvas, region, x, y, paper)
+    _name_tab(canvas, region["id"], None if control is None else seat, control is not None, x, y - RADIUS)
+
+
+def _name_tab(canvas: Canvas, name: str, seat: int | None, controlled: bool, x: float, y: float) -> None:
     """The region's name on a tab across the top of its rim; who controls it, by shape, on the tab."""
     f = font(SMALL)
     width = f.getlength(name) + 12 + (20 if controlled else 0)
-    box = (x - width / 2, y - 13, x + width / 2, y + 13)
-    draw.rounded_rectangle(box, 8, fill=WHITE, outline=INK, width=2)
-    if controlled:
-        army_marker(draw, seat, box[0] + 14, y, 14)
-        draw.text((box[0] + 26, y), name, font=f, fill=INK, anchor="lm")
-    else:
-        draw.text((x, y), name, font=f, fill=INK, anchor="mm")
+
+    def paint(on: Canvas, x: float, y: float) -> None:
+        box = (x - width / 2, y - 13, x + width / 2, y + 13)
+        on.draw.rounded_rectangle(box, 8, fill=on.ink(WHITE), outline=on.ink(INK), width=2)
+        if controlled:
+            army_marker(on, seat, box[0] + 14, y, 14)
+            on.text((box[0] + 26, y), name, f, INK, WHITE, "lm")
+        else:
+            on.text((x, y), name, f, INK, WHITE, "mm")
+
+    canvas.stamp(("tab", name, seat, controlled), (x, y), (math.ceil(width / 2) + 2, 15), paint)
 
 
-def _token(draw: ImageDraw.ImageDraw, token: str, citadel: bool, x: float, y: float) -> None:
+def _token(canvas: Canvas, token: str, citadel: bool, x: float, y: float) -> None:
     text = i18n.ptp("token-short", TOKEN_SHORT[token]) if token in TOKEN_SHORT else token[:2]
     f = font(SMALL)
     w = f.getlength(text) / 2 + 6
-    box = (x - w, y - 13, x + w, y + 13)
-    if citadel:
-        draw.rectangle(box, fill=CITADEL, outline=INK, width=2)
-        draw.text((x, y), text, font=f, fill=WHITE, anchor="mm")
-    else:
-        draw.rounded_rectangle(box, 8, fill=TOKEN_FILL, outline=INK, width=2)
-        draw.text((x, y), text, font=f, fill=INK, anchor="mm")
+
+    def paint(on: Canvas, x: float, y: float) -> None:
+        box = (x - w, y - 13, x + w, y + 13)
+        if citadel:
+            on.draw.rectangle(box, fill=on.ink(CITADEL), outline=on.ink(INK), width=2)
+            on.text((x, y), text, f, WHITE, CITADEL, "mm")
+        else:
+            on.draw.rounded_rectangle(box, 8, fill=on.ink(TOKEN_FILL), outline=on.ink(INK), width=2)
+            on.text((x, y), text, f, INK, TOKEN_FILL, "mm")
+
+    canvas.stamp(("token", text, citadel), (x, y), (math.ceil(w) + 2, 15), paint)
 
 
-def _island_names(draw: ImageDraw.ImageDraw, layout: Layout, control: Sequence[int | None]) -> None:
-    """Each island's name in a label beside it; a controlled island's label in its controller's colour,
-    with their shape."""
+def _island_label(canvas: Canvas, name: str, box: Box, owner: int | None) -> None:
+    """An island's name in a label beside it; a controlled island's label in its controller's colour,
+    with their shape (the base has every label uncontrolled: a picture draws only the controlled ones)."""
     f = font(TEXT)
-    for (name, _, box), owner in zip(layout.islands, control, strict=False):
-        x0, y0, x1, y1 = box
-        cy = (y0 + y1) / 2
+    half_width, half_height = (box[2] - box[0]) / 2, (box[3] - box[1]) / 2
+
+    def paint(on: Canvas, x: float, y: float) -> None:
+        x0, y0, x1, y1 = x - half_width, y - half_height, x + half_width, y + half_height
         if owner is None:
-            draw.rounded_rectangle(box, 10, fill=_tint(BOARD_SEA, 0.55), outline=BOARD_EDGE, width=1)
-            draw.text(((x0 + x1) / 2, cy), name, font=f, fill=INK, anchor="mm")
+            label = _tint(BOARD_SEA, 0.55)
+            on.draw.rounded_rectangle((x0, y0, x1, y1), 10, fill=on.ink(label), outline=on.ink(BOARD_EDGE), width=1)
+            on.text((x, y), name, f, INK, label, "mm")
         else:
             colour = PLAYER_COLOURS[owner]
-            draw.rounded_rectangle(box, 10, fill=colour, outline=INK, width=2)
-            army_marker(draw, owner, x0 + TEXT * 0.75, cy, 16)
-            draw.text(((x0 + x1) / 2 + TEXT * 0.5, cy), name, font=f, fill=_ink_on(colour), anchor="mm")
+            on.draw.rounded_rectangle((x0, y0, x1, y1), 10, fill=on.ink(colour), outline=on.ink(INK), width=2)
+            army_marker(on, owner, x0 + TEXT * 0.75, y, 16)
+            on.text((x + TEXT * 0.5, y), name, f, _ink_on(colour), colour, "mm")
+
+    reach = (math.ceil(half_width) + 2, math.ceil(half_height) + 2)
+    canvas.stamp(
+        ("label", name, owner, half_width, half_height), ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), reach, paint
+    )
 
 
 # --- the panel ---------------------------------------------------------------------------------------
@@ -355,9 +400,9 @@ def _fit(text: str, f: FontType, width: float) -> str:
     return text + "…"
 
 
-def _panel(
-    draw: ImageDraw.ImageDraw, view: dict[str, Any], layout: Layout, names: Sequence[str], me: int | None
-) -> None:
+def _panel(canvas: Canvas, view: dict[str, Any], layout: Layout, names: Sequence[str], me: int | None) -> None:
+    """The players (shape, name, VP; the seat of a seat's picture marked) and the key, in the panel's
+    frame (the base's)."""
     x0, y0, x1, y1 = layout.panel
     f = font(TEXT)
     wide = x1 - x0 > 1.5 * UNIT  # the strip under a 2x2 block: players in two columns
@@ -370,26 +415,28 @@ def _panel(
     for i, (seat, name) in enumerate(entries):
         cx = x0 + 10 + (i % columns) * column_width
         cy = top + (i // columns) * PANEL_ROW + PANEL_ROW / 2
+        paper = PANEL
         if seat is not None and seat == me:
-            draw.rounded_rectangle(
+            paper = _tint(PLAYER_COLOURS[seat], 0.6)
+            canvas.draw.rounded_rectangle(
                 (cx - 4, cy - PANEL_ROW / 2 + 2, cx + column_width - 8, cy + PANEL_ROW / 2 - 2),
                 8,
-                fill=_tint(PLAYER_COLOURS[seat], 0.6),
-                outline=INK,
+                fill=canvas.ink(paper),
+                outline=canvas.ink(INK),
                 width=2,
             )
-        army_marker(draw, seat, cx + 14, cy, 22)
+        army_marker(canvas, seat, cx + 14, cy, 22)
         vp = "" if seat is None else i18n.pt(N_("{count} VP"), count=view["scores"][seat])
         room = column_width - 50 - f.getlength(vp) - 10
         shown = i18n.pt(N_("{name} (you)"), name=name) if seat is not None and seat == me else name
-        draw.text((cx + 34, cy), _fit(shown, f, room), font=f, fill=INK, anchor="lm")
-        draw.text((cx + column_width - 14, cy), vp, font=f, fill=INK, anchor="rm")
+        canvas.text((cx + 34, cy), _fit(shown, f, room), f, INK, paper, "lm")
+        canvas.text((cx + column_width - 14, cy), vp, f, INK, paper, "rm")
     top += PANEL_ROW * ((len(entries) + columns - 1) // columns) + 8
     small = font(SMALL)
     for line in _flow(_key_items(view), small, x1 - x0 - 20):
         if top + 28 > y1:
             break
-        draw.text((x0 + 10, top + 14), line, font=small, fill=INK, anchor="lm")
+        canvas.text((x0 + 10, top + 14), line, small, INK, PANEL, "lm")
         top += 28
 
 
@@ -430,58 +477,90 @@ def _key_items(view: dict[str, Any]) -> list[str]:
 # --- the picture ---------------------------------------------------------------------------------------
 def draw_map(view: dict[str, Any], names: Sequence[str] = ()) -> Image.Image:
     """The map of `view` (a map part: see bot.render.eight_minute_empire.map_part), with the players
-    named by `names`. A part with "me" is that seat's picture: framed in its colour, marked in the
-    panel, with the regions of "targets" ringed (and the others faded) and "origin" ringed too."""
+    named by `names`, as a palette image (`encode` makes it a PNG). A part with "me" is that seat's
+    picture: framed in its colour, marked in the panel, with the regions of "targets" ringed (and the
+    others faded) and "origin" ringed too.
+
+    A copy of the base (`_base`) with what this moment adds, drawn in the order of a whole drawing:
+    the controlled islands' labels, the occupied regions (each over its empty self), the tokens, a
+    seat's highlights, the panel's contents. So a picture is the one drawn from scratch, but where an
+    occupied region would have been covered by a later empty neighbour's name tab (a few pixels)."""
     layout = layout_of(view)
-    image = _background(layout)
-    draw = ImageDraw.Draw(image)
+    canvas = Canvas(_base(layout), _palette())
     me = view.get("me")
     targets = sorted(view.get("targets") or ())  # drawn in order: rings of neighbours overlap
     origin = view.get("origin")
-    _island_names(draw, layout, view["continent_control"])
+    over: list[Box] = []  # what is drawn over the base: an empty region drawn after it goes over it
+    for (name, _, box), owner in zip(layout.islands, view["continent_control"], strict=False):
+        if owner is not None:
+            _island_label(canvas, name, box, owner)
+            over.append(box)
     citadel = view.get("citadel_token", "Citadel")
     for region in view["regions"]:
         x, y = layout.centre[region["id"]]
-        _region(draw, region, x, y, citadel)
+        if region["start"]:
+            _start_ring(canvas, x, y)
+        if _occupied(region):
+            _region(canvas, region, x, y)
+        elif over and any(_meets(_reach(x, y), box) for box in over):
+            _disc(canvas, x, y, None)
+            _name_tab(canvas, region["id"], None, False, x, y - RADIUS)
+        if region["start"]:
+            over.append(_reach(x, y))
+        if region["token"]:
+            angle = math.radians(40)
+            token = region["token"]
+            _token(canvas, token, token == citadel, x + RADIUS * math.cos(angle), y - RADIUS * math.sin(angle))
     if targets:
-        _highlight(image, draw, layout, targets, origin)
-    _panel(draw, view, layout, names, me)
+        _highlight(canvas, layout, targets, origin)
+    _panel(canvas, view, layout, names, me)
     if me is not None:
-        colour = PLAYER_COLOURS[me]
-        draw.rectangle((0, 0, layout.width - 1, layout.height - 1), outline=colour, width=8)
-        draw.rectangle((8, 8, layout.width - 9, layout.height - 9), outline=INK, width=1)
-    return image
+        draw = canvas.draw
+        draw.rectangle((0, 0, layout.width - 1, layout.height - 1), outline=canvas.ink(PLAYER_COLOURS[me]), width=8)
+        draw.rectangle((8, 8, layout.width - 9, layout.height - 9), outline=canvas.ink(INK), width=1)
+    return canvas.image
+
+
+def _reach(x: float, y: float) -> Box:
+    """Around an empty region: its disc, name tab and the start's gold ring."""
+    return (x - RADIUS - 7, y - RADIUS - 13, x + RADIUS + 7, y + RADIUS + 7)
+
+
+def _meets(a: Box, b: Box) -> bool:
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
 @cache
-def _fade_mask() -> Image.Image:
-    """A region's disc at FADE (the mask that fades a region the prompt does not offer)."""
+def _disc_shape() -> Image.Image:
+    """A region's disc and a pixel more (where a region the prompt does not offer is faded), mode "1"."""
     r = RADIUS + 1
-    mask = Image.new("L", (2 * r + 1, 2 * r + 1), 0)
-    ImageDraw.Draw(mask).ellipse((0, 0, 2 * r, 2 * r), fill=FADE)
-    return mask
+    shape = Image.new("1", (2 * r + 1, 2 * r + 1), 0)
+    ImageDraw.Draw(shape).ellipse((0, 0, 2 * r, 2 * r), fill=1)
+    return shape
 
 
-def _highlight(image: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, targets: list[str], origin: Any) -> None:
+def _highlight(canvas: Canvas, layout: Layout, targets: list[str], origin: Any) -> None:
     """Fade the regions the prompt does not offer; ring the ones it does (and the army's origin)."""
-    mask = _fade_mask()
+    disc = _disc_shape()
     r = RADIUS + 1
     for rid, (x, y) in layout.centre.items():
         if rid not in targets and rid != origin:
-            image.paste(FADED, (round(x) - r, round(y) - r), mask)
+            left, top = round(x) - r, round(y) - r
+            canvas.fade((left, top, left + disc.width, top + disc.height), disc, FADED, FADE)
+    draw = canvas.draw
     for rid in targets:  # outside the gold ring of the start, so that both show
         x, y = layout.centre[rid]
         for r, colour, width in ((RADIUS + 15, WHITE, 5), (RADIUS + 17, INK, 3)):
-            draw.ellipse((x - r, y - r, x + r, y + r), outline=colour, width=width)
+            draw.ellipse((x - r, y - r, x + r, y + r), outline=canvas.ink(colour), width=width)
     if origin in layout.centre:
         x, y = layout.centre[origin]
         r = RADIUS + 6
         for i in range(0, 360, 30):  # a dashed ring: where the army comes from
-            draw.arc((x - r, y - r, x + r, y + r), i, i + 18, fill=INK, width=5)
+            draw.arc((x - r, y - r, x + r, y + r), i, i + 18, fill=canvas.ink(INK), width=5)
 
 
 @cache
-def _palette() -> Image.Image:
+def _palette() -> Palette:
     tints = [_tint(c, 0.75) for c in PLAYER_COLOURS] + [_tint(NEUTRAL, 0.7)]
     highlights = [_tint(c, 0.6) for c in PLAYER_COLOURS]
     named = [
@@ -524,7 +603,7 @@ def _palette() -> Image.Image:
         (WATER_LINK, BOARD_SEA),
         (GOLD, LAND),
     ]
-    return fixed_palette(named, on)
+    return Palette(fixed_palette(named, on))
 
 
 # zlib level 5 rather than the palette module's 1: 40 KB instead of 59 for a 4-player map, for 2 ms more
@@ -533,5 +612,5 @@ COMPRESS_LEVEL = 5
 
 
 def encode(image: Image.Image) -> bytes:
-    """The picture as a palette PNG (bot.render.palette)."""
-    return encode_png(image, _palette(), compress_level=COMPRESS_LEVEL)
+    """The picture (`draw_map`'s, already in the palette's indexes) as a palette PNG."""
+    return palette_png(image, ISAL_LEVELS[COMPRESS_LEVEL])
