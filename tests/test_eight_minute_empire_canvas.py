@@ -16,9 +16,10 @@ from bot import i18n
 from bot.render import eight_minute_empire_canvas as canvas_module
 from bot.render import eight_minute_empire_map as eme_map
 from bot.render.eight_minute_empire import map_part, render_map, seat_part
-from bot.render.eight_minute_empire_canvas import Canvas, Palette
+from bot.render.eight_minute_empire_canvas import Canvas, blank
 from bot.render.fonts import font
 from bot.render.palette import fixed_palette
+from bot.render.paletted import Colours
 from games.eight_minute_empire import GAME
 from tests.test_eight_minute_empire_render import NAMES, moment, played
 
@@ -26,12 +27,12 @@ INK = (28, 28, 34)
 PAPER = (250, 247, 236)
 TINT = (230, 180, 120)
 FADED = (206, 204, 196)
-PALETTE = Palette(fixed_palette([INK, PAPER, TINT, FADED, (255, 255, 255)], [(INK, PAPER)]))
+PALETTE = Colours(fixed_palette([INK, PAPER, TINT, FADED, (255, 255, 255)], [(INK, PAPER)]))
 
 
 def mapped(image: Image.Image) -> bytes:
     """An RGB drawing as the encoder maps it onto PALETTE."""
-    return image.quantize(palette=PALETTE.image, dither=Image.Dither.NONE).tobytes()
+    return image.quantize(palette=PALETTE.palette, dither=Image.Dither.NONE).tobytes()
 
 
 @settings(max_examples=60, deadline=None)
@@ -50,7 +51,7 @@ def test_text_is_written_as_pillow_writes_it_in_rgb(
     the RGB drawing maps to (on a flat paper, as every text of the map is written)."""
     rgb = Image.new("RGB", (200, 70), paper)
     ImageDraw.Draw(rgb).text((x + 40, y + 15), text, font=font(size), fill=INK, anchor=anchor)
-    drawn = Canvas(PALETTE.new((200, 70), paper), PALETTE)
+    drawn = Canvas(blank((200, 70), PALETTE, paper), PALETTE)
     drawn.text((x + 40, y + 15), text, font(size), INK, paper, anchor)
     assert drawn.image.tobytes() == mapped(rgb)
 
@@ -60,7 +61,7 @@ def test_stroked_text_is_written_as_pillow_writes_it_in_rgb() -> None:
     ImageDraw.Draw(rgb).text(
         (45.5, 30.25), "12", font=font(20), fill=INK, anchor="mm", stroke_width=3, stroke_fill=TINT
     )
-    drawn = Canvas(PALETTE.new((90, 60), PAPER), PALETTE)
+    drawn = Canvas(blank((90, 60), PALETTE, PAPER), PALETTE)
     drawn.text((45.5, 30.25), "12", font(20), INK, PAPER, "mm", (3, TINT))
     assert drawn.image.tobytes() == mapped(rgb)
     assert len(set(drawn.image.tobytes())) > 3, "the stroke and the letters are both there"
@@ -75,7 +76,7 @@ def test_a_fade_is_the_rgb_fade_mapped_onto_the_palette() -> None:
     drawn.fade((20, 5, 50, 35), shape, FADED, 150)
     rgb.paste(FADED, (20, 5), shape.convert("L").point(lambda v: 150 if v else 0))
     assert drawn.image.tobytes() == mapped(rgb)
-    assert drawn.image.getpixel((5, 5)) == PALETTE[PAPER], "outside the shape: untouched"
+    assert drawn.image.getpixel((5, 5)) == PALETTE.nearest([PAPER])[0], "outside the shape: untouched"
 
 
 def pixels(png: bytes) -> bytes:

@@ -16,7 +16,7 @@ import pytest
 from PIL import Image
 
 from bot.render.eight_minute_empire import RENDERER, map_part, render_map, seat_part
-from bot.render.eight_minute_empire_canvas import Canvas
+from bot.render.eight_minute_empire_canvas import Canvas, blank
 from bot.render.eight_minute_empire_map import (
     CITY,
     GOLD,
@@ -161,7 +161,7 @@ def test_start_ring_region_and_island_control_are_drawn() -> None:
 
 
 def region_alone(region: dict[str, Any]) -> tuple[Image.Image, tuple[float, float]]:
-    canvas = Canvas(_palette().new((300, 300), (0, 0, 0)), _palette())
+    canvas = Canvas(blank((300, 300), _palette(), (0, 0, 0)), _palette())
     _region(canvas, region, 150, 150)
     return canvas.image.convert("RGB"), (150, 150)
 

@@ -10,8 +10,10 @@ one), mapped onto the palette once, and pasted through the glyphs' own shape. A 
 seat's picture goes through a table of each palette colour's faded one. Small parts drawn again and
 again (markers, tabs, tokens, labels) are kept as stamps: drawn once at their sub-pixel place, pasted.
 
-Contract: a `Canvas` draws on a mode "P" image whose palette is the one it was made with; each colour
-it is given comes out as the encoder's look-up would map it (the palette's own for its named colours).
+Contract: a `Canvas` draws on a mode "P" image whose palette is the one it was made with
+(bot.render.paletted.Colours); each colour it is given comes out as mapping an RGB picture would give
+it (the palette's own for its named colours; WHITE as (250, 250, 255) when the palette holds that too:
+Pillow's look-up works on 6 bits a channel).
 Sprites, stamps and tables are kept per process and shared by threads (only read once made).
 """
 
@@ -20,13 +22,14 @@ from __future__ import annotations
 import math
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable
 from functools import cache
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.render.fonts import FontType
+from bot.render.paletted import Colours
 
 RGB = tuple[int, int, int]
 Box = tuple[float, float, float, float]
@@ -36,33 +39,11 @@ KEPT_SPRITES = 2048  # a map's texts at their places: a few hundred per layout a
 _INKED = [0] + [255] * 255
 
 
-class Palette:
-    """A fixed palette (bot.render.palette.fixed_palette) and the index the encoder's look-up gives each
-    colour drawn (a named colour's own, but for a few it finds a twin of: Pillow's look-up works on 6
-    bits a channel, so WHITE comes out as (250, 250, 255) if the palette holds that too)."""
-
-    def __init__(self, image: Image.Image) -> None:
-        self.image = image
-        flat = image.getpalette() or []
-        self.colours: list[RGB] = [(flat[i], flat[i + 1], flat[i + 2]) for i in range(0, len(flat), 3)]
-        self._indexes: dict[RGB, int] = {}
-
-    def __getitem__(self, colour: RGB) -> int:
-        found = self._indexes.get(colour)
-        if found is None:
-            found = self._indexes[colour] = self.nearest([colour])[0]
-        return found
-
-    def nearest(self, colours: Sequence[RGB]) -> list[int]:
-        """The index of each colour's nearest palette colour, as the encoder's look-up finds it."""
-        strip = Image.new("RGB", (len(colours), 1))
-        strip.putdata(list(colours))
-        return list(strip.quantize(palette=self.image, dither=Image.Dither.NONE).tobytes())
-
-    def new(self, size: tuple[int, int], colour: RGB) -> Image.Image:
-        image = Image.new("P", size, self[colour])
-        image.putpalette(self.image.getpalette() or [])
-        return image
+def blank(size: tuple[int, int], palette: Colours, colour: RGB) -> Image.Image:
+    """A palette picture of `size` filled with `colour`."""
+    image = Image.new("P", size, _mapped(palette, colour))
+    image.putpalette(palette.palette.getpalette() or [])
+    return image
 
 
 def _pixels(strip: Image.Image) -> list[RGB]:
@@ -71,11 +52,17 @@ def _pixels(strip: Image.Image) -> list[RGB]:
 
 
 @cache
-def _fade_tables(palette: Palette, towards: RGB, amount: int) -> list[int]:
+def _mapped(palette: Colours, colour: RGB) -> int:
+    """The index mapping an RGB picture gives `colour` (not always its own entry: see the contract)."""
+    return palette.nearest([colour])[0]
+
+
+@cache
+def _fade_tables(palette: Colours, towards: RGB, amount: int) -> list[int]:
     """Palette index -> the index of its colour with `towards` laid over it at `amount` (of 255)."""
-    strip = Image.new("RGB", (len(palette.colours), 1))
-    strip.putdata(palette.colours)
-    strip.paste(towards, (0, 0, len(palette.colours), 1), Image.new("L", strip.size, amount))
+    strip = Image.new("RGB", (len(palette.rgb), 1))
+    strip.putdata(palette.rgb)
+    strip.paste(towards, (0, 0, len(palette.rgb), 1), Image.new("L", strip.size, amount))
     return palette.nearest(_pixels(strip))
 
 
@@ -96,7 +83,7 @@ def _glyphs(
 
 
 def _sprite(
-    palette: Palette,
+    palette: Colours,
     text: str,
     face: FontType,
     ink: RGB,
@@ -128,7 +115,7 @@ def _sprite(
         stroke_fill=stroke[1] if stroke else None,
     )
     box = (margin, margin, margin + core.size[0], margin + core.size[1])
-    indexes = rgb.crop(box).quantize(palette=palette.image, dither=Image.Dither.NONE)
+    indexes = rgb.crop(box).quantize(palette=palette.palette, dither=Image.Dither.NONE)
     glyphs = Image.new("L", core.size)
     glyphs.im.paste(core, (0, 0, *core.size))
     made = (indexes.im, glyphs.point(_INKED, "1").im, *core.size, dx, dy)
@@ -142,14 +129,14 @@ def _sprite(
 class Canvas:
     """Drawing on a palette image: `draw` takes palette indexes (`ink`), `text` writes kept sprites."""
 
-    def __init__(self, image: Image.Image, palette: Palette) -> None:
+    def __init__(self, image: Image.Image, palette: Colours) -> None:
         self.image = image
         self.palette = palette
         self.draw = ImageDraw.Draw(image)
         self._core = image.im  # this canvas's own image: pasted into directly
 
     def ink(self, colour: RGB) -> int:
-        return self.palette[colour]
+        return _mapped(self.palette, colour)
 
     def text(
         self,
@@ -204,7 +191,7 @@ KEPT_STAMPS = 4096  # markers, tabs, tokens, labels at their sub-pixel places: ~
 
 
 def _new_stamp(
-    palette: Palette, key: tuple[Any, ...], paint: Callable[[Canvas, float, float], None]
+    palette: Colours, key: tuple[Any, ...], paint: Callable[[Canvas, float, float], None]
 ) -> tuple[Any, Any]:
     """Paint twice, on two grounds: where the two drawings agree is what `paint` drew."""
     _, _, x, y, (rx, ry) = key

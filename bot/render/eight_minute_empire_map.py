@@ -41,7 +41,7 @@ from PIL import Image, ImageDraw
 
 from bot import i18n
 from bot.i18n import N_, NP_
-from bot.render.eight_minute_empire_canvas import Box, Canvas, Palette
+from bot.render.eight_minute_empire_canvas import Box, Canvas, blank
 from bot.render.eight_minute_empire_layout import (
     PANEL_ROW,
     RADIUS,
@@ -54,7 +54,9 @@ from bot.render.eight_minute_empire_layout import (
     layout_of,
 )
 from bot.render.fonts import FontType, font
-from bot.render.palette import ISAL_LEVELS, fixed_palette, palette_png
+from bot.render.palette import fixed_palette
+from bot.render.paletted import Colours
+from bot.render.paletted import encode as encode_paletted
 
 __all__ = ["DISTINCT_COLOURS", "WIDTH", "draw_map", "encode"]
 
@@ -141,7 +143,7 @@ def _base(layout: Layout) -> Image.Image:
 
 
 def _draw_base(layout: Layout) -> Image.Image:
-    canvas = Canvas(_palette().new((layout.width, layout.height), SEA), _palette())
+    canvas = Canvas(blank((layout.width, layout.height), _palette(), SEA), _palette())
     draw = canvas.draw
     for letter, box in layout.boards:
         draw.rectangle(box, fill=canvas.ink(BOARD_SEA), outline=canvas.ink(BOARD_EDGE), width=2)
@@ -560,7 +562,7 @@ def _highlight(canvas: Canvas, layout: Layout, targets: list[str], origin: Any) 
 
 
 @cache
-def _palette() -> Palette:
+def _palette() -> Colours:
     tints = [_tint(c, 0.75) for c in PLAYER_COLOURS] + [_tint(NEUTRAL, 0.7)]
     highlights = [_tint(c, 0.6) for c in PLAYER_COLOURS]
     named = [
@@ -603,7 +605,7 @@ def _palette() -> Palette:
         (WATER_LINK, BOARD_SEA),
         (GOLD, LAND),
     ]
-    return Palette(fixed_palette(named, on))
+    return Colours(fixed_palette(named, on))
 
 
 # zlib level 5 rather than the palette module's 1: 40 KB instead of 59 for a 4-player map, for 2 ms more
@@ -613,4 +615,4 @@ COMPRESS_LEVEL = 5
 
 def encode(image: Image.Image) -> bytes:
     """The picture (`draw_map`'s, already in the palette's indexes) as a palette PNG."""
-    return palette_png(image, ISAL_LEVELS[COMPRESS_LEVEL])
+    return encode_paletted(image, COMPRESS_LEVEL)

@@ -38,7 +38,7 @@ def main() -> int:
     index = ["# One game of Eight-Minute Empire, as a phone shows it", "", __doc__ or "", ""]
 
     def save(name: str, png: bytes, caption: str) -> None:
-        (OUT / name).write_bytes(as_on_phone(png, _palette().image, PHONE_WIDTH))
+        (OUT / name).write_bytes(as_on_phone(png, _palette().palette, PHONE_WIDTH))
         index.extend([f"**{caption}**", "", f"![{caption}]({name})", ""])
 
     save("00-table.png", render_map(map_part(GAME.view(state, None)), NAMES), "The table at the start")
