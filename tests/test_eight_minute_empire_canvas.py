@@ -85,9 +85,10 @@ def pixels(png: bytes) -> bytes:
 
 
 def cold(part: dict[str, Any], names: list[str], lang: str = "en") -> bytes:
-    """The picture drawn with nothing kept: no base, no text sprite."""
+    """The picture drawn with nothing kept: no base, no text sprite, no stamp."""
     eme_map._bases.clear()
     canvas_module._sprites.clear()
+    canvas_module._stamps.clear()
     with i18n.picture_language(lang):
         return render_map(part, names)
 
