@@ -29,6 +29,20 @@ def test_the_same_view_and_language_are_drawn_once() -> None:
     assert len(draw.drawn) == 3, "another language or another view is drawn"
 
 
+def test_views_orjson_refuses_or_keys_by_number_are_kept_too() -> None:
+    """What a picture is kept by is canonical JSON however the view is made: an integer over 64 bits
+    (which orjson refuses: the standard library's then), keys that are numbers, tuples as lists."""
+    draw = Counting(10)
+    renderer = Renderer("test-game", image=draw)
+    for view in ({"big": 2**70}, {1: "a", 2: (1, 2)}):
+        first = renderer.image(view)
+        assert renderer.image(dict(reversed(list(view.items())))) == first
+    assert renderer.image({1: "a", 2: [1, 2]}) is not None
+    assert len(draw.drawn) == 2, "each view drawn once (a tuple and a list read the same)"
+    renderer.image({"big": 2**70 + 1})
+    assert len(draw.drawn) == 3
+
+
 def test_recent_pictures_stay_within_their_byte_budget_oldest_out_first(monkeypatch: Any) -> None:
     monkeypatch.setattr(generic, "RECENT_PICTURE_BYTES", 1000)
     draw = Counting(300)

