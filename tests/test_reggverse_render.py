@@ -16,6 +16,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 import games
+from bot import i18n
 from bot.render import phone
 from bot.render import reggverse_parts as parts
 from bot.render import reggverse_picture as picture
@@ -44,8 +45,8 @@ def seat_png(state: Any, prompt: Prompt, lang: str = "en") -> bytes:
 
 @contextmanager
 def words_drawn() -> Iterator[list[str]]:
-    """Every text drawn meanwhile (the board's kept squares are forgotten first, so theirs are drawn too)."""
-    parts._squares.clear()
+    """Every text drawn meanwhile (the kept parts are forgotten first, so theirs are drawn too)."""
+    parts.forget_kept()
     original = ImageDraw.ImageDraw.text
     drawn: list[str] = []
 
@@ -98,7 +99,7 @@ def test_every_map_is_laid_out_for_a_phone(shape: str) -> None:
         names = NAMES[:players]
         views = (GAME.view(state, None), picture.with_prompt(GAME.view(state, prompt.seat), prompt))
         for draw in (partial(render_board, view, names) for view in views):
-            parts._squares.clear()
+            parts.forget_kept()
             reading = text_on_phone(draw)
             assert reading.picture_width == phone.u(phone.UNIT) == 600
             assert reading.smallest_px >= PHONE_MIN_TEXT_PX, reading
@@ -251,3 +252,25 @@ def test_every_event_of_a_whole_game_gets_a_log_line_or_is_quiet() -> None:
             line = RENDERER.log_line(public, ctx)
             assert line is None or ("{" not in line and len(line) <= 1900)
     assert {"played", "dropped", "collected", "pile_out", "game_over"} <= kinds
+
+
+def test_kept_parts_never_show_another_moment_or_language() -> None:
+    """Pictures of whole games (the table and the deciding seat's, in turn in English, Italian and French)
+    drawn with the parts kept from the pictures before them are the pictures drawn from nothing: a kept
+    square, rule row, player's line or tile is only pasted where it shows the same, in the same words."""
+    drawn: list[tuple[dict[str, Any], str, bytes]] = []
+    parts.forget_kept()
+    for seed in (1, 2):
+        state = GAME.new(4, seed, dict(BOTH))
+        players = [RandomPlayer(seed * 10 + s) for s in range(4)]
+        for decision in range(24):
+            prompt = GAME.prompts(state)[0]
+            lang = ("en", "it", "fr")[decision % 3]
+            for view in (GAME.view(state, None), picture.with_prompt(GAME.view(state, prompt.seat), prompt)):
+                with i18n.picture_language(lang):
+                    drawn.append((view, lang, render_board(view, NAMES[:4])))
+            GAME.apply(state, prompt.seat, players[prompt.seat].choose(GAME, state, prompt))
+    for view, lang, kept in drawn:
+        parts.forget_kept()
+        with i18n.picture_language(lang):
+            assert pixels_hash(render_board(view, NAMES[:4])) == pixels_hash(kept)

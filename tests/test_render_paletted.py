@@ -88,7 +88,21 @@ def test_a_kept_part_is_mapped_for_each_paper_it_is_pasted_on() -> None:
 
     drawn, mapped = both_ways(drawing)
     assert drawn == mapped
-    assert len(part.info[paletted._KEPT]) == 2  # one mapping per paper it lay wholly on
+    mappings = [key for key in paletted._kept_with(part) if key != paletted.OPAQUE]
+    assert len(mappings) == 2  # one per paper it lay wholly on
+
+
+def test_a_copy_of_a_part_drawn_on_since_is_mapped_anew() -> None:
+    """`Image.copy` copies what is kept with a part: the copy (faded squares are the plain ones copied, then
+    faded) must not be pasted as the original was."""
+    plain = Image.new("RGB", (20, 20), GREEN)
+    image, _ = paletted.canvas(SIZE, PALETTE, PAPER)
+    paletted.paste(image, plain, (0, 0), PALETTE)
+    faded = plain.copy()
+    ImageDraw.Draw(faded).rectangle((0, 0, 19, 19), fill=GOLD)
+    paletted.paste(image, faded, (30, 0), PALETTE)
+    assert image.convert("RGB").getpixel((5, 5)) == GREEN
+    assert image.convert("RGB").getpixel((35, 5)) == GOLD
 
 
 def test_colours_missing_from_the_palette_go_where_mapping_took_them() -> None:

@@ -18,6 +18,8 @@ The canvas's palette is the renderer's: `encode` writes it as it is, with no map
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -27,7 +29,11 @@ from bot.render.palette import ISAL_LEVELS, palette_png
 RGB = tuple[int, int, int]
 Ramp = tuple[list[int], list[int]]  # per coverage 0-255: the index written, and 255 where it is written
 
-_KEPT = "bot.render.paletted"  # a part's key in its `info`: its mapped versions, per palette and paper
+# What is kept with a part, in its `info`: its mapped versions (per palette and paper) and whether its pixels
+# are all opaque or see-through, under the part's id (`Image.copy` copies `info`: a copy, maybe drawn on
+# since, must not find the original's).
+_KEPT = "bot.render.paletted"
+OPAQUE = "opaque"  # kept with an RGBA part: whether it is
 
 
 def _blend(paper: int, ink: int, coverage: int) -> int:
@@ -44,6 +50,7 @@ class Colours:
     def __init__(self, palette: Image.Image) -> None:
         flat = (palette.getpalette() or [0, 0, 0])[: 3 * 256]
         self.palette = palette
+        self.flat = bytes(flat)
         self.rgb: list[RGB] = [(flat[i], flat[i + 1], flat[i + 2]) for i in range(0, len(flat), 3)]
         self._index: dict[tuple[int, ...], int] = {}
         for index, colour in enumerate(self.rgb):
@@ -149,6 +156,7 @@ class PaletteDraw(ImageDraw.ImageDraw):
 
     def __init__(self, image: Image.Image, palette: Colours) -> None:
         super().__init__(image)
+        self.image = image
         self.palette = palette  # type: ignore[assignment]  # asked by ImageDraw for each RGB fill (`getcolor`)
         self.fontmode = "L"  # anti-aliased bitmaps: `_Operations.draw_bitmap` blends them
         self.draw = _Operations(self.draw, image, palette)
@@ -158,7 +166,7 @@ def canvas(size: tuple[int, int], palette: Image.Image, background: RGB) -> tupl
     """A palette picture of `size` filled with `background`, and its ImageDraw."""
     found = colours(palette)
     image = Image.new("P", size, found.getcolor(background))
-    image.putpalette(palette.getpalette() or [0, 0, 0])
+    image.putpalette(found.flat, "RGB")
     return image, PaletteDraw(image, found)
 
 
@@ -171,7 +179,7 @@ def mapped(part: Image.Image, palette: Image.Image, paper: RGB | int = 0) -> tup
     found = colours(palette)
     index = found.getcolor(paper) if part.mode == "RGBA" else 0
     key = (id(palette), index)
-    kept: dict[tuple[int, int], tuple[Image.Image, Image.Image | None]] = part.info.setdefault(_KEPT, {})
+    kept = _kept_with(part)
     if key not in kept:
         if part.mode == "RGBA":
             laid = Image.new("RGB", part.size, found.rgb[index])
@@ -183,11 +191,31 @@ def mapped(part: Image.Image, palette: Image.Image, paper: RGB | int = 0) -> tup
     return kept[key]
 
 
+def _opaque_or_clear(part: Image.Image) -> bool:
+    """Whether every pixel of an RGBA part is opaque or fully transparent (shapes, and text on them): then
+    its mapping is the same on any paper. Kept with the part."""
+    kept = _kept_with(part)
+    found = kept.get(OPAQUE)
+    if found is None:
+        alpha = part.getchannel("A").histogram()
+        found = kept[OPAQUE] = sum(alpha[1:255]) == 0
+    return bool(found)
+
+
+def _kept_with(part: Image.Image) -> dict[Any, Any]:
+    """What is kept with `part` (this very image, not one it was copied from)."""
+    found = part.info.get(_KEPT)
+    if found is None or found[0] != id(part):
+        found = part.info[_KEPT] = (id(part), {})
+    kept: dict[Any, Any] = found[1]
+    return kept
+
+
 def paste(image: Image.Image, part: Image.Image, xy: tuple[int, int], palette: Image.Image) -> None:
     """`part` (palette, RGB or RGBA: see `mapped`) pasted on the palette picture `image` at `xy`; an RGBA
     part's see-through pixels show what is under it, the paper it is laid on found there."""
     paper = 0
-    if part.mode == "RGBA":
+    if part.mode == "RGBA" and not _opaque_or_clear(part):  # blends with what is under it: found there
         box = (xy[0], xy[1], xy[0] + part.width, xy[1] + part.height)
         flat = _flat_under(image.im, box)
         if flat is None:  # over several colours: laid on them as before, and mapped back
@@ -204,3 +232,43 @@ def paste(image: Image.Image, part: Image.Image, xy: tuple[int, int], palette: I
 def encode(image: Image.Image, compress_level: int = 1) -> bytes:
     """A palette picture as a PNG (`palette_png`); `compress_level` is zlib's, as `encode_png` takes it."""
     return palette_png(image, ISAL_LEVELS[min(compress_level, len(ISAL_LEVELS) - 1)])
+
+
+Piece = Callable[[Image.Image, ImageDraw.ImageDraw], None]
+
+
+class KeptPieces:
+    """Pieces of pictures (a player's line, a card, a rule row) drawn once on the palette and pasted into
+    the next pictures that show the same: most of a picture is unchanged from one decision to the next.
+    Kept by a key that must hold everything the piece is drawn from (texts already in the picture's
+    language, numbers, colours, sizes), the least recently used dropped first past `budget` pixels.
+    Thread-safe."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self._kept: OrderedDict[Hashable, Image.Image] = OrderedDict()
+        self._pixels = 0
+        self._lock = threading.Lock()
+
+    def piece(self, key: Hashable, size: tuple[int, int], palette: Image.Image, paper: RGB, draw: Piece) -> Image.Image:
+        """The piece kept for `key`, or drawn by `draw` on a palette image of `size` filled with `paper`."""
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+                return found
+        found, drawing = canvas(size, palette, paper)
+        draw(found, drawing)
+        with self._lock:
+            if key not in self._kept:
+                self._kept[key] = found
+                self._pixels += size[0] * size[1]
+                while self._pixels > self.budget and len(self._kept) > 1:
+                    dropped = self._kept.popitem(last=False)[1]
+                    self._pixels -= dropped.width * dropped.height
+        return found
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+            self._pixels = 0

@@ -14,18 +14,22 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.i18n import N_
+from bot.render.paletted import Piece
 from bot.render.phone import INK, SCALE, UNIT, WHITE, fit, font, u
 from bot.render.reggverse_parts import (
     FADED,
     HIGHLIGHT,
+    KEPT,
     LOCKED,
     MARGIN,
     MUTED,
     OBJECTIVE,
+    PAPER,
     RULE_LINE,
     egg_mark,
     move_grid,
     pawn,
+    picture_palette,
     wrap,
 )
 from bot.render.reggverse_words import Words
@@ -33,6 +37,7 @@ from games.reggverse.board import geometry
 from games.reggverse.data import EGG_COLOURS as ALL_EGGS
 
 EGG_ORDER = {colour: i for i, colour in enumerate(ALL_EGGS)}
+WIDTH = u(UNIT)
 TARGETS = "_targets"  # what a seat's picture marks, added to its view by `reggverse_picture.with_prompt`
 
 ACTION = N_("ACTION")
@@ -121,14 +126,12 @@ def players(sheet: Sheet) -> Part:
         for s, o in objectives
     ]
 
-    def drawing(image: Image.Image, draw: ImageDraw.ImageDraw, y: float) -> None:
-        draw.line((u(MARGIN), u(y), u(UNIT - MARGIN), u(y)), fill=RULE_LINE, width=2)
-        y += 4
-        for s, collected, text, marks, one_line, height in entries:
+    def player_line(s: int, collected: dict[str, int], text: str, marks: float, one_line: bool, height: float) -> Piece:
+        def drawing(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
             if s in marked:
-                box = (u(MARGIN - 4), u(y), u(UNIT - MARGIN + 4), u(y + height - 1))
+                box = (u(MARGIN - 4), 0, u(UNIT - MARGIN + 4), u(height - 1))
                 draw.rounded_rectangle(box, radius=u(5), fill=HIGHLIGHT, outline=INK, width=u(1.5))
-            cy = y + line_h / 2
+            cy = line_h / 2
             pawn(draw, s, u(MARGIN + 8), u(cy), u(19), mine=s == sheet.seat)
             draw.text(
                 (u(MARGIN + 22), u(cy)), fit(text, 12, sheet.text_width - 22), fill=INK, font=font(12), anchor="lm"
@@ -137,6 +140,17 @@ def players(sheet: Sheet) -> Part:
                 _marks(draw, collected, UNIT - MARGIN - marks, cy)
             else:
                 _marks(draw, collected, MARGIN + 22, cy + 19)
+
+        return drawing
+
+    def drawing(image: Image.Image, draw: ImageDraw.ImageDraw, y: float) -> None:
+        draw.line((u(MARGIN), u(y), u(UNIT - MARGIN), u(y)), fill=RULE_LINE, width=2)
+        y += 4
+        for s, collected, text, marks, one_line, height in entries:
+            shown = tuple(in_egg_order(collected))
+            key = ("player", s, s == sheet.seat, s in marked, text, shown, one_line, height, sheet.text_width)
+            piece = player_line(s, collected, text, marks, one_line, height)
+            image.paste(KEPT.piece(key, (WIDTH, u(height)), picture_palette(), PAPER, piece), (0, u(y)))
             y += height
         y += 4
         for lines in objective_lines:
@@ -182,6 +196,29 @@ def hand(sheet: Sheet) -> Part:
     title_h = 22 if hand else 0
     height = 6 + title_h + sum(h + 8 for h in row_heights) + 16 * len(secret) + 4
 
+    def card(
+        label: str,
+        moves: tuple[tuple[int, int], ...] | None,
+        lines: list[tuple[str, bool, Any]],
+        text_x: float,
+        width: float,
+        row_h: float,
+        chosen: bool,
+        refused: bool,
+    ) -> Piece:
+        def drawing(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
+            fill = FADED if refused else WHITE
+            draw.rounded_rectangle(
+                (0, 0, u(width), u(row_h)), radius=u(6), fill=fill, outline=INK, width=u(2.5) if chosen else 2
+            )
+            draw.text((u(7), u(4)), label, fill=MUTED, font=font(10))
+            if moves is not None:
+                move_grid(draw, moves, u(7), u(20), u(GRID))
+            for j, (line, bold, colour) in enumerate(lines):
+                draw.text((u(text_x), u(20 + 15 * j)), line, fill=colour, font=font(11, bold))
+
+        return drawing
+
     def drawing(image: Image.Image, draw: ImageDraw.ImageDraw, y: float) -> None:
         draw.line((u(MARGIN), u(y), u(UNIT - MARGIN), u(y)), fill=RULE_LINE, width=2)
         y += 6
@@ -195,17 +232,12 @@ def hand(sheet: Sheet) -> Part:
                 x = MARGIN + i * (width + 8)
                 chosen = offered is not None and tile["id"] in offered
                 refused = offered is not None and not chosen
-                box = (u(x), u(y), u(x + width), u(y + row_h))
-                fill = FADED if refused else WHITE
-                draw.rounded_rectangle(box, radius=u(6), fill=fill, outline=INK, width=u(2.5) if chosen else 2)
-                draw.text(
-                    (u(x + 7), u(y + 4)), words.t(TILE, number=words.number(tile["id"])), fill=MUTED, font=font(10)
-                )
-                top = y + 20
-                if tile["kind"] != "action":
-                    move_grid(draw, tile["moves"], u(x + 7), u(top), u(GRID))
-                for j, (line, bold, colour) in enumerate(lines):
-                    draw.text((u(x + text_x), u(top + 15 * j)), line, fill=colour, font=font(11, bold))
+                label = words.t(TILE, number=words.number(tile["id"]))
+                moves = tuple((int(m[0]), int(m[1])) for m in tile["moves"]) if tile["kind"] != "action" else None
+                key = ("tile", label, moves, tuple(lines), text_x, width, row_h, chosen, refused)
+                size = (u(width) + 1, u(row_h) + 1)
+                piece = card(label, moves, lines, text_x, width, row_h, chosen, refused)
+                image.paste(KEPT.piece(key, size, picture_palette(), PAPER, piece), (u(x), u(y)))
             y += row_h + 8
         for line in secret:
             draw.text((u(MARGIN), u(y)), line, fill=OBJECTIVE, font=font(12, True))

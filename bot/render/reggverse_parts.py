@@ -182,7 +182,25 @@ def egg_mark(draw: ImageDraw.ImageDraw, egg: str, x: float, y: float, size: floa
 
 def pawn(draw: ImageDraw.ImageDraw, seat: int, x: float, y: float, height: float, mine: bool = False) -> None:
     """Seat `seat`'s pawn, `height` picture pixels tall, centred on (x, y): a head on a rounded body in the
-    seat's colour, the seat's number on the body; the reader's own pawn stands on a white disc ringed in ink."""
+    seat's colour, the seat's number on the body; the reader's own pawn stands on a white disc ringed in ink.
+    On a palette picture at whole pixels, the same pawn drawn once and kept (`_pawn`) is pasted."""
+    if isinstance(draw, paletted.PaletteDraw) and isinstance(x, int) and isinstance(y, int):
+        drawn, reach = _pawn(seat, height, mine)
+        paletted.paste(draw.image, drawn, (x - reach, y - reach), picture_palette())
+        return
+    _draw_pawn(draw, seat, x, y, height, mine)
+
+
+@lru_cache(maxsize=256)
+def _pawn(seat: int, height: float, mine: bool) -> tuple[Image.Image, int]:
+    """A pawn drawn on a see-through square, centred `reach` pixels from its top left corner."""
+    reach = math.ceil(height * 0.62 + height / 12 + 2)
+    drawn = Image.new("RGBA", (2 * reach + 1, 2 * reach + 1), (0, 0, 0, 0))
+    _draw_pawn(ImageDraw.Draw(drawn), seat, reach, reach, height, mine)
+    return drawn, reach
+
+
+def _draw_pawn(draw: ImageDraw.ImageDraw, seat: int, x: float, y: float, height: float, mine: bool) -> None:
     colour = player_rgb(seat)
     h = height
     if mine:
@@ -281,6 +299,21 @@ def _draw_squares(
         draw.text((x + u(5), y + u(3)), fit(label, 10, room, True), fill=INK, font=font(10, True))
         draw.text((x + cell - u(5), y + u(3)), name, fill=MUTED, font=name_font, anchor="ra")
     return image
+
+
+# --- pieces kept ---------------------------------------------------------------------------------------
+# Players' lines, tiles of a hand, rule rows: drawn once (bot.render.paletted.KeptPieces), full width pieces
+# of ~20-60 thousand pixels (a byte each): the last few hundred.
+KEPT = paletted.KeptPieces(8_000_000)
+
+
+def forget_kept() -> None:
+    """Forget every drawn part kept (squares, pieces, pawns): the next picture draws all of itself (for tests
+    that read what a picture draws)."""
+    with _squares_lock:
+        _squares.clear()
+    KEPT.clear()
+    _pawn.cache_clear()
 
 
 # --- encoding ------------------------------------------------------------------------------------------

@@ -26,13 +26,14 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.i18n import N_
-from bot.render.paletted import canvas, mapped, paste
+from bot.render.paletted import Piece, canvas, mapped, paste
 from bot.render.phone import INK, UNIT, WHITE, fit, font, u
 from bot.render.reggverse_panels import ACTION, TARGETS, Part, Sheet, hand, in_egg_order, nothing, players
 from bot.render.reggverse_parts import (
     EGG_RGB,
     GOOD,
     HIGHLIGHT,
+    KEPT,
     LOCKED,
     MARGIN,
     MUTED,
@@ -249,28 +250,34 @@ def _board(sheet: Sheet) -> Part:
     x0 = (WIDTH - lw * cell) // 2
     targets = set(sheet.targets.get("squares", ()))
 
+    labels = [words.tile_type(k) for k in board["types"]]
+    local = geo.local[sheet.side]
+    squares = (local, sheet.board_size, cell, board["types"], labels, geo.names["south"])
+    pawns: list[int] = board["pawns"]
+
+    def square(c: int, faded: bool, owner: int | None) -> Piece:
+        """Square `c` as it is (its type, name, eggs and pawn), under the fade when the prompt does not offer it."""
+
+        def drawing(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
+            lx, ly = local[c]
+            board_drawn, _ = mapped(squares_image(*squares, fade=faded), picture_palette())
+            image.paste(board_drawn.crop((lx * cell, ly * cell, (lx + 1) * cell, (ly + 1) * cell)), (0, 0))
+            pawn_height = _square_eggs(draw, board["eggs"][c], 0, 0, cell, owner is not None)
+            if owner is not None:
+                corner = u(pawn_height * 0.62 + 1)  # the pawn's disc, when it is the reader's, fits the square
+                pawn(draw, owner, cell - corner, cell - corner, u(pawn_height), mine=owner == sheet.seat)
+
+        return drawing
+
     def drawing(image: Image.Image, draw: ImageDraw.ImageDraw, y: float) -> None:
         y0 = u(y)
-        labels = [words.tile_type(k) for k in board["types"]]
-        local = geo.local[sheet.side]
-        squares = (local, sheet.board_size, cell, board["types"], labels, geo.names["south"])
-        paste(image, squares_image(*squares, fade=bool(targets)), (x0, y0), picture_palette())
-        if targets:  # the offered squares as they are, the others faded
-            plain, _ = mapped(squares_image(*squares), picture_palette())
-            for c in targets:
-                lx, ly = local[c]
-                box = (lx * cell, ly * cell, (lx + 1) * cell, (ly + 1) * cell)
-                image.paste(plain.crop(box), (x0 + box[0], y0 + box[1]))
-        pawns: list[int] = board["pawns"]
         for c, (lx, ly) in enumerate(local):
-            x, top = x0 + lx * cell, y0 + ly * cell
             owner = pawns.index(c) if c in pawns else None
-            pawn_height = _square_eggs(draw, board["eggs"][c], x, top, cell, owner is not None)
-            if owner is not None:
-                corner = pawn_height * 0.62 + 1  # the pawn's disc, when it is the reader's, fits the square
-                pawn(
-                    draw, owner, x + cell - u(corner), top + cell - u(corner), u(pawn_height), mine=owner == sheet.seat
-                )
+            faded = bool(targets) and c not in targets
+            eggs = tuple(in_egg_order(board["eggs"][c]))
+            key = ("square", board["types"][c], labels[c], squares[5][c], cell, faded, eggs, owner, sheet.seat)
+            piece = KEPT.piece(key, (cell, cell), picture_palette(), PAPER, square(c, faded, owner))
+            image.paste(piece, (x0 + lx * cell, y0 + ly * cell))
         for c in sorted(targets):
             lx, ly = local[c]
             x, top = x0 + lx * cell, y0 + ly * cell
@@ -380,9 +387,17 @@ def _rows(sheet: Sheet) -> Part:
         height = max(20 + 15 * len(hint_lines) + text_h, lh * MINI + 8 if spots else 0) + 6
         blocks.append((egg, head, hint_lines, hint_colour, spots, rule_lines, height))
 
-    def drawing(image: Image.Image, draw: ImageDraw.ImageDraw, y: float) -> None:
-        x = MARGIN + column
-        for egg, head, hint_lines, hint_colour, spots, rule_lines, height in blocks:
+    def block(
+        egg: str,
+        head: str,
+        hint_lines: tuple[str, ...],
+        hint_colour: RGB,
+        spots: list[int],
+        rule_lines: list[tuple[Any, tuple[str, ...]]],
+        height: float,
+    ) -> Piece:
+        def drawing(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
+            x, y = MARGIN + column, 0
             draw.line((u(MARGIN), u(y), u(UNIT - MARGIN), u(y)), fill=RULE_LINE, width=1)
             if egg in marked_eggs:
                 box = (u(MARGIN - 4), u(y + 1), u(UNIT - MARGIN + 4), u(y + height - 2))
@@ -403,6 +418,31 @@ def _rows(sheet: Sheet) -> Part:
                     draw.text((u(x + 4), u(ty + 1)), ("• " if i == 0 else "  ") + line, fill=INK, font=font(11))
                     ty += 15
                 ty += 2
+
+        return drawing
+
+    def drawing(image: Image.Image, draw: ImageDraw.ImageDraw, y: float) -> None:
+        for egg, head, hint_lines, hint_colour, spots, rule_lines, height in blocks:
+            key = (  # everything the block is drawn from (its words are in the picture's language)
+                "rule_row",
+                egg,
+                head,
+                hint_lines,
+                hint_colour,
+                tuple(spots),
+                here if spots else None,
+                board["shape"] if spots else None,
+                sheet.side if spots else None,
+                tuple((rule_id, lines, rule_id in covered) for rule_id, lines in rule_lines),
+                egg in marked_eggs,
+                height,
+                column,
+                room,
+            )
+            piece = KEPT.piece(
+                key, (WIDTH, u(height)), picture_palette(), PAPER, block(*key[1:5], spots, rule_lines, height)
+            )
+            image.paste(piece, (0, u(y)))
             y += height
 
     return sum(b[-1] for b in blocks) + 4, drawing
