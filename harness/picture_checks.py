@@ -292,3 +292,41 @@ def random_moment(game: Any, players: int, seed: int, decisions: int, options: d
         prompt = game.prompts(state)[0]
         game.apply(state, prompt.seat, ais[prompt.seat].choose(game, state, prompt))
     return state
+
+
+def kept_parts_change_nothing(
+    game: Any,
+    draw: Callable[[dict[str, Any]], bytes],
+    seat_view: Callable[[dict[str, Any], Any], dict[str, Any]],
+    forget: Callable[[], None],
+    options: dict[str, Any] | None = None,
+    decisions: int = 24,
+) -> int:
+    """Assert that the pictures of two 4-player games of `game` (random players), each decision's table and
+    deciding seat's (`seat_view` adds its prompt) in turn in English, Italian and French, drawn by `draw`
+    with whatever it keeps from the pictures before them, are the pictures it draws after `forget`ting all
+    it keeps: a kept part is never pasted where another moment, seat or language is drawn. Returns how many
+    pictures were compared."""
+    from bot import i18n
+    from games.ai import RandomPlayer
+
+    drawn: list[tuple[dict[str, Any], str, bytes]] = []
+    forget()
+    for seed in (1, 2):
+        state = game.new(4, seed, dict(options or {}))
+        players = [RandomPlayer(seed * 10 + s) for s in range(4)]
+        for decision in range(decisions):
+            prompts = game.prompts(state)
+            if not prompts:
+                break
+            prompt = prompts[0]
+            lang = ("en", "it", "fr")[decision % 3]
+            for view in (game.view(state, None), seat_view(game.view(state, prompt.seat), prompt)):
+                with i18n.picture_language(lang):
+                    drawn.append((view, lang, draw(view)))
+            game.apply(state, prompt.seat, players[prompt.seat].choose(game, state, prompt))
+    for view, lang, kept in drawn:
+        forget()
+        with i18n.picture_language(lang):
+            assert pixels_hash(draw(view)) == pixels_hash(kept), (lang, view)
+    return len(drawn)

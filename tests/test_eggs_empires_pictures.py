@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import os
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -16,13 +17,19 @@ import games
 from bot import i18n
 from bot.render import renderer_for, renderer_modules
 from bot.render.eggs_empires import RENDERER
-from bot.render.eggs_empires_parts import SCALE, UNIT
+from bot.render.eggs_empires_parts import KEPT, SCALE, UNIT
 from bot.render.eggs_empires_picture import png, seat_view_with_prompt
 from games.ai import RandomPlayer
 from games.core import Prompt
 from games.eggs_empires import rules
 from games.eggs_empires.engine import EggsState
-from harness.picture_checks import PHONE_MIN_TEXT_PX, pixels_hash, random_moment, text_on_phone
+from harness.picture_checks import (
+    PHONE_MIN_TEXT_PX,
+    kept_parts_change_nothing,
+    pixels_hash,
+    random_moment,
+    text_on_phone,
+)
 
 GOLDEN = Path(__file__).parent / "golden"
 GAME = games.get("eggs-empires")
@@ -70,8 +77,9 @@ def test_pictures_are_laid_out_for_a_phone() -> None:
     prompt = GAME.prompts(state)[0]
     seat_view = seat_view_with_prompt(GAME.view(state, prompt.seat), prompt)
     for view in (GAME.view(state, None), seat_view):
+        KEPT.clear()  # every text drawn, none pasted from a kept block
         with i18n.picture_language("it"):  # Italian words are the longest
-            reading = text_on_phone(lambda view=view: png(view, NAMES))
+            reading = text_on_phone(partial(png, view, NAMES))
         assert reading.picture_width == UNIT * SCALE
         assert reading.smallest_px >= PHONE_MIN_TEXT_PX, reading
 
@@ -163,3 +171,10 @@ def test_the_gallery_of_a_whole_game_is_written_with_its_index(tmp_path: Path) -
     assert all(Image.open(tmp_path / name).width == UNIT for name in files)
     readme = (tmp_path / "README.md").read_text(encoding="utf-8")
     assert all(f"]({name})" in readme for name in files)
+
+
+def test_kept_player_blocks_never_show_another_moment_or_language() -> None:
+    """Pictures of whole games (the table and the deciding seat's, in turn in English, Italian and French)
+    drawn with the players' blocks kept from the pictures before them are the pictures drawn from nothing."""
+    compared = kept_parts_change_nothing(GAME, partial(png, names=NAMES[:4]), seat_view_with_prompt, KEPT.clear)
+    assert compared == 96

@@ -16,7 +16,6 @@ import pytest
 from PIL import Image, ImageDraw
 
 import games
-from bot import i18n
 from bot.render import phone
 from bot.render import reggverse_parts as parts
 from bot.render import reggverse_picture as picture
@@ -25,7 +24,13 @@ from games.ai import RandomPlayer
 from games.core import Prompt
 from games.reggverse.board import SIDES, destination, geometry, index_board, matching_tiles
 from games.reggverse.data import EGG_COLOURS, SHAPES
-from harness.picture_checks import PHONE_MIN_TEXT_PX, pixels_hash, random_moment, text_on_phone
+from harness.picture_checks import (
+    PHONE_MIN_TEXT_PX,
+    kept_parts_change_nothing,
+    pixels_hash,
+    random_moment,
+    text_on_phone,
+)
 
 GOLDEN = Path(__file__).parent / "golden"
 GAME = games.get("reggverse-riddles")
@@ -258,19 +263,7 @@ def test_kept_parts_never_show_another_moment_or_language() -> None:
     """Pictures of whole games (the table and the deciding seat's, in turn in English, Italian and French)
     drawn with the parts kept from the pictures before them are the pictures drawn from nothing: a kept
     square, rule row, player's line or tile is only pasted where it shows the same, in the same words."""
-    drawn: list[tuple[dict[str, Any], str, bytes]] = []
-    parts.forget_kept()
-    for seed in (1, 2):
-        state = GAME.new(4, seed, dict(BOTH))
-        players = [RandomPlayer(seed * 10 + s) for s in range(4)]
-        for decision in range(24):
-            prompt = GAME.prompts(state)[0]
-            lang = ("en", "it", "fr")[decision % 3]
-            for view in (GAME.view(state, None), picture.with_prompt(GAME.view(state, prompt.seat), prompt)):
-                with i18n.picture_language(lang):
-                    drawn.append((view, lang, render_board(view, NAMES[:4])))
-            GAME.apply(state, prompt.seat, players[prompt.seat].choose(GAME, state, prompt))
-    for view, lang, kept in drawn:
-        parts.forget_kept()
-        with i18n.picture_language(lang):
-            assert pixels_hash(render_board(view, NAMES[:4])) == pixels_hash(kept)
+    compared = kept_parts_change_nothing(
+        GAME, partial(render_board, names=NAMES[:4]), picture.with_prompt, parts.forget_kept, BOTH
+    )
+    assert compared == 96

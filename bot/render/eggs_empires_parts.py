@@ -268,6 +268,11 @@ def adventurer_card(card: int, width: int, height: int, words: CardWords, chosen
     return image
 
 
+# Players' blocks, drawn once (bot.render.paletted.KeptPieces): full-width pieces of ~50-100 thousand pixels
+# (a byte each), the last hundred or so.
+KEPT = paletted.KeptPieces(8_000_000)
+
+
 @cache
 def picture_palette() -> Image.Image:
     named = [PAPER, INK, MUTED, WHITE, CARD, RULE, GOOD_EGG, EXPLODING, BACK, BACK_PATTERN, MARKER]

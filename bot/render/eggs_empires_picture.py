@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from bot import i18n
 from bot.i18n import N_, NN_
@@ -30,6 +30,7 @@ from bot.render.eggs_empires_parts import (
     CHOOSE,
     GAP,
     INK,
+    KEPT,
     MARGIN,
     MERCHANT_VP,
     MUTED,
@@ -106,8 +107,9 @@ def initial(name: str) -> str:
 class Canvas:
     """A picture built top to bottom: parts are laid out in layout pixels, then drawn on one image."""
 
-    def __init__(self, height: float) -> None:
-        self.image, self.draw = paletted.canvas((u(UNIT), u(height)), picture_palette(), PAPER)
+    def __init__(self, height: float, drawn: tuple[Image.Image, ImageDraw.ImageDraw] | None = None) -> None:
+        """A new picture `height` layout pixels tall, or one being `drawn` already (a kept piece's)."""
+        self.image, self.draw = drawn or paletted.canvas((u(UNIT), u(height)), picture_palette(), PAPER)
 
     def paste(self, part: Image.Image, x: float, y: float) -> None:
         paletted.paste(self.image, part, (u(x), u(y)), picture_palette())
@@ -320,10 +322,38 @@ class Layout:
             canvas.text((MARGIN, y + 8), i18n.pt(PLAYERS), 13, bold=True)
             top = y + 30
             for summary, height in zip(seats, blocks, strict=True):
-                self.player(canvas, summary, top, per_row, discardable, given)
+                canvas.image.paste(self.kept_player(summary, height, per_row, discardable, given), (0, u(top - 3)))
                 top += height
 
         return 30 + sum(blocks), draw
+
+    def kept_player(
+        self, summary: Mapping[str, Any], height: float, per_row: int, discardable: set[int], given: int | None
+    ) -> Image.Image:
+        """A player's block (from 3 layout pixels above its top: the reader's own is highlighted from there),
+        drawn once for what it shows (KEPT) and pasted."""
+        seat = summary["seat"]
+        mine = seat == self.me
+        view = self.view
+        key = (
+            "player",
+            i18n.picture_lang(),
+            self.name(seat),
+            tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in summary.items())),
+            mine,
+            seat == view.get("tiebreaker"),
+            view.get("phase") == "over",
+            view.get("tokens_to_win"),
+            tuple(sorted(discardable)) if mine else (),
+            given if mine else None,
+            per_row,
+            height,
+        )
+
+        def drawing(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
+            self.player(Canvas(height, (image, draw)), summary, 3, per_row, discardable, given)
+
+        return KEPT.piece(key, (u(UNIT), u(height)), picture_palette(), PAPER, drawing)
 
     def player(
         self,
