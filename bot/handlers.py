@@ -17,6 +17,7 @@ import discord
 from bot import answer, guide, i18n, present, text
 from bot.answer import in_time
 from bot.languages import of_server, of_user
+from bot.render.pool import CLICK
 from storage import GameRow
 from table import Decided, SeatNotice, TableError, TableService, TableUpdate
 
@@ -108,7 +109,7 @@ async def _acknowledge(interaction: discord.Interaction[Any], decided: Decided, 
     if message.picture is None:
         pictures.record(await answer.edit(interaction, **pictures.edit_kwargs(message, clicked)), message)
         return
-    drawing = asyncio.ensure_future(message.render(urgent=True))
+    drawing = asyncio.ensure_future(message.render(priority=CLICK))
     try:
         await asyncio.wait({drawing}, timeout=PICTURE_WAIT)
         if drawing.done():
@@ -137,7 +138,7 @@ async def show_hand(interaction: discord.Interaction[Any], game_id: int) -> None
             await refuse_error(interaction, exc)
             return
         message = await present.seat_message(game, notice, None, seats=seats, lang=of_user(interaction)).render(
-            urgent=True
+            priority=CLICK
         )
         shown = await answer.send(interaction, ephemeral=True, **message.send_kwargs())
         _answered(interaction, game_id, notice, shown)
@@ -156,7 +157,7 @@ async def back(interaction: discord.Interaction[Any], game_id: int) -> None:
         lang = of_user(interaction)
         message = await present.seat_message(
             game, notice, None, seats=seats, lang=lang, content=i18n.t(lang, text.WELCOME_BACK)
-        ).render(urgent=True)
+        ).render(priority=CLICK)
         clicked = interaction.message.id if interaction.message else None
         bot: TableBot = interaction.client
         pictures = bot.notifier.pictures
@@ -391,7 +392,7 @@ async def replay(interaction: discord.Interaction[Any], game_id: int, *, page: i
         moves = [(a.seat, list(a.action)) for a in await table.db.actions(game_id)]
         pages = await asyncio.to_thread(endings.replay_pages, game, seats, moves, lang)
         embed, view, picture = endings.replay_message(game, seats, pages, page, lang)
-        message = await present.Outgoing(embeds=[embed], view=view, picture=picture).render(urgent=True)
+        message = await present.Outgoing(embeds=[embed], view=view, picture=picture).render(priority=CLICK)
         if turning:
             await answer.edit(interaction, **message.edit_kwargs())
         else:

@@ -55,7 +55,7 @@ from bot.pending import RECENT_LINES, THREAD, Pending
 from bot.private import PrivateWindows, nonce
 from bot.reach import Reaches
 from bot.render.generic import relative_time
-from bot.render.pool import Superseded
+from bot.render.pool import AGAIN, NOTIFICATION, Superseded
 from bot.thread_life import ThreadLife
 from storage import DatabaseUnavailable, GameRow, SeatRow
 from storage.types import utcnow
@@ -499,7 +499,9 @@ class DiscordNotifier:
             return False
         try:
             recent = [*self._recent.get(game.id, ()), *lines][-RECENT_LINES:]
-            message = await present.table(update, lang, recent).render(still_wanted=still_wanted, again=again)
+            message = await present.table(update, lang, recent).render(
+                still_wanted=still_wanted, priority=AGAIN if again else NOTIFICATION
+            )
         except Superseded:
             return False  # a newer table is pending and goes next: this one is neither drawn nor sent
         if not still_wanted():

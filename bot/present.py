@@ -25,7 +25,7 @@ from bot.components import (
 )
 from bot.render import renderer_for
 from bot.render.generic import COLOUR, TableContext, clip
-from bot.render.pool import AGAIN, CLICK, NOTIFICATION, PICTURES, PROMPT, PictureJob
+from bot.render.pool import NOTIFICATION, PICTURES, PictureJob
 from games.core import Choice, Option, Prompt
 from storage import GameRow, SeatRow
 from table import SeatNotice, TableUpdate
@@ -51,20 +51,10 @@ class Outgoing:
     picture: PictureJob | None = None
     pictured: bool = False
 
-    async def render(
-        self,
-        *,
-        still_wanted: Callable[[], bool] | None = None,
-        urgent: bool = False,
-        prompt: bool = False,
-        again: bool = False,
-    ) -> Outgoing:
-        """Draw the picture: `urgent` for the answer to a player's click (drawn before notifications),
-        `prompt` for a seat's message asking them to decide (next), `again` for a notification whose
-        previous version was superseded (it waited its turn already).
+    async def render(self, *, still_wanted: Callable[[], bool] | None = None, priority: int = NOTIFICATION) -> Outgoing:
+        """Draw the picture, in its turn among those waiting (bot.render.pool: CLICK, PROMPT, AGAIN...).
         Raises `Superseded` if `still_wanted()` says the message is outdated before its picture is drawn."""
         if self.picture is not None:
-            priority = CLICK if urgent else PROMPT if prompt else AGAIN if again else NOTIFICATION
             self._show(await PICTURES.draw(self.picture, still_wanted=still_wanted, priority=priority))
         return self
 

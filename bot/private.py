@@ -39,7 +39,7 @@ from bot.delivered import Delivered, SeatShown
 from bot.pacing import Priority, priority
 from bot.preferences import DM, MENTION, OFF
 from bot.reach import Reach, Reaches, dead_token
-from bot.render.pool import Superseded
+from bot.render.pool import Superseded, picture_priority
 from storage import GameRow, SeatRow
 from table import SeatNotice, TableUpdate
 
@@ -147,7 +147,7 @@ class PrivateWindows:
             return
         try:
             message = await present.seat_message(game, notice, update, lang=i18n.language(seat.locale)).render(
-                still_wanted=still_wanted, prompt=notice.prompt is not None, again=again
+                still_wanted=still_wanted, priority=picture_priority(notice, again)
             )
         except Superseded:
             return  # a newer view of this seat is pending and goes next
@@ -290,7 +290,7 @@ class PrivateWindows:
         if reach is not None and target is not None:
             try:
                 message = await present.seat_message(game, notice, update, lang=i18n.language(seat.locale)).render(
-                    still_wanted=still_wanted, prompt=notice.prompt is not None, again=again
+                    still_wanted=still_wanted, priority=picture_priority(notice, again)
                 )
             except Superseded:
                 return

@@ -141,6 +141,12 @@ class Counts:
 CLICK, PROMPT, AGAIN, NOTIFICATION = 0, 1, 2, 3
 
 
+def picture_priority(notice: Any, again: bool) -> int:
+    """A seat's message: PROMPT when it asks them to decide, else AGAIN or NOTIFICATION (`again`: its
+    previous version was superseded)."""
+    return PROMPT if notice.prompt is not None else AGAIN if again else NOTIFICATION
+
+
 @dataclass
 class _Gate:
     """At most `size` pictures in the making at once; by priority, then in order of arrival."""
