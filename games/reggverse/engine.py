@@ -796,6 +796,9 @@ class ReggverseRiddles(ActionTiles, Game[State]):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return views.view(state, seat, self.key)
 
+    def views(self, state: State, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
+        return views.build_views(state, seats, self.key)
+
     def outcome(self, state: State) -> dict[str, Any] | None:
         return views.outcome(state)
 

@@ -8,6 +8,7 @@ placeholders) and the action kinds instead.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from games.reggverse import board as rules
@@ -28,6 +29,33 @@ def public_tile(state: State, tile_id: int) -> dict[str, Any]:
 
 
 def view(state: State, seat: int | None, key: str) -> dict[str, Any]:
+    return build_views(state, [seat], key)[seat]
+
+
+def build_views(state: State, audiences: Sequence[int | None], key: str) -> dict[int | None, dict[str, Any]]:
+    """Each audience's view. Only a seat's hand and secret objective are private, so the public part is
+    built once and each audience's view is a shallow copy of it with its own keys added: the views share
+    their nested lists and dicts, which is why views are read-only (games.core.Game.views)."""
+    public = _public_part(state)
+    ended = outcome(state) if state.finished else None
+    out: dict[int | None, dict[str, Any]] = {}
+    for seat in audiences:
+        # (In the order the keys always had: the views' JSON text is the same as before they were shared.)
+        own: dict[str, Any] = {"game": key, "seat": seat, "side": side_of(seat if seat is not None else 0), **public}
+        if seat is not None:
+            own["hand"] = [public_tile(state, t) for t in state.hands[seat]]
+            secret = state.secret[seat]
+            if state.options["objectives"] and secret is not None:
+                own["objective"] = dict(state.objective_tiles[secret])
+        if ended is not None:
+            own["outcome"] = ended
+        out[seat] = own
+    return out
+
+
+def _public_part(state: State) -> dict[str, Any]:
+    """What every audience sees, but for the game's key and the outcome (all of a view but "game",
+    "seat", "side", "hand", "objective" and "outcome")."""
     geo = geometry(state.board["shape"])
     board = {
         "shape": state.board["shape"],
@@ -43,9 +71,6 @@ def view(state: State, seat: int | None, key: str) -> dict[str, Any]:
     if step.get("tile") is not None:
         step["tile_data"] = public_tile(state, step["tile"])
     result: dict[str, Any] = {
-        "game": key,
-        "seat": seat,
-        "side": side_of(seat if seat is not None else 0),
         "players": state.players,
         "sides": [side_of(s) for s in range(state.players)],
         "neighbours": [list(neighbours(s, state.players)) for s in range(state.players)],
@@ -76,13 +101,6 @@ def view(state: State, seat: int | None, key: str) -> dict[str, Any]:
             result["secret_objectives"] = [
                 dict(state.objective_tiles[t]) if t is not None else None for t in state.secret
             ]
-    if seat is not None:
-        result["hand"] = [public_tile(state, t) for t in state.hands[seat]]
-        own = state.secret[seat]
-        if state.options["objectives"] and own is not None:
-            result["objective"] = dict(state.objective_tiles[own])
-    if state.finished:
-        result["outcome"] = outcome(state)
     return result
 
 
