@@ -40,6 +40,18 @@ def digest(image: bytes) -> bytes:
     return hashlib.blake2b(image, digest_size=16).digest()
 
 
+def digest_of(outgoing: Outgoing) -> bytes | None:
+    """The digest of `outgoing`'s picture (None without one), hashed once per picture: an answer or an edit
+    asks whether its picture is unchanged, then records it once Discord has it."""
+    image = outgoing.image
+    if image is None:
+        return None
+    known = outgoing.image_digest
+    if known is None or known[0] is not image:
+        known = outgoing.image_digest = (image, digest(image))
+    return known[1]
+
+
 class ShownPictures:
     """The picture each message shows: (digest of its bytes, Discord's attachment), by message id."""
 
@@ -58,18 +70,18 @@ class ShownPictures:
     def unchanged(self, outgoing: Outgoing, message_id: int | None) -> bool:
         """`message_id` shows `outgoing`'s picture already."""
         shown = self._shown.get(message_id) if message_id is not None else None
-        image = outgoing.image
-        return shown is not None and image is not None and shown[0] == digest(image)
+        return shown is not None and outgoing.image is not None and shown[0] == digest_of(outgoing)
 
     def record(self, message: discord.Message | None, outgoing: Outgoing) -> None:
         """Discord answered a send or an edit of `outgoing` with `message`: remember what it shows."""
         if message is None:
             return
         attachment = next((a for a in message.attachments if a.filename == PICTURE_NAME), None)
-        if outgoing.image is None or attachment is None:
+        pictured = digest_of(outgoing)
+        if pictured is None or attachment is None:
             self._shown.pop(message.id, None)
             return
-        self._shown[message.id] = (digest(outgoing.image), KeptAttachment(attachment.id, attachment.filename))
+        self._shown[message.id] = (pictured, KeptAttachment(attachment.id, attachment.filename))
 
     def forget(self, *message_ids: int | None) -> None:
         for message_id in message_ids:
