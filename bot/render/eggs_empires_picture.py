@@ -247,7 +247,26 @@ class Layout:
         cancelled: list[int] = reveal.get("cancelled", [])
         row = 36
 
+        height = 30 + row * len(order) + (36 if cancelled else 0) + 4
+
         def draw(canvas: Canvas, y: float) -> None:
+            """The section, kept drawn (KEPT) from 2 layout pixels down (below the rule drawn over it): a table
+            picture and the deciding seat's show the same reveal."""
+            key = (
+                "reveal",
+                i18n.picture_lang(),
+                tuple(self.names),
+                repr(reveal),
+                reveal["round"] == self.view.get("round"),
+            )
+
+            def drawing(image: Image.Image, image_draw: ImageDraw.ImageDraw) -> None:
+                draw_reveal(Canvas(height - 2, (image, image_draw)), -2)
+
+            piece = KEPT.piece(key, (u(UNIT), u(height - 2)), picture_palette(), PAPER, drawing)
+            canvas.image.paste(piece, (0, u(y + 2)))
+
+        def draw_reveal(canvas: Canvas, y: float) -> None:
             if reveal["round"] == self.view.get("round"):
                 title = i18n.pt(REVEALED, turn=reveal["turn"])
             else:
@@ -287,7 +306,7 @@ class Layout:
                 for index, line in enumerate(words[:2]):
                     canvas.text((MARGIN + 24 + 30 * len(cancelled), top + 8 + 13 * index), line, 11, fill=MUTED)
 
-        return 30 + row * len(order) + (36 if cancelled else 0) + 4, draw
+        return height, draw
 
     @staticmethod
     def outcome(canvas: Canvas, entry: Mapping[str, Any], x: float, y: float) -> None:
