@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import logging
 import signal
 import sys
@@ -28,6 +29,12 @@ NO_UVLOOP = (
     "EVENT_LOOP=uvloop, but uvloop is not installed (it exists for Linux and macOS only): "
     "install it, or set EVENT_LOOP=auto or asyncio."
 )
+# Python's cyclic garbage collector runs its young generation every 700 allocations by default, and a full
+# collection after 100 young ones (when the long-lived objects grew by a quarter): under bench load
+# (--games 100, 30 s) the bot's process spent 1.34 s of CPU in it, 0.77 s of which in 7 full collections of
+# ~110 ms each (py-spy: ~10% of the main process). Young collections every 10,000 allocations give the
+# objects of one decision time to die by their reference counts before any is looked at: 0.35-0.46 s.
+GC_THRESHOLDS = (10_000, 10, 10)
 BAD_TOKEN = "Discord rejected DISCORD_TOKEN. Reset it in the developer portal and update .env.\n\n" + TOKEN_HELP
 
 
@@ -37,6 +44,7 @@ async def run(settings: Settings) -> int:
 
     assert settings.discord_token is not None
     bot = create_bot(settings)
+    collect_less_garbage()
     # SIGTERM (systemctl stop, docker stop, a platform's redeploy) closes the bot cleanly: the
     # writer commits what it was given and the gateway says goodbye. Exit code 0.
     loop = asyncio.get_running_loop()
@@ -62,6 +70,14 @@ async def run(settings: Settings) -> int:
         # the loop's shutdown cancels it mid-close (SQLAlchemy then logs the cancelled connection).
         await asyncio.gather(*closing, return_exceptions=True)
     return 0
+
+
+def collect_less_garbage() -> None:
+    """Fewer cyclic garbage collections (GC_THRESHOLDS), and none of them going through what start-up made
+    (the modules, classes and functions imported, which live as long as the process: frozen, never looked at
+    again)."""
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def loop_factory(choice: str) -> Callable[[], asyncio.AbstractEventLoop] | None:

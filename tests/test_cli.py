@@ -101,6 +101,25 @@ def test_event_loop_setting_picks_uvloop_where_installed(monkeypatch: pytest.Mon
         loop_factory("uvloop")
 
 
+def test_the_bot_collects_less_garbage_and_never_what_start_up_made() -> None:
+    import gc
+
+    from bot.__main__ import GC_THRESHOLDS, collect_less_garbage
+
+    before = gc.get_threshold()
+    made_at_start_up = object.__new__(type("MadeAtStartUp", (), {}))
+    try:
+        collect_less_garbage()
+        assert gc.get_threshold() == GC_THRESHOLDS and GC_THRESHOLDS[0] > before[0]
+        assert gc.get_freeze_count() > 0
+        gc.collect()
+        # Frozen: the collector no longer tracks it in any generation it goes through.
+        assert not any(o is made_at_start_up for o in gc.get_objects())
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
+
+
 @pytest.mark.parametrize(("value", "said"), [("uvloop", "uvloop is not installed"), ("trio", "EVENT_LOOP")])
 def test_bot_refuses_an_event_loop_it_cannot_run(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, value: str, said: str
