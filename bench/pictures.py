@@ -138,7 +138,10 @@ def measure(
     drawn parts from one picture for the next ones: called before each picture, so that none is pasted
     from the same view drawn before (a running bot draws a view once)."""
     picture(views[0])  # fonts and kept layers loaded, as in a running bot
-    total, drawing, encoding, sizes = [], [], [], []
+    total: list[float] = []
+    drawing: list[float] = []
+    encoding: list[float] = []
+    sizes: list[int] = []
     for _ in range(repeats):
         for view in views:
             if forget is not None:
@@ -148,14 +151,8 @@ def measure(
             pictured = time.process_time()
             if forget is not None:
                 forget()
-            drawing_started = time.process_time()
-            image = draw(view)
-            encoded = time.process_time()
-            sizes.append(len(encode(image)))
-            done = time.process_time()
             total.append((pictured - started) * 1000)
-            drawing.append((encoded - drawing_started) * 1000)
-            encoding.append((done - encoded) * 1000)
+            _draw_then_encode(view, draw, encode, drawing, encoding, sizes)
     return _medians(total, drawing, encoding, sizes)
 
 
@@ -170,19 +167,35 @@ def measure_games(
     the deciding seat's), each drawn once per repeat after what is kept was forgotten at the start: the
     parts a picture shares with the ones before it are pasted, as in a running bot."""
     draw(views[0])
-    total, drawing, encoding, sizes = [], [], [], []
+    total: list[float] = []
+    drawing: list[float] = []
+    encoding: list[float] = []
+    sizes: list[int] = []
     for _ in range(repeats):
         forget()
         for view in views:
-            started = time.process_time()
-            image = draw(view)
-            encoded = time.process_time()
-            sizes.append(len(encode(image)))
-            done = time.process_time()
-            total.append((done - started) * 1000)
-            drawing.append((encoded - started) * 1000)
-            encoding.append((done - encoded) * 1000)
+            total.append(_draw_then_encode(view, draw, encode, drawing, encoding, sizes))
     return _medians(total, drawing, encoding, sizes)
+
+
+def _draw_then_encode(
+    view: dict[str, Any],
+    draw: Callable[[dict[str, Any]], Any],
+    encode: Callable[[Any], bytes],
+    drawing: list[float],
+    encoding: list[float],
+    sizes: list[int],
+) -> float:
+    """Draw `view`, then encode it, each timed (CPU ms appended to `drawing` and `encoding`, the size to
+    `sizes`); returns both together in ms."""
+    started = time.process_time()
+    image = draw(view)
+    encoded = time.process_time()
+    sizes.append(len(encode(image)))
+    done = time.process_time()
+    drawing.append((encoded - started) * 1000)
+    encoding.append((done - encoded) * 1000)
+    return (done - started) * 1000
 
 
 def _medians(total: list[float], drawing: list[float], encoding: list[float], sizes: list[int]) -> dict[str, float]:

@@ -147,7 +147,7 @@ class PrivateWindows:
             return
         try:
             message = await present.seat_message(game, notice, update, lang=i18n.language(seat.locale)).render(
-                still_wanted=still_wanted, priority=picture_priority(notice, again)
+                still_wanted=still_wanted, priority=picture_priority(notice.prompt is not None, again)
             )
         except Superseded:
             return  # a newer view of this seat is pending and goes next
@@ -290,7 +290,7 @@ class PrivateWindows:
         if reach is not None and target is not None:
             try:
                 message = await present.seat_message(game, notice, update, lang=i18n.language(seat.locale)).render(
-                    still_wanted=still_wanted, priority=picture_priority(notice, again)
+                    still_wanted=still_wanted, priority=picture_priority(notice.prompt is not None, again)
                 )
             except Superseded:
                 return

@@ -141,10 +141,10 @@ class Counts:
 CLICK, PROMPT, AGAIN, NOTIFICATION = 0, 1, 2, 3
 
 
-def picture_priority(notice: Any, again: bool) -> int:
-    """A seat's message: PROMPT when it asks them to decide, else AGAIN or NOTIFICATION (`again`: its
+def picture_priority(asks: bool, again: bool) -> int:
+    """A seat's message: PROMPT when it `asks` them to decide, else AGAIN or NOTIFICATION (`again`: its
     previous version was superseded)."""
-    return PROMPT if notice.prompt is not None else AGAIN if again else NOTIFICATION
+    return PROMPT if asks else AGAIN if again else NOTIFICATION
 
 
 @dataclass
