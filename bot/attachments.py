@@ -67,6 +67,16 @@ class ShownPictures:
             self.kept += 1
         return kwargs
 
+    def keep_kwargs(self, outgoing: Outgoing, message_id: int | None) -> dict[str, Any]:
+        """An edit of `message_id` with `outgoing`'s words and buttons, keeping the picture it shows in its
+        embed: `outgoing`'s own picture is still being drawn and follows in another edit."""
+        kwargs: dict[str, Any] = {"content": outgoing.content, "embeds": outgoing.embeds, "view": outgoing.view}
+        shown = self._shown.get(message_id) if message_id is not None else None
+        if shown is not None and outgoing.embeds:
+            outgoing.embeds[0].set_image(url=f"attachment://{PICTURE_NAME}")
+            kwargs["attachments"] = [shown[1]]
+        return kwargs
+
     def unchanged(self, outgoing: Outgoing, message_id: int | None) -> bool:
         """`message_id` shows `outgoing`'s picture already."""
         shown = self._shown.get(message_id) if message_id is not None else None

@@ -70,11 +70,11 @@ DECISION_KINDS = ("human", "ai", "afk")
 GAME_ENDS = ("finished", "abandoned", "all_afk")
 STALL_CAUSES = ("overdue", "idle")
 NOTIFICATION_KINDS = ("open", "table", "dm", "log")
-DELAY_KINDS = ("table", "log", "dm")
+DELAY_KINDS = ("table", "log", "dm", "dm_picture", "dm_view")
 # Seconds a request is held: up to a message bucket's 5 s window.
 HOLD_BUCKETS = (0.01, 0.05, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 HOLD_SIDES = ("before", "after")
-DELAY_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+DELAY_BUCKETS = (0.05, 0.1, 0.25, 0.4, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)  # 0.4: a prompt p99 under 0.5 s
 RATE_LIMIT_SCOPES = ("user", "global", "shared", "cloudflare")
 # Discord answers an interaction within 3 s or never: the buckets are finest around that limit.
 INTERACTION_BUCKETS = (0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 5.0, 10.0)
@@ -178,8 +178,9 @@ class BotMetrics:
             f"{PREFIX}_notification_delay_seconds",
             "From an update handed to the notifier to Discord's answer to "
             "the request that showed it: table (the first table edit showing it or a newer version: each update, "
-            "the coalesced ones too), log (its line posted), dm (a seat's message showing its newest view, from the "
-            "oldest view that was pending).",
+            "the coalesced ones too), log (its line posted), dm (a seat's message showing its newest prompt, from the "
+            "oldest view that was pending: its words and buttons; its picture may follow), dm_picture (the same "
+            "with its picture), dm_view (the same for a view without a prompt).",
             ["kind"],
             buckets=DELAY_BUCKETS,
             registry=registry,
@@ -245,7 +246,7 @@ class BotMetrics:
             self.notifications.labels("log").inc()
 
     def notification_shown(self, kind: str, seconds: float) -> None:
-        """What the notifier was handed `seconds` ago reached Discord (`kind`: table, log, dm)."""
+        """What the notifier was handed `seconds` ago reached Discord (`kind`: table, log, dm, dm_picture, dm_view)."""
         self.notification_delay.labels(kind).observe(seconds)
 
     # --- scrape ---------------------------------------------------------------------------------

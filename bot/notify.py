@@ -127,7 +127,9 @@ class DiscordNotifier:
 
     def shown(self, kind: str, seconds: float) -> None:
         """Something handed over `seconds` ago reached Discord: `table` (an update on the table message),
-        `log` (its line posted) or `dm` (a seat's private message). For the metrics (bot.client)."""
+        `log` (its line posted), `dm` (a seat's prompt: its words and buttons), `dm_picture` (the same with
+        its picture, which may follow them) or `dm_view` (a seat's private view without a prompt). For the
+        metrics (bot.client)."""
 
     async def _server_language(self, game: GameRow) -> str:
         """Thread and channel messages speak the server's language."""
@@ -395,6 +397,16 @@ class DiscordNotifier:
         newest_pending = pending.dms[seat]
         # The newest view of the seat (a later update may have left this seat out of its DMs).
         notice = update.notices.get(seat) or newest_pending
+        since = pending.dm_since.get(seat, time.monotonic())  # the oldest view of the seat that was pending
+        told: set[str] = set()
+
+        def shown(kind: str) -> None:  # its words and buttons ("dm"), its picture ("dm_picture"), maybe later
+            told.add(kind)
+            if notice.prompt is not None:
+                self.shown(kind, time.monotonic() - since)
+            elif kind == "dm":  # a view without a prompt: what happened, which may wait behind prompts
+                self.shown("dm_view", time.monotonic() - since)
+
         with priority(Priority.PROMPT if notice.prompt is not None else Priority.DEFAULT):
             await _unless_refused(
                 self._send_private(
@@ -404,14 +416,16 @@ class DiscordNotifier:
                     lang,
                     lambda: pending.dms.get(seat) is newest_pending,
                     seat in pending.dms_again,
+                    shown=shown,
                 ),
                 self.bot.is_closed,
             )
         if pending.dms.get(seat) is newest_pending:
             del pending.dms[seat]
             pending.dms_again.discard(seat)
-            now = time.monotonic()
-            self.shown("dm", now - pending.dm_since.pop(seat, now))
+            pending.dm_since.pop(seat, None)
+            if "dm" not in told:  # (shown otherwise: an ephemeral hand, or nothing to show)
+                self.shown("dm" if notice.prompt is not None else "dm_view", time.monotonic() - since)
         else:
             pending.dms_again.add(seat)
 

@@ -28,7 +28,8 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
@@ -49,6 +50,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CANNOT_DM = 50007  # Discord's code for a user who does not accept direct messages from the bot
+# Seconds a prompt waits for its picture before its words and buttons go without it (the picture follows
+# in an edit of the same message): a queue of pictures never holds up whose turn it is.
+PROMPT_PICTURE_WAIT = 0.1
+# Seconds an answer waits at most for a prompt's picture already on its way (its request may wait for the
+# global bucket: the answer, deferred meanwhile, must land after it, or the old prompt would show again).
+FOLLOWING_HOLD = 10.0
 T = TypeVar("T")
 
 
@@ -56,6 +63,18 @@ def nonce(*parts: object) -> int:
     """A message nonce that is the same every time the same post is attempted (fits Discord's 64 bits)."""
     digest = hashlib.blake2b(repr(parts).encode(), digest_size=8).digest()
     return int.from_bytes(digest) >> 1
+
+
+@dataclass
+class _PictureToFollow:
+    """A prompt shown without its picture: `sending` is set while the edit that adds it is on its way."""
+
+    sending: asyncio.Future[None] | None = None
+
+
+def words_of(message: present.Outgoing) -> present.Outgoing:
+    """`message`'s words, embeds and buttons without its picture, which is still being drawn."""
+    return present.Outgoing(content=message.content, embeds=[e.copy() for e in message.embeds], view=message.view)
 
 
 def jump_link(guild_id: int | None, channel_id: int | None, message_id: int | None) -> str | None:
@@ -75,10 +94,12 @@ class PrivateWindows:
         self.pictures = pictures
         self.closed: set[tuple[int, int]] = set()  # seats whose DM failed with 50007 (this process saw it)
         self._told_closed: set[tuple[int, int]] = set()  # ... and who were told so in the thread
-        self._cleanups: set[asyncio.Task[None]] = set()  # old prompts being deleted
+        self._cleanups: set[asyncio.Task[None]] = set()  # old prompts being deleted, pictures following
         # The latest turn mention of each seat in its game's thread (channel, message): deleted when the
         # next one is posted, so the thread keeps one per player rather than one per turn.
         self._mentions: dict[tuple[int, int], tuple[int, int]] = {}
+        # Prompts shown without their picture, whose picture is still to follow (in an edit): by seat.
+        self._to_follow: dict[tuple[int, int], _PictureToFollow] = {}
 
     @property
     def db(self) -> Any:
@@ -132,43 +153,115 @@ class PrivateWindows:
         server_lang: str,
         still_wanted: Callable[[], bool],
         again: bool = False,
+        shown: Callable[[str], None] | None = None,
     ) -> None:
-        """Show `notice` in the seat's window, telling the player once if it makes them awaited."""
+        """Show `notice` in the seat's window, telling the player once if it makes them awaited.
+        `shown("dm")` is called once Discord shows its words and buttons, `shown("dm_picture")` once it
+        shows its picture too: a prompt whose picture is not drawn within `PROMPT_PICTURE_WAIT` goes
+        without it, and the picture follows in an edit, in the background (`_follow`)."""
         assert game.id is not None
         seat = notice.seat
         if seat.user_id is None:
             return
         key = (game.id, seat.seat)
+        await self.before_answer(game.id, seat.seat)  # a picture still to follow an older view: not any more
         window = self.delivered.seat(game.id, seat)
         awaited = notice.prompt is not None and not seat.ai_controlled and window.live is False
         mode = await self.bot.preferences.of(seat.user_id) if awaited else OFF
         if seat.dm_failed or key in self.closed:
             await self._closed(game, notice, update, server_lang, window, awaited, mode, still_wanted, again)
             return
-        try:
-            message = await present.seat_message(game, notice, update, lang=i18n.language(seat.locale)).render(
-                still_wanted=still_wanted, priority=picture_priority(notice.prompt is not None, again)
+        message = present.seat_message(game, notice, update, lang=i18n.language(seat.locale))
+        wanted = [still_wanted]  # once the picture follows on its own: while nothing newer replaced it
+        drawing = asyncio.ensure_future(
+            message.render(
+                still_wanted=lambda: wanted[0](), priority=picture_priority(notice.prompt is not None, again)
             )
+        )
+        following = False
+        try:
+            # A prompt whose picture is still being drawn goes without it, the picture following in an edit:
+            # under load pictures queue for the workers, and a player waits for their buttons, not for art.
+            words_first = False
+            if notice.prompt is not None and message.picture is not None:
+                await asyncio.wait({drawing}, timeout=PROMPT_PICTURE_WAIT)
+                words_first = not drawing.done()
+            if not words_first:
+                await drawing
+            if not still_wanted():
+                return
+            notify = awaited and mode == DM
+            sent = words_of(message) if words_first else message
+            try:
+                if window.message_id is None or notify or not await self._edit(game, seat, window, sent):
+                    await self._post(game, seat, window, sent, notice.version, notify=notify)
+            except discord.Forbidden as exc:
+                if exc.code != CANNOT_DM:
+                    raise
+                self.closed.add(key)
+                await self._closed(game, notice, update, server_lang, window, awaited, mode, still_wanted, again)
+                return
+            window.live = notice.prompt is not None and not seat.ai_controlled
+            window.version, window.prompt = notice.version, notice.prompt_digest
+            self._record(game.id, seat.seat, window)
+            if shown is not None:
+                shown("dm")
+                if not words_first:
+                    shown("dm_picture")
+            if words_first:
+                follow = self._to_follow[key] = _PictureToFollow()
+                wanted[0] = lambda: self._to_follow.get(key) is follow
+                self._in_background(self._follow(key, follow, game, seat, window, message, drawing, shown))
+                following = True
+            if awaited and mode == MENTION:
+                link = jump_link(None, window.channel_id, window.message_id)
+                await self._mention(game, seat, server_lang, link, hand=False)
         except Superseded:
             return  # a newer view of this seat is pending and goes next
-        if not still_wanted():
-            return
-        notify = awaited and mode == DM
+        finally:
+            if not following:
+                drawing.cancel()  # (done already, unless sending failed: then nobody wants the picture)
+
+    async def _follow(
+        self,
+        key: tuple[int, int],
+        follow: _PictureToFollow,
+        game: GameRow,
+        seat: SeatRow,
+        window: SeatShown,
+        message: present.Outgoing,
+        drawing: asyncio.Future[present.Outgoing],
+        shown: Callable[[str], None] | None,
+    ) -> None:
+        """A prompt's picture, added to its message once drawn (in the background: the seat's next view need
+        not wait for it). Not once the player's click on its buttons is being answered, nor once a newer view
+        of the seat is being shown (`before_answer`): either brings its own picture."""
         try:
-            if window.message_id is None or notify or not await self._edit(game, seat, window, message):
-                await self._post(game, seat, window, message, notice.version, notify=notify)
-        except discord.Forbidden as exc:
-            if exc.code != CANNOT_DM:
-                raise
-            self.closed.add(key)
-            await self._closed(game, notice, update, server_lang, window, awaited, mode, still_wanted, again)
-            return
-        window.live = notice.prompt is not None and not seat.ai_controlled
-        window.version, window.prompt = notice.version, notice.prompt_digest
-        self._record(game.id, seat.seat, window)
-        if awaited and mode == MENTION:
-            link = jump_link(None, window.channel_id, window.message_id)
-            await self._mention(game, seat, server_lang, link, hand=False)
+            await drawing
+            if self._to_follow.get(key) is follow:
+                follow.sending = asyncio.get_running_loop().create_future()
+                if await self._edit(game, seat, window, message) and shown is not None:
+                    shown("dm_picture")
+        except Superseded:
+            pass
+        except Exception as error:
+            if not self.bot.is_closed():
+                log.warning("the picture of a prompt of game %s did not follow: %r", key[0], error)
+        finally:
+            drawing.cancel()
+            if follow.sending is not None:
+                follow.sending.set_result(None)
+            if self._to_follow.get(key) is follow:
+                del self._to_follow[key]
+
+    async def before_answer(self, game_id: int, seat: int) -> None:
+        """The seat's click is about to be answered: a picture still to follow its prompt is not sent (the
+        answer shows what comes next, with its own picture), and one on its way is waited for (briefly),
+        so that it cannot land after the answer and show the prompt again."""
+        following = self._to_follow.pop((game_id, seat), None)
+        if following is not None and following.sending is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(following.sending), FOLLOWING_HOLD)
 
     async def _through(
         self, reach: Reach, game_id: int, seat: int, call: Callable[[discord.Webhook], Awaitable[T]]
@@ -185,11 +278,16 @@ class PrivateWindows:
 
     async def _edit(self, game: GameRow, seat: SeatRow, window: SeatShown, message: present.Outgoing) -> bool:
         """The window's message edited in place (through the player's latest interaction when it may);
-        False if the message is gone (the player deleted it)."""
+        False if the message is gone (the player deleted it). A message whose picture is still being
+        drawn (`words_of`) keeps the picture shown until its own follows."""
         assert game.id is not None and window.message_id is not None
         reach = self.reaches.of(game.id, seat.seat)
         target = reach.target(window.message_id) if reach is not None else None
-        kwargs = self.pictures.edit_kwargs(message, window.message_id)
+        words = message.picture is None and not message.pictured
+        if words:
+            kwargs = self.pictures.keep_kwargs(message, window.message_id)
+        else:
+            kwargs = self.pictures.edit_kwargs(message, window.message_id)
         try:
             if reach is not None and target is not None:
                 done, edited = await self._through(
@@ -199,12 +297,15 @@ class PrivateWindows:
                     lambda hook: hook.edit_message(target, **kwargs),  # type: ignore[arg-type]
                 )
                 if done:
-                    self.pictures.record(edited, message)
+                    if not words:  # (words alone leave the picture shown, as recorded)
+                        self.pictures.record(edited, message)
                     return True
             if window.channel_id is None:
                 return False
             dm = self.bot.get_partial_messageable(window.channel_id, type=discord.ChannelType.private)
-            self.pictures.record(await dm.get_partial_message(window.message_id).edit(**kwargs), message)
+            shown = await dm.get_partial_message(window.message_id).edit(**kwargs)
+            if not words:
+                self.pictures.record(shown, message)
             return True
         except discord.NotFound:
             return False
@@ -239,8 +340,12 @@ class PrivateWindows:
             self._delete_later(game.id, seat.seat, channel_id, old)
 
     def _delete_later(self, game_id: int, seat: int, channel_id: int, message_id: int) -> None:
-        task = asyncio.get_running_loop().create_task(self._delete(game_id, seat, channel_id, message_id))
-        task.set_name(f"bot-notify-cleanup-{game_id}-{seat}")
+        self._in_background(self._delete(game_id, seat, channel_id, message_id), f"bot-notify-cleanup-{game_id}-{seat}")
+
+    def _in_background(self, work: Coroutine[Any, Any, None], name: str = "bot-notify-picture") -> None:
+        """`work` in a task of its own, held until done (`idle` waits for them)."""
+        task = asyncio.get_running_loop().create_task(work)
+        task.set_name(name)
         self._cleanups.add(task)
         task.add_done_callback(self._cleanups.discard)
 

@@ -57,7 +57,14 @@ __all__ = [
 
 # Tasks discord.py starts for an interaction (and the bot's own event handlers), and the notifier's
 # deletions of superseded prompts (bot.private): settle() waits for them.
-TASK_PREFIXES = ("CommandTree-invoker", "discord-ui-", "discord.py: ", "bot-notify-cleanup", "table-repair")
+TASK_PREFIXES = (
+    "CommandTree-invoker",
+    "discord-ui-",
+    "discord.py: ",
+    "bot-notify-cleanup",
+    "bot-notify-picture",
+    "table-repair",
+)
 
 
 class _ErrorCatcher(logging.Handler):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -262,3 +263,141 @@ async def test_a_picture_ready_in_time_goes_with_the_answer(harness: Harness, mo
     calls, _deciding = await _reggverse_decision(harness)
     assert calls[0].path.endswith("/callback") and calls[0].files == ["table.png"]
     assert not any(c.via == "webhook" for c in calls[1:]), "one answer, with its picture"
+
+
+async def _alice_and_bob_play(h: Harness, game: str, told_by: str = "dm") -> list[int]:
+    """Alice and Bob, told of their turns by `told_by`, start a game of `game`; their user ids."""
+    users = [h.user(n) for n in ("Alice", "Bob")]
+    for user in users:
+        await h.slash(user, "game settings", notifications=told_by)
+    await h.slash(users[0], "game new", game=game, timer=0)
+    await h.click(users[1], h.find_button(h.channel, "Join"))
+    await h.click(users[0], h.find_button(h.channel, "Start"))
+    await h.settle()
+    return users
+
+
+def _reaches(h: Harness, call: Call, user: int) -> bool:
+    """`call` reaches `user`: in their DM channel, or through the token of one of their interactions."""
+    parts = call.path.split("/")
+    if call.via == "webhook" and len(parts) > 3:
+        return h.fake.interaction_sources.get(parts[3], {}).get("user_id") == user
+    return call.path.startswith(f"/channels/{h.dm_channel(user)}/")
+
+
+async def _prompt_after_a_decision(h: Harness, told_by: str = "dm") -> tuple[list[Call], int]:
+    """Alice and Bob play Reggverse until a decision makes the one who did not click awaited: the REST
+    calls that showed them their prompt (in their DM), and who they are. `told_by`: both players'
+    notification setting."""
+    from harness.play import decide_from_message
+
+    users = await _alice_and_bob_play(h, "reggverse-riddles", told_by)
+    clicked: set[int] = set()
+    for _ in range(40):
+        deciding = next(u for u in users if choice_components(h.dms(u)[-1]))
+        other = next(u for u in users if u != deciding)
+        mark = len(h.fake.calls)
+        assert await decide_from_message(h, deciding, h.dms(deciding)[-1])
+        clicked.add(deciding)
+        await h.settle()
+        calls = [c for c in h.calls_since(mark) if _reaches(h, c, other) and not c.path.endswith("/callback")]
+        # (once they clicked in their DM, their prompts go through the token of their latest click)
+        if other in clicked and calls and (calls[0].method == "POST" or told_by != "dm"):
+            return calls, other
+    raise AssertionError("nobody was prompted by the other's decision")
+
+
+async def test_a_prompt_whose_picture_is_slow_goes_first_and_its_picture_follows(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pictures queue for the workers under load: a prompt waits for its picture no longer than
+    PROMPT_PICTURE_WAIT. Its words and buttons go in the notifying message; the picture follows in an
+    edit of that same message, and the player ends with one message showing both."""
+    from bot import private
+
+    monkeypatch.setattr(private, "PROMPT_PICTURE_WAIT", 0.0)
+    calls, other = await _prompt_after_a_decision(harness)
+    [dm] = harness.dms(other)
+    post = calls[0]
+    assert post.method == "POST" and post.files == [] and choice_components(post.json)
+    [picture] = [c for c in calls if c.method == "PATCH"]
+    assert picture.files == ["table.png"] and picture.path.endswith(f"/messages/{dm['id']}")
+    assert sorted(c.method for c in calls) == ["DELETE", "PATCH", "POST"], "and the previous prompt is deleted"
+    assert dm["attachments"] and dm["embeds"][0]["image"]["url"] == "attachment://table.png"
+    assert choice_components(dm), "the buttons stay"
+
+
+async def test_a_prompt_whose_picture_is_ready_in_time_goes_with_it(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot import private
+
+    monkeypatch.setattr(private, "PROMPT_PICTURE_WAIT", 10.0)
+    calls, _other = await _prompt_after_a_decision(harness)
+    assert [(c.method, c.files) for c in calls] == [("POST", ["table.png"]), ("DELETE", [])]
+
+
+async def test_a_prompt_edited_in_place_keeps_the_picture_it_shows_until_its_own_follows(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A player told by a mention has their prompt edited in place: while its picture is drawn, the
+    words and buttons are edited with the picture the message shows kept in its embed (not left loose
+    under it), then the new picture replaces it."""
+    from bot import private
+
+    monkeypatch.setattr(private, "PROMPT_PICTURE_WAIT", 0.0)
+    calls, other = await _prompt_after_a_decision(harness, told_by="mention")
+    [dm] = harness.dms(other)
+    words, picture = calls
+    assert words.method == picture.method == "PATCH" and words.files == [] and choice_components(words.json)
+    [kept] = words.json["attachments"]
+    assert "id" in kept and words.json["embeds"][0]["image"]["url"] == "attachment://table.png"
+    assert picture.files == ["table.png"] and dm["attachments"][0]["id"] != kept["id"]
+    assert dm["embeds"][0]["image"]["url"] == "attachment://table.png" and choice_components(dm)
+
+
+async def test_a_click_before_the_prompts_picture_follows_keeps_its_answer(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A player clicks a prompt whose picture has not followed yet: the answer shows what comes next,
+    and the prompt's picture, once drawn, is not sent (it would show the old prompt over the answer)."""
+    from bot.render import pool
+    from harness.play import decide_from_message
+
+    draw = pool.PICTURES.draw
+
+    async def slow_prompts(job: Any, *, still_wanted: Any = None, priority: int = pool.NOTIFICATION) -> Any:
+        if priority == pool.PROMPT:
+            await asyncio.sleep(0.5)
+        return await draw(job, still_wanted=still_wanted, priority=priority)
+
+    monkeypatch.setattr(pool.PICTURES, "draw", slow_prompts)
+    h = harness
+    users = await _alice_and_bob_play(h, "eggs-empires")
+    clicked: set[int] = set()
+    for _ in range(40):
+        # (whoever has not clicked yet first: a player's prompt follows through their latest click)
+        deciding = next(u for u in sorted(users, key=lambda u: u in clicked) if choice_components(h.dms(u)[-1]))
+        other = next(u for u in users if u != deciding)
+        deciding_click = asyncio.ensure_future(decide_from_message(h, deciding, h.dms(deciding)[-1]))
+        clicked.add(deciding)
+        for _wait in range(100):  # the other's prompt, its words shown, its picture still being drawn
+            prompt = h.dms(other)[-1]
+            if other in clicked and choice_components(prompt) and not prompt["attachments"]:
+                break
+            await asyncio.sleep(0.01)
+        else:
+            assert await deciding_click
+            await h.settle()
+            continue
+        mark = len(h.fake.calls)
+        assert await decide_from_message(h, other, prompt)
+        assert await deciding_click
+        await h.settle()
+        [answer] = [c for c in h.calls_since(mark) if c.path.endswith("/callback")]
+        shown = h.dms(other)[-1]
+        assert shown["id"] == prompt["id"] and shown["components"] == answer.json["data"]["components"]
+        edits = [c for c in h.calls_since(mark) if c.method == "PATCH" and c.path.endswith(f"/messages/{prompt['id']}")]
+        assert not edits, "the prompt's picture did not follow the answer"
+        return
+    raise AssertionError("no prompt was shown before its picture")

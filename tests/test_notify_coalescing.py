@@ -67,7 +67,7 @@ async def test_a_dm_pending_again_while_one_is_sent_is_sent_again() -> None:
     def notice(version: int) -> Any:
         return SimpleNamespace(seat=SimpleNamespace(seat=0), version=version, prompt=None)
 
-    async def send_private(game: Any, n: Any, update: Any, lang: str, still_wanted: Any, again: bool) -> None:
+    async def send_private(game: Any, n: Any, update: Any, lang: str, still_wanted: Any, again: bool, **_: Any) -> None:
         if n.version == 1:
             sending.set()
             await go_on.wait()

@@ -82,7 +82,9 @@ def _notifier(world: World) -> DiscordNotifier:
         await world.request(edited)
         return True
 
-    async def send_private(game: Any, notice: Any, update: Any, lang: str, still_wanted: Any, again: bool) -> None:
+    async def send_private(
+        game: Any, notice: Any, update: Any, lang: str, still_wanted: Any, again: bool, **_: Any
+    ) -> None:
         if not still_wanted():
             return
 

@@ -296,11 +296,12 @@ def limit_figures(before: str, after: str) -> dict[str, Any]:
     requests = counter_delta(before, after, GLOBAL_REQUESTS)
     waited = counter_delta(before, after, GLOBAL_WAITED)
     busy = counter_delta(before, after, GLOBAL_BUSY).get("", 0.0)
+    pictures = counter_delta(before, after, PICTURES, "outcome")
     return {
         "requests_held": {side: figures["answers"] for side, figures in held.items()},
         "held_seconds": round(sum(f["answers"] * f.get("mean_ms", 0.0) for f in held.values()) / 1000, 1),
         "held": held,
-        "delays": {kind: between(DELAYS, "kind", kind) for kind in ("table", "dm", "log")},
+        "delays": {kind: between(DELAYS, "kind", kind) for kind in ("table", "dm", "dm_picture", "dm_view", "log")},
         # The bot's own bucket for Discord's global limit (bot/pacing.py): requests by priority, their
         # mean wait, and the seconds some request waited (the bucket was the bottleneck).
         "global_bucket": {
@@ -310,12 +311,15 @@ def limit_figures(before: str, after: str) -> dict[str, Any]:
             },
             "busy_seconds": round(busy, 2),
         },
+        # Pictures asked for, by what became of them: drawn by a worker, drawn in the bot, or superseded.
+        "pictures": {outcome: int(n) for outcome, n in sorted(pictures.items())},
     }
 
 
 GLOBAL_REQUESTS = "tablebot_global_limit_requests"
 GLOBAL_WAITED = "tablebot_global_limit_wait_seconds"
 GLOBAL_BUSY = "tablebot_global_limit_busy_seconds"
+PICTURES = "tablebot_pictures"
 
 
 def counter_values(page: str, name: str, label: str = "priority") -> dict[str, float]:

@@ -44,9 +44,17 @@ def limit_report(f: dict[str, Any]) -> list[str]:
             f"({', '.join(f'{n} {level}' for level, n in bucket['requests'].items())}); mean wait {waits or '-'}; "
             f"the bottleneck {100 * bucket.get('busy_share', 0):.0f}% of the time ({bucket['busy_seconds']} s)"
         )
+    pictures = within.get("pictures")
+    if pictures:
+        lines.append(
+            f"    pictures asked for: {sum(pictures.values())} "
+            f"({', '.join(f'{n} {outcome}' for outcome, n in pictures.items())})"
+        )
     names = {
         "table": "table (how stale it was when an update reached it)",
-        "dm": "dm (a player's prompt)",
+        "dm": "dm (a player's prompt: words and buttons)",
+        "dm_picture": "dm with its picture (which may follow)",
+        "dm_view": "dm without a prompt (what happened)",
         "log": "log line",
     }
     lines.append("    from an update handed to the notifier to Discord's answer showing it (metrics' buckets):")
