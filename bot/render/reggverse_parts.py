@@ -12,11 +12,8 @@ Sans Condensed (`bot.render.fonts.latin_font`): every letter Italian and French 
 from __future__ import annotations
 
 import math
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from functools import cache, lru_cache
-from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -232,72 +229,36 @@ def move_grid(draw: ImageDraw.ImageDraw, moves: Sequence[Sequence[int]], x: floa
 
 
 # --- the squares, kept -----------------------------------------------------------------------------------
-KEPT_SQUARES = 32  # drawn boards (~0.3 MB each): a game's board seen from each side, for a few games
-_squares: OrderedDict[tuple[Any, ...], Image.Image] = OrderedDict()
-_squares_lock = threading.Lock()
+KEPT_SQUARES = 1024  # squares drawn (a type, its words, a name, a size, faded or not): ~20-30 KB each
 
 
-def squares_image(
-    local: Sequence[tuple[int, int]],
-    size: tuple[int, int],
-    cell: int,
-    kinds: Sequence[str],
-    labels: Sequence[str],
-    names: Sequence[str],
-    fade: bool = False,
-) -> Image.Image:
-    """The board's squares on paper (colour, type in words, name), `cell` picture pixels each, at their
-    places `local` in a picture of `size` squares. They change only when squares are swapped, so they are
-    drawn once and pasted into each picture (eggs and pawns go on top). `fade`: all of them under the fade
-    of squares a prompt does not offer (the offered ones are pasted back from the plain board)."""
-    key = (tuple(local), size, cell, tuple(kinds), tuple(labels), tuple(names), fade)
-    with _squares_lock:
-        found = _squares.get(key)
-        if found is not None:
-            _squares.move_to_end(key)
-            return found
+@lru_cache(maxsize=KEPT_SQUARES)
+def square_image(kind: str, label: str, name: str, cell: int, fade: bool = False) -> Image.Image:
+    """One square of the board on paper (its colour, its type in words, its name), `cell` picture pixels a
+    side, as the board shows it wherever it lies: each square is drawn within its own cell, so one drawing
+    serves every board, side and game that has it (eggs and pawns go on top). `fade`: under the fade of
+    squares a prompt does not offer. (Kept by square rather than by whole board: with many games at once,
+    boards seen from each side did not stay kept, and each changed square drew its whole board again.)"""
     if fade:
-        plain = squares_image(local, size, cell, kinds, labels, names)
+        plain = square_image(kind, label, name, cell)
         mask = Image.new("L", plain.size, 0)
-        shade = ImageDraw.Draw(mask)
-        for lx, ly in local:
-            x, y = lx * cell, ly * cell
-            shade.rounded_rectangle((x, y, x + cell, y + cell), radius=u(6), fill=FADE)
+        ImageDraw.Draw(mask).rounded_rectangle((0, 0, cell, cell), radius=u(6), fill=FADE)
         image = plain.copy()
         image.paste(FADED, (0, 0, *plain.size), mask)
-    else:
-        image = _draw_squares(local, size, cell, kinds, labels, names)
-    with _squares_lock:
-        _squares[key] = image
-        while len(_squares) > KEPT_SQUARES:
-            _squares.popitem(last=False)
-    return image
-
-
-def _draw_squares(
-    local: Sequence[tuple[int, int]],
-    size: tuple[int, int],
-    cell: int,
-    kinds: Sequence[str],
-    labels: Sequence[str],
-    names: Sequence[str],
-) -> Image.Image:
-    image = Image.new("RGB", (size[0] * cell, size[1] * cell), PAPER)
+        return image
+    image = Image.new("RGB", (cell, cell), PAPER)
     draw = ImageDraw.Draw(image)
     name_font = font(10)
-    for (lx, ly), kind, label, name in zip(local, kinds, labels, names, strict=True):
-        x, y = lx * cell, ly * cell
-        draw.rounded_rectangle(
-            (x + u(1.5), y + u(1.5), x + cell - u(1.5), y + cell - u(1.5)),
-            radius=u(6),
-            fill=TYPE_COLOURS.get(kind, UNKNOWN_TILE),
-            outline=INK,
-            width=2,
-        )
-        name_width = name_font.getlength(name)
-        room = (cell - name_width) / SCALE - 12
-        draw.text((x + u(5), y + u(3)), fit(label, 10, room, True), fill=INK, font=font(10, True))
-        draw.text((x + cell - u(5), y + u(3)), name, fill=MUTED, font=name_font, anchor="ra")
+    draw.rounded_rectangle(
+        (u(1.5), u(1.5), cell - u(1.5), cell - u(1.5)),
+        radius=u(6),
+        fill=TYPE_COLOURS.get(kind, UNKNOWN_TILE),
+        outline=INK,
+        width=2,
+    )
+    room = (cell - name_font.getlength(name)) / SCALE - 12
+    draw.text((u(5), u(3)), fit(label, 10, room, True), fill=INK, font=font(10, True))
+    draw.text((cell - u(5), u(3)), name, fill=MUTED, font=name_font, anchor="ra")
     return image
 
 
@@ -310,8 +271,7 @@ KEPT = paletted.KeptPieces(8_000_000)
 def forget_kept() -> None:
     """Forget every drawn part kept (squares, pieces, pawns): the next picture draws all of itself (for tests
     that read what a picture draws)."""
-    with _squares_lock:
-        _squares.clear()
+    square_image.cache_clear()
     KEPT.clear()
     _pawn.cache_clear()
 

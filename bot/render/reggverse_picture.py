@@ -46,7 +46,7 @@ from bot.render.reggverse_parts import (
     pawn,
     picture_palette,
     player_rgb,
-    squares_image,
+    square_image,
     wrap,
 )
 from games.core import Prompt
@@ -252,16 +252,15 @@ def _board(sheet: Sheet) -> Part:
 
     labels = [words.tile_type(k) for k in board["types"]]
     local = geo.local[sheet.side]
-    squares = (local, sheet.board_size, cell, board["types"], labels, geo.names["south"])
+    names = geo.names["south"]
     pawns: list[int] = board["pawns"]
 
     def square(c: int, faded: bool, owner: int | None) -> Piece:
         """Square `c` as it is (its type, name, eggs and pawn), under the fade when the prompt does not offer it."""
 
         def drawing(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
-            lx, ly = local[c]
-            board_drawn, _ = mapped(squares_image(*squares, fade=faded), picture_palette())
-            image.paste(board_drawn.crop((lx * cell, ly * cell, (lx + 1) * cell, (ly + 1) * cell)), (0, 0))
+            drawn, _ = mapped(square_image(board["types"][c], labels[c], names[c], cell, faded), picture_palette())
+            image.paste(drawn, (0, 0))
             pawn_height = _square_eggs(draw, board["eggs"][c], 0, 0, cell, owner is not None)
             if owner is not None:
                 corner = u(pawn_height * 0.62 + 1)  # the pawn's disc, when it is the reader's, fits the square
@@ -275,7 +274,7 @@ def _board(sheet: Sheet) -> Part:
             owner = pawns.index(c) if c in pawns else None
             faded = bool(targets) and c not in targets
             eggs = tuple(in_egg_order(board["eggs"][c]))
-            key = ("square", board["types"][c], labels[c], squares[5][c], cell, faded, eggs, owner, sheet.seat)
+            key = ("square", board["types"][c], labels[c], names[c], cell, faded, eggs, owner, sheet.seat)
             piece = KEPT.piece(key, (cell, cell), picture_palette(), PAPER, square(c, faded, owner))
             image.paste(piece, (x0 + lx * cell, y0 + ly * cell))
         for c in sorted(targets):
