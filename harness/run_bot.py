@@ -14,6 +14,8 @@ import asyncio
 import os
 import signal
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
@@ -32,7 +34,23 @@ def point_at(url: str) -> None:
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url.replace("http://", "ws://") + "/gateway-ws/")
 
 
+def leave_with_parent(parent: int, every: float = 0.5) -> threading.Thread:
+    """End this process (at once) when `parent` is no longer its parent: a test or a bench killed with its
+    bot still running (SIGKILL, a timeout, Ctrl-C on the shell) would otherwise leave the bot behind, busy
+    with its games, its CPU spoiling the next measurement on the machine."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every)
+        os._exit(0)
+
+    watcher = threading.Thread(target=watch, name="leave-with-parent", daemon=True)
+    watcher.start()
+    return watcher
+
+
 def main() -> int:
+    leave_with_parent(int(os.environ.get("HARNESS_PARENT_PID", os.getppid())))
     point_at(os.environ["LOOPBACK_URL"])
     from bot.__main__ import main as bot_main
 
@@ -63,6 +81,7 @@ class BotProcess:
             "LOG_LEVEL": os.environ.get("BOT_LOG_LEVEL", "WARNING"),  # INFO: every decision, with its game
             "DEV_GUILD_ID": "",
             "PYTHONUNBUFFERED": "1",
+            "HARNESS_PARENT_PID": str(os.getpid()),  # (it ends when this process does: `leave_with_parent`)
         }
         env.update({k.upper(): str(v) for k, v in settings.items()})
         process = await asyncio.create_subprocess_exec(
