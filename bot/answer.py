@@ -62,6 +62,12 @@ class InTime:
         )
         self._deferral.set_name(f"bot-defer-{self.interaction.id}")
 
+    def left(self) -> float:
+        """Seconds until the deferral goes (0 once it went or is due)."""
+        if self.deferring:
+            return 0.0
+        return max(0.0, self._timer.when() - asyncio.get_running_loop().time())
+
     async def ready(self) -> None:
         """Call before answering: stops the timer, or waits for a defer already on its way, so that
         `interaction.response.is_done()` then tells truly whether to answer or edit the response."""
@@ -96,6 +102,12 @@ async def ready(interaction: discord.Interaction[Any]) -> None:
     started = interaction.extras.get(GUARD_KEY)
     if isinstance(started, InTime):
         await started.ready()
+
+
+def time_left(interaction: discord.Interaction[Any]) -> float | None:
+    """Seconds before the interaction's guard defers it (None: it has no guard)."""
+    started = interaction.extras.get(GUARD_KEY)
+    return started.left() if isinstance(started, InTime) else None
 
 
 def _answered(interaction: discord.Interaction[Any]) -> bool:

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PICTURE_WAIT = 0.05  # seconds a click's answer waits for its picture before it goes without it
+ANSWER_MARGIN = 0.005  # seconds an answer keeps before its deferral is due, to be on its way by then
 # A decision not answered within this many seconds (its game busy, commits queued, a slow database) is
 # acknowledged at once with a deferral and its answer edits it when ready, so a click never hangs in
 # the player's client. At 200 games on this 2-core machine it took the first response's p99 from
@@ -111,8 +112,12 @@ async def _acknowledge(interaction: discord.Interaction[Any], decided: Decided, 
         pictures.record(await answer.edit(interaction, **pictures.edit_kwargs(message, clicked)), message)
         return
     drawing = asyncio.ensure_future(message.render(priority=CLICK))
+    # Not past the moment the guard would defer: a deferral, then the words in an edit, then the picture
+    # in another, is one request more than the words as the answer and the picture in an edit.
+    left = answer.time_left(interaction)
+    wait = PICTURE_WAIT if left is None else max(0.0, min(PICTURE_WAIT, left - ANSWER_MARGIN))
     try:
-        await asyncio.wait({drawing}, timeout=PICTURE_WAIT)
+        await asyncio.wait({drawing}, timeout=wait)
         if drawing.done():
             await drawing
             pictures.record(await answer.edit(interaction, **pictures.edit_kwargs(message, clicked)), message)

@@ -277,6 +277,20 @@ async def _alice_and_bob_play(h: Harness, game: str, told_by: str = "dm") -> lis
     return users
 
 
+def _slow_pictures(monkeypatch: pytest.MonkeyPatch, slow: int, seconds: float) -> None:
+    """Pictures of priority `slow` (bot.render.pool: CLICK, PROMPT...) take `seconds` longer to draw."""
+    from bot.render import pool
+
+    draw = pool.PICTURES.draw
+
+    async def slower(job: Any, *, still_wanted: Any = None, priority: int = pool.NOTIFICATION) -> Any:
+        if priority == slow:
+            await asyncio.sleep(seconds)
+        return await draw(job, still_wanted=still_wanted, priority=priority)
+
+    monkeypatch.setattr(pool.PICTURES, "draw", slower)
+
+
 def _reaches(h: Harness, call: Call, user: int) -> bool:
     """`call` reaches `user`: in their DM channel, or through the token of one of their interactions."""
     parts = call.path.split("/")
@@ -364,14 +378,7 @@ async def test_a_click_before_the_prompts_picture_follows_keeps_its_answer(
     from bot.render import pool
     from harness.play import decide_from_message
 
-    draw = pool.PICTURES.draw
-
-    async def slow_prompts(job: Any, *, still_wanted: Any = None, priority: int = pool.NOTIFICATION) -> Any:
-        if priority == pool.PROMPT:
-            await asyncio.sleep(0.5)
-        return await draw(job, still_wanted=still_wanted, priority=priority)
-
-    monkeypatch.setattr(pool.PICTURES, "draw", slow_prompts)
+    _slow_pictures(monkeypatch, pool.PROMPT, 0.5)
     h = harness
     users = await _alice_and_bob_play(h, "eggs-empires")
     clicked: set[int] = set()
@@ -401,3 +408,22 @@ async def test_a_click_before_the_prompts_picture_follows_keeps_its_answer(
         assert not edits, "the prompt's picture did not follow the answer"
         return
     raise AssertionError("no prompt was shown before its picture")
+
+
+async def test_a_click_whose_picture_is_late_is_answered_before_its_deferral_would_go(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The answer waits for its picture no longer than the guard's deferral allows: the words and buttons
+    are the answer (one callback, no deferral first), and the picture follows in an edit of it."""
+    from bot import handlers
+    from bot.render import pool
+
+    _slow_pictures(monkeypatch, pool.CLICK, 1.0)
+    monkeypatch.setattr(handlers, "PICTURE_WAIT", 10.0)
+    monkeypatch.setattr(handlers, "DECISION_DEFER_AFTER", 0.3)
+    calls, _deciding = await _reggverse_decision(harness)
+    [callback] = [c for c in calls if c.path.endswith("/callback")]
+    assert callback.json["type"] == 7 and "You chose" in callback.json["data"]["content"], "no deferral (type 6)"
+    assert callback.files == []
+    [picture] = [c for c in calls if c.via == "webhook" and c.path.endswith("/messages/@original")]
+    assert picture.files == ["table.png"]
