@@ -72,7 +72,7 @@ async def decide(interaction: discord.Interaction[Any], game_id: int, seat: int,
     async with in_time(interaction, after=DECISION_DEFER_AFTER):
 
         async def acknowledge(decided: Decided) -> None:
-            await interaction.client.notifier.private.before_answer(game_id, seat)
+            await interaction.client.notifier.private.no_picture_to_follow(game_id, seat)
             await _acknowledge(interaction, decided, lang)
             _answered(interaction, game_id, decided.own, interaction.message.id if interaction.message else None)
 

@@ -164,7 +164,7 @@ class PrivateWindows:
         if seat.user_id is None:
             return
         key = (game.id, seat.seat)
-        await self.before_answer(game.id, seat.seat)  # a picture still to follow an older view: not any more
+        await self.no_picture_to_follow(game.id, seat.seat)
         window = self.delivered.seat(game.id, seat)
         awaited = notice.prompt is not None and not seat.ai_controlled and window.live is False
         mode = await self.bot.preferences.of(seat.user_id) if awaited else OFF
@@ -235,7 +235,7 @@ class PrivateWindows:
     ) -> None:
         """A prompt's picture, added to its message once drawn (in the background: the seat's next view need
         not wait for it). Not once the player's click on its buttons is being answered, nor once a newer view
-        of the seat is being shown (`before_answer`): either brings its own picture."""
+        of the seat is being shown (`no_picture_to_follow`): either brings its own picture."""
         try:
             await drawing
             if self._to_follow.get(key) is follow:
@@ -254,10 +254,10 @@ class PrivateWindows:
             if self._to_follow.get(key) is follow:
                 del self._to_follow[key]
 
-    async def before_answer(self, game_id: int, seat: int) -> None:
-        """The seat's click is about to be answered: a picture still to follow its prompt is not sent (the
-        answer shows what comes next, with its own picture), and one on its way is waited for (briefly),
-        so that it cannot land after the answer and show the prompt again."""
+    async def no_picture_to_follow(self, game_id: int, seat: int) -> None:
+        """Something newer is about to be shown in the seat's window (the answer to their click, or a newer
+        view): a picture still to follow its prompt is not sent any more, and one on its way is waited for
+        (briefly), so that it cannot land after the newer one and show the old prompt again."""
         following = self._to_follow.pop((game_id, seat), None)
         if following is not None and following.sending is not None:
             with contextlib.suppress(TimeoutError):
