@@ -115,6 +115,37 @@ def test_each_process_takes_its_share_of_the_limit() -> None:
     assert GlobalBucket.for_share(2.0).burst == 1.0
 
 
+async def test_idle_buckets_are_swept_once_a_minute_not_on_every_new_bucket() -> None:
+    """discord.py scans every bucket each time it makes one past 256: with thousands of channels, most new
+    requests walked them all. Swept once a minute, the buckets idle for 5 minutes are still dropped."""
+    http = discord.http.HTTPClient(asyncio.get_running_loop())
+    now = [1000.0]
+    pacing.install(http, None, clock=lambda: now[0])
+    sweeps = [0]
+    sweep = http._try_clear_expired_ratelimits
+
+    def counted_sweep() -> None:
+        sweeps[0] += 1
+        sweep()
+
+    http._try_clear_expired_ratelimits = counted_sweep  # type: ignore[method-assign]
+    for channel in range(300):
+        http.get_ratelimit(f"POST /channels/{channel}/messages")
+    idle_since = asyncio.get_running_loop().time() - 400  # idle for more than 5 minutes
+    for channel in range(100):
+        http._buckets[f"POST /channels/{channel}/messages"]._last_request = idle_since
+    http.get_ratelimit("POST /channels/300/messages")
+    assert sweeps[0] == 0 and len(http._buckets) == 301, "within the minute no bucket is scanned"
+    now[0] += pacing.SWEEP_EVERY
+    http.get_ratelimit("POST /channels/301/messages")
+    assert sweeps[0] == 1
+    assert len(http._buckets) == 202, "the 100 idle buckets are dropped at the next sweep"
+    assert "POST /channels/0/messages" not in http._buckets
+    for channel in range(302, 310):
+        http.get_ratelimit(f"POST /channels/{channel}/messages")
+    assert sweeps[0] == 1, "and not again until another minute has passed"
+
+
 # --- discord.py through the bucket, against the loopback with the global limit on ---------------
 GLOBAL = Bucket(20, 1.0)  # the fake's global limit for these tests (Discord's is 50 per second)
 
