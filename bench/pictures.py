@@ -1,6 +1,6 @@
 """What one picture costs: CPU milliseconds per picture, per renderer, drawing and encoding apart.
 
-    python -m bench pictures [--positions 12] [--repeats 3] [--no-save] [--notes TEXT]
+    python -m bench pictures [--positions 12] [--repeats 3] [--tables 60] [--rounds 20] [--no-save] [--notes TEXT]
     python -m bench pictures --gallery docs/pictures/eggs-empires
 
 For each game with a picture (Eggs and Empires' table and a deciding seat's hand; Eight-Minute Empire's
@@ -11,7 +11,10 @@ Reggverse Riddles keep from one picture for the next forgotten before each (draw
 paste them all). Their `*_games` figures are what a running bot draws: two whole games' pictures in order
 (each decision's table, then the deciding seat's), the kept parts pasted where they are the same. Figures
 are this process's CPU time (the machine is shared, wall clock is noise): the median per picture, and the
-same split into drawing (the Pillow image) and encoding (palette and PNG).
+same split into drawing (the Pillow image) and encoding (palette and PNG). The `*_tables` figures are what
+one picture worker draws for `--tables` games played at once (`--rounds` decisions of each, a decision
+of each game in turn), with the pieces a worker keeps (RENDER_WORKER_MEMORY_MB's default) and, as
+`*_tables_budget`, with only what the bot's own process keeps: the mean counts the pieces drawn again.
 
 With --gallery DIR nothing is measured: one whole Eggs and Empires game's pictures are written there,
 shrunk to a phone's 400 px, for people to judge them (docs/pictures/eggs-empires).
@@ -162,10 +165,12 @@ def measure_games(
     encode: Callable[[Any], bytes],
     repeats: int,
     forget: Callable[[], None],
+    warm: int = 0,
 ) -> dict[str, float]:
     """Medians per picture of whole games' pictures in their order (`views`: each decision's table, then
     the deciding seat's), each drawn once per repeat after what is kept was forgotten at the start: the
-    parts a picture shares with the ones before it are pasted, as in a running bot."""
+    parts a picture shares with the ones before it are pasted, as in a running bot. The first `warm`
+    pictures of each repeat are drawn but not counted (a running worker's pieces are never all new)."""
     draw(views[0])
     total: list[float] = []
     drawing: list[float] = []
@@ -173,8 +178,10 @@ def measure_games(
     sizes: list[int] = []
     for _ in range(repeats):
         forget()
-        for view in views:
-            total.append(_draw_then_encode(view, draw, encode, drawing, encoding, sizes))
+        for number, view in enumerate(views):
+            counted = number >= warm
+            figures = (total, drawing, encoding, sizes) if counted else ([], [], [], [])
+            figures[0].append(_draw_then_encode(view, draw, encode, *figures[1:]))
     return _medians(total, drawing, encoding, sizes)
 
 
@@ -201,31 +208,86 @@ def _draw_then_encode(
 def _medians(total: list[float], drawing: list[float], encoding: list[float], sizes: list[int]) -> dict[str, float]:
     return {
         "cpu_ms": round(statistics.median(total), 2),
+        "mean_cpu_ms": round(statistics.mean(total), 2),
         "draw_cpu_ms": round(statistics.median(drawing), 2),
         "encode_cpu_ms": round(statistics.median(encoding), 2),
         "kb": round(statistics.median(sizes) / 1024, 1),
     }
 
 
-def _games(
-    key: str, games_count: int, options: dict[str, Any], shape: Callable[[dict[str, Any], Any], dict[str, Any]]
-) -> list[dict[str, Any]]:
-    """The pictures' views of `games_count` random 4-player games, in order: at each decision (up to 60 a
-    game) the table's and the deciding seat's (`shape` adds its prompt)."""
+Shape = Callable[[dict[str, Any], Any], dict[str, Any]]
+
+
+def _game(key: str, number: int, options: dict[str, Any], shape: Shape, decisions: int = 60) -> list[dict[str, Any]]:
+    """The pictures' views of random 4-player game `number`, in order: at each decision (up to
+    `decisions`) the table's and the deciding seat's (`shape` adds its prompt)."""
     engine = games.get(key)
     views = []
-    for number in range(games_count):
-        state = engine.new(4, 100 + number, options)
-        players = [RandomPlayer(number * 31 + s) for s in range(4)]
-        for _ in range(60):
-            prompts = engine.prompts(state)
-            if not prompts:
-                break
-            prompt = prompts[0]
-            views.append(engine.view(state, None))
-            views.append(shape(engine.view(state, prompt.seat), prompt))
-            engine.apply(state, prompt.seat, players[prompt.seat].choose(engine, state, prompt))
+    state = engine.new(4, 100 + number, options)
+    players = [RandomPlayer(number * 31 + s) for s in range(4)]
+    for _ in range(decisions):
+        prompts = engine.prompts(state)
+        if not prompts:
+            break
+        prompt = prompts[0]
+        views.append(engine.view(state, None))
+        views.append(shape(engine.view(state, prompt.seat), prompt))
+        engine.apply(state, prompt.seat, players[prompt.seat].choose(engine, state, prompt))
     return views
+
+
+def _games(key: str, games_count: int, options: dict[str, Any], shape: Shape) -> list[dict[str, Any]]:
+    """The pictures' views of `games_count` games, one after the other."""
+    return [view for number in range(games_count) for view in _game(key, number, options, shape)]
+
+
+def _tables(key: str, tables: int, decisions: int, options: dict[str, Any], shape: Shape) -> list[dict[str, Any]]:
+    """The pictures' views of `tables` games played at once, as a picture worker gets them: a decision of
+    each game in turn (its table's picture and its deciding seat's), round after round."""
+    each = [_game(key, number, options, shape, decisions) for number in range(tables)]
+    return [view for step in range(0, 2 * decisions, 2) for views in each for view in views[step : step + 2]]
+
+
+def _many_tables(
+    tables: int, rounds: int, expansions: dict[str, Any], eggs_image: Callable[[dict[str, Any]], Any]
+) -> dict[str, Any]:
+    """The `*_tables` figures: the pictures of `tables` games at once, a decision of each in turn, as one
+    picture worker draws every table's pictures. A worker keeps RENDER_WORKER_MEMORY_MB of drawn pieces
+    (its default; `*_tables_budget`: only the renderers' own budgets, as the bot's process keeps); the first
+    third of the pictures fill them and are not counted."""
+    from bot.render import eggs_empires_parts, eggs_empires_picture, paletted, reggverse_parts
+    from bot.render import reggverse_picture as reggverse
+    from bot.render.pool import DEFAULT_WORKER_MEMORY_MB
+
+    kinds = {
+        "eggs_empires": (
+            _tables("eggs-empires", tables, rounds, {}, eggs_empires_picture.seat_view_with_prompt),
+            eggs_image,
+            eggs_empires_parts.encode,
+            eggs_empires_parts.KEPT.clear,
+        ),
+        "reggverse": (
+            _tables("reggverse-riddles", tables, rounds, expansions, reggverse.with_prompt),
+            reggverse.draw_view,
+            reggverse.encode,
+            reggverse_parts.KEPT.clear,
+        ),
+    }
+    figures: dict[str, Any] = {}
+    for game, (views, draw, encode, forget) in kinds.items():
+        for suffix, memory in (("_budget", None), ("", DEFAULT_WORKER_MEMORY_MB << 20)):
+            paletted.KeptPieces.memory = memory
+            name = f"{game}_tables{suffix}"
+            figures[name] = f = measure_games(views, draw, encode, 1, forget, warm=len(views) // 3)
+            kept = f"{memory >> 20} MB" if memory else "the renderers' budgets"
+            print(
+                f"{name}: mean {f['mean_cpu_ms']} ms CPU per picture, median {f['cpu_ms']} ms (draw "
+                f"{f['draw_cpu_ms']} ms, encode {f['encode_cpu_ms']} ms); {len(views)} pictures of {tables} "
+                f"games at once, pieces kept: {kept}"
+            )
+            forget()
+    paletted.KeptPieces.memory = None
+    return figures
 
 
 def _without_notes(argv: list[str]) -> list[str]:
@@ -243,6 +305,8 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench pictures")
     parser.add_argument("--positions", type=int, default=12, help="game moments per picture kind")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--tables", type=int, default=60, help="games played at once for the *_tables figures")
+    parser.add_argument("--rounds", type=int, default=20, help="decisions of each of those games")
     parser.add_argument("--no-save", action="store_true")
     parser.add_argument("--notes", default="", help="what the figures need beside them (old/new figures, why)")
     parser.add_argument("--gallery", metavar="DIR", help="write one whole Eggs and Empires game's pictures, and stop")
@@ -343,6 +407,7 @@ def main(argv: list[str]) -> int:
             f"{name}: median {f['cpu_ms']} ms CPU per picture (draw {f['draw_cpu_ms']} ms, "
             f"encode {f['encode_cpu_ms']} ms), {f['kb']} KB; {len(views)} pictures of 2 games x {args.repeats}"
         )
+    figures.update(_many_tables(args.tables, args.rounds, expansions, eggs_image))
     load = f"Load (1-minute average, 2 cores) {load_before:.1f} before, {os.getloadavg()[0]:.1f} after."
     print(load)
     if not args.no_save:
@@ -353,7 +418,7 @@ def main(argv: list[str]) -> int:
             results.command("pictures", _without_notes(argv)),
             figures,
             title="Pictures: CPU per picture",
-            targets={f"{name}.cpu_ms": "< 20 ms" for name in [*kinds, *whole_games]},
+            targets={f"{name}.cpu_ms": "< 20 ms" for name in [*kinds, *whole_games, *figures]},
             notes=" ".join(part for part in (load, args.notes) if part),
         )
     return 0

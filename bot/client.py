@@ -168,7 +168,7 @@ class TableBot(commands.AutoShardedBot):
         self.table.start_repair(first=self._connected)
 
     def _start_worker_pools(self) -> None:
-        PICTURES.start(self.settings.render_workers)
+        PICTURES.start(self.settings.render_workers, self.settings.render_worker_memory_mb)
         THINKERS.start(self.settings.ai_workers)  # after the picture workers: their forkserver, already warm
 
     async def _connected(self) -> None:

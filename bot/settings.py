@@ -86,6 +86,11 @@ class Settings(BaseSettings):
     # Processes that draw the pictures (maps, boards) away from the bot's event loop; 0 draws them in
     # a thread of the bot's own process (tests, or a machine with one core).
     render_workers: Annotated[int, Field(ge=0, le=16)] = 1
+    # Memory in MB each of those workers keeps for pieces of pictures it has drawn (a player's line, a
+    # card, a rule row), pasted into the next pictures that show them unchanged. A table being played
+    # needs up to ~1 MB (Reggverse Riddles; Eggs and Empires less): past what fits, pieces are drawn
+    # again, and a picture costs up to half as much CPU again (docs/deployment.md).
+    render_worker_memory_mb: Annotated[int, Field(ge=16, le=4096)] = 128
     # Processes where the AI levels that search (expert) decide, away from the bot's event loop; 0 decides
     # in the bot's own process (tests, or a machine with one core). The other levels always decide there.
     ai_workers: Annotated[int, Field(ge=0, le=16)] = 1

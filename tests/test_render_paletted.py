@@ -125,3 +125,35 @@ def test_encoded_pictures_are_palette_pngs_with_the_canvas_pixels() -> None:
     decoded = Image.open(io.BytesIO(paletted.encode(image, 4)))
     assert decoded.mode == "P" and decoded.size == SIZE
     assert decoded.convert("RGB").tobytes() == image.convert("RGB").tobytes()
+
+
+def test_kept_pieces_stay_within_their_budget_and_a_worker_keeps_its_share_of_its_memory(monkeypatch: Any) -> None:
+    """The least recently used piece goes first past the budget; in a picture worker (`memory` set) each
+    renderer keeps its share of the worker's memory instead, never less than its own budget."""
+    palette = fixed_palette([(255, 255, 255), (0, 0, 0)])
+    drawn: list[int] = []
+
+    def piece(number: int) -> Callable[[Image.Image, ImageDraw.ImageDraw], None]:
+        return lambda image, draw: drawn.append(number)
+
+    monkeypatch.setattr(paletted.KeptPieces, "_budgets", 0)
+    kept = paletted.KeptPieces(300)  # three 10x10 pieces
+    paletted.KeptPieces(900)  # another renderer's: 1,200 pixels of budgets in all
+    for number in range(4):
+        kept.piece(number, (10, 10), palette, (255, 255, 255), piece(number))
+    kept.piece(1, (10, 10), palette, (255, 255, 255), piece(1))
+    assert drawn == [0, 1, 2, 3], "1 was kept: pasted, not drawn again"
+    kept.piece(0, (10, 10), palette, (255, 255, 255), piece(0))
+    assert drawn == [0, 1, 2, 3, 0], "0 went first, the least recently used"
+
+    monkeypatch.setattr(paletted.KeptPieces, "memory", 4_800)  # a worker: 4x the budgets together
+    assert kept.limit() == 1_200, "a quarter of the memory, as its budget is a quarter of all"
+    for number in range(10, 22):
+        kept.piece(number, (10, 10), palette, (255, 255, 255), piece(number))
+    drawn.clear()
+    for number in range(10, 22):
+        kept.piece(number, (10, 10), palette, (255, 255, 255), piece(number))
+    assert drawn == [], "twelve pieces fit in the worker's share"
+    assert kept._pixels == 1_200
+    monkeypatch.setattr(paletted.KeptPieces, "memory", 100)
+    assert kept.limit() == 300, "never less than the renderer's own budget"

@@ -205,24 +205,27 @@ async def test_the_metrics_say_what_became_of_the_pictures() -> None:
     assert "tablebot_picture_worker_failures_total 0.0" in text
 
 
-def _recent_budget() -> int:
-    from bot.render import generic
+def _recent_budget() -> tuple[int, int | None]:
+    from bot.render import generic, paletted
 
-    return generic.RECENT_PICTURE_BYTES
+    return generic.RECENT_PICTURE_BYTES, paletted.KeptPieces.memory
 
 
 async def test_workers_keep_more_recent_pictures_than_the_bot_process() -> None:
-    """The bot's own process keeps a few recent pictures (its memory per game is counted); a worker,
-    whose memory does not grow with the games, keeps many more, so a game's repeated picture is found."""
-    from bot.render import generic
+    """The bot's own process keeps a few recent pictures and pieces of pictures (its memory per game is
+    counted); a worker, whose memory does not grow with the games, keeps many more, so a game's repeated
+    picture is found and pieces come back at its next decision: as much as RENDER_WORKER_MEMORY_MB says."""
+    from bot.render import generic, paletted
 
     pictures = Pictures()
-    pictures.start(1)
+    pictures.start(1, memory_mb=48)
     try:
         await _warm(pictures)
         pool = pictures._ready_pool()
         assert pool is not None
-        assert await asyncio.wrap_future(pool.submit(_recent_budget)) == generic.WORKER_RECENT_PICTURE_BYTES
+        in_worker = await asyncio.wrap_future(pool.submit(_recent_budget))
+        assert in_worker == (generic.WORKER_RECENT_PICTURE_BYTES, 48 << 20)
         assert generic.RECENT_PICTURE_BYTES < generic.WORKER_RECENT_PICTURE_BYTES
+        assert paletted.KeptPieces.memory is None, "the bot's own process keeps its renderers' budgets"
     finally:
         await pictures.stop()

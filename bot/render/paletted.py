@@ -241,10 +241,21 @@ class KeptPieces:
     """Pieces of pictures (a player's line, a card, a rule row) drawn once on the palette and pasted into
     the next pictures that show the same: most of a picture is unchanged from one decision to the next.
     Kept by a key that must hold everything the piece is drawn from (texts already in the picture's
-    language, numbers, colours, sizes), the least recently used dropped first past `budget` pixels.
-    Thread-safe."""
+    language, numbers, colours, sizes), the least recently used dropped first past `limit()` pixels (one
+    byte each). Thread-safe.
+
+    `budget` is what the pictures of a few tables need, and what the bot's own process keeps. A picture
+    worker draws the pictures of every table of the bot, interleaved, and a piece comes back only when its
+    table's next decision does: with a hundred tables at once, the pieces of the others had pushed it out
+    and 75-85% of the pieces were drawn again. A worker keeps `memory` bytes of pieces in all instead
+    (RENDER_WORKER_MEMORY_MB), shared by the renderers in proportion to their budgets (`bench pictures`'
+    *_tables figures, `bench load`'s CPU per picture)."""
+
+    memory: int | None = None  # bytes for the pieces of every renderer, in a picture worker
+    _budgets = 0  # every renderer's budget together
 
     def __init__(self, budget: int) -> None:
+        KeptPieces._budgets += budget
         self.budget = budget
         self._kept: OrderedDict[Hashable, Image.Image] = OrderedDict()
         self._pixels = 0
@@ -263,10 +274,17 @@ class KeptPieces:
             if key not in self._kept:
                 self._kept[key] = found
                 self._pixels += size[0] * size[1]
-                while self._pixels > self.budget and len(self._kept) > 1:
+                limit = self.limit()
+                while self._pixels > limit and len(self._kept) > 1:
                     dropped = self._kept.popitem(last=False)[1]
                     self._pixels -= dropped.width * dropped.height
         return found
+
+    def limit(self) -> int:
+        """The pixels kept at most: `budget`, or this renderer's share of a worker's `memory`."""
+        if KeptPieces.memory is None:
+            return self.budget
+        return max(self.budget, self.budget * KeptPieces.memory // KeptPieces._budgets)
 
     def clear(self) -> None:
         with self._lock:

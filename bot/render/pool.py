@@ -35,6 +35,7 @@ from games.core import Choice, Prompt
 log = logging.getLogger(__name__)
 
 PARENT_CHECK_SECONDS = 0.5
+DEFAULT_WORKER_MEMORY_MB = 128  # RENDER_WORKER_MEMORY_MB
 GIVE_UP_AFTER = 3  # worker failures in a row, nothing drawn by a worker in between
 
 
@@ -91,12 +92,14 @@ def _alive(pid: int) -> bool:
         return True
 
 
-def _start_worker(bot_pid: int) -> None:
-    """In each new worker: keep more recent pictures than the bot's own process does (their memory is
-    the worker's, the same however many games), and follow the bot."""
-    from bot.render import generic
+def _start_worker(bot_pid: int, pieces_memory: int) -> None:
+    """In each new worker: keep more recent pictures and drawn pieces than the bot's own process does
+    (a worker draws every table's pictures; their memory is the worker's, the same however many games),
+    and follow the bot."""
+    from bot.render import generic, paletted
 
     generic.RECENT_PICTURE_BYTES = generic.WORKER_RECENT_PICTURE_BYTES
+    paletted.KeptPieces.memory = pieces_memory
     _follow(bot_pid)
 
 
@@ -187,17 +190,20 @@ class Pictures:
 
     def __init__(self) -> None:
         self.workers = 0
+        self.pieces_memory = DEFAULT_WORKER_MEMORY_MB << 20
         self.counts = Counts()
         self._pool: ProcessPoolExecutor | None = None
         self._warm: Future[bool] | None = None
         self._gate = _Gate(2)
         self._failures_in_a_row = 0
 
-    def start(self, workers: int) -> None:
-        """Start `workers` processes (0: draw in threads of this process); the workers warm up in the
+    def start(self, workers: int, memory_mb: int = DEFAULT_WORKER_MEMORY_MB) -> None:
+        """Start `workers` processes (0: draw in threads of this process), each keeping up to `memory_mb`
+        of drawn pieces of pictures (bot.render.paletted.KeptPieces); the workers warm up in the
         background and take pictures once ready. Blocks while the forkserver starts (seconds: the bot
         calls it in a thread once connected); pictures drawn meanwhile are drawn in threads."""
         self.workers = workers
+        self.pieces_memory = memory_mb << 20
         # Threads of this process contend for the GIL with the event loop: two at a time are plenty.
         # Workers get two pictures each: one drawing and one queued, so that a worker never sits idle
         # while a busy event loop is slow to hand it the next one (one each left it idle most of the time).
@@ -211,7 +217,10 @@ class Pictures:
 
         context.set_forkserver_preload(renderer_modules())  # imported once, before the workers fork
         pool = ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
+            max_workers=self.workers,
+            mp_context=context,
+            initializer=_start_worker,
+            initargs=(os.getpid(), self.pieces_memory),
         )
         self._warm = pool.submit(_warm)
         return pool
