@@ -148,14 +148,14 @@ async def test_the_worker_processes_start_beside_the_connection_not_before_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     release = threading.Event()
-    started: list[int] = []
+    started: list[tuple[int, int]] = []
 
-    def slow_start(workers: int) -> None:  # a forkserver starting on a busy machine
+    def slow_start(workers: int, memory_mb: int) -> None:  # a forkserver starting on a busy machine
         release.wait(10)
-        started.append(workers)
+        started.append((workers, memory_mb))
 
     monkeypatch.setattr(PICTURES, "start", slow_start)
-    h = await Harness.start(tmp_path / "bot.sqlite3", render_workers=3)
+    h = await Harness.start(tmp_path / "bot.sqlite3", render_workers=3, render_worker_memory_mb=48)
     try:
         assert started == [], "the bot logged in and took its first events while the workers were starting"
         release.set()
@@ -163,7 +163,7 @@ async def test_the_worker_processes_start_beside_the_connection_not_before_it(
             if started:
                 break
             await asyncio.sleep(0.01)
-        assert started == [3]
+        assert started == [(3, 48)], "with the settings' workers and the memory each keeps"
     finally:
         release.set()
         await h.close()
