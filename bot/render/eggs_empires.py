@@ -391,7 +391,9 @@ RENDERER.guide = (
 )
 RENDERER.option_texts = {
     "tiebreaker": N_("the Tie-Breaker Marker passes left after any turn with a tie, or clockwise after every round"),
-    "scoring": N_("standard: most VP after 3 rounds; Con/Pub: round winners take Egg Tokens, first to 3 (2 with 5-6)"),
+    "scoring": N_(
+        "standard: most VP after 3 rounds; Con/Pub: round winners take Egg Tokens, 3 tokens win, 2 with 5-6 players"
+    ),
 }
 # The variants' friendly names in the lobby and the guide (bot.guide), by option name and value.
 RENDERER.option_names = {"tiebreaker": N_("Tie-Breaker Marker"), "scoring": N_("Scoring")}

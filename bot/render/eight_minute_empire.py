@@ -596,8 +596,8 @@ RENDERER.option_texts = {
     "full_game": N_("play three games and sum the victory points"),
     "explore": N_("six explore tokens on the map: whoever first builds a city in a token's region gains that token"),
     "citadels": N_("three citadel regions worth 1 extra VP to control"),
-    "layout": N_("2-3 players: three boards as an L or in a row (4 use 2x2)"),
-    "bid_tie": N_("tied bids: a die roll (the rules' alternate tie breaker) or the earliest seat"),
+    "layout": N_("2-3 players: three boards as an L or in a row; 4 players: a 2x2 square"),
+    "bid_tie": N_("who wins tied bids: a die roll, as the rules' alternate tie breaker says, or the earliest seat"),
 }
 # The variants' friendly names in the lobby and the guide (bot.guide), by option name and value.
 RENDERER.option_names = {

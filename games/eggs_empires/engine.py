@@ -200,7 +200,7 @@ OPTIONS: Final = (
         "scoring",
         ("standard", "conpub"),
         "standard",
-        "standard: most VP after 3 rounds; conpub: round winners take Egg Tokens, first to 3 (2 with 5-6)",
+        "standard: most VP after 3 rounds; conpub: round winners take Egg Tokens, 3 tokens win, 2 with 5-6 players",
     ),
 )
 

@@ -206,12 +206,12 @@ class EightMinuteEmpire(Game[State]):
             "six explore tokens on the map: whoever first builds a city in a token's region gains that token",
         ),
         Option("citadels", (False, True), False, "three citadel regions worth 1 extra VP to control"),
-        Option("layout", ("L", "row"), "L", "2-3 players: three boards as an L or in a row (4 use 2x2)"),
+        Option("layout", ("L", "row"), "L", "2-3 players: three boards as an L or in a row; 4 players: a 2x2 square"),
         Option(
             "bid_tie",
             ("die", "first-seat"),
             "die",
-            "tied bids: a die roll (the rules' alternate tie breaker) or the earliest seat",
+            "who wins tied bids: a die roll, as the rules' alternate tie breaker says, or the earliest seat",
         ),
     )
 
