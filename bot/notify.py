@@ -115,6 +115,10 @@ class DiscordNotifier:
         self.private = PrivateWindows(bot, self.delivered, self.reaches, self.pictures)
         # A seat's private window shown (telling the player once if they became awaited); tests replace it.
         self._send_private = self.private.show
+        self.private.followed = self._pictures_followed
+        # Games all sent but for pictures following their prompts: (version, ended), marked delivered once
+        # those have followed (a restart before that shows the prompts again, with their pictures).
+        self._drain_later: dict[int, tuple[int, bool]] = {}
         self._thread_tried: set[int] = set()  # games whose thread creation failed without an answer
         self.retried = 0  # notification attempts that failed for a passing reason and were retried
         self.threads = ThreadLife(bot, self.delivered, self._public_channel)
@@ -206,7 +210,12 @@ class DiscordNotifier:
         latest = pending.latest
         if not pending.lost and game_id not in self._endings:
             # Everything handed over went out: recorded, so a restart owes this game nothing.
-            self.bot.table.delivery.drained(game_id, latest.version, ending=latest.game.status != "active")
+            ended = latest.game.status != "active"
+            if self.private.owes_pictures(game_id):
+                self._drain_later[game_id] = (latest.version, ended)
+            else:
+                self._drain_later.pop(game_id, None)
+                self.bot.table.delivery.drained(game_id, latest.version, ending=ended)
         if latest.game.status != "active":
             self._forget(game_id)  # the game is over: nothing more will be sent for it
 
@@ -260,12 +269,21 @@ class DiscordNotifier:
             for seat in [s for s in pending.dms if s not in busy]:
                 pending.drop(seat)
 
+    def _pictures_followed(self, game_id: int) -> None:
+        """The last picture still to follow a prompt of the game has (or was dropped for something newer)."""
+        if game_id in self._pending or game_id in self._busy or game_id in self._endings:
+            return  # what is being sent now is marked delivered when it has gone, as above
+        later = self._drain_later.pop(game_id, None)
+        if later is not None:
+            self.bot.table.delivery.drained(game_id, later[0], ending=later[1])
+
     def _forget(self, game_id: int) -> None:
         shown = self.delivered.known(game_id)
         if shown is not None:
             self.pictures.forget(shown.table_message_id, *(window.message_id for window in shown.seats.values()))
         self.delivered.forget(game_id)
         self.private.forget(game_id)
+        self._drain_later.pop(game_id, None)
         self._recent.pop(game_id, None)
         self._table_edited.pop(game_id, None)
 

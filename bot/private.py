@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+from collections import Counter
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -98,8 +99,9 @@ class PrivateWindows:
         # The latest turn mention of each seat in its game's thread (channel, message): deleted when the
         # next one is posted, so the thread keeps one per player rather than one per turn.
         self._mentions: dict[tuple[int, int], tuple[int, int]] = {}
-        # Prompts shown without their picture, whose picture is still to follow (in an edit): by seat.
-        self._to_follow: dict[tuple[int, int], _PictureToFollow] = {}
+        self._to_follow: dict[tuple[int, int], _PictureToFollow] = {}  # seat -> its prompt's picture to follow
+        self._following: Counter[int] = Counter()  # game -> its pictures still to follow (owes_pictures)
+        self.followed: Callable[[int], None] = lambda game_id: None  # told when a game's last one is done
 
     @property
     def db(self) -> Any:
@@ -140,9 +142,12 @@ class PrivateWindows:
                 window.live = False
                 self._record(game_id, seat, window)
 
-    def _record(self, game_id: int, seat: int, window: SeatShown) -> None:
-        """What the window shows now, as Discord confirmed it, recorded for a restart (table.delivery)."""
-        self.bot.table.delivery.window(game_id, seat, window.version, window.prompt, bool(window.live))
+    def _record(self, game_id: int, seat: int, window: SeatShown, picture_owed: bool = False) -> None:
+        """What the window shows now, as Discord confirmed it, recorded for a restart (table.delivery).
+        `picture_owed`: its picture is to follow. Until it has, the prompt is recorded under the negative
+        of its digest (real ones are positive): a restart meanwhile shows it again, with its picture."""
+        prompt = -window.prompt if picture_owed else window.prompt
+        self.bot.table.delivery.window(game_id, seat, window.version, prompt, bool(window.live))
 
     # --- showing a seat its view -----------------------------------------------------------------------
     async def show(
@@ -203,7 +208,7 @@ class PrivateWindows:
                 return
             window.live = notice.prompt is not None and not seat.ai_controlled
             window.version, window.prompt = notice.version, notice.prompt_digest
-            self._record(game.id, seat.seat, window)
+            self._record(game.id, seat.seat, window, picture_owed=words_first)
             if shown is not None:
                 shown("dm")
                 if not words_first:
@@ -211,6 +216,7 @@ class PrivateWindows:
             if words_first:
                 follow = self._to_follow[key] = _PictureToFollow()
                 wanted[0] = lambda: self._to_follow.get(key) is follow
+                self._following[game.id] += 1
                 self._in_background(self._follow(key, follow, game, seat, window, message, drawing, shown))
                 following = True
             if awaited and mode == MENTION:
@@ -240,8 +246,10 @@ class PrivateWindows:
             await drawing
             if self._to_follow.get(key) is follow:
                 follow.sending = asyncio.get_running_loop().create_future()
-                if await self._edit(game, seat, window, message) and shown is not None:
-                    shown("dm_picture")
+                if await self._edit(game, seat, window, message):
+                    self._record(*key, window)
+                    if shown is not None:
+                        shown("dm_picture")
         except Superseded:
             pass
         except Exception as error:
@@ -253,6 +261,14 @@ class PrivateWindows:
                 follow.sending.set_result(None)
             if self._to_follow.get(key) is follow:
                 del self._to_follow[key]
+            self._following[key[0]] -= 1
+            if not self._following[key[0]]:
+                del self._following[key[0]]
+                self.followed(key[0])
+
+    def owes_pictures(self, game_id: int) -> bool:
+        """Some prompt of the game went without its picture, and the picture is still to follow."""
+        return game_id in self._following
 
     async def no_picture_to_follow(self, game_id: int, seat: int) -> None:
         """Something newer is about to be shown in the seat's window (the answer to their click, or a newer

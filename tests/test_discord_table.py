@@ -370,6 +370,50 @@ async def test_a_prompt_edited_in_place_keeps_the_picture_it_shows_until_its_own
     assert dm["embeds"][0]["image"]["url"] == "attachment://table.png" and choice_components(dm)
 
 
+async def test_a_restart_before_a_prompts_picture_followed_shows_it_in_place_with_its_picture(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A prompt that went without its picture is recorded as owing it until the picture has followed: a
+    process that dies in between (here its picture never follows) shows the prompt again after the restart,
+    with its picture, by an edit of the same message (the player was told already: no new notification)."""
+    from bot import private
+
+    h = harness
+    monkeypatch.setattr(private, "PROMPT_PICTURE_WAIT", 0.0)
+    follow = private.PrivateWindows._follow
+
+    async def dies_first(self: Any, key: Any, following: Any, game: Any, seat: Any, *rest: Any) -> None:
+        rest[2].cancel()  # (the picture being drawn)
+
+    monkeypatch.setattr(private.PrivateWindows, "_follow", dies_first)
+    calls, other = await _prompt_after_a_decision(h)
+    [dm] = h.dms(other)
+    assert calls[0].method == "POST" and not dm["attachments"], "its words and buttons went alone"
+    assert h.bot is not None
+    await h.bot.notifier.idle()
+
+    monkeypatch.setattr(private.PrivateWindows, "_follow", follow)
+    monkeypatch.setattr(private, "PROMPT_PICTURE_WAIT", 10.0)
+    mark = len(h.fake.calls)
+    await h.restart()
+    await h.settle()
+    await h.bot.table.repaired()
+    await h.bot.notifier.idle()
+    shown = [c for c in h.calls_since(mark) if _reaches(h, c, other)]
+    assert [(c.method, c.files) for c in shown] == [("PATCH", ["table.png"])], shown
+    assert shown[0].path.endswith(f"/messages/{dm['id']}")
+    [dm] = h.dms(other)
+    assert dm["attachments"] and dm["embeds"][0]["image"]["url"] == "attachment://table.png"
+    assert choice_components(dm), "the same prompt, its buttons kept"
+
+    mark = len(h.fake.calls)
+    await h.bot.table.delivery.flush()
+    await h.restart()  # the picture has followed: nothing is owed any more
+    await h.settle()
+    await h.bot.table.repaired()
+    assert not [c for c in h.calls_since(mark) if _reaches(h, c, other)]
+
+
 async def test_a_click_before_the_prompts_picture_follows_keeps_its_answer(
     harness: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
