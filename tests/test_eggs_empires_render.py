@@ -122,3 +122,18 @@ def test_card_names_come_with_their_own_article(
         assert RENDERER.event_line(event, ctx) == collects
     if keeps is not None:
         assert RENDERER.event_line({"type": "bonus", "seat": 0, "card": card}, ctx) == keeps
+
+
+@pytest.mark.parametrize(
+    ("lang", "counted", "open_ended"), [("en", "Round 1/3 ·", "Round 1 ·"), ("fr", "Manche 1/3 ·", "Manche 1 ·")]
+)
+def test_the_rounds_are_counted_only_when_the_game_has_a_number_of_them(
+    lang: str, counted: str, open_ended: str
+) -> None:
+    """Standard scoring plays 3 rounds; Con/Pub plays until someone holds enough Egg Tokens: its table says
+    the round, not "1/?" (as its picture does)."""
+    for scoring, expected in (("standard", counted), ("conpub", open_ended)):
+        state = GAME.new(3, 5, {"scoring": scoring})
+        ctx = TableContext("Eggs and Empires", 7, NAMES[:3], [], None, lang)
+        text = json.dumps([e.to_dict() for e in RENDERER.table(GAME.view(state, None), ctx)], ensure_ascii=False)
+        assert expected in text and "/?" not in text, (scoring, text[:300])

@@ -17,7 +17,15 @@ import discord
 from bot import i18n
 from bot.i18n import N_, NP_
 from bot.render.eggs_empires_parts import DISTINCT_COLOURS, NAMES
-from bot.render.eggs_empires_picture import PLAYERS, YOUR_HAND, drawn, png, seat_view_with_prompt
+from bot.render.eggs_empires_picture import (
+    PLAYERS,
+    ROUND_TURN,
+    ROUND_TURN_OPEN,
+    YOUR_HAND,
+    drawn,
+    png,
+    seat_view_with_prompt,
+)
 from bot.render.generic import COLOUR, GuidePage, Renderer, TableContext, clip
 from games.core import Choice, Prompt
 
@@ -47,7 +55,6 @@ PHASES = {
     "over": N_("game over"),
 }
 
-HEADER = N_("Round {round}/{rounds} · Turn {turn}/{turns} · {phase}")
 TIEBREAKER = N_("Tie-Breaker Marker: **{name}**")
 FACE_DOWN_KNOWN = N_("face-down {value} (scouted by {name})")
 FACE_DOWN = N_("face-down (scouted by {name})")
@@ -178,14 +185,10 @@ class EggsRenderer(Renderer):
 
     def _header(self, view: dict[str, Any], ctx: TableContext) -> str:
         phase = str(view.get("phase"))
-        line = ctx.t(
-            HEADER,
-            round=view.get("round"),
-            rounds=view.get("rounds") or "?",
-            turn=view.get("turn"),
-            turns=view.get("turns"),
-            phase=ctx.t(PHASES[phase]) if phase in PHASES else phase,
-        )
+        counts = {"round": view.get("round"), "turn": view.get("turn"), "turns": view.get("turns")}
+        rounds = view.get("rounds")  # None with Con/Pub scoring: the rounds are not counted, as in the picture
+        title = ctx.t(ROUND_TURN, rounds=rounds, **counts) if rounds else ctx.t(ROUND_TURN_OPEN, **counts)
+        line = f"{title} · {ctx.t(PHASES[phase]) if phase in PHASES else phase}"
         return f"{line}\n{ctx.t(TIEBREAKER, name=_name(ctx, view.get('tiebreaker')))}"
 
     def _offer(self, view: dict[str, Any], ctx: TableContext) -> str:
