@@ -237,25 +237,49 @@ class PacedRatelimit(discord.http.Ratelimit):
 SWEEP_EVERY = 60.0
 
 
+# Creating and editing messages in one channel share one bucket at Discord (fakediscord/rate_limits.py reads
+# it so). discord.py learns that from the bucket hash of each route's first answer; until both routes
+# have had one, it counted a channel's posts and edits apart and could send more than the bucket holds (a
+# 429 at start-up, when a prompt's picture follows its words in an edit).
+MESSAGE_ROUTES = ("POST /channels/{channel_id}/messages", "PATCH /channels/{channel_id}/messages/{message_id}")
+
+
 def install(
     http: discord.http.HTTPClient,
     global_bucket: GlobalBucket | None,
     held: tuple[Callable[[float], None], Callable[[float], None]] | None = None,
     clock: Callable[[], float] = time.monotonic,
 ) -> None:
-    """Let `http` (this instance only) make its rate-limit buckets as `PacedRatelimit`s, and sweep its idle
-    buckets once a minute (SWEEP_EVERY) rather than on every new one.
+    """Let `http` (this instance only) make its rate-limit buckets as `PacedRatelimit`s, one per channel
+    for the message routes (MESSAGE_ROUTES) while their bucket hashes are not both known, and sweep its
+    idle buckets once a minute (SWEEP_EVERY) rather than on every new one.
     discord.py 2.x: `HTTPClient.get_ratelimit(key)` is the one place its buckets are made."""
     swept = clock()
+    messages: dict[str, discord.http.Ratelimit] = {}  # channel -> its message routes' bucket
+
+    def channel_of(key: str) -> str | None:
+        """The channel of a message route's bucket key (by route, or by a hash learned for one of them,
+        unless the two were given different hashes: then discord.py keeps them apart, as Discord does)."""
+        head, _, channel = key.rpartition(":")
+        hashes = {http._bucket_hashes.get(route) for route in MESSAGE_ROUTES} - {None}
+        return channel if head in MESSAGE_ROUTES or (len(hashes) == 1 and head in hashes) else None
 
     def get_ratelimit(key: str) -> discord.http.Ratelimit:
         nonlocal swept
         bucket = http._buckets.get(key)
         if bucket is None:
-            bucket = http._buckets[key] = PacedRatelimit(http.max_ratelimit_timeout, global_bucket, held)
+            channel = channel_of(key)
+            bucket = messages.get(channel) if channel is not None else None
+            if bucket is None:
+                bucket = PacedRatelimit(http.max_ratelimit_timeout, global_bucket, held)
+                if channel is not None:
+                    messages[channel] = bucket
+            http._buckets[key] = bucket
             if clock() - swept >= SWEEP_EVERY:
                 swept = clock()
                 http._try_clear_expired_ratelimits()
+                for idle in [channel for channel, shared in messages.items() if shared.is_inactive()]:
+                    del messages[idle]
         return bucket
 
     setattr(http, "get_ratelimit", get_ratelimit)  # noqa: B010 (a method, replaced per instance)

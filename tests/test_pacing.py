@@ -146,6 +146,44 @@ async def test_idle_buckets_are_swept_once_a_minute_not_on_every_new_bucket() ->
     assert sweeps[0] == 1, "and not again until another minute has passed"
 
 
+async def test_a_channels_posts_and_edits_share_one_bucket_until_discord_says_otherwise() -> None:
+    """Before discord.py has seen a bucket hash for both message routes, a channel's posts and edits are
+    counted in one bucket (Discord's); after, by the hash: together if both routes got the same one."""
+    http = discord.http.HTTPClient(asyncio.get_running_loop())
+    pacing.install(http, None)
+    post, edit = pacing.MESSAGE_ROUTES
+    assert http.get_ratelimit(f"{post}:5") is http.get_ratelimit(f"{edit}:5")
+    assert http.get_ratelimit(f"{post}:5") is not http.get_ratelimit(f"{post}:6"), "each channel its own"
+    assert http.get_ratelimit("GET /channels/{channel_id}/messages:5") is not http.get_ratelimit(f"{post}:5")
+    http._bucket_hashes[post] = "abc"  # the posts' hash learned first: edits of channel 7 go by route still
+    assert http.get_ratelimit("abc:7") is http.get_ratelimit(f"{edit}:7")
+    http._bucket_hashes[edit] = "abc"
+    assert http.get_ratelimit("abc:8") is http.get_ratelimit(f"{post}:8")
+    http._bucket_hashes[edit] = "xyz"  # Discord counts them apart: so does the bot
+    assert http.get_ratelimit("abc:9") is not http.get_ratelimit("xyz:9")
+
+
+async def test_posts_and_edits_at_start_up_stay_within_the_channels_bucket() -> None:
+    """A bot that has not learned the message routes' bucket yet posts and edits in one channel at once
+    (a prompt, the picture following another): the fake counts both in one bucket, and answers none of
+    them with a 429."""
+    lb = await Loopback.start(limits=RateLimits(messages=Bucket(2, 1.0)))
+    try:
+        channel = lb.fake.add_text_channel("c")
+        async with client_on(lb, None) as earlier:
+            sent = [await earlier.get_partial_messageable(channel).send(f"m{i}") for i in range(2)]
+        await asyncio.sleep(1.1)  # the channel's bucket full again
+        async with client_on(lb, None) as client:
+            where = client.get_partial_messageable(channel)
+            await asyncio.gather(
+                *(where.send(f"new {i}") for i in range(2)),
+                *(where.get_partial_message(m.id).edit(content="edited") for m in sent),
+            )
+        assert sum(lb.limiter.rejected.values()) == 0, lb.limiter.rejected
+    finally:
+        await lb.close()
+
+
 # --- discord.py through the bucket, against the loopback with the global limit on ---------------
 GLOBAL = Bucket(20, 1.0)  # the fake's global limit for these tests (Discord's is 50 per second)
 
