@@ -193,6 +193,19 @@ async def edit(interaction: discord.Interaction[Any], **kwargs: Any) -> discord.
             return resource if isinstance(resource, discord.Message) else None
     # Edited again when a lost attempt may have edited it already: the same edit twice shows the same.
     _rewind(kwargs)
+    return await edit_original(interaction, **kwargs)
+
+
+async def edit_original(interaction: discord.Interaction[Any], **kwargs: Any) -> discord.Message:
+    """Edit the interaction's answer (through its token); once more if the connection was lost on the way,
+    as the first answer is (`CONNECTION_LOST`): an edit sent twice shows the same."""
+    try:
+        return await interaction.edit_original_response(**kwargs)
+    except CONNECTION_LOST as error:
+        log.warning(
+            "an edit of the answer to interaction %s was lost on its way (%r); sending it again", interaction.id, error
+        )
+    _rewind(kwargs)
     return await interaction.edit_original_response(**kwargs)
 
 

@@ -130,7 +130,7 @@ async def _acknowledge(interaction: discord.Interaction[Any], decided: Decided, 
         return  # the message shows that picture already
     # Only what the picture changes: the words and buttons went with the answer.
     picture = pictures.edit_kwargs(message, clicked)
-    shown = await interaction.edit_original_response(embeds=picture["embeds"], attachments=picture["attachments"])
+    shown = await answer.edit_original(interaction, embeds=picture["embeds"], attachments=picture["attachments"])
     pictures.record(shown, message)
 
 

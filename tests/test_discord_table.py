@@ -253,6 +253,39 @@ async def test_a_decision_is_answered_before_a_slow_picture_and_the_turn_is_publ
     assert "components" not in picture.json and dm["components"] == answer.json["data"]["components"]
 
 
+async def test_the_picture_following_an_answer_is_sent_again_when_its_connection_is_lost(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The edit that adds the picture to a click's answer fails on its way (a kept-alive connection closed
+    as it was reused): it is sent once more, as the answer itself would be (an edit twice shows the same),
+    and the player has their picture; a warning, no error."""
+    import aiohttp
+
+    from bot import handlers
+
+    monkeypatch.setattr(handlers, "PICTURE_WAIT", 0.0)
+    monkeypatch.setattr(handlers, "DECISION_DEFER_AFTER", 10.0)
+    h = harness
+    forward = h.fake.webhook_request
+    lost: list[str] = []
+
+    async def lost_once(route: Any, session: Any, **kwargs: Any) -> Any:
+        picture = route.method == "PATCH" and route.path.endswith("/messages/@original") and kwargs.get("files")
+        if picture and not lost:  # (the lobby's answers are edits of @original too, without a picture)
+            lost.append(route.path)
+            raise aiohttp.ServerDisconnectedError()
+        return await forward(route, session, **kwargs)
+
+    monkeypatch.setattr(h.fake, "webhook_request", lost_once)
+    calls, deciding = await _reggverse_decision(h)
+    assert lost, "the picture's edit was lost once"
+    [picture] = [c for c in calls if c.via == "webhook" and c.path.endswith("/messages/@original")]
+    assert picture.files == ["table.png"]
+    dm = h.dms(deciding)[-1]
+    assert dm["attachments"] and dm["embeds"][0]["image"]["url"] == "attachment://table.png"
+    assert h.errors == []
+
+
 async def test_a_picture_ready_in_time_goes_with_the_answer(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     from bot import handlers
 
