@@ -241,7 +241,8 @@ SWEEP_EVERY = 60.0
 # it so). discord.py learns that from the bucket hash of each route's first answer; until both routes
 # have had one, it counted a channel's posts and edits apart and could send more than the bucket holds (a
 # 429 at start-up, when a prompt's picture follows its words in an edit).
-MESSAGE_ROUTES = ("POST /channels/{channel_id}/messages", "PATCH /channels/{channel_id}/messages/{message_id}")
+MESSAGE_PATHS = {"POST": "/channels/{channel_id}/messages", "PATCH": "/channels/{channel_id}/messages/{message_id}"}
+MESSAGE_ROUTES = tuple(f"{method} {path}" for method, path in MESSAGE_PATHS.items())  # discord.py's Route.key
 
 
 def install(
