@@ -96,12 +96,11 @@ class PrivateWindows:
         self.closed: set[tuple[int, int]] = set()  # seats whose DM failed with 50007 (this process saw it)
         self._told_closed: set[tuple[int, int]] = set()  # ... and who were told so in the thread
         self._cleanups: set[asyncio.Task[None]] = set()  # old prompts being deleted, pictures following
-        # The latest turn mention of each seat in its game's thread (channel, message): deleted when the
-        # next one is posted, so the thread keeps one per player rather than one per turn.
+        # Each seat's latest turn mention in the thread (channel, message): deleted when the next is posted.
         self._mentions: dict[tuple[int, int], tuple[int, int]] = {}
         self._to_follow: dict[tuple[int, int], _PictureToFollow] = {}  # seat -> its prompt's picture to follow
-        self._following: Counter[int] = Counter()  # game -> its pictures still to follow (owes_pictures)
-        self.followed: Callable[[int], None] = lambda game_id: None  # told when a game's last one is done
+        self._following: Counter[int] = Counter()  # game -> its pictures to follow; `followed` when none is
+        self.followed: Callable[[int], None] = lambda game_id: None
 
     @property
     def db(self) -> Any:
@@ -144,9 +143,8 @@ class PrivateWindows:
 
     def _record(self, game_id: int, seat: int, window: SeatShown, picture_owed: bool = False) -> None:
         """What the window shows now, as Discord confirmed it, recorded for a restart (table.delivery).
-        `picture_owed`: its picture is to follow. Until it has, the prompt is recorded under the negative
-        of its digest (real ones are positive): a restart meanwhile shows it again, with its picture."""
-        prompt = -window.prompt if picture_owed else window.prompt
+        `picture_owed`: the prompt's picture is to follow, so a restart meanwhile must show it again."""
+        prompt = -window.prompt if picture_owed else window.prompt  # (real digests are positive)
         self.bot.table.delivery.window(game_id, seat, window.version, prompt, bool(window.live))
 
     # --- showing a seat its view -----------------------------------------------------------------------
@@ -239,9 +237,9 @@ class PrivateWindows:
         drawing: asyncio.Future[present.Outgoing],
         shown: Callable[[str], None] | None,
     ) -> None:
-        """A prompt's picture, added to its message once drawn (in the background: the seat's next view need
-        not wait for it). Not once the player's click on its buttons is being answered, nor once a newer view
-        of the seat is being shown (`no_picture_to_follow`): either brings its own picture."""
+        """A prompt's picture, added to its message once drawn, in the background. Not once a click on its
+        buttons is being answered or a newer view shown (`no_picture_to_follow`): either brings its own."""
+        done = False  # shown, or given up for something newer (not failed, nor cut off by a stop)
         try:
             await drawing
             if self._to_follow.get(key) is follow:
@@ -250,8 +248,9 @@ class PrivateWindows:
                     self._record(*key, window)
                     if shown is not None:
                         shown("dm_picture")
+            done = True
         except Superseded:
-            pass
+            done = True
         except Exception as error:
             if not self.bot.is_closed():
                 log.warning("the picture of a prompt of game %s did not follow: %r", key[0], error)
@@ -264,7 +263,8 @@ class PrivateWindows:
             self._following[key[0]] -= 1
             if not self._following[key[0]]:
                 del self._following[key[0]]
-                self.followed(key[0])
+                if done:  # else the game stays owed: a restart shows the prompt again, with its picture
+                    self.followed(key[0])
 
     def owes_pictures(self, game_id: int) -> bool:
         """Some prompt of the game went without its picture, and the picture is still to follow."""
