@@ -30,12 +30,13 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.settings import Settings
 from games.core import Choice, Prompt
 
 log = logging.getLogger(__name__)
 
 PARENT_CHECK_SECONDS = 0.5
-DEFAULT_WORKER_MEMORY_MB = 128  # RENDER_WORKER_MEMORY_MB
+DEFAULT_WORKER_MEMORY_MB: int = Settings.model_fields["render_worker_memory_mb"].default  # the setting's
 GIVE_UP_AFTER = 3  # worker failures in a row, nothing drawn by a worker in between
 
 
