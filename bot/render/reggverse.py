@@ -343,7 +343,7 @@ RENDERER.guide = (
     ),
 )
 RENDERER.option_texts = {
-    "shape": N_("4x4 grid, 5x4 grid, cross: 5x5 without its corners, or ring: the border of 5x5"),
+    "shape": N_("4×4 grid, 5×4 grid, cross: 5×5 without its corners, or ring: the border of 5×5"),
     "egg_types": N_("how many egg types, each with its pile"),
     "tokens": N_("egg tokens per type"),
     "action_tiles": N_("Action Tiles expansion: 20 action tiles in the deck"),

@@ -97,7 +97,7 @@ class ReggverseRiddles(ActionTiles, Game[State]):
             "shape",
             tuple(SHAPES),
             DEFAULT_SHAPE,
-            "4x4 grid, 5x4 grid, cross: 5x5 without its corners, or ring: the border of 5x5",
+            "4×4 grid, 5×4 grid, cross: 5×5 without its corners, or ring: the border of 5×5",
         ),
         Option("egg_types", (2, 3, 4, 5, 6, 7, 8), DEFAULT_EGG_TYPES, "how many egg types, each with its pile"),
         Option("tokens", (3, 4, 5, 6, 7, 8, 9, 10, 12, 15), DEFAULT_TOKENS, "egg tokens per type"),
