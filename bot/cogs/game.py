@@ -26,6 +26,9 @@ if TYPE_CHECKING:
     from bot.client import TableBot
 
 MAX_VARIANT = 40  # characters of one name=value pair
+# A game's number as a command option: Discord takes integers up to 2**53 - 1 (its Int53 type; a bound one
+# higher makes it refuse the whole command tree), and numbers start at 1.
+GameNumber = app_commands.Range[int, 1, 2**53 - 1]
 
 GAME_CHOICES: list[app_commands.Choice[str]] = [
     app_commands.Choice(name=games.get(k).title, value=k) for k in games.keys()
@@ -257,7 +260,7 @@ class GameCog(commands.Cog):
     @game.command(name=NP_("command", "join"), description=N_("Join the lobby in this channel"))
     @app_commands.rename(game=NP_("command", "game"))
     @app_commands.describe(game=N_("Which lobby or game, when several are open here"))
-    async def join(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+    async def join(self, interaction: discord.Interaction[Any], game: GameNumber | None = None) -> None:
         row = await self._require_here(interaction, game, joining=True)
         if row is None:
             return
@@ -274,7 +277,7 @@ class GameCog(commands.Cog):
     @game.command(name=NP_("command", "leave"), description=N_("Leave the lobby in this channel"))
     @app_commands.rename(game=NP_("command", "game"))
     @app_commands.describe(game=N_("Which lobby or game, when several are open here"))
-    async def leave(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+    async def leave(self, interaction: discord.Interaction[Any], game: GameNumber | None = None) -> None:
         row = await self._require_here(interaction, game)
         if row is None:
             return
@@ -289,7 +292,7 @@ class GameCog(commands.Cog):
     @game.command(name=NP_("command", "start"), description=N_("Start the game (host)"), extras={answer.PUBLIC: True})
     @app_commands.rename(game=NP_("command", "game"))
     @app_commands.describe(game=N_("Which lobby or game, when several are open here"))
-    async def start(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+    async def start(self, interaction: discord.Interaction[Any], game: GameNumber | None = None) -> None:
         row = await self._require_here(interaction, game, hosting=True)
         if row is None:
             return
@@ -304,7 +307,7 @@ class GameCog(commands.Cog):
         seat=N_("The seat number shown in the lobby"), game=N_("Which lobby or game, when several are open here")
     )
     async def kick(
-        self, interaction: discord.Interaction[Any], seat: app_commands.Range[int, 1, 8], game: int | None = None
+        self, interaction: discord.Interaction[Any], seat: app_commands.Range[int, 1, 8], game: GameNumber | None = None
     ) -> None:
         row = await self._require_here(interaction, game, hosting=True)
         if row is None:
@@ -320,7 +323,7 @@ class GameCog(commands.Cog):
     @game.command(name=NP_("command", "hand"), description=N_("Show your private view and choices (only you see it)"))
     @app_commands.rename(game=NP_("command", "game"))
     @app_commands.describe(game=N_("Which lobby or game, when several are open here"))
-    async def hand(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+    async def hand(self, interaction: discord.Interaction[Any], game: GameNumber | None = None) -> None:
         row = await self._here(interaction, game)
         mine: list[GameRow] = []
         if row is None or row.status != "active":
@@ -371,7 +374,7 @@ class GameCog(commands.Cog):
     )
     @app_commands.rename(game=NP_("command", "game"))
     @app_commands.describe(game=N_("The game's number, as in its thread's name"))
-    async def replay(self, interaction: discord.Interaction[Any], game: app_commands.Range[int, 1, 2**53]) -> None:
+    async def replay(self, interaction: discord.Interaction[Any], game: GameNumber) -> None:
         await handlers.replay(interaction, game)
 
     @game.command(
@@ -381,7 +384,7 @@ class GameCog(commands.Cog):
     )
     @app_commands.rename(game=NP_("command", "game"))
     @app_commands.describe(game=N_("Which lobby or game, when several are open here"))
-    async def abandon(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+    async def abandon(self, interaction: discord.Interaction[Any], game: GameNumber | None = None) -> None:
         row = await self._require_here(interaction, game)
         if row is None:
             return
