@@ -34,6 +34,7 @@ from urllib.parse import unquote
 import discord
 
 from fakediscord import contract
+from fakediscord.openapi import Refusal
 
 BOT_ID = 900_000_000_000_000_001
 APP_ID = BOT_ID
@@ -43,6 +44,32 @@ ALL_PERMISSIONS = str(discord.Permissions.all().value)
 MEMBER_PERMISSIONS = str(
     discord.Permissions(send_messages=True, view_channel=True, use_application_commands=True).value
 )
+
+
+# Discord's answers to what it refuses: (HTTP status, JSON code, message), as Discord words them.
+UNKNOWN_CHANNEL = (404, 10003, "Unknown Channel")
+UNKNOWN_MESSAGE = (404, 10008, "Unknown Message")
+MISSING_ACCESS = (403, 50001, "Missing Access")
+MISSING_PERMISSIONS = (403, 50013, "Missing Permissions")
+CANNOT_DM = (403, 50007, "Cannot send messages to this user")
+INVALID_WEBHOOK_TOKEN = (401, 50027, "Invalid Webhook Token")
+THREAD_ARCHIVED = (400, 50083, "Thread is archived")
+ALREADY_ACKNOWLEDGED = (400, 40060, "Interaction has already been acknowledged.")
+REASONS = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed"}
+REASONS[429] = "Too Many Requests"
+
+
+def refused(call: Call, status: int, body: dict[str, Any]) -> discord.HTTPException:
+    """The exception discord.py raises for Discord's answer `body` with `status`; the call records both."""
+    call.status = status
+    call.refused = body
+    kind = {403: discord.Forbidden, 404: discord.NotFound}.get(status, discord.HTTPException)
+    return kind(_FakeResponse(status, REASONS.get(status, "Error")), body)
+
+
+def refusal(call: Call, error: tuple[int, int, str]) -> discord.HTTPException:
+    status, code, message = error
+    return refused(call, status, {"code": code, "message": message})
 
 
 @dataclass(frozen=True)
@@ -72,6 +99,8 @@ class Call:
     uploads: list[Upload] = field(default_factory=list)  # the files it carried, in order
     reuploads: int = 0  # of those, files with the same bytes as a file the message it went to shows already
     returns: int = 0  # ... and files whose bytes that message showed before, but not any more (changed back)
+    refused: dict[str, Any] | None = None  # Discord's JSON answer when it refused the call
+    query: dict[str, Any] | None = None  # the query string's parameters
 
     @property
     def is_interaction_response(self) -> bool:
@@ -114,7 +143,7 @@ class FakeDiscord:
         self.channels: dict[int, dict[str, Any]] = {}
         self.messages: dict[int, dict[int, dict[str, Any]]] = {}  # channel id -> message id -> message
         self.dm_closed: set[int] = set()
-        self.threads_forbidden: set[int] = set()  # parent channels where starting a thread fails
+        self.denied: dict[int, int] = {}  # channel id -> the permission bits the bot lacks there (`deny`)
         self.rate_limit_next: int = 0  # answer the next N calls with 429
         self.interaction_messages: dict[str, int] = {}  # interaction token -> original response id
         self.acknowledged: set[str] = set()  # interaction tokens whose callback was taken
@@ -137,6 +166,19 @@ class FakeDiscord:
         self.expired_tokens.add(token)
 
     # --- world building ----------------------------------------------------------------------
+    def deny(self, channel_id: int, *permissions: str) -> None:
+        """The bot lacks these permissions (discord.Permissions names) in a channel and its threads, as a
+        server's channel overwrite makes it: Discord refuses what needs them (50001, 50013) and
+        interactions there carry the rest in `app_permissions`."""
+        bits = discord.Permissions(**dict.fromkeys(permissions, True)).value
+        self.denied[channel_id] = self.denied.get(channel_id, 0) | bits
+
+    def bot_permissions(self, channel_id: int) -> discord.Permissions:
+        """What the bot may do in a guild channel (a thread: in its parent), after `deny`."""
+        channel = self.channels.get(channel_id, {})
+        parent = int(channel["parent_id"]) if channel.get("parent_id") and "thread_metadata" in channel else channel_id
+        return discord.Permissions(discord.Permissions.all().value & ~self.denied.get(parent, 0))
+
     def add_user(self, name: str) -> int:
         user_id = self.snowflake()
         self.users[user_id] = user_json(user_id, name)
@@ -266,7 +308,7 @@ class FakeDiscord:
             payload["guild_id"] = channel["guild_id"]
             payload["guild_locale"] = "en-US"
             payload["context"] = 0
-            payload["app_permissions"] = ALL_PERMISSIONS
+            payload["app_permissions"] = str(self.bot_permissions(channel_id).value)
             payload["member"] = {
                 "user": user,
                 "roles": [],
@@ -305,9 +347,9 @@ class FakeDiscord:
         uploads: list[Upload] = []
         if form:
             body, uploads = self._decode_form(form)
-        return self._handle(
-            Call(route.method, _path(route), body, [u.filename for u in uploads], "http", uploads=uploads)
-        )
+        call = Call(route.method, _path(route), body, [u.filename for u in uploads], "http", uploads=uploads)
+        call.query = kwargs.get("params")
+        return self._handle(call)
 
     async def webhook_request(
         self,
@@ -323,9 +365,9 @@ class FakeDiscord:
         uploads: list[Upload] = []
         if multipart:
             body, uploads = self._decode_form(multipart)
-        return self._handle(
-            Call(route.method, _path(route), body, [u.filename for u in uploads], "webhook", uploads=uploads)
-        )
+        call = Call(route.method, _path(route), body, [u.filename for u in uploads], "webhook", uploads=uploads)
+        call.query = kwargs.get("params")
+        return self._handle(call)
 
     @staticmethod
     def _decode_form(form: Any) -> tuple[Any, list[Upload]]:
@@ -345,19 +387,12 @@ class FakeDiscord:
         self.calls.append(call)
         if self.rate_limit_next > 0:
             self.rate_limit_next -= 1
-            call.status = 429
-            raise discord.HTTPException(
-                _FakeResponse(429, "Too Many Requests"),
-                {"code": 0, "message": "You are being rate limited.", "retry_after": 1},
-            )
+            raise refused(call, 429, {"code": 0, "message": "You are being rate limited.", "retry_after": 1})
         parts = [unquote(part) for part in call.path.strip("/").split("/")]  # "%40original": "@original"
         method = call.method
         if parts[0] == "webhooks" and len(parts) >= 3 and parts[2] in self.expired_tokens:
-            call.status = 401
-            raise discord.HTTPException(
-                _FakeResponse(401, "Unauthorized"), {"code": 50027, "message": "Invalid Webhook Token"}
-            )
-        self._refuse_invalid_body(call, parts)
+            raise refusal(call, INVALID_WEBHOOK_TOKEN)
+        self._judge(call)
         match parts:
             case ["users", "@me"] if method == "GET":
                 return self.users[BOT_ID]
@@ -406,26 +441,18 @@ class FakeDiscord:
             case ["webhooks", _, token, "messages", message_id] if method == "DELETE":
                 return self._delete(call, self._webhook_target(token, message_id))
             case ["webhooks", _, token, "messages", "@original"] if method == "GET":
-                return self._original(token)
+                return self._original(call, token)
         raise AssertionError(f"the fake Discord does not know {method} {call.path}")
 
-    def _refuse_invalid_body(self, call: Call, parts: list[str]) -> None:
-        """A message body over Discord's limits (fakediscord.contract) is refused as Discord refuses it:
-        400, code 50035, nothing sent. Each refusal is kept in `invalid` for the tests."""
-        body: Any = None
-        message = parts[0] == "webhooks" or (parts[0] == "channels" and "messages" in parts and "pins" not in parts)
-        if message and call.method in ("POST", "PATCH"):
-            body = call.json
-        elif parts[0] == "interactions" and isinstance(call.json, dict) and call.json.get("type") in (4, 7):
-            body = call.json.get("data")
-        found = contract.problems(body) if isinstance(body, dict) else []
-        if found:
-            self.invalid.append((call.method, call.path, found))
-            call.status = 400
-            raise discord.HTTPException(
-                _FakeResponse(400, "Bad Request"),
-                {"code": 50035, "message": "Invalid Form Body", "errors": {"_problems": found}},
-            )
+    def _judge(self, call: Call) -> None:
+        """A request Discord would refuse (fakediscord.contract: Discord's API description and its documented
+        limits) is refused as Discord refuses it, nothing done. Each 400 is kept in `invalid` for the tests."""
+        found: Refusal | None = contract.refusal(call.method, call.path, call.query, call.json)
+        if found is None:
+            return
+        if found.status == 400:
+            self.invalid.append((call.method, call.path, found.problems()))
+        raise refused(call, found.status, found.body)
 
     def _application(self) -> dict[str, Any]:
         return {
@@ -497,10 +524,18 @@ class FakeDiscord:
     def _post(self, call: Call, channel_id: int) -> dict[str, Any]:
         channel = self.channels.get(channel_id)
         if channel is None:
-            raise discord.NotFound(_FakeResponse(404, "Not Found"), {"code": 10003, "message": "Unknown Channel"})
+            raise refusal(call, UNKNOWN_CHANNEL)
         self._refuse_closed_dm(call, channel)
-        self._refuse_archived_thread(call, channel)
         body = call.json or {}
+        in_thread = "thread_metadata" in channel
+        self._require(
+            call,
+            channel_id,
+            "send_messages_in_threads" if in_thread else "send_messages",
+            *(["embed_links"] if body.get("embeds") else []),
+            *(["attach_files"] if call.uploads or call.files else []),
+        )
+        self._refuse_archived_thread(call, channel)
         nonce = body.get("nonce")
         if nonce is not None and body.get("enforce_nonce"):
             # Discord: a message the same author sent with this nonce lately is returned, not posted again.
@@ -516,6 +551,10 @@ class FakeDiscord:
         """Modify a channel: for a thread, archive and lock it (what the bot does to a finished game's)."""
         channel = self.channels[channel_id]
         body = call.json or {}
+        own = channel.get("owner_id") == str(BOT_ID)
+        # Locking needs Manage Threads; archiving too, but for the thread's own creator.
+        needs = ["manage_threads"] if body.get("locked") or (body.get("archived") and not own) else []
+        self._require(call, channel_id, *needs)
         metadata = channel.get("thread_metadata")
         if metadata is not None:
             for key in ("archived", "locked", "auto_archive_duration"):
@@ -526,44 +565,57 @@ class FakeDiscord:
         return channel
 
     def _pin(self, call: Call, channel_id: int, message_id: int) -> None:
+        self._require(call, channel_id, "pin_messages")
         message = self.messages.get(channel_id, {}).get(message_id)
         if message is None:
-            call.status = 404
-            raise discord.NotFound(_FakeResponse(404, "Not Found"), {"code": 10008, "message": "Unknown Message"})
+            raise refusal(call, UNKNOWN_MESSAGE)
         message["pinned"] = True
 
     def _add_thread_member(self, call: Call, channel_id: int, user_id: int) -> None:
         channel = self.channels.get(channel_id)
         if channel is None or "thread_metadata" not in channel or user_id not in self.users:
-            call.status = 404
-            raise discord.NotFound(_FakeResponse(404, "Not Found"), {"code": 10003, "message": "Unknown Channel"})
+            raise refusal(call, UNKNOWN_CHANNEL)
+        self._require(call, channel_id, "send_messages_in_threads")
+        self._refuse_archived_thread(call, channel)
         members = channel.setdefault("_members", [])
         if user_id not in members:
             members.append(user_id)
         channel["member_count"] = 1 + len(members)
 
+    def _require(self, call: Call, channel_id: int, *needed: str) -> None:
+        """Discord's permission check of a request in a guild channel: 50001 Missing Access when the bot
+        cannot see it, 50013 Missing Permissions when it lacks one of `needed`. DMs have none."""
+        if self.channels.get(channel_id, {}).get("type") == 1:
+            return
+        allowed = self.bot_permissions(channel_id)
+        if not allowed.view_channel:
+            raise refusal(call, MISSING_ACCESS)
+        if not all(getattr(allowed, name) for name in needed):
+            raise refusal(call, MISSING_PERMISSIONS)
+
     def _refuse_archived_thread(self, call: Call, channel: dict[str, Any]) -> None:
         """Discord refuses new messages in an archived thread (code 50083)."""
         if (channel.get("thread_metadata") or {}).get("archived"):
-            call.status = 400
-            raise discord.HTTPException(
-                _FakeResponse(400, "Bad Request"), {"code": 50083, "message": "Thread is archived"}
-            )
+            raise refusal(call, THREAD_ARCHIVED)
 
     def _refuse_closed_dm(self, call: Call, channel: dict[str, Any]) -> None:
         """A user who closed their DMs (or blocked the bot) can be neither sent nor edited messages."""
         if channel.get("type") == 1 and int(channel["recipients"][0]["id"]) in self.dm_closed:
-            call.status = 403
-            raise discord.Forbidden(
-                _FakeResponse(403, "Forbidden"), {"code": 50007, "message": "Cannot send messages to this user"}
-            )
+            raise refusal(call, CANNOT_DM)
 
     def _edit(self, call: Call, channel_id: int, message_id: int) -> dict[str, Any]:
         self._refuse_closed_dm(call, self.channels.get(channel_id, {}))
+        body = call.json or {}
+        self._require(
+            call,
+            channel_id,
+            *(["embed_links"] if body.get("embeds") else []),
+            *(["attach_files"] if call.uploads or call.files else []),
+        )
+        self._refuse_archived_thread(call, self.channels.get(channel_id, {}))
         message = self.messages.get(channel_id, {}).get(message_id)
         if message is None:
-            call.status = 404
-            raise discord.NotFound(_FakeResponse(404, "Not Found"), {"code": 10008, "message": "Unknown Message"})
+            raise refusal(call, UNKNOWN_MESSAGE)
         self._apply_edit(message, call.json or {}, call)
         return message
 
@@ -608,8 +660,7 @@ class FakeDiscord:
 
     def _delete(self, call: Call, message: dict[str, Any] | None) -> None:
         if message is None:
-            call.status = 404
-            raise discord.NotFound(_FakeResponse(404, "Not Found"), {"code": 10008, "message": "Unknown Message"})
+            raise refusal(call, UNKNOWN_MESSAGE)
         message_id = int(message["id"])
         for messages in self.messages.values():
             messages.pop(message_id, None)
@@ -630,9 +681,7 @@ class FakeDiscord:
         return None
 
     def _thread(self, call: Call, parent_id: int) -> dict[str, Any]:
-        if parent_id in self.threads_forbidden:
-            call.status = 403
-            raise discord.Forbidden(_FakeResponse(403, "Forbidden"), {"code": 50013, "message": "Missing Permissions"})
+        self._require(call, parent_id, "create_public_threads")
         parent = self.channels[parent_id]
         thread_id = self.snowflake()
         self.channels[thread_id] = {
@@ -660,11 +709,7 @@ class FakeDiscord:
 
     def _callback(self, call: Call, interaction_id: int, token: str) -> dict[str, Any]:
         if token in self.acknowledged:  # Discord takes one callback per interaction
-            call.status = 400
-            raise discord.HTTPException(
-                _FakeResponse(400, "Bad Request"),
-                {"code": 40060, "message": "Interaction has already been acknowledged."},
-            )
+            raise refusal(call, ALREADY_ACKNOWLEDGED)
         self.acknowledged.add(token)
         body = call.json or {}
         kind = int(body.get("type", 0))
@@ -727,12 +772,12 @@ class FakeDiscord:
             self.ephemeral_messages[int(message["id"])] = {**message, "_user_id": source.get("user_id")}
         return message
 
-    def _original(self, token: str) -> dict[str, Any]:
+    def _original(self, call: Call, token: str) -> dict[str, Any]:
         message = self._find_message(self.interaction_messages.get(token))
         if message is None:
             message = self.ephemeral_messages.get(self.interaction_messages.get(token, 0))
         if message is None:
-            raise discord.NotFound(_FakeResponse(404, "Not Found"), {"code": 10008, "message": "Unknown Message"})
+            raise refusal(call, UNKNOWN_MESSAGE)
         return message
 
     def _edit_original(self, call: Call, token: str, message_id: str) -> dict[str, Any]:
@@ -748,7 +793,6 @@ class FakeDiscord:
         )
         message = self._webhook_target(token, message_id)
         if message is None:
-            call.status = 404
-            raise discord.NotFound(_FakeResponse(404, "Not Found"), {"code": 10008, "message": "Unknown Message"})
+            raise refusal(call, UNKNOWN_MESSAGE)
         self._apply_edit(message, call.json or {}, call)
         return message

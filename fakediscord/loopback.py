@@ -261,6 +261,7 @@ class Loopback(Driver):
                 return _json(rejection.body, status=429, headers=rejection.headers)
         body, uploads = await _read_body(request)
         call = Call(request.method, path, body, [u.filename for u in uploads], via, at=arrived, uploads=uploads)
+        call.query = dict(request.query) or None
         fault = self._take_fault(path, request.method)
         if fault is not None and fault.answer_lost:
             if fault.carried_out:
@@ -294,9 +295,11 @@ class Loopback(Driver):
         try:
             result = self.fake._handle(call)
         except discord.HTTPException as exc:
-            return _json({"code": exc.code, "message": exc.text}, status=exc.status, headers=limit_headers)
+            answer = call.refused or {"code": exc.code, "message": exc.text}
+            return _json(answer, status=exc.status, headers=limit_headers)
         except (AssertionError, KeyError, ValueError) as exc:
             self.unknown.append(f"{request.method} {path}: {exc!r}")
+            call.status = 404
             log.warning("the loopback does not know %s %s: %r", request.method, path, exc)
             return _json({"code": 0, "message": "404: Not Found"}, status=404)
         if result is None and request.method == "DELETE":

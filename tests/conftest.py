@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import AsyncIterator, Generator, Iterable
+from collections.abc import AsyncIterator, Generator, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,25 @@ class Keeper:
 
     def watch(self, *, fake: FakeDiscord, database_url: str, logs: Iterable[Path]) -> None:
         self.parts = (fake, database_url, list(logs))
+
+
+@pytest.fixture(autouse=True)
+def every_request_valid(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every request any fake Discord of the test received is one Discord's API description accepts
+    (fakediscord.contract): a test that sends a refused one on purpose says so with
+    `@pytest.mark.refused_requests`."""
+    fakes: list[FakeDiscord] = []
+    made = FakeDiscord.__init__
+
+    def record(self: FakeDiscord) -> None:
+        made(self)
+        fakes.append(self)
+
+    monkeypatch.setattr(FakeDiscord, "__init__", record)
+    yield
+    if request.node.get_closest_marker("refused_requests") is None:
+        refused = [found for fake in fakes for found in fake.invalid]
+        assert refused == [], f"requests Discord would refuse (400, 50035): {refused[:5]}"
 
 
 @pytest.fixture

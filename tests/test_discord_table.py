@@ -105,7 +105,7 @@ async def test_a_decision_is_answered_by_editing_the_dm_in_one_call(harness: Har
 
 async def test_without_thread_permission_the_game_plays_in_the_channel(harness: Harness) -> None:
     h = harness
-    h.fake.threads_forbidden.add(h.channel)
+    h.fake.deny(h.channel, "create_public_threads")
     users = await lobby_with(h, "Alice", "Bob")
     await h.click(users[0], h.find_button(h.channel, "Start"))
     assert h.threads() == []

@@ -125,9 +125,13 @@ async def test_rest_faults_and_unknown_routes(loopback: Loopback) -> None:
         async with session.get(url) as response:
             assert response.status == 200 and (await response.json())["bot"] is True
         async with session.post(f"{loopback.url}/api/v10/guilds/1/bans") as response:
-            assert response.status == 404
-    assert [c.status for c in loopback.fake.calls] == [429, 503, 200, 200]
-    assert len(loopback.unknown) == 1 and "/guilds/1/bans" in loopback.unknown[0]
+            assert response.status == 405, "Discord's description has no POST on this path"
+        async with session.get(f"{loopback.url}/api/v10/no/such/route") as response:
+            assert response.status == 404 and (await response.json())["message"] == "404: Not Found"
+        async with session.get(f"{loopback.url}/api/v10/guilds/1/bans") as response:
+            assert response.status == 404, "a route Discord has and the fake does not play"
+    assert [c.status for c in loopback.fake.calls] == [429, 503, 200, 405, 404, 404]
+    assert len(loopback.unknown) == 1 and "GET /guilds/1/bans" in loopback.unknown[0]
 
 
 @pytest.fixture
