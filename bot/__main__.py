@@ -1,6 +1,9 @@
 """`python -m bot [--shard-ids 0-3 --shard-count 8]`: load settings, migrate the database, sync
 commands and connect to Discord. Command-line options override the environment and `.env`.
 
+`python -m bot invite [--application-id ID]`: print the link that adds the bot to a server, with the
+scopes and the permissions it needs (the application id is read from DISCORD_TOKEN when not given).
+
 Exits 2 with a clear message when misconfigured (no token, a bad setting, a rejected token, a
 database newer than this code), never with a traceback.
 """
@@ -120,7 +123,32 @@ def _problem(error: Any) -> str:
     return f"{where}: {message}" if where else message
 
 
+def invite(argv: list[str]) -> int:
+    """Print the invite link (bot.permissions): the scopes and the permissions integer the bot needs."""
+    from bot import permissions
+
+    parser = argparse.ArgumentParser(prog="python -m bot invite", description="Print the link that adds the bot.")
+    parser.add_argument("--application-id", type=int, help="the application's id (default: read from DISCORD_TOKEN)")
+    args = parser.parse_args(argv)
+    application_id = args.application_id
+    if application_id is None:
+        try:
+            token = Settings().discord_token
+        except ValidationError:
+            token = None
+        application_id = permissions.application_id_of(token.get_secret_value()) if token is not None else None
+    if application_id is None:
+        print("Give --application-id (the developer portal's Application ID) or set DISCORD_TOKEN.", file=sys.stderr)
+        return 2
+    print(permissions.invite_url(application_id))
+    print(f"scopes: {' '.join(permissions.SCOPES)}; permissions: {permissions.required().value}", file=sys.stderr)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["invite"]:
+        return invite(argv[1:])
     args = _parser().parse_args(argv)
     overrides = {name: value for name, value in vars(args).items() if value is not None}
     try:

@@ -21,9 +21,10 @@ from typing import Any, TypeVar
 import aiohttp
 import discord
 
+from bot import refusals
+
 log = logging.getLogger(__name__)
 
-ALREADY_ACKNOWLEDGED = 40060  # Discord's code for a second callback to one interaction
 ACKNOWLEDGED_KEY = "bot.answer.acknowledged"  # Interaction.extras: acknowledged by a callback whose answer was lost
 # The connection failed with the request perhaps delivered (a kept-alive connection closed by the other
 # end as it was reused, a reset): worth sending once more. Timeouts are not retried: the guard's
@@ -149,7 +150,7 @@ async def _first_answer(
 
 def _acknowledged_already(interaction: discord.Interaction[Any], error: discord.HTTPException) -> tuple[bool, None]:
     """Discord's refusal of a callback because the interaction is acknowledged already; re-raised if not."""
-    if error.code != ALREADY_ACKNOWLEDGED:
+    if error.code != refusals.ALREADY_ACKNOWLEDGED:
         raise error
     interaction.extras[ACKNOWLEDGED_KEY] = True
     return False, None

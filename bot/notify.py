@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, TypeVar
 import aiohttp
 import discord
 
-from bot import i18n, present, text
+from bot import i18n, present, refusals, text
 from bot.attachments import ShownPictures
 from bot.components import EndGameButton
 from bot.delivered import Delivered
@@ -93,7 +93,10 @@ async def _unless_refused(request: Awaitable[T], closed: Callable[[], bool]) -> 
             raise Stopping from error
         if transient(error):
             raise
-        log.exception("a notification was refused; the game goes on without it")
+        if refusals.ordinary(error):  # a permission, a deleted message or channel, an archived thread...
+            log.warning("a notification was refused (%s); the game goes on without it", refusals.described(error))
+        else:
+            log.exception("a notification was refused; the game goes on without it")
         return None
 
 
@@ -120,6 +123,7 @@ class DiscordNotifier:
         # those have followed (a restart before that shows the prompts again, with their pictures).
         self._drain_later: dict[int, tuple[int, bool]] = {}
         self._thread_tried: set[int] = set()  # games whose thread creation failed without an answer
+        self._words_only: set[int] = set()  # games whose table may not carry a picture (Attach Files refused)
         self.retried = 0  # notification attempts that failed for a passing reason and were retried
         self.threads = ThreadLife(bot, self.delivered, self._public_channel)
         self._endings: set[int] = set()  # finished games whose result is being posted
@@ -466,7 +470,10 @@ class DiscordNotifier:
             game.thread_id = shown.thread_id
         if shown.table_message_id is None:
             message = await present.table(update, lang).render()
-            sent = await self._public_channel(game).send(**message.send_kwargs(), nonce=nonce(game.id, "table"))
+            channel = self._public_channel(game)
+            sent = await self._without_files_if_refused(
+                game.id, message, lambda: channel.send(**message.send_kwargs(), nonce=nonce(game.id, "table"))
+            )
             self.pictures.record(sent, message)
             shown.table_message_id, shown.table_version = sent.id, update.version
             posted = True
@@ -474,6 +481,24 @@ class DiscordNotifier:
             await self.db.update_game(game.id, table_message_id=shown.table_message_id)
             game.table_message_id = shown.table_message_id
         return posted
+
+    async def _without_files_if_refused(
+        self, game_id: int, message: present.Outgoing, request: Callable[[], Awaitable[T]]
+    ) -> T:
+        """Send the table, with its picture unless the server does not let the bot attach files here (Attach
+        Files missing: 50013, of which the host was told when the lobby opened): then its words and buttons
+        go alone, now and for the rest of the game, so nobody waits for a table that cannot be posted."""
+        if game_id in self._words_only:
+            message.without_picture()
+        try:
+            return await request()
+        except discord.Forbidden as error:
+            if error.code != refusals.MISSING_PERMISSIONS or message.image is None:
+                raise
+            log.warning("game %s: no picture on the table (%s)", game_id, refusals.described(error))
+        self._words_only.add(game_id)
+        message.without_picture()
+        return await request()
 
     async def _create_thread(self, game: GameRow, lang: str) -> int | None:
         from games import get
@@ -539,7 +564,10 @@ class DiscordNotifier:
         if not still_wanted():
             return False  # it became outdated while drawn: the newer one goes next, no sooner for sending this
         partial = self._public_channel(game).get_partial_message(table_message_id)
-        self.pictures.record(await partial.edit(**self.pictures.edit_kwargs(message, table_message_id)), message)
+        edited = await self._without_files_if_refused(
+            game.id, message, lambda: partial.edit(**self.pictures.edit_kwargs(message, table_message_id))
+        )
+        self.pictures.record(edited, message)
         shown.table_version = max(shown.table_version, update.version)
         return True
 

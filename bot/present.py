@@ -68,6 +68,14 @@ class Outgoing:
         if image is not None and self.embeds:
             self.embeds[0].set_image(url="attachment://table.png")
 
+    def without_picture(self) -> Outgoing:
+        """The same words and buttons with no picture (where the bot may not attach files): the embed's
+        image slot emptied, so an edit also drops the picture an earlier send may have left."""
+        self.picture, self.image, self.pictured = None, None, True
+        if self.embeds:
+            self.embeds[0].set_image(url=None)
+        return self
+
     def files(self) -> list[discord.File]:
         if self.picture is not None:  # a caller that did not render first still shows the picture
             self._show(self.picture.run())

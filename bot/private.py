@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
-from bot import i18n, present
+from bot import i18n, present, refusals
 from bot.attachments import ShownPictures
 from bot.delivered import Delivered, SeatShown
 from bot.pacing import Priority, priority
@@ -50,7 +50,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-CANNOT_DM = 50007  # Discord's code for a user who does not accept direct messages from the bot
 # Seconds a prompt waits for its picture before its words and buttons go without it (the picture follows
 # in an edit of the same message): a queue of pictures never holds up whose turn it is.
 PROMPT_PICTURE_WAIT = 0.1
@@ -199,7 +198,7 @@ class PrivateWindows:
                 if window.message_id is None or notify or not await self._edit(game, seat, window, sent):
                     await self._post(game, seat, window, sent, notice.version, notify=notify)
             except discord.Forbidden as exc:
-                if exc.code != CANNOT_DM:
+                if exc.code != refusals.CANNOT_DM:
                     raise
                 self.closed.add(key)
                 await self._closed(game, notice, update, server_lang, window, awaited, mode, still_wanted, again)

@@ -23,11 +23,13 @@ from typing import Any
 
 import discord
 
+from bot import refusals
+
 TOKEN_LIFETIME = 15 * 60.0  # seconds Discord keeps an interaction's token valid
 MARGIN = 60.0  # seconds of life a token must have left to be used
 # Discord's answers to a token that no longer works: Unknown Webhook, Invalid Webhook Token, Unknown
 # Interaction.
-DEAD_TOKEN_CODES = frozenset({10015, 50027, 10062})
+DEAD_TOKEN_CODES = frozenset({refusals.UNKNOWN_WEBHOOK, refusals.INVALID_WEBHOOK_TOKEN, refusals.UNKNOWN_INTERACTION})
 ORIGINAL = "@original"
 
 

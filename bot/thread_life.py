@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import aiohttp
 import discord
 
+from bot import refusals
 from bot.delivered import Delivered
 from bot.private import nonce
 from storage import GameRow
@@ -114,6 +115,14 @@ class ThreadLife:
         auto-archive, a day without messages)."""
         await asyncio.sleep(delay)
         try:
-            await self.bot.http.edit_channel(thread_id, archived=True, locked=True)
+            try:
+                await self.bot.http.edit_channel(thread_id, archived=True, locked=True)
+            except discord.Forbidden as error:
+                # Locking needs Manage Threads; the thread's creator may archive it without: the players'
+                # sidebar is tidied all the same, and only a moderator could have reopened it anyway.
+                log.warning(
+                    "thread %s could not be locked (%s); archiving it only", thread_id, refusals.described(error)
+                )
+                await self.bot.http.edit_channel(thread_id, archived=True)
         except GIVE_UP_ON as error:
             log.warning("thread %s could not be archived: %r", thread_id, error)

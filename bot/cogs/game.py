@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
-from bot import answer, guide, handlers, i18n, preferences, present, text
+from bot import answer, guide, handlers, i18n, permissions, preferences, present, text
 from bot.i18n import N_, NP_
 from bot.languages import of_server, of_user
 from storage import DatabaseUnavailable, GameRow
@@ -199,6 +199,9 @@ class GameCog(commands.Cog):
             await handlers.refuse_error(interaction, exc)
             return
         await self._post_lobby(interaction, row)
+        absent = permissions.missing(interaction.app_permissions) if interaction.guild_id else []
+        if absent:  # told now, in the host's language, rather than found out when the game starts
+            await answer.send(interaction, permissions.warning(of_user(interaction), absent), ephemeral=True)
 
     async def _show_lost_lobbies(self, interaction: discord.Interaction[Any]) -> None:
         """Lobbies of this channel whose message was never posted (the bot stopped before answering the
