@@ -40,19 +40,38 @@ from pathlib import Path
 from typing import IO, Any
 
 import games
+from bot import i18n, text
 from fakediscord.loopback import Loopback
 from harness.keep import keep_run
 from harness.run_bot import BotProcess
 from storage import Database
+from table import messages as table_messages
 from table.stalls import stall_report
 
-# What a button that is no longer valid must answer (English: the scripted players' locale).
-STALE_ANSWERS = (
-    "That choice is no longer available",
-    "That was already decided",
-    "You have nothing to decide right now",
-    "That game is over",
+# What a button that is no longer valid must answer, and how a decision is acknowledged, in each language
+# (the start of each sentence, before its first placeholder or colon).
+STALE_MESSAGES = (
+    table_messages.STALE,
+    table_messages.ALREADY_DECIDED,
+    table_messages.NOTHING_TO_DECIDE,
+    table_messages.GAME_OVER,
 )
+
+
+def _opening(lang: str, message: str) -> str:
+    return i18n.t(lang, message).split("{")[0].split(":")[0].rstrip(" .\u00a0\u202f")
+
+
+def stale_answers(lang: str) -> tuple[str, ...]:
+    return tuple(_opening(lang, m) for m in STALE_MESSAGES)
+
+
+def acknowledged(lang: str) -> str:
+    """How "You chose: ..." begins in `lang`."""
+    return _opening(lang, text.YOU_CHOSE)
+
+
+STALE_ANSWERS = stale_answers(i18n.DEFAULT)
 IDLE_BEFORE_HAND = 3.0  # seconds nobody could move before a prompted player without buttons asks for their hand
 STALLED = 60.0  # seconds nobody could move, even after "/game hand": the game is stuck
 MOST_SEATS = 6  # a game that allows more is played with at most this many (a crash run wants many games)
@@ -259,15 +278,16 @@ class CrashRun:
         if responses is None:
             return "lost"
         final = [r for r in responses if r["type"] in (4, 7, "edit", "followup")]
-        text = json.dumps([r["data"] for r in final], ensure_ascii=False)
-        if any(r["type"] in (7, "edit") for r in final) and "You chose" in text:
+        said = json.dumps([r["data"] for r in final], ensure_ascii=False)
+        lang = i18n.language(self.lb.fake.locales.get(user))
+        if any(r["type"] in (7, "edit") for r in final) and acknowledged(lang) in said:
             parsed = choice_of(component, values)
             assert parsed is not None
             self.acked.append(Acked(*parsed))
             self.figures.decisions_acknowledged += 1
             self.clicked = [*self.clicked[-19:], (user, before)]
             outcome = "acked"
-        elif any(stale in text for stale in STALE_ANSWERS):
+        elif any(stale in said for stale in stale_answers(lang)):
             outcome = "stale"
         elif final and all(
             int((r["data"] or {}).get("flags") or 0) & 64 for r in final if r["type"] in (4, "followup")
@@ -275,7 +295,7 @@ class CrashRun:
             outcome = "refused"  # a rule refusal ("you cannot take that"): pick again
         else:
             outcome = "other"
-            self.figures.problems.append(f"unexpected answer to {component['custom_id']}: {text[:300]}")
+            self.figures.problems.append(f"unexpected answer to {component['custom_id']}: {said[:300]}")
         self.outcomes[outcome] += 1
         return outcome
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import discord
 
-from bot.present import Outgoing
+from bot.outgoing import Outgoing
 
 PICTURE_NAME = "table.png"  # the name every picture is attached under (bot.present)
 

@@ -8,18 +8,19 @@ so Discord's 3-second limit holds.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import answer, guide, i18n, present, text
+from bot import answer, guide, i18n, present, refusals, text
 from bot.answer import in_time
 from bot.languages import of_server, of_user
 from bot.render.pool import CLICK
 from storage import GameRow
-from table import Decided, SeatNotice, TableError, TableService, TableUpdate
+from table import Decided, SeatNotice, TableError, TableService, TableUpdate, Unacknowledged
 
 if TYPE_CHECKING:
     from bot.client import TableBot
@@ -73,7 +74,8 @@ async def decide(interaction: discord.Interaction[Any], game_id: int, seat: int,
 
         async def acknowledge(decided: Decided) -> None:
             await interaction.client.notifier.private.no_picture_to_follow(game_id, seat)
-            await _acknowledge(interaction, decided, lang)
+            async with ordinary_refusals_unacknowledged():
+                await _acknowledge(interaction, decided, lang)
             _answered(interaction, game_id, decided.own, interaction.message.id if interaction.message else None)
 
         try:
@@ -82,6 +84,19 @@ async def decide(interaction: discord.Interaction[Any], game_id: int, seat: int,
             )
         except TableError as exc:
             await refuse_error(interaction, exc)
+
+
+@contextlib.asynccontextmanager
+async def ordinary_refusals_unacknowledged() -> AsyncIterator[None]:
+    """Around the answer to a committed decision or start: Discord's ordinary refusals of it (the clicked
+    message replaced meanwhile, after a restart: 10008; a dead token) become the table's `Unacknowledged`,
+    a warning, and the player's message is refreshed by the notifier instead."""
+    try:
+        yield
+    except discord.HTTPException as error:
+        if not refusals.ordinary(error):
+            raise
+        raise Unacknowledged(refusals.described(error)) from error
 
 
 def _answered(interaction: discord.Interaction[Any], game_id: int, notice: SeatNotice, original: int | None) -> None:
@@ -287,7 +302,8 @@ async def start(interaction: discord.Interaction[Any], game_id: int, *, from_but
     lang = await of_server(interaction)
 
     async def started(update: TableUpdate) -> None:
-        await _say_started(interaction, update.game, lang, from_button=from_button)
+        async with ordinary_refusals_unacknowledged():
+            await _say_started(interaction, update.game, lang, from_button=from_button)
 
     try:
         await table.start(game_id, interaction.user.id, ack=started)

@@ -41,7 +41,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 import aiohttp
 import discord
@@ -50,6 +50,7 @@ from bot import i18n, present, refusals, text
 from bot.attachments import ShownPictures
 from bot.components import EndGameButton
 from bot.delivered import Delivered
+from bot.outgoing import Outgoing
 from bot.pacing import Priority, priority
 from bot.pending import RECENT_LINES, THREAD, Pending
 from bot.private import PrivateWindows, nonce
@@ -66,6 +67,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# A game's thread is archived by Discord after this long without a message: a week (the longest Discord
+# allows), so that a game with a 72-hour turn timer stays open between turns (bot.thread_life.reopening
+# reopens one archived all the same).
+AUTO_ARCHIVE_MINUTES: Literal[10080] = 10080
 RETRY_FIRST_DELAY = 0.5  # seconds before the first retry of pending notifications, doubling up to:
 RETRY_MAX_DELAY = 8.0
 T = TypeVar("T")
@@ -342,12 +347,16 @@ class DiscordNotifier:
             # posted (several a post) before the edit shows the newest, so that no turn is skipped.
             batch = pending.next_post()
             content = "\n".join(line for _version, line, _when in batch)
+            channel = self._public_channel(game)
             with priority(Priority.LOG):
                 await _unless_refused(
-                    self._public_channel(game).send(
-                        content,
-                        nonce=nonce(game.id, batch[-1][0], content),
-                        allowed_mentions=discord.AllowedMentions.none(),
+                    self.threads.reopening(
+                        game,
+                        lambda: channel.send(
+                            content,
+                            nonce=nonce(game.id, batch[-1][0], content),
+                            allowed_mentions=discord.AllowedMentions.none(),
+                        ),
                     ),
                     self.bot.is_closed,
                 )
@@ -483,7 +492,7 @@ class DiscordNotifier:
         return posted
 
     async def _without_files_if_refused(
-        self, game_id: int, message: present.Outgoing, request: Callable[[], Awaitable[T]]
+        self, game_id: int, message: Outgoing, request: Callable[[], Awaitable[T]]
     ) -> T:
         """Send the table, with its picture unless the server does not let the bot attach files here (Attach
         Files missing: 50013, of which the host was told when the lobby opened): then its words and buttons
@@ -518,7 +527,7 @@ class DiscordNotifier:
         self._thread_tried.add(game.id)
         try:
             thread = await channel.create_thread(
-                name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
+                name=name, type=discord.ChannelType.public_thread, auto_archive_duration=AUTO_ARCHIVE_MINUTES
             )
         except discord.HTTPException as error:
             if transient(error):
@@ -564,9 +573,12 @@ class DiscordNotifier:
         if not still_wanted():
             return False  # it became outdated while drawn: the newer one goes next, no sooner for sending this
         partial = self._public_channel(game).get_partial_message(table_message_id)
-        edited = await self._without_files_if_refused(
-            game.id, message, lambda: partial.edit(**self.pictures.edit_kwargs(message, table_message_id))
-        )
+        game_id = game.id
+
+        def edit() -> Awaitable[discord.Message]:
+            return partial.edit(**self.pictures.edit_kwargs(message, table_message_id))
+
+        edited = await self.threads.reopening(game, lambda: self._without_files_if_refused(game_id, message, edit))
         self.pictures.record(edited, message)
         shown.table_version = max(shown.table_version, update.version)
         return True
@@ -594,12 +606,16 @@ class DiscordNotifier:
                 content += "\n" + i18n.t(lang, text.IDLE_HOST_MAY_END)
                 view = discord.ui.View(timeout=None)
                 view.add_item(EndGameButton(game.id, label=i18n.t(lang, text.BUTTON_END_GAME)))
+            channel = self._public_channel(game)
             with priority(Priority.PROMPT):
-                await self._public_channel(game).send(
-                    content,
-                    view=view,
-                    nonce=nonce(game.id, key, when.isoformat()),
-                    allowed_mentions=discord.AllowedMentions(users=True),
+                await self.threads.reopening(
+                    game,
+                    lambda: channel.send(
+                        content,
+                        view=view,
+                        nonce=nonce(game.id, key, when.isoformat()),
+                        allowed_mentions=discord.AllowedMentions(users=True),
+                    ),
                 )
         except Exception as error:  # a missed reminder is not worth a retry: the deadline still holds
             if not (transient(error) or isinstance(error, discord.HTTPException)):

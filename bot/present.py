@@ -6,9 +6,7 @@ Pictures are drawn later, off the event loop, by `await message.render()` (bot.r
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -23,9 +21,10 @@ from bot.components import (
     LobbyButton,
     LobbyOption,
 )
+from bot.outgoing import Outgoing
 from bot.render import renderer_for
 from bot.render.generic import COLOUR, TableContext, clip
-from bot.render.pool import NOTIFICATION, PICTURES, PictureJob
+from bot.render.pool import PictureJob
 from games.core import Choice, Option, Prompt
 from storage import GameRow, SeatRow
 from table import SeatNotice, TableUpdate
@@ -36,65 +35,6 @@ MAX_BUTTONS = 20  # four rows of five; the fifth row is kept for "I'm back"
 MAX_SELECT_OPTIONS = 25
 # Minutes for live play, hours for turn-based play over days (a reminder comes at half of each).
 TIMER_CHOICES = (0, 60, 180, 300, 600, 3600, 43_200, 86_400, 259_200)
-
-
-@dataclass
-class Outgoing:
-    """A message to send or to edit in place."""
-
-    content: str | None = None
-    embeds: list[discord.Embed] = field(default_factory=list)
-    view: discord.ui.View | None = None
-    image: bytes | None = None
-    # A picture still to be drawn; `render()` draws it off the event loop (bot.render.pool). `pictured`
-    # remembers that this message has a picture slot, so an edit with no picture clears an outdated one.
-    picture: PictureJob | None = None
-    pictured: bool = False
-    # The digest of `image` once bot.attachments computed it, with the bytes it is of: a message's picture is
-    # compared with what Discord shows and then recorded, one hash of its bytes serves both.
-    image_digest: tuple[bytes, bytes] | None = field(default=None, repr=False, compare=False)
-
-    async def render(self, *, still_wanted: Callable[[], bool] | None = None, priority: int = NOTIFICATION) -> Outgoing:
-        """Draw the picture, in its turn among those waiting (bot.render.pool: CLICK, PROMPT, AGAIN...).
-        Raises `Superseded` if `still_wanted()` says the message is outdated before its picture is drawn."""
-        if self.picture is not None:
-            self._show(await PICTURES.draw(self.picture, still_wanted=still_wanted, priority=priority))
-        return self
-
-    def _show(self, image: bytes | None) -> None:
-        self.picture = None
-        self.pictured = True
-        self.image = image
-        if image is not None and self.embeds:
-            self.embeds[0].set_image(url="attachment://table.png")
-
-    def without_picture(self) -> Outgoing:
-        """The same words and buttons with no picture (where the bot may not attach files): the embed's
-        image slot emptied, so an edit also drops the picture an earlier send may have left."""
-        self.picture, self.image, self.pictured = None, None, True
-        if self.embeds:
-            self.embeds[0].set_image(url=None)
-        return self
-
-    def files(self) -> list[discord.File]:
-        if self.picture is not None:  # a caller that did not render first still shows the picture
-            self._show(self.picture.run())
-        return [discord.File(io.BytesIO(self.image), filename="table.png")] if self.image else []
-
-    def send_kwargs(self) -> dict[str, Any]:
-        kwargs: dict[str, Any] = {"embeds": self.embeds, "files": self.files()}
-        if self.content:
-            kwargs["content"] = self.content
-        if self.view is not None:
-            kwargs["view"] = self.view
-        return kwargs
-
-    def edit_kwargs(self) -> dict[str, Any]:
-        kwargs: dict[str, Any] = {"content": self.content, "embeds": self.embeds, "view": self.view}
-        files = self.files()
-        if files or self.pictured:
-            kwargs["attachments"] = files
-        return kwargs
 
 
 def _names(seats: list[SeatRow]) -> list[str]:

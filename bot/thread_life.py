@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, TypeVar
 
 import aiohttp
 import discord
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from bot.client import TableBot
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # What a request tried once may fail with and be left at that (logged): Discord's refusal, the HTTP
 # session closed under it (RuntimeError: the bot stopping), the connection lost or timed out.
@@ -39,6 +40,21 @@ class ThreadLife:
         self._opened: set[int] = set()  # games whose table was pinned and players added
         self._ended: set[int] = set()  # games whose result was posted
         self._archiving: set[asyncio.Task[None]] = set()  # threads waiting to be archived
+
+    async def reopening(self, game: GameRow, request: Callable[[], Awaitable[T]]) -> T:
+        """Send `request` to the game's thread; if Discord archived the thread meanwhile (a game idle past
+        the thread's auto-archive: 50083), reopen it and send once more. A locked thread (a moderator's, or
+        ours at the end) stays shut: the refusal goes to the caller."""
+        shown = self.delivered.known(game.id) if game.id is not None else None
+        thread_id = (shown.thread_id if shown is not None else None) or game.thread_id
+        try:
+            return await request()
+        except discord.HTTPException as error:
+            if error.code != refusals.THREAD_ARCHIVED or thread_id is None:
+                raise
+        log.info("the thread of game %s was archived meanwhile; reopening it", game.id)
+        await self.bot.http.edit_channel(thread_id, archived=False)
+        return await request()
 
     async def opened(self, update: TableUpdate) -> None:
         """Once per game, when its thread and table exist: the table message pinned (it stays in reach
@@ -75,12 +91,16 @@ class ThreadLife:
         try:
             changes = await self.bot.table.db.rating_changes(game.id, game.guild_id or 0)
             content, embed, view = endings.result_message(game, update.seats, update.outcome, changes, lang)
-            await self._public_channel(game).send(
-                content,
-                embed=embed,
-                view=view,
-                nonce=nonce(game.id, "result"),
-                allowed_mentions=discord.AllowedMentions(users=True),
+            channel = self._public_channel(game)
+            await self.reopening(
+                game,
+                lambda: channel.send(
+                    content,
+                    embed=embed,
+                    view=view,
+                    nonce=nonce(game.id, "result"),
+                    allowed_mentions=discord.AllowedMentions(users=True),
+                ),
             )
         except Exception as error:  # (the bot may be stopping: its HTTP session closed under the request)
             log.warning("the result of game %s could not be posted: %r", game.id, error)

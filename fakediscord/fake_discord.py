@@ -26,6 +26,8 @@ import hashlib
 import io
 import itertools
 import json
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -57,6 +59,7 @@ THREAD_ARCHIVED = (400, 50083, "Thread is archived")
 ALREADY_ACKNOWLEDGED = (400, 40060, "Interaction has already been acknowledged.")
 REASONS = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed"}
 REASONS[429] = "Too Many Requests"
+TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction's token lets its webhook routes through
 
 
 def refused(call: Call, status: int, body: dict[str, Any]) -> discord.HTTPException:
@@ -144,6 +147,8 @@ class FakeDiscord:
         self.messages: dict[int, dict[int, dict[str, Any]]] = {}  # channel id -> message id -> message
         self.dm_closed: set[int] = set()
         self.denied: dict[int, int] = {}  # channel id -> the permission bits the bot lacks there (`deny`)
+        self.locales: dict[int, str] = {}  # user id -> their Discord client's locale ("en-US" unless set)
+        self.guild_locales: dict[int, str] = {}  # guild id -> its preferred locale ("en-US" unless set)
         self.rate_limit_next: int = 0  # answer the next N calls with 429
         self.interaction_messages: dict[str, int] = {}  # interaction token -> original response id
         self.acknowledged: set[str] = set()  # interaction tokens whose callback was taken
@@ -154,12 +159,19 @@ class FakeDiscord:
         self.commands: list[dict[str, Any]] = []  # the application commands last synced (global or guild)
         self.followups_of: dict[str, set[int]] = {}  # interaction token -> messages it posted as follow-ups
         self.expired_tokens: set[str] = set()  # interaction tokens refused as if their 15 minutes were over
+        self.clock: Callable[[], float] = time.monotonic  # Discord's clock, for the tokens' 15 minutes
+        self.token_born: dict[str, float] = {}  # interaction token -> when its interaction was created
         self.digests: dict[int, set[str]] = {}  # message id -> digests of every file uploaded to it
         self.attachment_digests: dict[str, str] = {}  # attachment id -> the digest of its bytes
         self.deleted: list[int] = []  # ids of the messages deleted, in order
 
     def snowflake(self) -> int:
         return next(self._ids)
+
+    def _token_dead(self, token: str) -> bool:
+        """An interaction's token works for 15 minutes (TOKEN_LIFETIME), then Discord answers 50027."""
+        born = self.token_born.get(token)
+        return token in self.expired_tokens or (born is not None and self.clock() - born > TOKEN_LIFETIME)
 
     def expire_token(self, token: str) -> None:
         """From now on the webhook routes refuse this interaction's token (its 15 minutes are over)."""
@@ -232,7 +244,7 @@ class FakeDiscord:
             "description": None,
             "banner": None,
             "premium_tier": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.guild_locales.get(guild_id, "en-US"),
             "public_updates_channel_id": None,
             "nsfw_level": 0,
             "premium_progress_bar_enabled": False,
@@ -294,7 +306,7 @@ class FakeDiscord:
             "data": data,
             "channel_id": str(channel_id),
             "channel": channel,
-            "locale": "en-US",
+            "locale": self.locales.get(user_id, "en-US"),
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(channel.get("guild_id", GUILD_ID))},
             "attachment_size_limit": 8 * 1024 * 1024,
@@ -306,7 +318,7 @@ class FakeDiscord:
             payload["app_permissions"] = MEMBER_PERMISSIONS
         else:
             payload["guild_id"] = channel["guild_id"]
-            payload["guild_locale"] = "en-US"
+            payload["guild_locale"] = self.guild_locales.get(int(channel["guild_id"]), "en-US")
             payload["context"] = 0
             payload["app_permissions"] = str(self.bot_permissions(channel_id).value)
             payload["member"] = {
@@ -324,6 +336,7 @@ class FakeDiscord:
             payload["message"] = {
                 k: v for k, v in message.items() if not k.startswith("_") and k != "interaction_token"
             }
+        self.token_born[token] = self.clock()
         self.interaction_sources[token] = {
             "user_id": user_id,
             "channel_id": channel_id,
@@ -390,7 +403,7 @@ class FakeDiscord:
             raise refused(call, 429, {"code": 0, "message": "You are being rate limited.", "retry_after": 1})
         parts = [unquote(part) for part in call.path.strip("/").split("/")]  # "%40original": "@original"
         method = call.method
-        if parts[0] == "webhooks" and len(parts) >= 3 and parts[2] in self.expired_tokens:
+        if parts[0] == "webhooks" and len(parts) >= 3 and self._token_dead(parts[2]):
             raise refusal(call, INVALID_WEBHOOK_TOKEN)
         self._judge(call)
         match parts:

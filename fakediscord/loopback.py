@@ -259,7 +259,10 @@ class Loopback(Driver):
             if rejection is not None:
                 self.fake.calls.append(Call(request.method, path, via=via, status=429, at=arrived))
                 return _json(rejection.body, status=429, headers=rejection.headers)
-        body, uploads = await _read_body(request)
+        try:
+            body, uploads = await _read_body(request)
+        except ConnectionResetError:  # the client died while sending (a bot SIGKILLed mid-upload): nothing arrived
+            return web.Response(status=400)
         call = Call(request.method, path, body, [u.filename for u in uploads], via, at=arrived, uploads=uploads)
         call.query = dict(request.query) or None
         fault = self._take_fault(path, request.method)

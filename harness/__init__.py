@@ -21,7 +21,7 @@ import random
 from contextlib import ExitStack
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 from unittest import mock
 
 import discord
@@ -93,7 +93,7 @@ class Harness(Driver):
 
     # --- lifecycle ---------------------------------------------------------------------------
     @classmethod
-    async def start(cls, database: Path, seed: int = 2024, **settings: Any) -> Harness:
+    async def start(cls, database: Path, seed: int = 2024, **settings: Any) -> Self:
         harness = cls(database, seed, **settings)
         fake = harness.fake
 

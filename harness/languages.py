@@ -36,21 +36,10 @@ LOCALES = {"it": "it", "fr": "fr", "en": "en-US"}
 class LocaleHarness(Harness):
     """The harness, with a Discord client locale per user (the fake sends "en-US" otherwise)."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.locales: dict[int, str] = {}
-
     def user_in(self, name: str, locale: str, **kwargs: Any) -> int:
         user_id = self.user(name, **kwargs)
-        self.locales[user_id] = locale
+        self.fake.locales[user_id] = locale
         return user_id
-
-    def _payload(
-        self, user_id: int, kind: int, data: dict[str, Any], channel_id: int, message: dict[str, Any] | None
-    ) -> tuple[dict[str, Any], str]:
-        payload, token = super()._payload(user_id, kind, data, channel_id, message)
-        payload["locale"] = self.locales.get(user_id, "en-US")
-        return payload, token
 
 
 def shown_strings(message: dict[str, Any]) -> Iterator[str]:
@@ -112,7 +101,8 @@ async def play_in_language(h: LocaleHarness, key: str, lang: str, seed: int = 7)
     # more of what a player may read.
     richest = max(games.get(key).sample_options, key=len)
     variants = " ".join(f"{name}={str(value).lower()}" for name, value in richest.items())
-    await h.slash(host, "game new", game=key, timer=0, **({"variants": variants} if variants else {}))
+    options: dict[str, Any] = {"variants": variants} if variants else {}
+    await h.slash(host, "game new", game=key, timer=0, **options)
     await h.click(other, _button(h, h.channel, "join"))
     await h.click(closed, _button(h, h.channel, "join"))
     if games.get(key).max_players >= 4:
@@ -274,7 +264,7 @@ def _english_patterns(lang: str) -> list[tuple[str, re.Pattern[str]]]:
         if not message.id or message.context == "command":
             continue
         english = [message.id] if isinstance(message.id, str) else list(message.id)
-        translated = [message.string] if isinstance(message.string, str) else list(message.string)
+        translated = [message.string] if isinstance(message.string, str) else list(message.string or ())
         for source in english:
             if source in translated:
                 continue

@@ -8,7 +8,7 @@ that the transport says in the reader's language.
 from __future__ import annotations
 
 from table.core import AFK_TURNS_BEFORE_AI, DEFAULT_TURN_SECONDS, MAX_TURN_SECONDS, Clock, WatchTimes, stand_in_level
-from table.errors import CatchingUp, Stale, TableError, Unavailable, echo
+from table.errors import CatchingUp, Stale, TableError, Unacknowledged, Unavailable, echo
 from table.lobby import default_ai_name
 from table.service import TableService
 from table.updates import (
@@ -41,6 +41,7 @@ __all__ = [
     "TableObserver",
     "TableService",
     "TableUpdate",
+    "Unacknowledged",
     "Unavailable",
     "WatchTimes",
     "default_ai_name",

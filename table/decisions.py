@@ -16,7 +16,7 @@ from games.core import IllegalAction, Prompt
 from storage import DatabaseUnavailable, GameRow, SeatRow
 from table import messages
 from table.core import _Turn, prompt_digest
-from table.errors import CatchingUp, Stale, TableError, storage_errors_said
+from table.errors import CatchingUp, Stale, TableError, Unacknowledged, storage_errors_said
 from table.resume import Resuming
 from table.updates import Decided, Event, SeatNotice
 
@@ -83,6 +83,11 @@ class Decisions(Resuming):
             if ack is not None:
                 try:
                     await ack(decided)
+                except Unacknowledged as reason:  # committed already: the player's message is refreshed instead
+                    log.warning(
+                        "a decision in game %s was not answered (%s); its player's message follows", game_id, reason
+                    )
+                    update.dms.append(own)
                 except Exception:  # committed already: the others must still hear about it
                     log.exception("acknowledging a decision in game %s failed", game_id)
                     update.dms.append(own)  # and the player's own message is refreshed by the notifier

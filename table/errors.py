@@ -24,6 +24,12 @@ def echo(value: Any) -> str:
     return shown if len(shown) <= ECHO_LIMIT else shown[: ECHO_LIMIT - 1] + "…"
 
 
+class Unacknowledged(Exception):
+    """The transport could not answer the player for an ordinary reason it names (the message clicked was
+    replaced meanwhile, the interaction's token died): what they decided stands, and their own message is
+    refreshed by the notifier instead of by the answer. A warning, not an error."""
+
+
 class TableError(Exception):
     """A request the table refuses; the message is meant for the user who made it.
 

@@ -12,7 +12,7 @@ from storage import DatabaseUnavailable, GameRow, SeatRow
 from table import messages
 from table.advance import Advancing
 from table.core import DEFAULT_TURN_SECONDS, MAX_TURN_SECONDS, stand_in_level
-from table.errors import CatchingUp, TableError, Unavailable, echo, storage_errors_said
+from table.errors import CatchingUp, TableError, Unacknowledged, Unavailable, echo, storage_errors_said
 from table.updates import Event, TableUpdate, started
 
 log = logging.getLogger(__name__)
@@ -303,6 +303,8 @@ class Lobbies(Advancing):
         if ack is not None:
             try:
                 await ack(update)
+            except Unacknowledged as reason:  # committed already: the table and DMs say it was started
+                log.warning("the start of game %s was not answered (%s)", game_id, reason)
             except Exception:  # committed already: the players must still get their table and DMs
                 log.exception("acknowledging the start of game %s failed", game_id)
         await self.notifier.publish(update)

@@ -193,7 +193,8 @@ async def test_an_expired_token_falls_back_to_the_bots_own_routes(harness: Harne
     await _round(h, [alice, bob])
     assert await decide_from_message(h, alice, h.dms(alice)[-1])
     mark = len(h.fake.calls)
-    h.fake.expired_tokens |= set(h.fake.interaction_sources)  # 15 minutes later: every token is dead
+    later = h.fake.clock() + 16 * 60
+    h.fake.clock = lambda: later  # 16 minutes later (on Discord's clock): every token so far is dead
     assert await decide_from_message(h, bob, h.dms(bob)[-1])  # Alice's next prompt: her token is dead
     calls = h.calls_since(mark)
     dm = h.fake.dm_channel_of(alice)
