@@ -109,6 +109,7 @@ class TableBot(commands.AutoShardedBot):
             **sharding,
         )
         self.settings = settings
+        self.handlers = handlers  # what answers the buttons' clicks (bot.components.handlers_of)
         self.owned = owned_shards(settings)
         self.gateway_status = self.metrics.watch_gateway(self)
         self.global_bucket = global_bucket(settings)
@@ -202,7 +203,7 @@ class TableBot(commands.AutoShardedBot):
         if interaction.type is discord.InteractionType.component:
             data: dict[str, Any] = dict(interaction.data or {})
             custom_id = str(data.get("custom_id", ""))
-            if not custom_id.startswith(PREFIXES + leaderboard.PREFIXES):
+            if not custom_id.startswith(PREFIXES):
                 await handlers.malformed(interaction)
             elif not carries(interaction.message, custom_id, data.get("component_type")):
                 # The message changed between the click and its delivery (the turn moved on).

@@ -6,7 +6,7 @@ Formats (all well under Discord's 100 characters):
     hand:GAME                "Show my hand"         back:GAME          "I'm back"
     rules:GAME_KEY:PAGE      a rules page button
     rematch:GAME             "Rematch"              replay:GAME        "Replay" (its first page)
-    rpp:GAME:PAGE            a replay page button
+    rpp:GAME:PAGE            a replay page button    lbd:GAME_KEY:SCOPE:PAGE   a leaderboard page
 The templates accept anything after the prefix (newlines too) so that a malformed id still reaches a
 callback, which answers it; identity always comes from the interaction's user, never from the custom_id.
 """
@@ -18,12 +18,20 @@ from typing import Any, ClassVar
 
 import discord
 
+import games
 from bot import text
 
 CUSTOM_ID_LIMIT = 100
 
 
 MAX_ID = 2**63 - 1  # ids are SQL BIGINTs (and Discord snowflakes): a bigger number is a forgery
+
+
+def handlers_of(interaction: discord.Interaction[Any]) -> Any:
+    """What answers a click: the handlers the bot was made with (`TableBot.handlers`: bot.handlers). A
+    button only names its handler; asking the bot for them keeps this module below the handlers, which
+    build the messages that carry these buttons."""
+    return interaction.client.handlers
 
 
 def _parse_ints(raw: str, count: int) -> list[int] | None:
@@ -71,7 +79,7 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?
         return ints[0], ints[1], ints[2], parts[3]
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot import handlers
+        handlers = handlers_of(interaction)
 
         parsed = self.parsed()
         if parsed is None:
@@ -113,7 +121,7 @@ class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"(?
         return cls(0, 0, 0, list(getattr(item, "options", [])), getattr(item, "min_values", 1), raw=match["rest"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot import handlers
+        handlers = handlers_of(interaction)
 
         ints = _parse_ints(self.raw, 3)
         if ints is None:
@@ -146,7 +154,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s
         return cls(0, "", raw=match["rest"], label=getattr(item, "label", None) or "?")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot import handlers
+        handlers = handlers_of(interaction)
 
         head, _, action = self.raw.rpartition(":")
         ints = _parse_ints(head, 1)
@@ -180,7 +188,7 @@ class LobbyOption(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"(?s
         return cls(0, "", list(getattr(item, "options", [])), raw=match["rest"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot import handlers
+        handlers = handlers_of(interaction)
 
         head, _, option = self.raw.partition(":")
         ints = _parse_ints(head, 1)
@@ -217,7 +225,7 @@ class _GameIdButton:
         return cls(0, raw=match["rest"], label=getattr(item, "label", None))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot import handlers
+        handlers = handlers_of(interaction)
 
         ints = _parse_ints(self.raw, 1)
         if ints is None:
@@ -285,7 +293,7 @@ class _PageButton:
         return cls("", 0, raw=match["rest"], label=getattr(item, "label", None) or "?")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot import handlers
+        handlers = handlers_of(interaction)
 
         owner, _, page = self.raw.rpartition(":")
         ints = _parse_ints(page, 1)
@@ -304,7 +312,7 @@ class ReplayPageButton(_PageButton, discord.ui.DynamicItem[discord.ui.Button[Any
     prefix = "rpp"
 
     async def turn(self, interaction: discord.Interaction[Any], owner: str, page: int) -> None:
-        from bot import handlers
+        handlers = handlers_of(interaction)
 
         game = _parse_ints(owner, 1)
         if game is None:
@@ -319,12 +327,53 @@ class RulesButton(_PageButton, discord.ui.DynamicItem[discord.ui.Button[Any]], t
     prefix = "rules"
 
     async def turn(self, interaction: discord.Interaction[Any], owner: str, page: int) -> None:
-        from bot import handlers
+        handlers = handlers_of(interaction)
 
         await handlers.rules_page(interaction, owner, page)
 
 
+class LeaderboardPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)lbd:(?P<rest>.*)"):
+    """Previous/Next on a leaderboard: lbd:GAME_KEY:SCOPE:PAGE (the page it leads to, from 0)."""
+
+    def __init__(
+        self, game_key: str, scope: str, page: int, *, label: str = "?", disabled: bool = False, raw: str | None = None
+    ) -> None:
+        custom_id = f"lbd:{raw}" if raw is not None else f"lbd:{game_key}:{scope}:{page}"
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                custom_id=custom_id[:CUSTOM_ID_LIMIT],
+                disabled=disabled,
+                style=discord.ButtonStyle.secondary,
+            )
+        )
+        self.raw = raw if raw is not None else custom_id[4:]
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LeaderboardPage:
+        return cls("", "", 0, raw=match["rest"], label=getattr(item, "label", None) or "?")
+
+    def parsed(self) -> tuple[str, str, int] | None:
+        parts = self.raw.split(":")
+        if len(parts) != 3 or parts[0] not in games.keys() or parts[1] not in ("s", "g"):
+            return None
+        if not re.fullmatch(r"[0-9]{1,6}", parts[2]):
+            return None
+        return parts[0], parts[1], int(parts[2])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        handlers = handlers_of(interaction)
+        parsed = self.parsed()
+        if parsed is None:
+            await handlers.malformed(interaction)
+            return
+        await handlers.leaderboard_page(interaction, *parsed)
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    LeaderboardPage,
     ChoiceButton,
     ChoiceSelect,
     LobbyButton,
@@ -337,4 +386,4 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ReplayButton,
     ReplayPageButton,
 )
-PREFIXES = ("g:", "gs:", "lb:", "lo:", "hand:", "back:", "rules:", "rematch:", "replay:", "rpp:", "end:")
+PREFIXES = ("g:", "gs:", "lb:", "lo:", "hand:", "back:", "rules:", "rematch:", "replay:", "rpp:", "end:", "lbd:")

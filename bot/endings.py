@@ -17,6 +17,7 @@ import discord
 import games
 from bot import i18n, text
 from bot.components import RematchButton, ReplayButton, ReplayPageButton
+from bot.leaderboards import rating_change_text
 from bot.render import renderer_for
 from bot.render.generic import COLOUR, TableContext, clip
 from bot.render.pool import PictureJob
@@ -101,7 +102,6 @@ def tie_lines(game_key: str, placed: Sequence[Placing], names: Sequence[str], la
 
 
 def rating_change(changes: RatingChanges, user_id: int | None, lang: str) -> str | None:
-    from bot.cogs.leaderboard import rating_change_text
 
     if user_id is None or user_id not in changes:
         return None

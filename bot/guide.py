@@ -13,6 +13,7 @@ import discord
 
 import games
 from bot import i18n, text
+from bot.components import RulesButton
 from bot.i18n import NP_
 from bot.render import renderer_for
 from bot.render.generic import COLOUR, GuidePage, clip
@@ -67,7 +68,6 @@ def pages(game_key: str, lang: str) -> list[GuidePage]:
 
 def page_message(game_key: str, page: int, lang: str) -> tuple[discord.Embed, discord.ui.View]:
     """One page as an embed, with Previous/Next buttons that carry the page they lead to."""
-    from bot.components import RulesButton
 
     engine = games.get(game_key)
     shown = pages(game_key, lang)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import answer, guide, i18n, present, refusals, text
+from bot import answer, endings, guide, i18n, leaderboards, present, refusals, text
 from bot.answer import in_time
 from bot.languages import of_server, of_user
 from bot.render.pool import CLICK
@@ -396,8 +396,6 @@ async def replay(interaction: discord.Interaction[Any], game_id: int, *, page: i
     """A finished game's turns, one page each with the picture of that moment, rebuilt from its seed and
     action log; only for a game of this server or one the user played in. `turning`: a page button of
     the replay itself (its message is edited), else a new ephemeral answer."""
-    from bot import endings
-
     table = service(interaction)
     lang = of_user(interaction)
     async with in_time(interaction):
@@ -419,3 +417,19 @@ async def replay(interaction: discord.Interaction[Any], game_id: int, *, page: i
             await answer.edit(interaction, **message.edit_kwargs())
         else:
             await answer.send(interaction, ephemeral=True, **message.send_kwargs())
+
+
+async def leaderboard_page(interaction: discord.Interaction[Any], game_key: str, scope: str, page: int) -> None:
+    """A leaderboard's Previous/Next: that page, for this server (or global), in the clicker's language."""
+    bot: TableBot = interaction.client
+    async with in_time(interaction):  # a page is read from the database: it may stall
+        board = await leaderboards.board_message(
+            bot.db,
+            leaderboards.board_scope(interaction.guild_id, scope),
+            scope,
+            game_key,
+            interaction.user.id,
+            page,
+            of_user(interaction),
+        )
+        await answer.edit(interaction, **board.send_kwargs())

@@ -54,6 +54,7 @@ from yarl import URL
 
 import games
 from bot import pacing
+from bot.components import PREFIXES
 from bot.pacing import GlobalBucket, Priority
 from storage import Database, GameNotFound, VersionConflict
 from storage.shards import Shards
@@ -390,10 +391,7 @@ class InteractionKinds:
 
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
-        from bot.cogs import leaderboard
-        from bot.components import PREFIXES
-
-        self.prefixes = {p.rstrip(":") for p in PREFIXES + leaderboard.PREFIXES}
+        self.prefixes = {p.rstrip(":") for p in PREFIXES}
         self._commands: set[str] | None = None  # the tree's commands, once it has them all
 
     def of(self, payload: Any) -> str:

@@ -43,7 +43,6 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal, TypeVar
 
-import aiohttp
 import discord
 
 from bot import i18n, present, refusals, text
@@ -55,6 +54,7 @@ from bot.pacing import Priority, priority
 from bot.pending import RECENT_LINES, THREAD, Pending
 from bot.private import PrivateWindows, nonce
 from bot.reach import Reaches
+from bot.refusals import transient
 from bot.render.generic import relative_time
 from bot.render.pool import AGAIN, NOTIFICATION, Superseded
 from bot.thread_life import ThreadLife
@@ -74,13 +74,6 @@ AUTO_ARCHIVE_MINUTES: Literal[10080] = 10080
 RETRY_FIRST_DELAY = 0.5  # seconds before the first retry of pending notifications, doubling up to:
 RETRY_MAX_DELAY = 8.0
 T = TypeVar("T")
-
-
-def transient(error: BaseException) -> bool:
-    """A failure that may pass by itself: worth retrying the same request later."""
-    if isinstance(error, discord.HTTPException):
-        return error.status == 429 or error.status >= 500
-    return isinstance(error, DatabaseUnavailable | discord.RateLimited | TimeoutError | aiohttp.ClientError | OSError)
 
 
 class Stopping(Exception):

@@ -12,7 +12,7 @@ from typing import Any
 import discord
 
 import games
-from bot import guide, i18n, text
+from bot import endings, guide, i18n, text
 from bot.components import (
     BackButton,
     ChoiceButton,
@@ -329,8 +329,6 @@ def seat_message(
     lines = [content] if content else []
     if update is not None and update.outcome is not None:
         # The game is over: the DM says how it ended, not that it waits for the others.
-        from bot import endings
-
         where = f"<#{game.thread_id or game.channel_id}>"
         lines.insert(0, endings.own_result(update.seats, notice.seat.seat, update.outcome, where, lang))
         waiting = i18n.t(lang, text.NO_DECISION)

@@ -1,4 +1,5 @@
-"""Discord's ordinary refusals, named once: what a busy bot meets every day and handles with a warning.
+"""Discord's ordinary refusals, named once: what a busy bot meets every day and handles with a warning;
+and the failures that pass by themselves (`transient`), worth the same request again later.
 
 A message deleted meanwhile, a channel or thread gone or archived, a permission the server did not grant,
 a player whose DMs are closed, an interaction's token past its 15 minutes or answered already: each is
@@ -8,7 +9,10 @@ an unexpected status) is a bug and is logged as an error, with its traceback.
 
 from __future__ import annotations
 
+import aiohttp
 import discord
+
+from storage import DatabaseUnavailable
 
 UNKNOWN_CHANNEL = 10003
 UNKNOWN_MESSAGE = 10008
@@ -52,3 +56,10 @@ def described(error: BaseException) -> str:
     if isinstance(error, discord.HTTPException):
         return f"{error.status} {error.code} {error.text}"
     return repr(error)
+
+
+def transient(error: BaseException) -> bool:
+    """A failure that may pass by itself: worth retrying the same request later."""
+    if isinstance(error, discord.HTTPException):
+        return error.status == 429 or error.status >= 500
+    return isinstance(error, DatabaseUnavailable | discord.RateLimited | TimeoutError | aiohttp.ClientError | OSError)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, TypeVar
 import aiohttp
 import discord
 
-from bot import refusals
+from bot import endings, refusals
 from bot.delivered import Delivered
 from bot.private import nonce
 from storage import GameRow
@@ -80,7 +80,6 @@ class ThreadLife:
         the thread archived and locked `THREAD_ARCHIVE_SECONDS` later. Each part is tried once (a missed
         part is logged): the table message already shows the final scores. False when the result could
         not be posted for a passing reason (the bot stopping, Discord unavailable): a restart posts it."""
-        from bot import endings, notify
 
         game = update.game
         assert game.id is not None and update.outcome is not None
@@ -104,7 +103,7 @@ class ThreadLife:
             )
         except Exception as error:  # (the bot may be stopping: its HTTP session closed under the request)
             log.warning("the result of game %s could not be posted: %r", game.id, error)
-            posted = not (self.bot.is_closed() or notify.transient(error) or isinstance(error, RuntimeError))
+            posted = not (self.bot.is_closed() or refusals.transient(error) or isinstance(error, RuntimeError))
         if game.lobby_message_id is not None:
             closed = endings.closed_lobby(game, update.seats, update.outcome, lang)
             partial = self.bot.get_partial_messageable(game.channel_id).get_partial_message(game.lobby_message_id)

@@ -11,7 +11,7 @@ import pytest
 
 import games
 from bot import guide, i18n, present
-from bot.cogs.leaderboard import display_rating
+from bot.leaderboards import display_rating
 from bot.render import renderer_for
 from harness import EPHEMERAL, GUILD_ID, Harness
 from table import MAX_TURN_SECONDS, TableError
