@@ -63,7 +63,7 @@ build: $(STAMP)
 
 # Re-extract the message template from the code and merge it into the Italian and French catalogs.
 locales: $(STAMP)
-	$(PY) -m bot.locales
+	$(PY) -m bot.texts.locales
 
 clean:
 	$(PY) -m games.build --clean 2>/dev/null || true

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import games
-from bot import i18n, text
+from bot.texts import i18n, text
 from fakediscord.loopback import Loopback
 from harness.keep import keep_run
 from harness.run_bot import BotProcess

@@ -11,20 +11,21 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot import handlers, i18n, pacing, text
+from bot import handlers, pacing
 from bot.cogs import leaderboard
 from bot.cogs.game import GameCog
 from bot.cogs.timers import TimerCog
 from bot.components import DYNAMIC_ITEMS, PREFIXES
-from bot.languages import Languages, of_user
 from bot.metrics import BotMetrics, MetricsServer
 from bot.notify import DiscordNotifier
 from bot.pacing import GlobalBucket
 from bot.preferences import SHARED_TTL, NotificationModes
 from bot.render.pool import PICTURES
 from bot.settings import Settings
+from bot.texts import i18n, text
+from bot.texts.languages import Languages, of_user
+from bot.texts.translator import CatalogTranslator
 from bot.thinking import THINKERS
-from bot.translator import CatalogTranslator
 from bot.tree import COMMANDS_DIGEST, TableTree, commands_digest
 from storage import Database, Shards
 from table import TableService, TableUpdate, WatchTimes

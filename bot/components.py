@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 import discord
 
 import games
-from bot import text
+from bot.texts import text
 
 CUSTOM_ID_LIMIT = 100
 

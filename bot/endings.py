@@ -15,12 +15,12 @@ from typing import Any
 import discord
 
 import games
-from bot import i18n, text
 from bot.components import RematchButton, ReplayButton, ReplayPageButton
 from bot.leaderboards import rating_change_text
 from bot.render import renderer_for
 from bot.render.generic import COLOUR, TableContext, clip
 from bot.render.pool import PictureJob
+from bot.texts import i18n, text
 from storage import GameRow, SeatRow
 
 RatingChanges = Mapping[int, tuple[float | None, float]]  # user id -> (ordinal before or None, after)

@@ -12,11 +12,11 @@ from typing import Any
 import discord
 
 import games
-from bot import i18n, text
 from bot.components import RulesButton
-from bot.i18n import NP_
 from bot.render import renderer_for
 from bot.render.generic import COLOUR, GuidePage, clip
+from bot.texts import i18n, text
+from bot.texts.i18n import NP_
 from games.core import Option
 
 VALUES = {True: NP_("option-value", "on"), False: NP_("option-value", "off")}

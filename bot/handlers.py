@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import answer, endings, guide, i18n, leaderboards, present, refusals, text
+from bot import answer, endings, guide, leaderboards, present, refusals
 from bot.answer import in_time
-from bot.languages import of_server, of_user
 from bot.render.pool import CLICK
+from bot.texts import i18n, text
+from bot.texts.languages import of_server, of_user
 from storage import GameRow
 from table import Decided, SeatNotice, TableError, TableService, TableUpdate, Unacknowledged
 

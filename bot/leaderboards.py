@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import games
-from bot import i18n, text
-from bot import text_stats as ts
 from bot.components import LeaderboardPage
 from bot.render.generic import COLOUR, clip
+from bot.texts import i18n, text
+from bot.texts import text_stats as ts
 from storage import Database, RatingRow
 from storage.ladder import PlayedGame
 from storage.ratings import GLOBAL, ai_level_of

@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Literal, TypeVar
 
 import discord
 
-from bot import i18n, present, refusals, text
+from bot import present, refusals
 from bot.attachments import ShownPictures
 from bot.components import EndGameButton
 from bot.delivered import Delivered
@@ -57,6 +57,7 @@ from bot.reach import Reaches
 from bot.refusals import transient
 from bot.render.generic import relative_time
 from bot.render.pool import AGAIN, NOTIFICATION, Superseded
+from bot.texts import i18n, text
 from bot.thread_life import ThreadLife
 from storage import DatabaseUnavailable, GameRow, SeatRow
 from storage.types import utcnow

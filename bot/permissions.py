@@ -14,8 +14,8 @@ import binascii
 
 import discord
 
-from bot import i18n
-from bot.i18n import N_
+from bot.texts import i18n
+from bot.texts.i18n import N_
 
 # Each permission the table uses, with what a game loses without it (in the order a game needs them).
 NEEDED: tuple[tuple[str, str], ...] = (

@@ -12,7 +12,7 @@ from typing import Any
 import discord
 
 import games
-from bot import endings, guide, i18n, text
+from bot import endings, guide
 from bot.components import (
     BackButton,
     ChoiceButton,
@@ -25,6 +25,7 @@ from bot.outgoing import Outgoing
 from bot.render import renderer_for
 from bot.render.generic import COLOUR, TableContext, clip
 from bot.render.pool import PictureJob
+from bot.texts import i18n, text
 from games.core import Choice, Option, Prompt
 from storage import GameRow, SeatRow
 from table import SeatNotice, TableUpdate

@@ -35,13 +35,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
-from bot import i18n, present, refusals
+from bot import present, refusals
 from bot.attachments import ShownPictures
 from bot.delivered import Delivered, SeatShown
 from bot.pacing import Priority, priority
 from bot.preferences import DM, MENTION, OFF
 from bot.reach import Reach, Reaches, dead_token
 from bot.render.pool import Superseded, picture_priority
+from bot.texts import i18n
 from storage import GameRow, SeatRow
 from table import SeatNotice, TableUpdate
 

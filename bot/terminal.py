@@ -19,9 +19,10 @@ from typing import Any
 
 import discord
 
-from bot import endings, i18n, text
+from bot import endings
 from bot.render import renderer_for
 from bot.render.generic import TableContext
+from bot.texts import i18n, text
 from games.core import Game, IllegalAction, Prompt
 
 LANG = "en"

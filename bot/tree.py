@@ -16,8 +16,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import answer, i18n, text
-from bot.languages import of_user
+from bot import answer
+from bot.texts import i18n, text
+from bot.texts.languages import of_user
 
 COMMANDS_DIGEST = "commands-digest"  # bot_state key: the digest of the commands last pushed to Discord
 

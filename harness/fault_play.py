@@ -24,7 +24,8 @@ import discord.gateway
 import yarl
 
 import games
-from bot import i18n, present, text
+from bot import present
+from bot.texts import i18n, text
 from fakediscord.driver import Driver
 from fakediscord.loopback import Loopback
 from harness import TASK_PREFIXES, Harness

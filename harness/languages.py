@@ -24,7 +24,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
 import games
-from bot.i18n import po_path
+from bot.texts.i18n import po_path
 from harness import Harness
 from harness.play import choice_components, decide_from_message
 

@@ -307,7 +307,7 @@ def kept_parts_change_nothing(
     with whatever it keeps from the pictures before them, are the pictures it draws after `forget`ting all
     it keeps: a kept part is never pasted where another moment, seat or language is drawn. Returns how many
     pictures were compared."""
-    from bot import i18n
+    from bot.texts import i18n
     from games.ai import RandomPlayer
 
     drawn: list[tuple[dict[str, Any], str, bytes]] = []

@@ -34,7 +34,7 @@ class TableError(Exception):
     """A request the table refuses; the message is meant for the user who made it.
 
     It carries a catalog msgid (or an `NN_` plural pair, counted by `count`) and its parameters,
-    so the transport can say it in the reader's language (bot.i18n.refusal); str() is the English.
+    so the transport can say it in the reader's language (bot.texts.i18n.refusal); str() is the English.
     `from_rules` marks a message written by a game engine or option parser (English only): other
     languages get it inside a translated sentence.
     """

@@ -1,7 +1,7 @@
 """Every sentence the table service itself says (its refusals), as English msgids for the catalogs.
 
 The table service knows no language: it raises `TableError`s carrying one of these msgids and its
-parameters, and the transport says them in the reader's language (bot.i18n). The markers below only
+parameters, and the transport says them in the reader's language (bot.texts.i18n). The markers below only
 return their argument; `make locales` collects every string marked with them (`N_`, and `NN_` for a
 singular/plural pair counted by the parameter `count`) from bot/ and table/ into the catalogs.
 """

@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 import games
-from bot import guide, i18n, present
+from bot import guide, present
 from bot.leaderboards import display_rating
 from bot.render import renderer_for
+from bot.texts import i18n
 from harness import EPHEMERAL, GUILD_ID, Harness
 from table import MAX_TURN_SECONDS, TableError
 

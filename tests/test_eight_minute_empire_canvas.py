@@ -12,7 +12,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
-from bot import i18n
 from bot.render import eight_minute_empire_canvas as canvas_module
 from bot.render import eight_minute_empire_map as eme_map
 from bot.render.eight_minute_empire import map_part, render_map, seat_part
@@ -20,6 +19,7 @@ from bot.render.eight_minute_empire_canvas import Canvas, blank
 from bot.render.fonts import font
 from bot.render.palette import fixed_palette
 from bot.render.paletted import Colours
+from bot.texts import i18n
 from games.eight_minute_empire import GAME
 from tests.test_eight_minute_empire_render import NAMES, moment, played
 

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import LANGUAGES
 from bot.render.eight_minute_empire import RENDERER
 from bot.render.generic import TableContext
+from bot.texts.i18n import LANGUAGES
 from games.core import Choice, Prompt
 from games.eight_minute_empire import GAME, shapes
 from tests.test_renderers_read_data import GuardedPrompt

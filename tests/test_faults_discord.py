@@ -20,7 +20,8 @@ from typing import Any
 import pytest
 
 import games
-from bot import i18n, present, text
+from bot import present
+from bot.texts import i18n, text
 from fakediscord.loopback import Loopback
 from harness.fault_play import (
     Recorder,

@@ -18,12 +18,12 @@ from babel.messages.pofile import read_po
 from discord import app_commands
 
 import games
-from bot import i18n, text
-from bot.i18n import LANGUAGES, LOCALES, po_path
-from bot.locales import extract
 from bot.render.eggs_empires import RENDERER as EGGS
 from bot.render.generic import TableContext
-from bot.translator import translate
+from bot.texts import i18n, text
+from bot.texts.i18n import LANGUAGES, LOCALES, po_path
+from bot.texts.locales import extract
+from bot.texts.translator import translate
 from games.core import Rng
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -60,7 +60,7 @@ def ids(message: Message) -> list[str]:
 # --- the catalogs ------------------------------------------------------------------------------
 def test_the_template_is_what_the_code_marks_and_every_language_has_every_message() -> None:
     marked = keys(extract())
-    assert marked == keys(template()), "run `python -m bot.locales` after changing marked messages"
+    assert marked == keys(template()), "run `python -m bot.texts.locales` after changing marked messages"
     assert len(marked) > 150
     for lang in TRANSLATED:
         assert keys(catalog(lang)) == marked, lang
@@ -228,7 +228,7 @@ def test_no_user_facing_string_in_bot_is_outside_the_catalogs() -> None:
     offenders = []
     for path in sorted(BOT.rglob("*.py")):
         relative = path.relative_to(ROOT).as_posix()
-        if relative in CONSOLE_ONLY or relative.startswith("bot/locales/"):
+        if relative in CONSOLE_ONLY or relative.startswith("bot/texts/locales/"):
             continue
         offenders += [f"{relative}:{line}: {value!r}" for line, value in user_facing_literals(path)]
     assert not offenders, "\n".join(offenders)

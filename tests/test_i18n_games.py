@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 import games
-from bot import i18n
 from bot.render import eight_minute_empire as eme
 from bot.render.generic import TableContext
+from bot.texts import i18n
 from games.core import Rng
 from games.eight_minute_empire.cards import all_cards
 

@@ -12,14 +12,14 @@ from typing import Any
 import pytest
 from babel.messages.pofile import read_po
 
-from bot import i18n, text
-from bot.i18n import po_path
-from bot.locales.typography import typeset
 from bot.render.chart import axis_label
 from bot.render.eggs_empires import RENDERER as EGGS
 from bot.render.generic import TableContext
 from bot.render.reggverse import RENDERER as REGG
 from bot.render.reggverse_words import A_TILES, AN_EGGS, Words
+from bot.texts import i18n, text
+from bot.texts.i18n import po_path
+from bot.texts.locales.typography import typeset
 
 NNBSP = "\u202f"  # before ; ! ?
 NBSP = "\u00a0"  # before : and inside « »
@@ -271,7 +271,7 @@ def test_host_lobby_rating_and_score_are_the_words_players_use() -> None:
     assert i18n.t("fr", text.NO_GAME_HERE) == "Il n'y a ni salle d'attente ni partie dans ce salon."
     assert i18n.t("it", text.RESULT_RATING, change="+12") == "Valutazione +12"
     assert i18n.t("fr", text.RESULT_RATING, change="+12") == "Cote +12"
-    from bot import text_stats
+    from bot.texts import text_stats
 
     assert i18n.t("it", text_stats.STATS_SCORES, average="12,5", best="20") == "Punteggio medio 12,5 · migliore 20"
     for lang in ("it", "fr"):
@@ -325,7 +325,7 @@ def test_italian_sentences_that_gave_to_a_name() -> None:
 
 def test_french_sentences_about_a_name_beginning_with_a_vowel() -> None:
     from bot.render import reggverse_words as regg
-    from bot.text_stats import BOARD_EMPTY
+    from bot.texts.text_stats import BOARD_EMPTY
 
     assert i18n.t("fr", regg.GUESS["left"], name="Ugo") == "Devinez l'objectif secret de votre voisin de gauche, Ugo"
     assert i18n.t("fr", regg.NO_EFFECT, who="Ugo") == "L'action jouée par Ugo n'a pas d'effet"

@@ -50,7 +50,7 @@ def test_a_layer_imports_only_what_lies_below_it(package: str) -> None:
 
 def test_the_check_sees_imports_inside_functions(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
-    module.write_text("def f():\n    import discord.ui\n    from bot.text import X\n")
+    module.write_text("def f():\n    import discord.ui\n    from bot.texts.text import X\n")
     assert imported(module) >= {"discord", "bot"}
 
 

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from bench import load, report, results
-from bot import text
+from bot.texts import text
 from harness import Harness
 
 pytestmark = pytest.mark.xdist_group("load")

@@ -47,7 +47,7 @@ def test_a_repeated_text_is_rendered_once_and_the_kept_bitmaps_are_bounded() -> 
 def _catalog_letters() -> set[str]:
     from babel.messages.pofile import read_po
 
-    from bot.i18n import po_path
+    from bot.texts.i18n import po_path
 
     letters: set[str] = set()
     for lang in ("it", "fr"):

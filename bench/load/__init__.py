@@ -30,7 +30,7 @@ Figures (play phase only; opening the lobbies is reported apart):
 - latency: from the INTERACTION_CREATE handed to the bot (the gateway frame sent, or
   `parse_interaction_create` in process) to the first interaction callback the fake receives, p50 /
   p99 / max over every click; and to the answer itself (after a deferral: its edit);
-- every click's outcome: accepted, refused (by reason: the refusal's message id in bot/text.py),
+- every click's outcome: accepted, refused (by reason: the refusal's message id in bot/texts/text.py),
   unanswered within 30 s (and what those got in the end, if the answer came before the bot stopped);
 - bot-token requests per resolved turn (a turn's log line, counted by the bot's
   `tablebot_notifications_total{kind="log"}`: lines pending at once share a post), by route: what

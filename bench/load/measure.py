@@ -18,9 +18,9 @@ if TYPE_CHECKING:
 
 
 def _refusal_prefixes() -> list[tuple[str, str]]:
-    """(English text up to its first placeholder, message id name) of every sentence in bot/text.py,
+    """(English text up to its first placeholder, message id name) of every sentence in bot/texts/text.py,
     longest first, so a refusal is named by the sentence it starts with."""
-    from bot import text
+    from bot.texts import text
 
     found = []
     for name in dir(text):

@@ -1,6 +1,6 @@
 """`/game new|join|leave|start|hand|status|rules|abandon|kick|settings`: thin adapters over the table service.
 
-Names and descriptions are English msgids; `bot.translator.CatalogTranslator` gives Discord their
+Names and descriptions are English msgids; `bot.texts.translator.CatalogTranslator` gives Discord their
 Italian and French forms when the commands are synced. Answers only the caller sees (ephemeral)
 speak the caller's language; messages everybody in the channel sees speak the server's.
 """
@@ -16,9 +16,10 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
-from bot import answer, guide, handlers, i18n, permissions, preferences, present, text
-from bot.i18n import N_, NP_
-from bot.languages import of_server, of_user
+from bot import answer, guide, handlers, permissions, preferences, present
+from bot.texts import i18n, text
+from bot.texts.i18n import N_, NP_
+from bot.texts.languages import of_server, of_user
 from storage import DatabaseUnavailable, GameRow
 from table import DEFAULT_TURN_SECONDS, TableError, echo
 

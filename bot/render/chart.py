@@ -15,8 +15,8 @@ from functools import lru_cache
 from babel.numbers import format_decimal
 from PIL import Image, ImageDraw
 
-from bot.i18n import DEFAULT
 from bot.render.fonts import FontType, latin_font
+from bot.texts.i18n import DEFAULT
 
 WIDTH, HEIGHT = 480, 200
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 44, 12, 26, 14

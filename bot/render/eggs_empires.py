@@ -14,8 +14,6 @@ from typing import Any
 
 import discord
 
-from bot import i18n
-from bot.i18n import N_, NP_
 from bot.render.eggs_empires_parts import DISTINCT_COLOURS, NAMES
 from bot.render.eggs_empires_picture import (
     PLAYERS,
@@ -27,6 +25,8 @@ from bot.render.eggs_empires_picture import (
     seat_view_with_prompt,
 )
 from bot.render.generic import COLOUR, GuidePage, Renderer, TableContext, clip
+from bot.texts import i18n
+from bot.texts.i18n import N_, NP_
 from games.core import Choice, Prompt
 
 ADVENTURER = "adventurer"  # msgctxt of the card names

@@ -19,13 +19,13 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot import i18n
-from bot.i18n import N_, NP_
 from bot.render import paletted
 from bot.render.palette import encode_png, fixed_palette
 from bot.render.phone import INK, WHITE, fit, font, ink_on, u
 from bot.render.phone import SCALE as SCALE  # the sizes of bot.render.phone, for the picture and tests
 from bot.render.phone import UNIT as UNIT
+from bot.texts import i18n
+from bot.texts.i18n import N_, NP_
 from games.eggs_empires.rules import BLACKSMITH_PENALTY, MERCHANT_BONUS
 
 RGB = tuple[int, int, int]

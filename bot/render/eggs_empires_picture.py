@@ -9,7 +9,7 @@ picture shows its own scouted egg and nobody else's.
 
 Made for a phone: laid out for 400 px wide, tall rather than wide, from the kept parts of
 bot.render.eggs_empires_parts (which says how colours are doubled by shapes and letters). Words come
-from the catalogs in the language of the picture being drawn (`bot.i18n.pt`); players are named by the
+from the catalogs in the language of the picture being drawn (`bot.texts.i18n.pt`); players are named by the
 `names` given (their display names).
 """
 
@@ -20,8 +20,6 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot import i18n
-from bot.i18n import N_, NN_
 from bot.render import paletted
 from bot.render.eggs_empires_parts import (
     BLACKSMITH_VP,
@@ -58,6 +56,8 @@ from bot.render.eggs_empires_parts import (
     u,
     wrap,
 )
+from bot.texts import i18n
+from bot.texts.i18n import N_, NN_
 
 ROUND_TURN = N_("Round {round}/{rounds} · Turn {turn}/{turns}")
 ROUND_TURN_OPEN = N_("Round {round} · Turn {turn}/{turns}")  # Con/Pub scoring: the rounds are not counted

@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from bot import i18n
-from bot.i18n import N_, NN_, NP_
 from bot.render.eight_minute_empire_map import DISTINCT_COLOURS, draw_map, encode
 from bot.render.generic import EMBED_DESCRIPTION_LIMIT, GuidePage, Renderer, TableContext, clip
+from bot.texts import i18n
+from bot.texts.i18n import N_, NN_, NP_
 from games.core import Choice, Prompt
 from games.eight_minute_empire.cards import CITY, DESTROY, MOVE, PLACE, Card, all_cards
 

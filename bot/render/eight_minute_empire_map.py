@@ -39,8 +39,6 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot import i18n
-from bot.i18n import N_, NP_
 from bot.render.eight_minute_empire_canvas import Box, Canvas, blank
 from bot.render.eight_minute_empire_layout import (
     PANEL_ROW,
@@ -57,6 +55,8 @@ from bot.render.fonts import FontType, font
 from bot.render.palette import fixed_palette
 from bot.render.paletted import Colours
 from bot.render.paletted import encode as encode_paletted
+from bot.texts import i18n
+from bot.texts.i18n import N_, NP_
 
 __all__ = ["DISTINCT_COLOURS", "WIDTH", "draw_map", "encode"]
 

@@ -16,7 +16,7 @@ from typing import Any
 import discord
 import orjson
 
-from bot import i18n, text
+from bot.texts import i18n, text
 from games.core import Choice, Prompt
 from games.text import format_event, format_view
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot import i18n
-from bot.i18n import N_
 from bot.render import reggverse_picture as picture
 from bot.render import reggverse_words as w
 from bot.render.generic import EMBED_DESCRIPTION_LIMIT, GuidePage, Renderer, TableContext, clip
 from bot.render.reggverse_parts import DISTINCT_COLOURS as DISTINCT_COLOURS  # the phone test reads it here
 from bot.render.reggverse_words import Words
+from bot.texts import i18n
+from bot.texts.i18n import N_
 from games.core import Choice, Prompt
 
 # --- the embed's text ------------------------------------------------------------------------------------

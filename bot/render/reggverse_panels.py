@@ -13,7 +13,6 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.i18n import N_
 from bot.render.paletted import Piece
 from bot.render.phone import INK, SCALE, UNIT, WHITE, fit, font, u
 from bot.render.reggverse_parts import (
@@ -33,6 +32,7 @@ from bot.render.reggverse_parts import (
     wrap,
 )
 from bot.render.reggverse_words import Words
+from bot.texts.i18n import N_
 from games.reggverse.board import geometry
 from games.reggverse.data import EGG_COLOURS as ALL_EGGS
 

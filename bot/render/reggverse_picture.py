@@ -25,7 +25,6 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.i18n import N_
 from bot.render.paletted import Piece, canvas, mapped, paste
 from bot.render.phone import INK, UNIT, WHITE, fit, font, u
 from bot.render.reggverse_panels import ACTION, TARGETS, Part, Sheet, hand, in_egg_order, nothing, players
@@ -49,6 +48,7 @@ from bot.render.reggverse_parts import (
     square_image,
     wrap,
 )
+from bot.texts.i18n import N_
 from games.core import Prompt
 from games.reggverse.board import geometry, matching_tiles
 

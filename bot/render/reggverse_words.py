@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot import i18n
-from bot.i18n import N_, NN_, NP_
+from bot.texts import i18n
+from bot.texts.i18n import N_, NN_, NP_
 
 # --- egg colours ---------------------------------------------------------------------------------------
 EGG_COLOURS = {  # after "egg", singular: "a red egg"

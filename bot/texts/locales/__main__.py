@@ -1,5 +1,5 @@
-"""`python -m bot.locales`: write bot/locales/bot.pot from the code and merge it into each bot.po, with
-each language's typography (bot.locales.typography)."""
+"""`python -m bot.texts.locales`: write bot/texts/locales/bot.pot from the code and merge it into each bot.po, with
+each language's typography (bot.texts.locales.typography)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import sys
 
 from babel.messages.pofile import read_po, write_po
 
-from bot.i18n import LANGUAGES, LOCALES, po_path
-from bot.locales import extract
-from bot.locales.typography import typeset
+from bot.texts.i18n import LANGUAGES, LOCALES, po_path
+from bot.texts.locales import extract
+from bot.texts.locales.typography import typeset
 
 
 def _translated(string: object) -> bool:

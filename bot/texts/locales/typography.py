@@ -1,5 +1,5 @@
 """Each language's typography, applied to every translation when the catalogs are merged (`python -m
-bot.locales`), so nobody has to type the spaces by hand.
+bot.texts.locales`), so nobody has to type the spaces by hand.
 
 French puts a no-break space before ":" (U+00A0) and inside « » (U+00A0), a narrow one (U+202F) before
 ";", "!" and "?" (the Imprimerie nationale's rules), so that Discord never wraps a line between a word

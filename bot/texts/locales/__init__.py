@@ -1,6 +1,6 @@
 """The message catalogs: bot.pot (extracted from the code) and <lang>/LC_MESSAGES/bot.po.
 
-`python -m bot.locales` re-extracts the template and merges it into every language's catalog (new
+`python -m bot.texts.locales` re-extracts the template and merges it into every language's catalog (new
 messages arrive with an empty translation, which shows in English until someone fills it in; the
 catalog test fails meanwhile). Glossaries of game terms: glossary.<lang>.json.
 """
@@ -12,7 +12,7 @@ from pathlib import Path
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 
-ROOT = Path(__file__).resolve().parents[2]  # the project
+ROOT = Path(__file__).resolve().parents[3]  # the project
 SOURCES = ("bot", "table")  # the packages whose marked messages make the catalogs
 KEYWORDS = {"N_": None, "NP_": ((1, "c"), 2), "NN_": (1, 2)}
 METHOD_MAP = [("**/locales/**", "ignore"), ("**.py", "python")]

@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 
-from bot import i18n
+from bot.texts import i18n
 from storage import Database
 
 

@@ -1,13 +1,13 @@
-"""Every sentence the table shows, as English msgids marked for the catalogs (see bot.i18n); the table
+"""Every sentence the table shows, as English msgids marked for the catalogs (see bot.texts.i18n); the table
 service's own refusals come from table.messages.
 
-Use them through `bot.i18n.t(lang, text.X, **params)` (plural pairs through `tn`). Renderers keep
+Use them through `bot.texts.i18n.t(lang, text.X, **params)` (plural pairs through `tn`). Renderers keep
 their game's own sentences next to their code, marked the same way.
 """
 
 from __future__ import annotations
 
-from bot.i18n import N_, NN_
+from bot.texts.i18n import N_, NN_
 
 # The table service's own refusals live beside it; they are part of what the bot says.
 from table.messages import (  # noqa: F401
@@ -102,7 +102,7 @@ PICKABLE_AI_LEVELS = ("heuristic", "expert")
 
 def ai_level_name(lang: str, level: str) -> str:
     """An AI level as players read it ("easy", "expert"); a level without a name here, as it is."""
-    from bot.i18n import t
+    from bot.texts.i18n import t
 
     message = AI_LEVEL_NAMES.get(level)
     return t(lang, message) if message else level

@@ -1,11 +1,11 @@
 """Every sentence of `/leaderboard`, `/stats` and `/history`, as English msgids for the catalogs.
 
-Use them through `bot.i18n.t(lang, text_stats.X, **params)` (plural pairs through `tn`), like bot.text.
+Use them through `bot.texts.i18n.t(lang, text_stats.X, **params)` (plural pairs through `tn`), like bot.texts.text.
 """
 
 from __future__ import annotations
 
-from bot.i18n import N_, NN_, NP_
+from bot.texts.i18n import N_, NN_, NP_
 
 # --- commands (names and descriptions; the translator localises them when they are synced) ---------
 CMD_LEADERBOARD = NP_("command", "leaderboard")

@@ -2,9 +2,9 @@
 
 Every sentence the bot shows is an English msgid marked in the code with `N_` (or `NP_` with a
 context, `NN_` for singular/plural pairs) and looked up at run time with `t`, `tp` or `tn` in the
-reader's language. The catalogs are bot/locales/<lang>/LC_MESSAGES/bot.po, read at start-up with
+reader's language. The catalogs are bot/texts/locales/<lang>/LC_MESSAGES/bot.po, read at start-up with
 `babel.messages.pofile.read_po` and compiled in memory, so no build step is needed;
-`python -m bot.locales` re-extracts bot/locales/bot.pot from the code and merges it into them.
+`python -m bot.texts.locales` re-extracts bot/texts/locales/bot.pot from the code and merges it into them.
 
 Languages: "en" (the msgids themselves), "it", "fr". Any other Discord locale falls back to English.
 """
@@ -186,7 +186,7 @@ def _listing(lang: str, values: tuple[str, ...]) -> str:
 
 
 # A label and its value, and items one after the other, where code puts them together: French puts a
-# no-break space before ":" and a narrow one before ";" (bot.locales.typography), so neither is written
+# no-break space before ":" and a narrow one before ";" (bot.texts.locales.typography), so neither is written
 # in code.
 LABELLED = N_("{label}: {value}")
 

@@ -14,7 +14,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import i18n
+from bot.texts import i18n
 
 NAME_CONTEXT = "command"
 NAME_LOCATIONS = frozenset(
