@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from bot.client import TableBot
-    from bot.settings import Settings
+    from bot.ops.settings import Settings
 
 __all__ = ["create_bot"]
 

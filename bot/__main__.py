@@ -23,8 +23,8 @@ from typing import Any
 import discord
 from pydantic import ValidationError
 
-from bot.logs import configure_logging
-from bot.settings import TOKEN_HELP, Settings
+from bot.ops.logs import configure_logging
+from bot.ops.settings import TOKEN_HELP, Settings
 
 log = logging.getLogger("bot")
 

@@ -18,10 +18,10 @@ from bot.cogs.timers import TimerCog
 from bot.components import DYNAMIC_ITEMS, PREFIXES
 from bot.metrics import BotMetrics, MetricsServer
 from bot.notify import DiscordNotifier
+from bot.ops.settings import Settings
 from bot.pacing import GlobalBucket
 from bot.preferences import SHARED_TTL, NotificationModes
 from bot.render.pool import PICTURES
-from bot.settings import Settings
 from bot.texts import i18n, text
 from bot.texts.languages import Languages, of_user
 from bot.texts.translator import CatalogTranslator

@@ -25,6 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from bot.ops.processes import follow_parent
 from games.core import Game, Prompt
 from table.thinking import SEARCHING_LEVELS, decide, decide_from_json
 
@@ -32,9 +33,7 @@ log = logging.getLogger(__name__)
 
 
 def _start_worker(bot_pid: int) -> None:
-    from bot.render.pool import _follow
-
-    _follow(bot_pid)
+    follow_parent(bot_pid)
 
 
 class Thinkers:

@@ -29,7 +29,7 @@ from pydantic import SecretStr
 
 from bot import create_bot
 from bot.client import TableBot
-from bot.settings import Settings
+from bot.ops.settings import Settings
 from fakediscord.driver import OPTION_TYPES, Driver, Response, components_of
 from fakediscord.fake_discord import (
     ALL_PERMISSIONS,

@@ -349,7 +349,7 @@ async def bot_on_loopback(
     from pydantic import SecretStr
 
     from bot import create_bot
-    from bot.settings import Settings
+    from bot.ops.settings import Settings
     from fakediscord.loopback import TOKEN
 
     with (

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from pydantic import SecretStr
 
 import games
-from bot.logs import QUIET_LOGGERS, REDACTED, WITHHELD, Redactor, configure_logging
-from bot.settings import Settings
+from bot.ops.logs import QUIET_LOGGERS, REDACTED, WITHHELD, Redactor, configure_logging
+from bot.ops.settings import Settings
 from harness import Harness
 from harness.play import play_to_end
 

@@ -174,7 +174,7 @@ def test_a_bot_killed_with_sigkill_leaves_no_worker_behind() -> None:
     import subprocess
     import sys
 
-    from bot.render.pool import _alive
+    from bot.ops.processes import alive as _alive
 
     bot = subprocess.run([sys.executable, "-c", KILLED_BOT], capture_output=True, text=True, timeout=120)
     assert bot.returncode == -signal.SIGKILL, bot.stderr

@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from bot.settings import Settings
+from bot.ops.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 

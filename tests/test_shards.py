@@ -21,7 +21,7 @@ from bench import crash as crash_bench
 from bench.crash import count_errors
 from bench.shards import TWO, ShardedRun, guilds_on_every_shard, spawn
 from bot.client import TableBot
-from bot.settings import Settings
+from bot.ops.settings import Settings
 from fakediscord.loopback import Loopback
 from harness.run_bot import BotProcess
 from storage import Database, Shards, shard_of

@@ -31,7 +31,7 @@ from bench.load.measure import (
 )
 from bench.load.plan import LOBBY_WITHIN, MIX, TABLES_PER_GUILD, percentile, plan
 from bench.load.players import InProcessRun, LoadRun, LoopbackRun
-from bot.settings import Settings
+from bot.ops.settings import Settings
 
 # The bot's own pacing of its table edits, as it runs by default (the harness turns it off for tests).
 TABLE_EDIT_INTERVAL: float = Settings.model_fields["table_edit_interval"].default

@@ -21,8 +21,6 @@ import asyncio
 import logging
 import multiprocessing
 import os
-import threading
-import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -30,12 +28,12 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.settings import Settings
+from bot.ops.processes import follow_parent
+from bot.ops.settings import Settings
 from games.core import Choice, Prompt
 
 log = logging.getLogger(__name__)
 
-PARENT_CHECK_SECONDS = 0.5
 DEFAULT_WORKER_MEMORY_MB: int = Settings.model_fields["render_worker_memory_mb"].default  # the setting's
 GIVE_UP_AFTER = 3  # worker failures in a row, nothing drawn by a worker in between
 
@@ -82,17 +80,6 @@ def draw_in_worker(game_key: str, method: str, args: tuple[Any, ...]) -> bytes |
     return drawn
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-        with open(f"/proc/{pid}/stat", "rb") as stat:  # a killed bot not yet reaped is a zombie
-            return stat.read().rpartition(b")")[2].split()[0] != b"Z"
-    except ProcessLookupError:
-        return False
-    except OSError:  # no /proc: the signal check alone
-        return True
-
-
 def _start_worker(bot_pid: int, pieces_memory: int) -> None:
     """In each new worker: keep more recent pictures and drawn pieces than the bot's own process does
     (a worker draws every table's pictures; their memory is the worker's, the same however many games),
@@ -101,21 +88,7 @@ def _start_worker(bot_pid: int, pieces_memory: int) -> None:
 
     generic.RECENT_PICTURE_BYTES = generic.WORKER_RECENT_PICTURE_BYTES
     paletted.KeptPieces.memory = pieces_memory
-    _follow(bot_pid)
-
-
-def _follow(bot_pid: int) -> None:
-    """In a worker: leave when the bot is gone. A bot killed with SIGKILL never says so, and a worker
-    (which holds the forkserver's pipes) would otherwise keep itself and the forkserver alive."""
-
-    def watch() -> None:
-        while _alive(bot_pid):
-            time.sleep(PARENT_CHECK_SECONDS)
-        os._exit(0)
-
-    watcher = threading.Thread(target=watch, daemon=True)
-    watcher.name = "picture-worker-watch"
-    watcher.start()
+    follow_parent(bot_pid)
 
 
 def _warm() -> bool:

@@ -26,7 +26,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
 if TYPE_CHECKING:
-    from bot.settings import Settings
+    from bot.ops.settings import Settings
 
 REDACTED = "[redacted]"
 WITHHELD = "[message withheld: it held a secret that could not be redacted]"
