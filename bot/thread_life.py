@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING, TypeVar
 import aiohttp
 import discord
 
-from bot import endings, refusals
+from bot import endings
 from bot.delivered import Delivered
 from bot.private import nonce
+from bot.transport import refusals
 from storage import GameRow
 from table import TableUpdate
 
@@ -45,11 +46,11 @@ class ThreadLife:
         """Send `request` to the game's thread; if Discord archived the thread meanwhile (a game idle past
         the thread's auto-archive: 50083), reopen it and send once more. A locked thread (a moderator's, or
         ours at the end) stays shut: the refusal goes to the caller."""
-        shown = self.delivered.known(game.id) if game.id is not None else None
-        thread_id = (shown.thread_id if shown is not None else None) or game.thread_id
         try:
             return await request()
         except discord.HTTPException as error:
+            shown = self.delivered.known(game.id) if game.id is not None else None
+            thread_id = (shown.thread_id if shown is not None else None) or game.thread_id
             if error.code != refusals.THREAD_ARCHIVED or thread_id is None:
                 raise
         log.info("the thread of game %s was archived meanwhile; reopening it", game.id)
