@@ -124,8 +124,8 @@ def _problem(error: Any) -> str:
 
 
 def invite(argv: list[str]) -> int:
-    """Print the invite link (bot.permissions): the scopes and the permissions integer the bot needs."""
-    from bot import permissions
+    """Print the invite link (bot.transport.permissions): the scopes and the permissions integer the bot needs."""
+    from bot.transport import permissions
 
     parser = argparse.ArgumentParser(prog="python -m bot invite", description="Print the link that adds the bot.")
     parser.add_argument("--application-id", type=int, help="the application's id (default: read from DISCORD_TOKEN)")

@@ -11,7 +11,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot import handlers, pacing
+from bot import handlers
 from bot.cogs import leaderboard
 from bot.cogs.game import GameCog
 from bot.cogs.timers import TimerCog
@@ -19,13 +19,14 @@ from bot.components import DYNAMIC_ITEMS, PREFIXES
 from bot.metrics import BotMetrics, MetricsServer
 from bot.notify import DiscordNotifier
 from bot.ops.settings import Settings
-from bot.pacing import GlobalBucket
 from bot.preferences import SHARED_TTL, NotificationModes
 from bot.render.pool import PICTURES
 from bot.texts import i18n, text
 from bot.texts.languages import Languages, of_user
 from bot.texts.translator import CatalogTranslator
 from bot.thinking import THINKERS
+from bot.transport import pacing
+from bot.transport.pacing import GlobalBucket
 from bot.tree import COMMANDS_DIGEST, TableTree, commands_digest
 from storage import Database, Shards
 from table import TableService, TableUpdate, WatchTimes
@@ -74,7 +75,7 @@ class CountedNotifier(DiscordNotifier):
 
 
 def global_bucket(settings: Settings) -> GlobalBucket | None:
-    """The bucket that keeps this process within its share of Discord's global limit (bot/pacing.py);
+    """The bucket that keeps this process within its share of Discord's global limit (bot/transport/pacing.py);
     None when GLOBAL_RATE_LIMIT is 0."""
     if settings.global_rate_limit == 0:
         return None
@@ -165,7 +166,7 @@ class TableBot(commands.AutoShardedBot):
             await self.metrics_server.start(self.settings.metrics_host, self.settings.metrics_port)
         # Connect first, repair after: what a stopped process committed but never showed (only the games
         # owed something, table.resume) is shown in the background once the gateway is up, paced as all
-        # requests are (bot.pacing: prompts first, then tables, then the log); a click on a game not
+        # requests are (bot.transport.pacing: prompts first, then tables, then the log); a click on a game not
         # repaired yet repairs it first.
         self.table.start_repair(first=self._connected)
 

@@ -15,11 +15,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import answer, endings, guide, leaderboards, present, refusals
-from bot.answer import in_time
+from bot import endings, guide, leaderboards, present
 from bot.render.pool import CLICK
 from bot.texts import i18n, text
 from bot.texts.languages import of_server, of_user
+from bot.transport import answer, refusals
+from bot.transport.answer import in_time
 from storage import GameRow
 from table import Decided, SeatNotice, TableError, TableService, TableUpdate, Unacknowledged
 

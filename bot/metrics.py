@@ -9,8 +9,8 @@ in the harness) never share or collide on a counter. Where the numbers come from
 - REST calls and 429s: aiohttp's tracing on discord.py's HTTP session (`http_trace=`), so every real
   request counts, interaction callbacks included, with its route reduced to a template;
 - requests held by discord.py's rate limiter: its buckets (`Ratelimit`), made by this bot's HTTP
-  client as `bot.pacing.PacedRatelimit`s that time how long each holds a request (`pace`);
-- Discord's global limit: the bot's own bucket (`bot.pacing.GlobalBucket`), read at each scrape;
+  client as `bot.transport.pacing.PacedRatelimit`s that time how long each holds a request (`pace`);
+- Discord's global limit: the bot's own bucket (`bot.transport.pacing.GlobalBucket`), read at each scrape;
 - notification delays: the notifier says when what it was handed reached Discord (`notification_shown`);
 - interaction response time: from discord.py parsing the INTERACTION_CREATE to the end of the first
   response (the callback POST), timed by the webhook adapter that discord.py lets a context choose;
@@ -53,9 +53,9 @@ from prometheus_client.registry import Collector
 from yarl import URL
 
 import games
-from bot import pacing
 from bot.components import PREFIXES
-from bot.pacing import GlobalBucket, Priority
+from bot.transport import pacing
+from bot.transport.pacing import GlobalBucket, Priority
 from storage import Database, GameNotFound, VersionConflict
 from storage.shards import Shards
 
@@ -273,7 +273,7 @@ class BotMetrics:
     def pace(self, http: discord.http.HTTPClient, global_bucket: GlobalBucket | None) -> None:
         """Let `http` pace its bot-token requests under Discord's global limit with `global_bucket`
         (None: not paced) and report here how long its route buckets held requests and what the
-        global bucket did (`bot.pacing`)."""
+        global bucket did (`bot.transport.pacing`)."""
         held = (self.requests_held.labels("before").observe, self.requests_held.labels("after").observe)
         pacing.install(http, global_bucket, held)
         if global_bucket is not None:
@@ -432,7 +432,7 @@ class _TimedAdapter(AsyncWebhookAdapter):
 
     async def create_interaction_response(self, *args: Any, **kwargs: Any) -> Any:
         # A failed attempt counts as a failure; the first that succeeds (an attempt sent again after
-        # its connection failed: bot.answer) gives the time to the first response.
+        # its connection failed: bot.transport.answer) gives the time to the first response.
         try:
             result = await super().create_interaction_response(*args, **kwargs)
         except Exception:

@@ -45,20 +45,21 @@ from typing import TYPE_CHECKING, Literal, TypeVar
 
 import discord
 
-from bot import present, refusals
+from bot import present
 from bot.attachments import ShownPictures
 from bot.components import EndGameButton
 from bot.delivered import Delivered
 from bot.outgoing import Outgoing
-from bot.pacing import Priority, priority
 from bot.pending import RECENT_LINES, THREAD, Pending
 from bot.private import PrivateWindows, nonce
 from bot.reach import Reaches
-from bot.refusals import transient
 from bot.render.generic import relative_time
 from bot.render.pool import AGAIN, NOTIFICATION, Superseded
 from bot.texts import i18n, text
 from bot.thread_life import ThreadLife
+from bot.transport import refusals
+from bot.transport.pacing import Priority, priority
+from bot.transport.refusals import transient
 from storage import DatabaseUnavailable, GameRow, SeatRow
 from storage.types import utcnow
 from table import TableUpdate

@@ -18,7 +18,7 @@ nothing at all after their own click, whose answer shows what comes next.
 
 Routes (bot.reach): whatever can go through the token of the player's latest click does (the
 follow-up with the new prompt, the edit, the deletion of the old prompt): Discord does not count
-those against the bot's global limit. Otherwise the bot's own routes, paced (bot.pacing): prompts
+those against the bot's global limit. Otherwise the bot's own routes, paced (bot.transport.pacing): prompts
 first, deleting an old prompt last (it is clean-up, sent in the background).
 """
 
@@ -35,14 +35,15 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
-from bot import present, refusals
+from bot import present
 from bot.attachments import ShownPictures
 from bot.delivered import Delivered, SeatShown
-from bot.pacing import Priority, priority
 from bot.preferences import DM, MENTION, OFF
 from bot.reach import Reach, Reaches, dead_token
 from bot.render.pool import Superseded, picture_priority
 from bot.texts import i18n
+from bot.transport import refusals
+from bot.transport.pacing import Priority, priority
 from storage import GameRow, SeatRow
 from table import SeatNotice, TableUpdate
 

@@ -3,7 +3,7 @@
 A click (or a command) gives the bot the interaction's token for 15 minutes. Through it the bot can
 edit or delete the message the click was on (`@original`; for a command, its answer), and post,
 edit and delete follow-up messages in the channel the interaction happened in: the interaction
-webhook routes, which are exempt from Discord's global limit (bot/pacing.py). So a player who keeps
+webhook routes, which are exempt from Discord's global limit (bot/transport/pacing.py). So a player who keeps
 playing is served through their own latest click: their DM prompt edited or followed up, their
 ephemeral hand (closed DMs) refreshed, at no cost to the bot's global budget.
 
@@ -23,7 +23,7 @@ from typing import Any
 
 import discord
 
-from bot import refusals
+from bot.transport import refusals
 
 TOKEN_LIFETIME = 15 * 60.0  # seconds Discord keeps an interaction's token valid
 MARGIN = 60.0  # seconds of life a token must have left to be used

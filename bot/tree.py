@@ -16,9 +16,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import answer
 from bot.texts import i18n, text
 from bot.texts.languages import of_user
+from bot.transport import answer
 
 COMMANDS_DIGEST = "commands-digest"  # bot_state key: the digest of the commands last pushed to Discord
 

@@ -1,4 +1,4 @@
-"""An interaction's answer whose connection fails on its way (bot/answer.py).
+"""An interaction's answer whose connection fails on its way (bot/transport/answer.py).
 
 The connection of an interaction callback may fail either before Discord acts on it (nothing was
 answered: sending it again is the answer) or after (the answer is in place, and Discord refuses a second

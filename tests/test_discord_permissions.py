@@ -10,8 +10,8 @@ import base64
 import discord
 import pytest
 
-from bot import permissions
 from bot.__main__ import main as bot_main
+from bot.transport import permissions
 from harness import EPHEMERAL, Harness
 from harness.play import play_to_end
 from tests.test_discord_table import GAME_ID

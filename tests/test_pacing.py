@@ -1,4 +1,4 @@
-"""The bot's own pacing under Discord's global limit (bot/pacing.py).
+"""The bot's own pacing under Discord's global limit (bot/transport/pacing.py).
 
 The bucket on its own: never more than its burst plus its rate in any stretch of time, whatever comes
 when; waiting requests served by priority, then in order of arrival; a cancelled request takes no
@@ -21,9 +21,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot import pacing
 from bot.metrics import BotMetrics
-from bot.pacing import GlobalBucket, Priority, priority
+from bot.transport import pacing
+from bot.transport.pacing import GlobalBucket, Priority, priority
 from fakediscord.fake_discord import GUILD_ID
 from fakediscord.loopback import TOKEN, Loopback
 from fakediscord.rate_limits import Bucket, RateLimits

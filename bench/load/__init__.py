@@ -10,7 +10,7 @@ and a real gateway websocket on 127.0.0.1), and the players and the fake run in 
 the bot's own CPU time can be told apart. The fake applies Discord's limits as Discord does for every
 bot (fakediscord/rate_limits.py): per channel, creating and editing messages (5 per 5 s, each thread
 and DM its own; with the headers discord.py paces itself by), and the global 50 requests per second
-of a bot token (the interaction routes exempt; the bot paces itself under it: bot/pacing.py).
+of a bot token (the interaction routes exempt; the bot paces itself under it: bot/transport/pacing.py).
 `--no-limits` turns the per-channel limit off, `--no-global-limit` the global one (and the bot's
 pacing under it). `--with-floor` measures the floor (bench/floor.py) first, in the same sitting.
 `inprocess`: the bot, discord.py, the fake and the players share one process (harness: only the

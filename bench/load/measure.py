@@ -302,7 +302,7 @@ def limit_figures(before: str, after: str) -> dict[str, Any]:
         "held_seconds": round(sum(f["answers"] * f.get("mean_ms", 0.0) for f in held.values()) / 1000, 1),
         "held": held,
         "delays": {kind: between(DELAYS, "kind", kind) for kind in ("table", "dm", "dm_picture", "dm_view", "log")},
-        # The bot's own bucket for Discord's global limit (bot/pacing.py): requests by priority, their
+        # The bot's own bucket for Discord's global limit (bot/transport/pacing.py): requests by priority, their
         # mean wait, and the seconds some request waited (the bucket was the bottleneck).
         "global_bucket": {
             "requests": {level: int(n) for level, n in sorted(requests.items())},

@@ -336,7 +336,7 @@ async def _run_loopback(
     try:
         with open(log_path, "wb") as log:  # noqa: ASYNC230 - opened once, before anything runs
             clock = BotClock(free_port())
-            # Without the global limit the bot does not pace itself under it either (bot/pacing.py).
+            # Without the global limit the bot does not pace itself under it either (bot/transport/pacing.py).
             paced = {} if limits is not None and limits.global_limit is not None else {"global_rate_limit": "0"}
             bot = await BotProcess.spawn(
                 lb, url, log=log, metrics_port=str(clock.port), table_edit_interval=str(TABLE_EDIT_INTERVAL), **paced

@@ -16,10 +16,11 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
-from bot import answer, guide, handlers, permissions, preferences, present
+from bot import guide, handlers, preferences, present
 from bot.texts import i18n, text
 from bot.texts.i18n import N_, NP_
 from bot.texts.languages import of_server, of_user
+from bot.transport import answer, permissions
 from storage import DatabaseUnavailable, GameRow
 from table import DEFAULT_TURN_SECONDS, TableError, echo
 

@@ -15,12 +15,12 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
-from bot import answer as answering
 from bot import handlers
 from bot.cogs.game import GAME_CHOICES
 from bot.leaderboards import board_message, board_scope, history_message, stats_message
 from bot.texts import text_stats as ts
 from bot.texts.languages import of_user
+from bot.transport import answer as answering
 
 if TYPE_CHECKING:
     from bot.client import TableBot

@@ -76,7 +76,7 @@ class Settings(BaseSettings):
     # This process's share of Discord's global limit (50 requests per second per bot token, every
     # process together; interactions exempt), in requests per second. Unset: the fraction of the shards
     # it runs (SHARD_IDS of SHARD_COUNT), all 50 for a process that runs them all. The bot paces its
-    # requests below it (bot/pacing.py); 0 turns the pacing off (tests only: Discord answers 429s).
+    # requests below it (bot/transport/pacing.py); 0 turns the pacing off (tests only: Discord answers 429s).
     global_rate_limit: Annotated[float | None, Field(ge=0, le=50), BeforeValidator(_blank_is_none)] = None
     # The least time in seconds between two edits of a game's table message (bot.notify): what comes
     # meanwhile waits and only the newest state is shown; a table that only says who has decided waits

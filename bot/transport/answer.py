@@ -21,11 +21,13 @@ from typing import Any, TypeVar
 import aiohttp
 import discord
 
-from bot import refusals
+from bot.transport import refusals
 
 log = logging.getLogger(__name__)
 
-ACKNOWLEDGED_KEY = "bot.answer.acknowledged"  # Interaction.extras: acknowledged by a callback whose answer was lost
+ACKNOWLEDGED_KEY = (
+    "bot.transport.answer.acknowledged"  # Interaction.extras: acknowledged by a callback whose answer was lost
+)
 # The connection failed with the request perhaps delivered (a kept-alive connection closed by the other
 # end as it was reused, a reset): worth sending once more. Timeouts are not retried: the guard's
 # deferral, or Discord's three seconds, have run out by then.
@@ -33,7 +35,7 @@ CONNECTION_LOST = (aiohttp.ServerDisconnectedError, aiohttp.ClientOSError)
 T = TypeVar("T")
 
 DEFER_AFTER = 2.0  # seconds: leaves a second of Discord's three for the defer itself to arrive
-GUARD_KEY = "bot.answer.in_time"  # where the interaction's guard is kept (Interaction.extras)
+GUARD_KEY = "bot.transport.answer.in_time"  # where the interaction's guard is kept (Interaction.extras)
 PUBLIC = "public_answer"  # a slash command's extras key: its answer is seen by the channel, not only the user
 PUBLIC_OPTION = "public_option"  # ... or the name of its bool option that makes the answer public when true
 
