@@ -495,9 +495,12 @@ async def test_a_click_whose_picture_is_late_is_answered_before_its_deferral_wou
     from bot import handlers
     from bot.render import pool
 
-    _slow_pictures(monkeypatch, pool.CLICK, 1.0)
+    # Wide margins (the answer half a second before its deferral is due, the picture far later): the order
+    # of the two must not depend on how busy the machine running the test is.
+    _slow_pictures(monkeypatch, pool.CLICK, 3.0)
     monkeypatch.setattr(handlers, "PICTURE_WAIT", 10.0)
-    monkeypatch.setattr(handlers, "DECISION_DEFER_AFTER", 0.3)
+    monkeypatch.setattr(handlers, "DECISION_DEFER_AFTER", 1.5)
+    monkeypatch.setattr(handlers, "ANSWER_MARGIN", 0.5)
     calls, _deciding = await _reggverse_decision(harness)
     [callback] = [c for c in calls if c.path.endswith("/callback")]
     assert callback.json["type"] == 7 and "You chose" in callback.json["data"]["content"], "no deferral (type 6)"
