@@ -3,14 +3,19 @@
 `random_player(seed)` answers any prompt with uniformly random legal choices. Each game's heuristic
 player lives in its own package and is reached through `game.ai("heuristic", seed)` or `player()`.
 Both are deterministic for their seed.
+
+This module sits below games.core at run time: the base `Game.ai()` hands out `RandomPlayer` for the
+"random" level every game has, so nothing here may import the contract but for type hints (a cycle
+otherwise). Everything here reaches a game only through the object it is given.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from games.core import Game, Player, Prompt
+if TYPE_CHECKING:
+    from games.core import Game, Player, Prompt
 
 
 class RandomPlayer:

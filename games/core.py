@@ -293,10 +293,13 @@ class Game(ABC, Generic[S]):
 
     def ai(self, level: str, seed: int) -> Player:
         """An AI player of one of `ai_levels`, deterministic for `seed`."""
-        from games import ai
-
         if level == "random":
-            return ai.RandomPlayer(seed)
+            # games.ai lies below this module (it imports the contract for type hints only). Imported here
+            # rather than at the top because it may run compiled: `import games` loads no compiled module,
+            # so that games.build.prefer_sources() can still run the .py files.
+            from games.ai import RandomPlayer
+
+            return RandomPlayer(seed)
         raise ValueError(f"unknown AI level {level!r}; known: {', '.join(self.ai_levels)}")
 
     # Option sets worth covering when the whole table is exercised (benchmarks, soak tests): the defaults
