@@ -82,8 +82,8 @@ def eggs_empires_gallery(directory: str, seed: int = 2026) -> list[str]:
 
     from PIL import Image
 
-    from bot.render.eggs_empires_parts import UNIT, picture_palette
-    from bot.render.eggs_empires_picture import picture, seat_view_with_prompt
+    from bot.render.eggs_empires.parts import UNIT, picture_palette
+    from bot.render.eggs_empires.picture import picture, seat_view_with_prompt
 
     folder = Path(directory)
     folder.mkdir(parents=True, exist_ok=True)
@@ -119,7 +119,7 @@ def eggs_empires_gallery(directory: str, seed: int = 2026) -> list[str]:
     readme = [
         "# Eggs and Empires: one whole game, as it looks on a phone",
         "",
-        f"A 4-player game (seed {seed}, heuristic players), drawn by `bot/render/eggs_empires_picture.py` and",
+        f"A 4-player game (seed {seed}, heuristic players), drawn by `bot/render/eggs_empires/picture.py` and",
         "shrunk to 400 px wide, the width of a phone's chat column. Regenerate with",
         "`python -m bench pictures --gallery docs/pictures/eggs-empires`.",
         "",
@@ -255,9 +255,12 @@ def _many_tables(
     picture worker draws every table's pictures. A worker keeps RENDER_WORKER_MEMORY_MB of drawn pieces
     (its default; `*_tables_budget`: only the renderers' own budgets, as the bot's process keeps); the first
     third of the pictures fill them and are not counted."""
-    from bot.render import eggs_empires_parts, eggs_empires_picture, paletted, reggverse_parts
-    from bot.render import reggverse_picture as reggverse
-    from bot.render.pool import DEFAULT_WORKER_MEMORY_MB
+    from bot.render.eggs_empires import parts as eggs_empires_parts
+    from bot.render.eggs_empires import picture as eggs_empires_picture
+    from bot.render.kit import paletted
+    from bot.render.kit.pool import DEFAULT_WORKER_MEMORY_MB
+    from bot.render.reggverse import parts as reggverse_parts
+    from bot.render.reggverse import picture as reggverse
 
     kinds = {
         "eggs_empires": (
@@ -316,10 +319,11 @@ def main(argv: list[str]) -> int:
             print(line)
         return 0
 
-    from bot.render import eggs_empires_parts, eggs_empires_picture
     from bot.render import eight_minute_empire as eme
-    from bot.render import eight_minute_empire_map as eme_map
-    from bot.render import reggverse_picture as reggverse
+    from bot.render.eggs_empires import parts as eggs_empires_parts
+    from bot.render.eggs_empires import picture as eggs_empires_picture
+    from bot.render.eight_minute_empire import picture as eme_map
+    from bot.render.reggverse import picture as reggverse
 
     names = ("Ada", "Bartholomew", "Cy", "Dee")
 
@@ -369,7 +373,7 @@ def main(argv: list[str]) -> int:
             reggverse.encode,
         ),
     }
-    from bot.render import reggverse_parts
+    from bot.render.reggverse import parts as reggverse_parts
 
     kept = {  # what the renderers keep from one picture for the next: forgotten before each measured one
         "eggs_empires_table": eggs_empires_parts.KEPT.clear,

@@ -20,7 +20,7 @@ from bot.metrics import BotMetrics, MetricsServer
 from bot.notify import DiscordNotifier
 from bot.ops.settings import Settings
 from bot.preferences import SHARED_TTL, NotificationModes
-from bot.render.pool import PICTURES
+from bot.render.kit.pool import PICTURES
 from bot.texts import i18n, text
 from bot.texts.languages import Languages, of_user
 from bot.texts.translator import CatalogTranslator

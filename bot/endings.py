@@ -18,8 +18,8 @@ import games
 from bot.components import RematchButton, ReplayButton, ReplayPageButton
 from bot.leaderboards import rating_change_text
 from bot.render import renderer_for
-from bot.render.generic import COLOUR, TableContext, clip
-from bot.render.pool import PictureJob
+from bot.render.kit.generic import COLOUR, TableContext, clip
+from bot.render.kit.pool import PictureJob
 from bot.texts import i18n, text
 from storage import GameRow, SeatRow
 

@@ -14,7 +14,7 @@ import discord
 import games
 from bot.components import RulesButton
 from bot.render import renderer_for
-from bot.render.generic import COLOUR, GuidePage, clip
+from bot.render.kit.generic import COLOUR, GuidePage, clip
 from bot.texts import i18n, text
 from bot.texts.i18n import NP_
 from games.core import Option

@@ -17,7 +17,7 @@ import discord
 
 import games
 from bot.components import LeaderboardPage
-from bot.render.generic import COLOUR, clip
+from bot.render.kit.generic import COLOUR, clip
 from bot.texts import i18n, text
 from bot.texts import text_stats as ts
 from storage import Database, RatingRow
@@ -25,7 +25,7 @@ from storage.ladder import PlayedGame
 from storage.ratings import GLOBAL, ai_level_of
 
 if TYPE_CHECKING:
-    from bot.render.chart import Series
+    from bot.render.kit.chart import Series
 
 PAGE_SIZE = 10
 TREND_GAMES = 5
@@ -204,7 +204,7 @@ def trend_text(history: Sequence[float], lang: str) -> tuple[str, int]:
 async def stats_message(
     db: Database, guild_id: int | None, user_id: int, name: str, lang: str, *, self_view: bool
 ) -> Answer:
-    from bot.render.chart import Series, rating_chart  # Pillow: at the first chart, not at every start-up
+    from bot.render.kit.chart import Series, rating_chart  # Pillow: at the first chart, not at every start-up
 
     scope_id = guild_id or GLOBAL
     scopes = [scope_id] if scope_id == GLOBAL else [scope_id, GLOBAL]

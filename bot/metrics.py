@@ -61,7 +61,7 @@ from storage.shards import Shards
 
 if TYPE_CHECKING:
     from bot.client import TableBot
-    from bot.render.pool import Pictures
+    from bot.render.kit.pool import Pictures
     from table import TableUpdate
 
 log = logging.getLogger(__name__)
@@ -564,7 +564,7 @@ class MetricsServer:
 
 
 class _PictureCollector(Collector):
-    """What became of the pictures asked for (read from `bot.render.pool.Pictures.counts` at each scrape)."""
+    """What became of the pictures asked for (read from `bot.render.kit.pool.Pictures.counts` at each scrape)."""
 
     def __init__(self, pictures: Pictures) -> None:
         self.pictures = pictures

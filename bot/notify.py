@@ -53,8 +53,8 @@ from bot.outgoing import Outgoing
 from bot.pending import RECENT_LINES, THREAD, Pending
 from bot.private import PrivateWindows, nonce
 from bot.reach import Reaches
-from bot.render.generic import relative_time
-from bot.render.pool import AGAIN, NOTIFICATION, Superseded
+from bot.render.kit.generic import relative_time
+from bot.render.kit.pool import AGAIN, NOTIFICATION, Superseded
 from bot.texts import i18n, text
 from bot.thread_life import ThreadLife
 from bot.transport import refusals

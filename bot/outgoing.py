@@ -9,7 +9,7 @@ from typing import Any
 
 import discord
 
-from bot.render.pool import NOTIFICATION, PICTURES, PictureJob
+from bot.render.kit.pool import NOTIFICATION, PICTURES, PictureJob
 
 
 @dataclass
@@ -20,7 +20,7 @@ class Outgoing:
     embeds: list[discord.Embed] = field(default_factory=list)
     view: discord.ui.View | None = None
     image: bytes | None = None
-    # A picture still to be drawn; `render()` draws it off the event loop (bot.render.pool). `pictured`
+    # A picture still to be drawn; `render()` draws it off the event loop (bot.render.kit.pool). `pictured`
     # remembers that this message has a picture slot, so an edit with no picture clears an outdated one.
     picture: PictureJob | None = None
     pictured: bool = False
@@ -29,7 +29,7 @@ class Outgoing:
     image_digest: tuple[bytes, bytes] | None = field(default=None, repr=False, compare=False)
 
     async def render(self, *, still_wanted: Callable[[], bool] | None = None, priority: int = NOTIFICATION) -> Outgoing:
-        """Draw the picture, in its turn among those waiting (bot.render.pool: CLICK, PROMPT, AGAIN...).
+        """Draw the picture, in its turn among those waiting (bot.render.kit.pool: CLICK, PROMPT, AGAIN...).
         Raises `Superseded` if `still_wanted()` says the message is outdated before its picture is drawn."""
         if self.picture is not None:
             self._show(await PICTURES.draw(self.picture, still_wanted=still_wanted, priority=priority))

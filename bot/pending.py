@@ -37,7 +37,7 @@ class Pending:
     tried: int = 0  # how many of `lines` a table edit whose outcome is unknown carried: never posted after
     dms: dict[int, SeatNotice] = field(default_factory=dict)  # seat -> the newest notice pending to it
     # Owed again because a newer version came while the previous one was drawn or sent: its picture
-    # goes before those that have not waited yet (bot.render.pool).
+    # goes before those that have not waited yet (bot.render.kit.pool).
     table_again: bool = False
     dms_again: set[int] = field(default_factory=set)
     table_since: list[tuple[int, float]] = field(default_factory=list)  # (version, when) not on the table yet

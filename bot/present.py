@@ -1,7 +1,7 @@
 """What a lobby, a table or a seat's private message looks like: embeds, components and files.
 
 Everything here is pure (no REST calls); the notifier and the handlers send what it builds.
-Pictures are drawn later, off the event loop, by `await message.render()` (bot.render.pool).
+Pictures are drawn later, off the event loop, by `await message.render()` (bot.render.kit.pool).
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from bot.components import (
 )
 from bot.outgoing import Outgoing
 from bot.render import renderer_for
-from bot.render.generic import COLOUR, TableContext, clip
-from bot.render.pool import PictureJob
+from bot.render.kit.generic import COLOUR, TableContext, clip
+from bot.render.kit.pool import PictureJob
 from bot.texts import i18n, text
 from games.core import Choice, Option, Prompt
 from storage import GameRow, SeatRow

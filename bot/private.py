@@ -20,6 +20,10 @@ Routes (bot.reach): whatever can go through the token of the player's latest cli
 follow-up with the new prompt, the edit, the deletion of the old prompt): Discord does not count
 those against the bot's global limit. Otherwise the bot's own routes, paced (bot.transport.pacing): prompts
 first, deleting an old prompt last (it is clean-up, sent in the background).
+
+Over 500 lines: the three ways of telling a player (and closed DMs), the routes of each and a prompt's
+picture that follows its words share one record per seat (what it shows, through which message); split,
+each part would reach into the others'.
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from bot.attachments import ShownPictures
 from bot.delivered import Delivered, SeatShown
 from bot.preferences import DM, MENTION, OFF
 from bot.reach import Reach, Reaches, dead_token
-from bot.render.pool import Superseded, picture_priority
+from bot.render.kit.pool import Superseded, picture_priority
 from bot.texts import i18n
 from bot.transport import refusals
 from bot.transport.pacing import Priority, priority

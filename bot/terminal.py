@@ -21,7 +21,7 @@ import discord
 
 from bot import endings
 from bot.render import renderer_for
-from bot.render.generic import TableContext
+from bot.render.kit.generic import TableContext
 from bot.texts import i18n, text
 from games.core import Game, IllegalAction, Prompt
 

@@ -30,7 +30,7 @@ from unittest import mock
 
 import games
 from bot import present
-from bot.render.generic import TableContext
+from bot.render.kit.generic import TableContext
 from fakediscord.driver import components_of
 from fakediscord.fake_discord import FakeDiscord, Upload
 from harness import Harness

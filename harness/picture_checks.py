@@ -9,8 +9,8 @@
 Text. Most people play on a phone, where Discord shows a picture at most ~400 px wide (PHONE_WIDTH): a
 picture drawn 960 px wide shrinks to 0.42 of its size, and its 15 px legend reads as 6 px. `text_on_phone`
 runs a drawing function, records the size of every text it draws, and scales the smallest by the width
-the picture is shown at. The hook is `ImageDraw.text` rather than `bot.render.fonts.font`: every text a
-renderer draws passes there, with the font it is drawn in (from bot/render/fonts.py or not, requested
+the picture is shown at. The hook is `ImageDraw.text` rather than `bot.render.kit.fonts.font`: every text a
+renderer draws passes there, with the font it is drawn in (from bot/render/kit/fonts.py or not, requested
 with `font_size=` or none at all) and the image it is drawn on, while a font may be requested and only
 measured with. The fonts are Pillow FreeType fonts, whose `size` is the em size in pixels.
 

@@ -6,7 +6,7 @@ import pytest
 
 import games
 from bot.render import renderer_for
-from bot.render.pool import PICTURES
+from bot.render.kit.pool import PICTURES
 from harness import Harness
 from harness.play import choice_components, decide_from_message
 

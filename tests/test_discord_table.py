@@ -311,8 +311,8 @@ async def _alice_and_bob_play(h: Harness, game: str, told_by: str = "dm") -> lis
 
 
 def _slow_pictures(monkeypatch: pytest.MonkeyPatch, slow: int, seconds: float) -> None:
-    """Pictures of priority `slow` (bot.render.pool: CLICK, PROMPT...) take `seconds` longer to draw."""
-    from bot.render import pool
+    """Pictures of priority `slow` (bot.render.kit.pool: CLICK, PROMPT...) take `seconds` longer to draw."""
+    from bot.render.kit import pool
 
     draw = pool.PICTURES.draw
 
@@ -452,7 +452,7 @@ async def test_a_click_before_the_prompts_picture_follows_keeps_its_answer(
 ) -> None:
     """A player clicks a prompt whose picture has not followed yet: the answer shows what comes next,
     and the prompt's picture, once drawn, is not sent (it would show the old prompt over the answer)."""
-    from bot.render import pool
+    from bot.render.kit import pool
     from harness.play import decide_from_message
 
     _slow_pictures(monkeypatch, pool.PROMPT, 0.5)
@@ -493,7 +493,7 @@ async def test_a_click_whose_picture_is_late_is_answered_before_its_deferral_wou
     """The answer waits for its picture no longer than the guard's deferral allows: the words and buttons
     are the answer (one callback, no deferral first), and the picture follows in an edit of it."""
     from bot import handlers
-    from bot.render import pool
+    from bot.render.kit import pool
 
     # Wide margins (the answer half a second before its deferral is due, the picture far later): the order
     # of the two must not depend on how busy the machine running the test is.

@@ -16,8 +16,8 @@ from PIL import Image
 import games
 from bot.render import renderer_for, renderer_modules
 from bot.render.eggs_empires import RENDERER
-from bot.render.eggs_empires_parts import KEPT, SCALE, UNIT
-from bot.render.eggs_empires_picture import png, seat_view_with_prompt
+from bot.render.eggs_empires.parts import KEPT, SCALE, UNIT
+from bot.render.eggs_empires.picture import png, seat_view_with_prompt
 from bot.texts import i18n
 from games.ai import RandomPlayer
 from games.core import Prompt

@@ -12,7 +12,7 @@ import pytest
 
 import games
 from bot.render.eggs_empires import RENDERER
-from bot.render.generic import TableContext
+from bot.render.kit.generic import TableContext
 from games.ai import RandomPlayer
 from games.core import Choice, Prompt
 

@@ -1,4 +1,4 @@
-"""Drawing in a palette's indexes (bot.render.eight_minute_empire_canvas) gives the pixels an RGB drawing
+"""Drawing in a palette's indexes (bot.render.eight_minute_empire.canvas) gives the pixels an RGB drawing
 gets once mapped onto the palette; and the map's kept base serves every moment without leaking one
 moment's pieces into another's picture."""
 
@@ -12,13 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
-from bot.render import eight_minute_empire_canvas as canvas_module
-from bot.render import eight_minute_empire_map as eme_map
+from bot.render.eight_minute_empire import canvas as canvas_module
 from bot.render.eight_minute_empire import map_part, render_map, seat_part
-from bot.render.eight_minute_empire_canvas import Canvas, blank
-from bot.render.fonts import font
-from bot.render.palette import fixed_palette
-from bot.render.paletted import Colours
+from bot.render.eight_minute_empire import picture as eme_map
+from bot.render.eight_minute_empire.canvas import Canvas, blank
+from bot.render.kit.fonts import font
+from bot.render.kit.palette import fixed_palette
+from bot.render.kit.paletted import Colours
 from bot.texts import i18n
 from games.eight_minute_empire import GAME
 from tests.test_eight_minute_empire_render import NAMES, moment, played

@@ -16,8 +16,8 @@ import pytest
 from PIL import Image
 
 from bot.render.eight_minute_empire import RENDERER, map_part, render_map, seat_part
-from bot.render.eight_minute_empire_canvas import Canvas, blank
-from bot.render.eight_minute_empire_map import (
+from bot.render.eight_minute_empire.canvas import Canvas, blank
+from bot.render.eight_minute_empire.picture import (
     CITY,
     GOLD,
     INK,

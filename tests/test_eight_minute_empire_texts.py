@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.render.eight_minute_empire import RENDERER
-from bot.render.generic import TableContext
+from bot.render.kit.generic import TableContext
 from bot.texts.i18n import LANGUAGES
 from games.core import Choice, Prompt
 from games.eight_minute_empire import GAME, shapes

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.render.eight_minute_empire import RENDERER
-from bot.render.generic import TableContext
+from bot.render.kit.generic import TableContext
 from games.eight_minute_empire import GAME, State
 from games.eight_minute_empire.views import _map
 from harness.eme_reference_view import reference_view

@@ -19,7 +19,7 @@ from discord import app_commands
 
 import games
 from bot.render.eggs_empires import RENDERER as EGGS
-from bot.render.generic import TableContext
+from bot.render.kit.generic import TableContext
 from bot.texts import i18n, text
 from bot.texts.i18n import LANGUAGES, LOCALES, po_path
 from bot.texts.locales import extract

@@ -11,7 +11,7 @@ import pytest
 
 import games
 from bot.render import eight_minute_empire as eme
-from bot.render.generic import TableContext
+from bot.render.kit.generic import TableContext
 from bot.texts import i18n
 from games.core import Rng
 from games.eight_minute_empire.cards import all_cards
@@ -177,7 +177,7 @@ def every_rule() -> list[dict[str, Any]]:
 
 
 def test_every_rule_action_and_objective_in_english_is_exactly_the_engines_text() -> None:
-    from bot.render import reggverse_words as regg
+    from bot.render.reggverse import words as regg
     from games.reggverse.board import rule_text
     from games.reggverse.data import ACTION_TEXT
     from games.reggverse.material import objective_tiles
@@ -204,14 +204,14 @@ def test_every_rule_action_and_objective_in_english_is_exactly_the_engines_text(
     ],
 )
 def test_rules_are_built_from_template_and_placeholders(lang: str, rule: dict[str, Any], expected: str) -> None:
-    from bot.render import reggverse_words as regg
+    from bot.render.reggverse import words as regg
 
     assert regg.Words(lang).rule(rule) == expected
     assert not ENGLISH_WORDS.search(expected)
 
 
 def test_actions_objectives_and_tile_types_are_translated() -> None:
-    from bot.render import reggverse_words as regg
+    from bot.render.reggverse import words as regg
 
     it, fr = regg.Words("it"), regg.Words("fr")
     assert it.action("teleport") == "Teletrasporto: spostati su una tessera libera qualsiasi"

@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 from babel.messages.pofile import read_po
 
-from bot.render.chart import axis_label
 from bot.render.eggs_empires import RENDERER as EGGS
-from bot.render.generic import TableContext
+from bot.render.kit.chart import axis_label
+from bot.render.kit.generic import TableContext
 from bot.render.reggverse import RENDERER as REGG
-from bot.render.reggverse_words import A_TILES, AN_EGGS, Words
+from bot.render.reggverse.words import A_TILES, AN_EGGS, Words
 from bot.texts import i18n, text
 from bot.texts.i18n import po_path
 from bot.texts.locales.typography import typeset
@@ -324,7 +324,7 @@ def test_italian_sentences_that_gave_to_a_name() -> None:
 
 
 def test_french_sentences_about_a_name_beginning_with_a_vowel() -> None:
-    from bot.render import reggverse_words as regg
+    from bot.render.reggverse import words as regg
     from bot.texts.text_stats import BOARD_EMPTY
 
     assert i18n.t("fr", regg.GUESS["left"], name="Ugo") == "Devinez l'objectif secret de votre voisin de gauche, Ugo"

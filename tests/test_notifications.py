@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from bot.preferences import DM, MENTION, OFF, NotificationModes
-from bot.render.pool import AGAIN, CLICK, NOTIFICATION, PICTURES, PROMPT, PictureJob
+from bot.render.kit.pool import AGAIN, CLICK, NOTIFICATION, PICTURES, PROMPT, PictureJob
 from fakediscord.fake_discord import Call
 from harness import EPHEMERAL, Harness
 from harness.pictures import Pictures
@@ -275,7 +275,7 @@ def _body(call: Call) -> dict[str, Any]:
 async def test_a_players_prompt_is_drawn_before_tables_and_other_notifications(
     harness: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Under a full picture pool a player's prompt is not held behind other games' tables (bot.render.pool's
+    """Under a full picture pool a player's prompt is not held behind other games' tables (bot.render.kit.pool's
     priorities): a seat's message asking them to decide is drawn as PROMPT, a table as a notification."""
     h = harness
     drawn: list[tuple[str, bool, int]] = []  # (method, does the seat's picture show a prompt, priority)

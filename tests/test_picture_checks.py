@@ -8,7 +8,7 @@ import threading
 import pytest
 from PIL import Image, ImageDraw
 
-from bot.render.fonts import font
+from bot.render.kit.fonts import font
 from harness import picture_checks
 from harness.picture_checks import (
     MIN_CVD_DISTANCE,

@@ -37,7 +37,7 @@ import pytest
 
 import games
 from bot.render import renderer_for
-from bot.render.generic import Renderer
+from bot.render.kit.generic import Renderer
 from games.ai import RandomPlayer
 from harness.picture_checks import (
     MIN_CVD_DISTANCE,
@@ -65,7 +65,7 @@ def renderer_module(renderer: Renderer) -> ModuleType:
     with the generic renderer and a picture."""
     module = sys.modules[type(renderer).__module__]
     image = getattr(renderer, "_image", None)
-    if module.__name__ == "bot.render.generic" and image is not None:
+    if module.__name__ == "bot.render.kit.generic" and image is not None:
         module = sys.modules[image.__module__]
     return module
 

@@ -380,7 +380,7 @@ def test_rating_chart_is_a_png_with_every_line_and_a_legend_that_fits() -> None:
 
     from PIL import Image
 
-    from bot.render.chart import COLOURS, HEIGHT, WIDTH, Series, rating_chart
+    from bot.render.kit.chart import COLOURS, HEIGHT, WIDTH, Series, rating_chart
 
     def drawn(series: list[Series], title: str) -> Image.Image:
         image = Image.open(io.BytesIO(rating_chart(series, title)))

@@ -16,10 +16,10 @@ import pytest
 from PIL import Image, ImageDraw
 
 import games
-from bot.render import phone
-from bot.render import reggverse_parts as parts
-from bot.render import reggverse_picture as picture
+from bot.render.kit import phone
 from bot.render.reggverse import RENDERER, render_board
+from bot.render.reggverse import parts as parts
+from bot.render.reggverse import picture as picture
 from games.ai import RandomPlayer
 from games.core import Prompt
 from games.reggverse.board import SIDES, destination, geometry, index_board, matching_tiles
@@ -229,7 +229,7 @@ def test_a_seat_picture_is_turned_to_its_side_and_has_its_hand() -> None:
 
 def test_the_table_service_finds_the_renderer_and_its_texts_keep_secrets() -> None:
     from bot.render import renderer_for
-    from bot.render.generic import TableContext
+    from bot.render.kit.generic import TableContext
 
     assert renderer_for("reggverse-riddles") is RENDERER
     state = moment(3, 11, 40)
@@ -243,7 +243,7 @@ def test_the_table_service_finds_the_renderer_and_its_texts_keep_secrets() -> No
 
 
 def test_every_event_of_a_whole_game_gets_a_log_line_or_is_quiet() -> None:
-    from bot.render.generic import TableContext
+    from bot.render.kit.generic import TableContext
 
     state = GAME.new(4, 3, dict(BOTH))
     players = [RandomPlayer(s) for s in range(4)]

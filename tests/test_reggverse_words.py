@@ -16,7 +16,7 @@ from typing import Any, get_type_hints
 import pytest
 
 import games
-from bot.render.generic import TableContext
+from bot.render.kit.generic import TableContext
 from bot.render.reggverse import RENDERER
 from games.ai import RandomPlayer
 from games.core import Choice, Prompt

@@ -6,7 +6,7 @@ import hashlib
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.render import fonts
+from bot.render.kit import fonts
 
 
 def _drawn(font: fonts.FontType, repeat: int) -> str:

@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
-from bot.render.fonts import font
-from bot.render.palette import PALETTE_SIZE, encode_png, fixed_palette, palette_png
+from bot.render.kit.fonts import font
+from bot.render.kit.palette import PALETTE_SIZE, encode_png, fixed_palette, palette_png
 
 INK = (34, 30, 40)
 PAPER = (250, 246, 236)

@@ -1,4 +1,4 @@
-"""Pictures drawn on their palette (bot.render.paletted) are the pictures drawn in RGB and then mapped onto
+"""Pictures drawn on their palette (bot.render.kit.paletted) are the pictures drawn in RGB and then mapped onto
 the palette, pixel for pixel: shapes, anti-aliased text on one colour or across several, parts pasted on
 different papers (each paper's mapping kept apart), colours missing from the palette."""
 
@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
-from bot.render import paletted
-from bot.render.palette import fixed_palette
-from bot.render.phone import font
+from bot.render.kit import paletted
+from bot.render.kit.palette import fixed_palette
+from bot.render.kit.phone import font
 
 INK = (34, 30, 40)
 PAPER = (250, 246, 236)

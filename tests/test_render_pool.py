@@ -14,7 +14,7 @@ import pytest
 
 import games
 from bot.render import renderer_for
-from bot.render.pool import AGAIN, CLICK, NOTIFICATION, PROMPT, PictureJob, Pictures, Superseded, _Gate
+from bot.render.kit.pool import AGAIN, CLICK, NOTIFICATION, PROMPT, PictureJob, Pictures, Superseded, _Gate
 from games.ai import RandomPlayer
 from games.core import Choice
 
@@ -156,7 +156,7 @@ async def test_a_waiter_cancelled_as_a_place_frees_up_leaves_the_gate_consistent
 
 KILLED_BOT = """
 import asyncio, os, signal
-from bot.render.pool import Pictures
+from bot.render.kit.pool import Pictures
 
 async def main():
     pictures = Pictures()
@@ -206,7 +206,7 @@ async def test_the_metrics_say_what_became_of_the_pictures() -> None:
 
 
 def _recent_budget() -> tuple[int, int | None]:
-    from bot.render import generic, paletted
+    from bot.render.kit import generic, paletted
 
     return generic.RECENT_PICTURE_BYTES, paletted.KeptPieces.memory
 
@@ -215,7 +215,7 @@ async def test_workers_keep_more_recent_pictures_than_the_bot_process() -> None:
     """The bot's own process keeps a few recent pictures and pieces of pictures (its memory per game is
     counted); a worker, whose memory does not grow with the games, keeps many more, so a game's repeated
     picture is found and pieces come back at its next decision: as much as RENDER_WORKER_MEMORY_MB says."""
-    from bot.render import generic, paletted
+    from bot.render.kit import generic, paletted
 
     pictures = Pictures()
     pictures.start(1, memory_mb=48)

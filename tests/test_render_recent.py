@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.render import generic
-from bot.render.generic import Renderer
+from bot.render.kit import generic
+from bot.render.kit.generic import Renderer
 
 
 class Counting:

@@ -21,7 +21,7 @@ import pytest
 
 import games
 from bot.render import GenericRenderer, renderer_for
-from bot.render.generic import TableContext
+from bot.render.kit.generic import TableContext
 from games.ai import RandomPlayer
 from games.core import NO_INFO, Choice, Prompt
 

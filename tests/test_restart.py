@@ -13,7 +13,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.render.pool import PICTURES
+from bot.render.kit.pool import PICTURES
 from bot.tree import COMMANDS_DIGEST, commands_digest
 from fakediscord.fake_discord import APP_ID, GUILD_ID
 from harness import Harness

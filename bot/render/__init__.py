@@ -1,11 +1,13 @@
-"""Renderers: turn a game's views into Discord embeds (and optional pictures).
+"""Pictures and embeds: turn a game's views into what Discord shows (an embed, and a picture where the game
+has one).
 
-A game's renderer is the module `bot.render.<game package name>` (the name of its package under
-games/, e.g. `games/reggverse` -> `bot/render/reggverse.py`) that exposes `RENDERER`, a `Renderer`
-whose `key` is the game's key. `renderer_for(game_key)` finds it; any game without one gets the
-generic renderer, which shows every view as text, so a game with no renderer still plays.
-Renderers read only the views the engine gives for the audience at hand: that is what keeps hidden
-information hidden.
+One package per game, named as its package under games/ (`games/reggverse` -> `bot/render/reggverse/`),
+whose `__init__` is the renderer (it exposes `RENDERER`, a `Renderer` whose `key` is the game's key) and
+whose modules beside it draw its pictures; `kit/` is what they all share (palette, fonts, the phone-width
+layout, the picture workers) and the generic renderer, which shows every view as text, so a game without a
+renderer of its own still plays. The game packages never import each other. `renderer_for(game_key)`
+finds a game's renderer. Renderers read only the views the engine gives for the audience at hand: that is
+what keeps hidden information hidden.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import importlib.util
 import logging
 
 import games
-from bot.render.generic import GenericRenderer, Renderer
+from bot.render.kit.generic import GenericRenderer, Renderer
 
 __all__ = ["GenericRenderer", "Renderer", "renderer_for", "renderer_modules"]
 

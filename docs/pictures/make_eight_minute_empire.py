@@ -19,8 +19,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from bot.render.eight_minute_empire import map_part, render_map, seat_part  # noqa: E402
-from bot.render.eight_minute_empire_map import _palette  # noqa: E402
-from bot.render.phone import as_on_phone  # noqa: E402
+from bot.render.eight_minute_empire.picture import _palette  # noqa: E402
+from bot.render.kit.phone import as_on_phone  # noqa: E402
 from games.eight_minute_empire import GAME  # noqa: E402
 
 OUT = ROOT / "docs" / "pictures" / "eight-minute-empire"

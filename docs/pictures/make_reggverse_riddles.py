@@ -20,9 +20,9 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 import games  # noqa: E402
-from bot.render.phone import as_on_phone  # noqa: E402
-from bot.render.reggverse_parts import _palette  # noqa: E402
-from bot.render.reggverse_picture import render_board, with_prompt  # noqa: E402
+from bot.render.kit.phone import as_on_phone  # noqa: E402
+from bot.render.reggverse.parts import _palette  # noqa: E402
+from bot.render.reggverse.picture import render_board, with_prompt  # noqa: E402
 
 OUT = ROOT / "docs" / "pictures" / "reggverse-riddles"
 NAMES = ["Ada", "Bartholomew", "Chloé"]

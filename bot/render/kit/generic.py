@@ -28,7 +28,7 @@ LOG_LIMIT = 1900
 # table and the deciding player's DM of one update; a decision that moves nothing drawn). In the bot's
 # own process (pictures drawn in threads) a few, as its memory per game counts; a picture worker
 # process, where with many games at once "recent" must reach back past the others' pictures, keeps
-# more (bot.render.pool sets WORKER_RECENT_PICTURE_BYTES there).
+# more (bot.render.kit.pool sets WORKER_RECENT_PICTURE_BYTES there).
 RECENT_PICTURE_BYTES = 512 << 10  # ~10 maps of Eight-Minute Empire
 WORKER_RECENT_PICTURE_BYTES = 4 << 20  # ~85 maps, ~120 Reggverse boards
 COLOUR = discord.Colour.dark_gold()
@@ -136,7 +136,7 @@ class Renderer:
 
         Recent pictures are kept by view (RECENT_PICTURE_BYTES): a decision's table edit and the
         deciding player's DM often show the same picture (10-20 ms to draw). Called from threads of the
-        bot's process or in a picture worker process (bot.render.pool), never on the event loop."""
+        bot's process or in a picture worker process (bot.render.kit.pool), never on the event loop."""
         if not self.pictured():
             return None
         key = hashlib.blake2b(_said([lang, list(names), view]), digest_size=16).digest()

@@ -3,9 +3,9 @@ picture, that seat's hand and what its prompt lets it choose.
 
 `render_board(view, names)` takes a view from `games.reggverse` (a seat's view may carry what its prompt
 offers: `with_prompt`) and the players' names, and returns PNG bytes; every word is phrased from the view's
-data through the catalogs (`bot.render.reggverse_words`), never from the engine's English.
+data through the catalogs (`bot.render.reggverse.words`), never from the engine's English.
 
-Laid out for 400 px wide and tall rather than wide (bot.render.reggverse_parts has the sizes, colours and
+Laid out for 400 px wide and tall rather than wide (bot.render.reggverse.parts has the sizes, colours and
 marks): a header saying whose turn it is and what they are doing, the tile being played while it is
 (its movement grid turned to the picture's side), the map, each egg type's rule row, the players, and in
 a seat's picture its tiles and secret objective. Every egg type lying on a square is shown, with its
@@ -25,10 +25,10 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.render.paletted import Piece, canvas, mapped, paste
-from bot.render.phone import INK, UNIT, WHITE, fit, font, u
-from bot.render.reggverse_panels import ACTION, TARGETS, Part, Sheet, hand, in_egg_order, nothing, players
-from bot.render.reggverse_parts import (
+from bot.render.kit.paletted import Piece, canvas, mapped, paste
+from bot.render.kit.phone import INK, UNIT, WHITE, fit, font, u
+from bot.render.reggverse.panels import ACTION, TARGETS, Part, Sheet, hand, in_egg_order, nothing, players
+from bot.render.reggverse.parts import (
     EGG_RGB,
     GOOD,
     HIGHLIGHT,

@@ -3,7 +3,7 @@
 Pictures are laid out in layout pixels for a phone 400 px wide (UNIT) and drawn SCALE times larger, so
 text stays sharp on phone screens; `u` turns layout pixels into picture pixels, and no text is drawn
 under MIN_TEXT layout pixels (10 px when shown 400 px wide: tests/test_pictures_phone.py). The font is
-DejaVu Sans Condensed (`bot.render.fonts.latin_font`): every letter Italian and French need. Used by
+DejaVu Sans Condensed (`bot.render.kit.fonts.latin_font`): every letter Italian and French need. Used by
 the Eggs and Empires and Reggverse Riddles pictures.
 """
 
@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from PIL import Image
 
-from bot.render.fonts import FontType, latin_font
+from bot.render.kit.fonts import FontType, latin_font
 
 RGB = tuple[int, int, int]
 

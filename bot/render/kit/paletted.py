@@ -1,7 +1,7 @@
 """Pictures drawn straight onto their fixed palette (mode "P": one byte a pixel), ready to be encoded.
 
 The phone pictures were drawn in RGB, then mapped onto their renderer's fixed palette to be encoded
-(`bot.render.palette.encode_png`): the mapping, and drawing on a canvas of four bytes a pixel, were about
+(`bot.render.kit.palette.encode_png`): the mapping, and drawing on a canvas of four bytes a pixel, were about
 a third of a picture's CPU. Here the picture is drawn on the palette itself:
 
 - shapes are drawn with their colours' palette indexes (`Colours.getcolor`, which an ImageDraw of a
@@ -24,7 +24,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.render.palette import ISAL_LEVELS, palette_png
+from bot.render.kit.palette import ISAL_LEVELS, palette_png
 
 RGB = tuple[int, int, int]
 Ramp = tuple[list[int], list[int]]  # per coverage 0-255: the index written, and 255 where it is written
@@ -32,7 +32,7 @@ Ramp = tuple[list[int], list[int]]  # per coverage 0-255: the index written, and
 # What is kept with a part, in its `info`: its mapped versions (per palette and paper) and whether its pixels
 # are all opaque or see-through, under the part's id (`Image.copy` copies `info`: a copy, maybe drawn on
 # since, must not find the original's).
-_KEPT = "bot.render.paletted"
+_KEPT = "bot.render.kit.paletted"
 OPAQUE = "opaque"  # kept with an RGBA part: whether it is
 
 

@@ -16,11 +16,11 @@ A seat's picture (its private message, while it decides) is framed in the seat's
 in the panel, and rings the regions the current prompt lets it choose (place, move to, build, destroy),
 fading the others; a move in progress also rings the region the army leaves.
 
-A picture is drawn in its palette's indexes (bot.render.eight_minute_empire_canvas), so encoding it
+A picture is drawn in its palette's indexes (bot.render.eight_minute_empire.canvas), so encoding it
 maps no colours; what every moment of a game shares (sea, boards, islands, links, island labels, the
 empty regions, the start) is drawn once and copied (`_base`), and a moment draws only what it adds:
 pieces, control, tokens, a seat's highlights, the panel's contents. Where things go is worked out once
-per layout (bot.render.eight_minute_empire_layout).
+per layout (bot.render.eight_minute_empire.layout).
 
 Over 500 lines: the parts of one picture (base, regions, pieces, control badges, island names, the
 players' panel, a seat's highlights, the palette) share the layout's coordinates and the colour and
@@ -39,22 +39,12 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.render.eight_minute_empire_canvas import Box, Canvas, blank
-from bot.render.eight_minute_empire_layout import (
-    PANEL_ROW,
-    RADIUS,
-    SMALL,
-    TEXT,
-    UNIT,
-    WIDTH,
-    Layout,
-    Point,
-    layout_of,
-)
-from bot.render.fonts import FontType, font
-from bot.render.palette import fixed_palette
-from bot.render.paletted import Colours
-from bot.render.paletted import encode as encode_paletted
+from bot.render.eight_minute_empire.canvas import Box, Canvas, blank
+from bot.render.eight_minute_empire.layout import PANEL_ROW, RADIUS, SMALL, TEXT, UNIT, WIDTH, Layout, Point, layout_of
+from bot.render.kit.fonts import FontType, font
+from bot.render.kit.palette import fixed_palette
+from bot.render.kit.paletted import Colours
+from bot.render.kit.paletted import encode as encode_paletted
 from bot.texts import i18n
 from bot.texts.i18n import N_, NP_
 

@@ -14,7 +14,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from bot.render.fonts import font
+from bot.render.kit.fonts import font
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]

@@ -1,5 +1,5 @@
 """Reggverse Riddles picture panels: the players with their collected eggs, and a seat's tiles and secret
-objective; with the sheet every part of the picture is laid out on (bot.render.reggverse_picture draws the
+objective; with the sheet every part of the picture is laid out on (bot.render.reggverse.picture draws the
 rest and puts the parts together).
 
 Each part is a (height, drawing) pair: its height in layout pixels, measured before the picture is made,
@@ -13,9 +13,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.render.paletted import Piece
-from bot.render.phone import INK, SCALE, UNIT, WHITE, fit, font, u
-from bot.render.reggverse_parts import (
+from bot.render.kit.paletted import Piece
+from bot.render.kit.phone import INK, SCALE, UNIT, WHITE, fit, font, u
+from bot.render.reggverse.parts import (
     FADED,
     HIGHLIGHT,
     KEPT,
@@ -31,7 +31,7 @@ from bot.render.reggverse_parts import (
     picture_palette,
     wrap,
 )
-from bot.render.reggverse_words import Words
+from bot.render.reggverse.words import Words
 from bot.texts.i18n import N_
 from games.reggverse.board import geometry
 from games.reggverse.data import EGG_COLOURS as ALL_EGGS

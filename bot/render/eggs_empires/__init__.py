@@ -14,8 +14,8 @@ from typing import Any
 
 import discord
 
-from bot.render.eggs_empires_parts import DISTINCT_COLOURS, NAMES
-from bot.render.eggs_empires_picture import (
+from bot.render.eggs_empires.parts import DISTINCT_COLOURS, NAMES
+from bot.render.eggs_empires.picture import (
     PLAYERS,
     ROUND_TURN,
     ROUND_TURN_OPEN,
@@ -24,7 +24,7 @@ from bot.render.eggs_empires_picture import (
     png,
     seat_view_with_prompt,
 )
-from bot.render.generic import COLOUR, GuidePage, Renderer, TableContext, clip
+from bot.render.kit.generic import COLOUR, GuidePage, Renderer, TableContext, clip
 from bot.texts import i18n
 from bot.texts.i18n import N_, NP_
 from games.core import Choice, Prompt
@@ -158,7 +158,7 @@ def choice_text(data: Mapping[str, Any], ctx: TableContext) -> str:
 
 
 class EggsRenderer(Renderer):
-    """Embeds and log lines from the catalogs; pictures from bot.render.eggs_empires_picture."""
+    """Embeds and log lines from the catalogs; pictures from bot.render.eggs_empires.picture."""
 
     key = "eggs-empires"
 

@@ -84,7 +84,7 @@ def _start_worker(bot_pid: int, pieces_memory: int) -> None:
     """In each new worker: keep more recent pictures and drawn pieces than the bot's own process does
     (a worker draws every table's pictures; their memory is the worker's, the same however many games),
     and follow the bot."""
-    from bot.render import generic, paletted
+    from bot.render.kit import generic, paletted
 
     generic.RECENT_PICTURE_BYTES = generic.WORKER_RECENT_PICTURE_BYTES
     paletted.KeptPieces.memory = pieces_memory
@@ -95,7 +95,7 @@ def _warm() -> bool:
     """Load the renderers (and their fonts) in a new worker before it is given real pictures."""
     import games
     from bot.render import renderer_for
-    from bot.render.fonts import font
+    from bot.render.kit.fonts import font
 
     for key in games.keys():
         renderer_for(key)
@@ -173,7 +173,7 @@ class Pictures:
 
     def start(self, workers: int, memory_mb: int = DEFAULT_WORKER_MEMORY_MB) -> None:
         """Start `workers` processes (0: draw in threads of this process), each keeping up to `memory_mb`
-        of drawn pieces of pictures (bot.render.paletted.KeptPieces); the workers warm up in the
+        of drawn pieces of pictures (bot.render.kit.paletted.KeptPieces); the workers warm up in the
         background and take pictures once ready. Blocks while the forkserver starts (seconds: the bot
         calls it in a thread once connected); pictures drawn meanwhile are drawn in threads."""
         self.workers = workers

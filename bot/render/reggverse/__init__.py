@@ -2,9 +2,9 @@
 
 Everything is read from the engine's data (views, events, prompt kinds and info, choice data; their
 shapes are in `games.reggverse.shapes`) and phrased through the catalogs in the reader's language
-(`bot.render.reggverse_words`); players are named by their display names (ctx.names, and `names` in
+(`bot.render.reggverse.words`); players are named by their display names (ctx.names, and `names` in
 pictures). The engine's English (choice labels, prompt texts, rule texts) is never read: it is for the
-terminal and the logs. The pictures are drawn in `bot.render.reggverse_picture`.
+terminal and the logs. The pictures are drawn in `bot.render.reggverse.picture`.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.render import reggverse_picture as picture
-from bot.render import reggverse_words as w
-from bot.render.generic import EMBED_DESCRIPTION_LIMIT, GuidePage, Renderer, TableContext, clip
-from bot.render.reggverse_parts import DISTINCT_COLOURS as DISTINCT_COLOURS  # the phone test reads it here
-from bot.render.reggverse_words import Words
+from bot.render.kit.generic import EMBED_DESCRIPTION_LIMIT, GuidePage, Renderer, TableContext, clip
+from bot.render.reggverse import picture as picture
+from bot.render.reggverse import words as w
+from bot.render.reggverse.parts import DISTINCT_COLOURS as DISTINCT_COLOURS  # the phone test reads it here
+from bot.render.reggverse.words import Words
 from bot.texts import i18n
 from bot.texts.i18n import N_
 from games.core import Choice, Prompt
@@ -269,7 +269,7 @@ def event_text(event: Mapping[str, Any], words: Words) -> str | None:
 
 class ReggverseRenderer(Renderer):
     """Compact embed text, prompts, choices and log lines from data; the pictures of
-    `bot.render.reggverse_picture` (a seat's picture also marks its prompt's targets)."""
+    `bot.render.reggverse.picture` (a seat's picture also marks its prompt's targets)."""
 
     def describe_public(self, view: dict[str, Any], ctx: TableContext) -> str:
         return clip(summary_text(view, ctx), EMBED_DESCRIPTION_LIMIT)

@@ -15,7 +15,7 @@ from functools import lru_cache
 from babel.numbers import format_decimal
 from PIL import Image, ImageDraw
 
-from bot.render.fonts import FontType, latin_font
+from bot.render.kit.fonts import FontType, latin_font
 from bot.texts.i18n import DEFAULT
 
 WIDTH, HEIGHT = 480, 200

@@ -11,7 +11,7 @@ seat's picture goes through a table of each palette colour's faded one. Small pa
 again (markers, tabs, tokens, labels) are kept as stamps: drawn once at their sub-pixel place, pasted.
 
 Contract: a `Canvas` draws on a mode "P" image whose palette is the one it was made with
-(bot.render.paletted.Colours); each colour it is given comes out as mapping an RGB picture would give
+(bot.render.kit.paletted.Colours); each colour it is given comes out as mapping an RGB picture would give
 it (the palette's own for its named colours; WHITE as (250, 250, 255) when the palette holds that too:
 Pillow's look-up works on 6 bits a channel).
 Sprites, stamps and tables are kept per process and shared by threads (only read once made).
@@ -28,8 +28,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.render.fonts import FontType
-from bot.render.paletted import Colours
+from bot.render.kit.fonts import FontType
+from bot.render.kit.paletted import Colours
 
 RGB = tuple[int, int, int]
 Box = tuple[float, float, float, float]

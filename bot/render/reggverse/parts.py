@@ -2,11 +2,11 @@
 
 Sizes are layout pixels of a picture laid out for a phone 400 px wide (UNIT) and drawn SCALE times larger,
 so text stays sharp; `u` turns layout pixels into picture pixels, and no text is drawn under MIN_TEXT
-layout pixels (10 px on a phone): bot.render.phone. Nothing is told by colour alone: each egg type has its own shape
+layout pixels (10 px on a phone): bot.render.kit.phone. Nothing is told by colour alone: each egg type has its own shape
 (EGG_SHAPES) as well as its colour, pawns are figures (a head on a body) carrying their seat's number,
 never the round or angular marks of eggs, and player colours are chosen so that deuteranopes and
 protanopes tell them apart (DISTINCT_COLOURS, checked by tests/test_pictures_phone.py). The font is DejaVu
-Sans Condensed (`bot.render.fonts.latin_font`): every letter Italian and French need.
+Sans Condensed (`bot.render.kit.fonts.latin_font`): every letter Italian and French need.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.render import paletted
-from bot.render.palette import encode_png, fixed_palette
-from bot.render.phone import INK, SCALE, WHITE, fit, font, ink_on, u
+from bot.render.kit import paletted
+from bot.render.kit.palette import encode_png, fixed_palette
+from bot.render.kit.phone import INK, SCALE, WHITE, fit, font, ink_on, u
 
 RGB = tuple[int, int, int]
 
@@ -263,7 +263,7 @@ def square_image(kind: str, label: str, name: str, cell: int, fade: bool = False
 
 
 # --- pieces kept ---------------------------------------------------------------------------------------
-# Players' lines, tiles of a hand, rule rows: drawn once (bot.render.paletted.KeptPieces), full width pieces
+# Players' lines, tiles of a hand, rule rows: drawn once (bot.render.kit.paletted.KeptPieces), full width pieces
 # of ~20-60 thousand pixels (a byte each): the last few hundred.
 KEPT = paletted.KeptPieces(8_000_000)
 
@@ -284,7 +284,7 @@ def faded(rgb: RGB) -> RGB:
 
 @cache
 def picture_palette() -> Image.Image:
-    """The pictures' palette: they are drawn on it (bot.render.paletted)."""
+    """The pictures' palette: they are drawn on it (bot.render.kit.paletted)."""
     backgrounds = [PAPER, WHITE, HIGHLIGHT, *TYPE_COLOURS.values()]
     named = [
         INK,
@@ -320,7 +320,7 @@ COMPRESS_LEVEL = 5
 
 
 def encode(image: Image.Image) -> bytes:
-    """The picture as a palette PNG: drawn on the palette (bot.render.paletted), or RGB mapped onto it."""
+    """The picture as a palette PNG: drawn on the palette (bot.render.kit.paletted), or RGB mapped onto it."""
     if image.mode == "P":
         return paletted.encode(image, COMPRESS_LEVEL)
     return encode_png(image, picture_palette(), compress_level=COMPRESS_LEVEL)

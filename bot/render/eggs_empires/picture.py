@@ -8,7 +8,7 @@ take, the egg a Courier may give, the eggs a Priest may discard. Only the view g
 picture shows its own scouted egg and nobody else's.
 
 Made for a phone: laid out for 400 px wide, tall rather than wide, from the kept parts of
-bot.render.eggs_empires_parts (which says how colours are doubled by shapes and letters). Words come
+bot.render.eggs_empires.parts (which says how colours are doubled by shapes and letters). Words come
 from the catalogs in the language of the picture being drawn (`bot.texts.i18n.pt`); players are named by the
 `names` given (their display names).
 """
@@ -20,8 +20,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.render import paletted
-from bot.render.eggs_empires_parts import (
+from bot.render.eggs_empires.parts import (
     BLACKSMITH_VP,
     CARD,
     CHIP_STEP,
@@ -56,6 +55,7 @@ from bot.render.eggs_empires_parts import (
     u,
     wrap,
 )
+from bot.render.kit import paletted
 from bot.texts import i18n
 from bot.texts.i18n import N_, NN_
 
@@ -467,7 +467,7 @@ def seat_view_with_prompt(view: Mapping[str, Any], prompt: Any) -> dict[str, Any
 
 def picture(view: Mapping[str, Any], names: Sequence[str]) -> Image.Image:
     """The table picture (`view` public) or a seat's (`view` of that seat, maybe with PROMPT_KEY), drawn on
-    the palette it is encoded with (mode "P": bot.render.paletted)."""
+    the palette it is encoded with (mode "P": bot.render.kit.paletted)."""
     layout = Layout(view, names)
     canvas = Canvas(layout.height)
     layout.draw(canvas)

@@ -2,10 +2,10 @@
 
 Each part is drawn once per content (and language, through its words) and kept: a picture pastes them.
 Sizes are layout pixels of a picture laid out for a phone 400 px wide (UNIT), drawn SCALE times larger so
-text stays sharp on phone screens; `u` turns layout pixels into picture pixels (bot.render.phone). No text
+text stays sharp on phone screens; `u` turns layout pixels into picture pixels (bot.render.kit.phone). No text
 is drawn under MIN_TEXT layout pixels. Nothing is told by colour alone: Exploding Eggs are red, jagged and negative;
 face-down eggs are patterned card backs with "?"; each player has a colour and an initial; an ability's
-timing has a colour and a word. The font is DejaVu Sans Condensed (bot.render.fonts.latin_font): every
+timing has a colour and a word. The font is DejaVu Sans Condensed (bot.render.kit.fonts.latin_font): every
 letter Italian and French need.
 """
 
@@ -19,11 +19,11 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.render import paletted
-from bot.render.palette import encode_png, fixed_palette
-from bot.render.phone import INK, WHITE, fit, font, ink_on, u
-from bot.render.phone import SCALE as SCALE  # the sizes of bot.render.phone, for the picture and tests
-from bot.render.phone import UNIT as UNIT
+from bot.render.kit import paletted
+from bot.render.kit.palette import encode_png, fixed_palette
+from bot.render.kit.phone import INK, WHITE, fit, font, ink_on, u
+from bot.render.kit.phone import SCALE as SCALE  # the sizes of bot.render.kit.phone, for the picture and tests
+from bot.render.kit.phone import UNIT as UNIT
 from bot.texts import i18n
 from bot.texts.i18n import N_, NP_
 from games.eggs_empires.rules import BLACKSMITH_PENALTY, MERCHANT_BONUS
@@ -268,7 +268,7 @@ def adventurer_card(card: int, width: int, height: int, words: CardWords, chosen
     return image
 
 
-# Players' blocks, drawn once (bot.render.paletted.KeptPieces): full-width pieces of ~50-100 thousand pixels
+# Players' blocks, drawn once (bot.render.kit.paletted.KeptPieces): full-width pieces of ~50-100 thousand pixels
 # (a byte each), the last hundred or so.
 KEPT = paletted.KeptPieces(8_000_000)
 
@@ -283,8 +283,8 @@ def picture_palette() -> Image.Image:
 
 
 def encode(image: Image.Image) -> bytes:
-    """A palette PNG (bot.render.palette): the pictures' few flat colours exactly, letters' edges blended."""
-    if image.mode == "P":  # drawn on the palette (bot.render.paletted)
+    """A palette PNG (bot.render.kit.palette): the pictures' few flat colours exactly, letters' edges blended."""
+    if image.mode == "P":  # drawn on the palette (bot.render.kit.paletted)
         return paletted.encode(image, COMPRESS_LEVEL)
     return encode_png(image, picture_palette(), compress_level=COMPRESS_LEVEL)
 

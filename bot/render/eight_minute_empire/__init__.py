@@ -1,5 +1,5 @@
 """Eight-Minute Empire: Legends for the bot: the texts of the table and of each seat's messages, and
-the map picture (drawn by bot.render.eight_minute_empire_map).
+the map picture (drawn by bot.render.eight_minute_empire.picture).
 
 Everything is phrased from data: the views, the prompts' kind and info, the choices' data and the events
 (their shapes: games/eight_minute_empire/shapes.py), through the message catalogs. Players are named by
@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from bot.render.eight_minute_empire_map import DISTINCT_COLOURS, draw_map, encode
-from bot.render.generic import EMBED_DESCRIPTION_LIMIT, GuidePage, Renderer, TableContext, clip
+from bot.render.eight_minute_empire.picture import DISTINCT_COLOURS, draw_map, encode
+from bot.render.kit.generic import EMBED_DESCRIPTION_LIMIT, GuidePage, Renderer, TableContext, clip
 from bot.texts import i18n
 from bot.texts.i18n import N_, NN_, NP_
 from games.core import Choice, Prompt
