@@ -171,7 +171,7 @@ async def prepare(
 async def run(
     results: int, players: int, repeat: int, reuse: Path | None = None, reuse_ready: bool = False
 ) -> dict[str, Any]:
-    from bot import leaderboards as cog
+    from bot.messages import leaderboards as cog
     from harness import Harness
 
     figures: dict[str, Any] = {"results": results, "players": players}

@@ -19,9 +19,9 @@ from typing import Any
 
 import discord
 
-from bot.outgoing import Outgoing
+from bot.messages.outgoing import Outgoing
 
-PICTURE_NAME = "table.png"  # the name every picture is attached under (bot.present)
+PICTURE_NAME = "table.png"  # the name every picture is attached under (bot.messages.present)
 
 
 @dataclass(frozen=True)

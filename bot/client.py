@@ -15,7 +15,7 @@ from bot import handlers
 from bot.cogs import leaderboard
 from bot.cogs.game import GameCog
 from bot.cogs.timers import TimerCog
-from bot.components import DYNAMIC_ITEMS, PREFIXES
+from bot.messages.components import DYNAMIC_ITEMS, PREFIXES
 from bot.metrics import BotMetrics, MetricsServer
 from bot.notify import DiscordNotifier
 from bot.ops.settings import Settings
@@ -111,7 +111,7 @@ class TableBot(commands.AutoShardedBot):
             **sharding,
         )
         self.settings = settings
-        self.handlers = handlers  # what answers the buttons' clicks (bot.components.handlers_of)
+        self.handlers = handlers  # what answers the buttons' clicks (bot.messages.components.handlers_of)
         self.owned = owned_shards(settings)
         self.gateway_status = self.metrics.watch_gateway(self)
         self.global_bucket = global_bucket(settings)

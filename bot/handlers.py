@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import endings, guide, leaderboards, present
+from bot.messages import endings, guide, leaderboards, present
 from bot.render.kit.pool import CLICK
 from bot.texts import i18n, text
 from bot.texts.languages import of_server, of_user

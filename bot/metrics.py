@@ -53,7 +53,7 @@ from prometheus_client.registry import Collector
 from yarl import URL
 
 import games
-from bot.components import PREFIXES
+from bot.messages.components import PREFIXES
 from bot.transport import pacing
 from bot.transport.pacing import GlobalBucket, Priority
 from storage import Database, GameNotFound, VersionConflict

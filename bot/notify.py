@@ -45,11 +45,11 @@ from typing import TYPE_CHECKING, Literal, TypeVar
 
 import discord
 
-from bot import present
 from bot.attachments import ShownPictures
-from bot.components import EndGameButton
 from bot.delivered import Delivered
-from bot.outgoing import Outgoing
+from bot.messages import present
+from bot.messages.components import EndGameButton
+from bot.messages.outgoing import Outgoing
 from bot.pending import RECENT_LINES, THREAD, Pending
 from bot.private import PrivateWindows, nonce
 from bot.reach import Reaches

@@ -13,11 +13,11 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
-from bot import present
+from bot.messages import present
 from table import SeatNotice, TableUpdate
 
 MESSAGE_LIMIT = 2000  # characters in one Discord message
-RECENT_LINES = 5  # log lines the table shows at most (bot.present.add_recent fits them in a field)
+RECENT_LINES = 5  # log lines the table shows at most (bot.messages.present.add_recent fits them in a field)
 THREAD = -1  # the queue of a game's thread (a seat's is its number)
 # A table edit that would only show who has decided this turn waits this many table intervals for the
 # turn's result (which it then shows too): a turn costs one edit unless its players are slow.

@@ -39,9 +39,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
-from bot import present
 from bot.attachments import ShownPictures
 from bot.delivered import Delivered, SeatShown
+from bot.messages import present
 from bot.preferences import DM, MENTION, OFF
 from bot.reach import Reach, Reaches, dead_token
 from bot.render.kit.pool import Superseded, picture_priority

@@ -19,7 +19,7 @@ from typing import Any
 
 import discord
 
-from bot import endings
+from bot.messages import endings
 from bot.render import renderer_for
 from bot.render.kit.generic import TableContext
 from bot.texts import i18n, text

@@ -24,7 +24,7 @@ import discord.gateway
 import yarl
 
 import games
-from bot import present
+from bot.messages import present
 from bot.texts import i18n, text
 from fakediscord.driver import Driver
 from fakediscord.loopback import Loopback

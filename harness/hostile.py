@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import games
-from bot.components import MAX_ID
+from bot.messages.components import MAX_ID
 from fakediscord.driver import components_of
 from harness import EPHEMERAL, Harness
 from harness.play import decide_from_message, play_to_end

@@ -18,7 +18,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 import games
-from bot.components import MAX_ID, PREFIXES
+from bot.messages.components import MAX_ID, PREFIXES
 from fakediscord.driver import components_of
 from harness.hostile import Arena
 

@@ -1,6 +1,6 @@
 """Leak checks: nothing a channel, a thread or another player's DM receives holds a seat's secrets.
 
-`LeakWatch` wraps the game renderers (what `bot.present` draws messages with) and the fake
+`LeakWatch` wraps the game renderers (what `bot.messages.present` draws messages with) and the fake
 Discord's file upload, then checks every message the bot sent or edited, for its audience (public
 for a channel or thread; the recipient's seats for a DM or an ephemeral answer):
 
@@ -29,7 +29,7 @@ from typing import Any
 from unittest import mock
 
 import games
-from bot import present
+from bot.messages import present
 from bot.render.kit.generic import TableContext
 from fakediscord.driver import components_of
 from fakediscord.fake_discord import FakeDiscord, Upload

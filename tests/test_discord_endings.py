@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot import endings
+from bot.messages import endings
 from harness import EPHEMERAL, Harness
 from harness.play import play_to_end
 

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 import games
-from bot import guide, present
-from bot.leaderboards import display_rating
+from bot.messages import guide, present
+from bot.messages.leaderboards import display_rating
 from bot.render import renderer_for
 from bot.texts import i18n
 from harness import EPHEMERAL, GUILD_ID, Harness

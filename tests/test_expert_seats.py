@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import games
-from bot import present
+from bot.messages import present
 from bot.thinking import Thinkers
 from games.core import Game, Prompt
 from harness import Harness

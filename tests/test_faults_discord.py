@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 import games
-from bot import present
+from bot.messages import present
 from bot.texts import i18n, text
 from fakediscord.loopback import Loopback
 from harness.fault_play import (

@@ -345,7 +345,7 @@ def test_the_engines_option_help_says_what_the_catalog_says(game_key: str) -> No
     English as the catalog's msgid. (Eggs and Empires' engine names the raw values its command line takes,
     "tie" and "conpub", where the catalog names them in words.)"""
     import games
-    from bot.guide import renderer_for
+    from bot.messages.guide import renderer_for
 
     texts = renderer_for(game_key).option_texts
     for option in games.get(game_key).options:

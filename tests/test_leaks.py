@@ -18,7 +18,7 @@ from unittest import mock
 import pytest
 
 import games
-from bot import present
+from bot.messages import present
 from harness import Harness
 from harness.leaks import LeakWatch, play_watched
 from table import SeatNotice, TableUpdate

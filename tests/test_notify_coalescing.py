@@ -9,7 +9,8 @@ from types import SimpleNamespace
 from typing import Any
 from unittest import mock
 
-from bot import pending, present
+from bot import pending
+from bot.messages import present
 from bot.notify import DiscordNotifier
 
 

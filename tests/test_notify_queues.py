@@ -15,7 +15,8 @@ import aiohttp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot import notify, present
+from bot import notify
+from bot.messages import present
 from bot.notify import DiscordNotifier
 from bot.pending import MESSAGE_LIMIT
 from harness.offline import offline_notifier
@@ -131,7 +132,7 @@ async def _play(script: list[tuple[set[int], int, int]], faults: list[str], dela
         mock.patch.object(present, "log_line", side_effect=lambda update, lang: update.line),
     ):
         for version, (seats, length, pause) in enumerate([({0, 1, 2}, 0, 0), *script], start=1):
-            # A turn's log line (None: this update resolved nothing), of one or two events (bot.present clips
+            # A turn's log line (None: this update resolved nothing), of one or two events (bot.messages.present clips
             # a turn's line to 1,900 characters).
             line = "\n".join(f"v{version}.{i}:" + "x" * (length * 9) for i in range(1 + length % 2)) if length else None
             if version > 1 and line:

@@ -1,4 +1,4 @@
-"""The log folded into the table message (bot.notify, bot.present.add_recent): the table's "Recently" field
+"""The log folded into the table message (bot.notify, bot.messages.present.add_recent): the table's "Recently" field
 shows the newest log lines that fit Discord's limits, oldest first, and nothing is shown twice or out of order."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import discord
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.present import EMBEDS_LIMIT, FIELD_LIMIT, add_recent
+from bot.messages.present import EMBEDS_LIMIT, FIELD_LIMIT, add_recent
 from harness.fault_play import lines_not_shown
 
 NAME = "Recently"

@@ -18,7 +18,7 @@ import re
 import pytest
 
 import games
-from bot import endings
+from bot.messages import endings
 from harness import Harness
 from harness.languages import everything_sent
 from harness.play import choice_components, decide_from_message

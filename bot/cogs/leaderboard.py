@@ -1,7 +1,7 @@
-"""`/leaderboard`, `/stats` and `/history`: thin adapters over the builders of bot.leaderboards.
+"""`/leaderboard`, `/stats` and `/history`: thin adapters over the builders of bot.messages.leaderboards.
 
 Answers are ephemeral (only the caller sees them, unless /leaderboard is made public) and speak the
-caller's language. Page buttons (bot.components.LeaderboardPage) carry ids only (`lbd:GAME_KEY:SCOPE:PAGE`,
+caller's language. Page buttons (bot.messages.components.LeaderboardPage) carry ids only (`lbd:GAME_KEY:SCOPE:PAGE`,
 scope `s` for this server or `g` for global); the server comes from the interaction, so they keep working
 after a restart and nobody can read another server's board by forging an id.
 """
@@ -17,7 +17,7 @@ from discord.ext import commands
 import games
 from bot import handlers
 from bot.cogs.game import GAME_CHOICES
-from bot.leaderboards import board_message, board_scope, history_message, stats_message
+from bot.messages.leaderboards import board_message, board_scope, history_message, stats_message
 from bot.texts import text_stats as ts
 from bot.texts.languages import of_user
 from bot.transport import answer as answering

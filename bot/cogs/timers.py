@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands, tasks
 
-from bot import present
+from bot.messages import present
 from bot.texts import i18n, text
 from table.timers import DUE_PER_TICK
 

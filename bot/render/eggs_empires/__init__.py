@@ -398,11 +398,11 @@ RENDERER.option_texts = {
         "standard: most VP after 3 rounds; Con/Pub: round winners take Egg Tokens, 3 tokens win, 2 with 5-6 players"
     ),
 }
-# The variants' friendly names in the lobby and the guide (bot.guide), by option name and value.
+# The variants' friendly names in the lobby and the guide (bot.messages.guide), by option name and value.
 RENDERER.option_names = {"tiebreaker": N_("Tie-Breaker Marker"), "scoring": N_("Scoring")}
 RENDERER.value_names = {
     "tiebreaker": {"tie": N_("passes after a tie"), "round": N_("passes every round")},
     "scoring": {"standard": N_("standard (victory points)"), "conpub": N_("Con/Pub (Egg Tokens)")},
 }
-# The result message (bot.endings): the scoring categories of the outcome's breakdown; tied players share.
+# The result message (bot.messages.endings): the scoring categories of the outcome's breakdown; tied players share.
 RENDERER.score_categories = {"rounds": N_("Rounds"), "tokens": N_("Egg Tokens")}

@@ -599,7 +599,7 @@ RENDERER.option_texts = {
     "layout": N_("2-3 players: three boards as an L or in a row; 4 players: a 2x2 square"),
     "bid_tie": N_("who wins tied bids: a die roll, as the rules' alternate tie breaker says, or the earliest seat"),
 }
-# The variants' friendly names in the lobby and the guide (bot.guide), by option name and value.
+# The variants' friendly names in the lobby and the guide (bot.messages.guide), by option name and value.
 RENDERER.option_names = {
     "full_game": N_("Full game"),
     "explore": N_("Explore tokens"),
@@ -611,7 +611,7 @@ RENDERER.value_names = {
     "layout": {"L": N_("L shape"), "row": N_("in a row")},
     "bid_tie": {"die": N_("a die roll decides"), "first-seat": N_("the earliest seat wins")},
 }
-# The result message (bot.endings): the scoring categories of the outcome's breakdown, and the tie-break.
+# The result message (bot.messages.endings): the scoring categories of the outcome's breakdown, and the tie-break.
 RENDERER.score_categories = {
     "games": N_("Games"),
     "regions": N_("Regions"),

@@ -95,7 +95,7 @@ class Renderer:
     # (bools read "on"/"off"). Set at the end of each game's renderer module, like `option_texts`.
     option_names: Mapping[str, str] = MappingProxyType({})
     value_names: Mapping[str, Mapping[str, str]] = MappingProxyType({})
-    # The result message (bot.endings): the game's scoring categories, by key of the engine's outcome
+    # The result message (bot.messages.endings): the game's scoring categories, by key of the engine's outcome
     # "breakdown", in the order the rulebook scores them (msgids); and how the rules break a tie on
     # points (a msgid, None when tied players share the place).
     score_categories: Mapping[str, str] = MappingProxyType({})

@@ -349,7 +349,7 @@ RENDERER.option_texts = {
     "action_tiles": N_("Action Tiles expansion: 20 action tiles in the deck"),
     "objectives": N_("Secret Objectives expansion: one secret objective each"),
 }
-# The variants' friendly names in the lobby and the guide (bot.guide), by option name and value.
+# The variants' friendly names in the lobby and the guide (bot.messages.guide), by option name and value.
 RENDERER.option_names = {
     "shape": N_("Map shape"),
     "egg_types": N_("Egg types"),
@@ -360,5 +360,5 @@ RENDERER.option_names = {
 RENDERER.value_names = {
     "shape": {"4x4": N_("4×4 grid"), "5x4": N_("5×4 grid"), "cross": N_("cross"), "ring": N_("ring")},
 }
-# The result message (bot.endings): the scoring categories of the outcome's breakdown; tied players share.
+# The result message (bot.messages.endings): the scoring categories of the outcome's breakdown; tied players share.
 RENDERER.score_categories = {"eggs": N_("Eggs"), "objective_points": N_("Secret Objective")}

@@ -1,5 +1,5 @@
 """How a game ends on Discord: the result message, the closed lobby's summary, the players' last DMs,
-and the replay's pages (issue 21.6). Pure builders, like bot.present: the notifier and handlers send them.
+and the replay's pages (issue 21.6). Pure builders, like bot.messages.present: the notifier and handlers send them.
 
 The result names every player (humans mentioned), ranks them, breaks each score down by the game's own
 scoring categories (the engine's outcome "breakdown", labelled by the renderer's `score_categories`),
@@ -15,8 +15,8 @@ from typing import Any
 import discord
 
 import games
-from bot.components import RematchButton, ReplayButton, ReplayPageButton
-from bot.leaderboards import rating_change_text
+from bot.messages.components import RematchButton, ReplayButton, ReplayPageButton
+from bot.messages.leaderboards import rating_change_text
 from bot.render import renderer_for
 from bot.render.kit.generic import COLOUR, TableContext, clip
 from bot.render.kit.pool import PictureJob

@@ -12,7 +12,7 @@ from typing import Any
 import discord
 
 import games
-from bot.components import RulesButton
+from bot.messages.components import RulesButton
 from bot.render import renderer_for
 from bot.render.kit.generic import COLOUR, GuidePage, clip
 from bot.texts import i18n, text

@@ -1,8 +1,8 @@
 """What /leaderboard, /stats and /history show: ratings and results read back from storage, formatted for
 the reader (docs/ratings.md). The builders (`board_message`, `stats_message`, `history_message`) do all the
-work, so the commands (bot.cogs.leaderboard) and the page buttons (bot.components.LeaderboardPage) are thin
+work, so the commands (bot.cogs.leaderboard) and the page buttons (bot.messages.components.LeaderboardPage) are thin
 adapters; bench/leaderboard.py times them through the commands. The shared formatting (a player, a
-rating and its change) serves the game's ending too (bot.endings).
+rating and its change) serves the game's ending too (bot.messages.endings).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import games
-from bot.components import LeaderboardPage
+from bot.messages.components import LeaderboardPage
 from bot.render.kit.generic import COLOUR, clip
 from bot.texts import i18n, text
 from bot.texts import text_stats as ts

@@ -12,16 +12,9 @@ from typing import Any
 import discord
 
 import games
-from bot import endings, guide
-from bot.components import (
-    BackButton,
-    ChoiceButton,
-    ChoiceSelect,
-    HandButton,
-    LobbyButton,
-    LobbyOption,
-)
-from bot.outgoing import Outgoing
+from bot.messages import endings, guide
+from bot.messages.components import BackButton, ChoiceButton, ChoiceSelect, HandButton, LobbyButton, LobbyOption
+from bot.messages.outgoing import Outgoing
 from bot.render import renderer_for
 from bot.render.kit.generic import COLOUR, TableContext, clip
 from bot.render.kit.pool import PictureJob
