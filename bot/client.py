@@ -15,11 +15,11 @@ from bot import handlers
 from bot.cogs import leaderboard
 from bot.cogs.game import GameCog
 from bot.cogs.timers import TimerCog
+from bot.delivery.notify import DiscordNotifier
+from bot.delivery.preferences import SHARED_TTL, NotificationModes
 from bot.messages.components import DYNAMIC_ITEMS, PREFIXES
 from bot.metrics import BotMetrics, MetricsServer
-from bot.notify import DiscordNotifier
 from bot.ops.settings import Settings
-from bot.preferences import SHARED_TTL, NotificationModes
 from bot.render.kit.pool import PICTURES
 from bot.texts import i18n, text
 from bot.texts.languages import Languages, of_user

@@ -103,7 +103,7 @@ async def ordinary_refusals_unacknowledged() -> AsyncIterator[None]:
 
 def _answered(interaction: discord.Interaction[Any], game_id: int, notice: SeatNotice, original: int | None) -> None:
     """The notifier learns what this answer showed the player, and keeps their interaction to reach them
-    through (bot.private): the hook of the delivery side in the handlers."""
+    through (bot.delivery.private): the hook of the delivery side in the handlers."""
     bot: TableBot = interaction.client
     bot.notifier.private.answered(interaction, game_id, notice.seat, notice, original)
 
@@ -123,7 +123,7 @@ async def _acknowledge(interaction: discord.Interaction[Any], decided: Decided, 
         game, notice, decided.update, lang=lang, content=i18n.t(lang, text.YOU_CHOSE, labels=labels)
     )
     bot: TableBot = interaction.client
-    pictures = bot.notifier.pictures  # an unchanged picture keeps its attachment (bot.attachments)
+    pictures = bot.notifier.pictures  # an unchanged picture keeps its attachment (bot.delivery.attachments)
     clicked = interaction.message.id if interaction.message is not None else None
     if message.picture is None:
         pictures.record(await answer.edit(interaction, **pictures.edit_kwargs(message, clicked)), message)

@@ -56,7 +56,7 @@ __all__ = [
 ]
 
 # Tasks discord.py starts for an interaction (and the bot's own event handlers), and the notifier's
-# deletions of superseded prompts (bot.private): settle() waits for them.
+# deletions of superseded prompts (bot.delivery.private): settle() waits for them.
 TASK_PREFIXES = (
     "CommandTree-invoker",
     "discord-ui-",

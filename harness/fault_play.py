@@ -297,7 +297,7 @@ async def check_game(
     check.events_missing, check.events_duplicated = _count_difference(expected, shown)
     if check.events_missing or check.events_duplicated:
         check.problems.append(f"events: {check.events_missing} missing, {check.events_duplicated} shown twice")
-    # The log, folded into the table (bot.notify): every log line the notifier was given was shown, in
+    # The log, folded into the table (bot.delivery.notify): every log line the notifier was given was shown, in
     # order, by the table message or (those it had no room for) a log post, none posted twice (a turn's
     # line may hold several events: compared line by line).
     lines = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 from unittest import mock
 
-from bot.notify import DiscordNotifier
+from bot.delivery.notify import DiscordNotifier
 
 
 def offline_notifier() -> DiscordNotifier:

@@ -168,7 +168,7 @@ async def test_whole_game_through_buttons_and_selects(harness: Harness) -> None:
             for other in (s for s in range(3) if s != owner):
                 assert not shown[other].search(text), (owner, other)
     # ... and the same patterns do find them once they are revealed (so the check above can fail).
-    log = log_shown(h, thread)  # the log is folded into the table (bot.notify)
+    log = log_shown(h, thread)  # the log is folded into the table (bot.delivery.notify)
     reveal = next(line for line in log.splitlines() if line.startswith("Bids revealed"))
     assert all(p.search(reveal) for p in shown), reveal
     assert f"{SEAT_MARKS[1]} Bob pays 5 and goes first" in reveal

@@ -148,7 +148,7 @@ async def test_rest_calls_per_resolved_turn_stay_near_the_floor(harness: Harness
 
 
 def recently(table_message: dict[str, Any]) -> list[str]:
-    """The log lines a table message shows (the log is folded into it: bot.notify)."""
+    """The log lines a table message shows (the log is folded into it: bot.delivery.notify)."""
     return [
         line
         for embed in table_message.get("embeds") or []

@@ -113,7 +113,7 @@ async def test_whole_game_with_both_expansions(harness: Harness) -> None:
     assert row.status == "finished", "the game was played to its end"
     assert not h.errors, h.errors
     assert checked >= 5
-    log = log_shown(h, thread)  # the log is folded into the table (bot.notify)
+    log = log_shown(h, thread)  # the log is folded into the table (bot.delivery.notify)
     assert "plays an action:" in log, "an action tile was played"
 
     # Secret objectives: nowhere public before the end; in a DM, only the owner's is named.

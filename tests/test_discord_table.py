@@ -360,7 +360,7 @@ async def test_a_prompt_whose_picture_is_slow_goes_first_and_its_picture_follows
     """Pictures queue for the workers under load: a prompt waits for its picture no longer than
     PROMPT_PICTURE_WAIT. Its words and buttons go in the notifying message; the picture follows in an
     edit of that same message, and the player ends with one message showing both."""
-    from bot import private
+    from bot.delivery import private
 
     monkeypatch.setattr(private, "PROMPT_PICTURE_WAIT", 0.0)
     calls, other = await _prompt_after_a_decision(harness)
@@ -377,7 +377,7 @@ async def test_a_prompt_whose_picture_is_slow_goes_first_and_its_picture_follows
 async def test_a_prompt_whose_picture_is_ready_in_time_goes_with_it(
     harness: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot import private
+    from bot.delivery import private
 
     monkeypatch.setattr(private, "PROMPT_PICTURE_WAIT", 10.0)
     calls, _other = await _prompt_after_a_decision(harness)
@@ -390,7 +390,7 @@ async def test_a_prompt_edited_in_place_keeps_the_picture_it_shows_until_its_own
     """A player told by a mention has their prompt edited in place: while its picture is drawn, the
     words and buttons are edited with the picture the message shows kept in its embed (not left loose
     under it), then the new picture replaces it."""
-    from bot import private
+    from bot.delivery import private
 
     monkeypatch.setattr(private, "PROMPT_PICTURE_WAIT", 0.0)
     calls, other = await _prompt_after_a_decision(harness, told_by="mention")
@@ -409,7 +409,7 @@ async def test_a_restart_before_a_prompts_picture_followed_shows_it_in_place_wit
     """A prompt that went without its picture is recorded as owing it until the picture has followed: a
     process that dies in between (here its picture never follows) shows the prompt again after the restart,
     with its picture, by an edit of the same message (the player was told already: no new notification)."""
-    from bot import private
+    from bot.delivery import private
 
     h = harness
     monkeypatch.setattr(private, "PROMPT_PICTURE_WAIT", 0.0)

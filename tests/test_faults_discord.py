@@ -167,7 +167,7 @@ async def test_notifications_cut_off_by_shutdown_are_left_for_start_up_not_logge
             h.bot._closing_task = asyncio.get_running_loop().create_future()  # is_closed(): close() began
             h.bot._closing_task.set_result(None)
         [dm] = h.dms(user)
-        with caplog.at_level(logging.INFO, logger="bot.notify"):
+        with caplog.at_level(logging.INFO, logger="bot.delivery.notify"):
             await h.click(user, choice_components(dm)[0]["custom_id"], message=dm)
     await h.settle()
     assert h.errors == []

@@ -208,12 +208,13 @@ def test_cpu_and_memory_are_read_from_proc() -> None:
 
 def test_errors_are_read_from_the_bot_log_with_their_cause() -> None:
     log = (
-        b"2026-11-26 03:12:09,115 ERROR bot.notify: a notification was refused\n"
+        b"2026-11-26 03:12:09,115 ERROR bot.delivery.notify: a notification was refused\n"
         b'Traceback (most recent call last):\n  File "x.py", line 1, in f\n'
         b"RuntimeError: Session is closed\n2026-11-26 03:12:10,000 WARNING bot: slow\n"
     )
     assert load._errors(log) == [
-        "2026-11-26 03:12:09,115 ERROR bot.notify: a notification was refused / RuntimeError: Session is closed"
+        "2026-11-26 03:12:09,115 ERROR bot.delivery.notify: a notification was refused / "
+        "RuntimeError: Session is closed"
     ]
     assert load._errors(b"2026 WARNING bot: slow\n") == []
     folded = b"03:17:59 ERROR bot.tree: command failed\\nTraceback (most recent call last):\\nOperationalError: x\n"

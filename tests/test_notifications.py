@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from bot.preferences import DM, MENTION, OFF, NotificationModes
+from bot.delivery.preferences import DM, MENTION, OFF, NotificationModes
 from bot.render.kit.pool import AGAIN, CLICK, NOTIFICATION, PICTURES, PROMPT, PictureJob
 from fakediscord.fake_discord import Call
 from harness import EPHEMERAL, Harness

@@ -9,9 +9,9 @@ from types import SimpleNamespace
 from typing import Any
 from unittest import mock
 
-from bot import pending
+from bot.delivery import pending
+from bot.delivery.notify import DiscordNotifier
 from bot.messages import present
-from bot.notify import DiscordNotifier
 
 
 def _update(version: int, dms: list[Any] | None = None) -> Any:

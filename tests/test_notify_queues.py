@@ -15,10 +15,10 @@ import aiohttp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot import notify
+from bot.delivery import notify
+from bot.delivery.notify import DiscordNotifier
+from bot.delivery.pending import MESSAGE_LIMIT
 from bot.messages import present
-from bot.notify import DiscordNotifier
-from bot.pending import MESSAGE_LIMIT
 from harness.offline import offline_notifier
 
 SEATS = 3

@@ -1,6 +1,6 @@
-"""A prompt's picture that follows its words (bot/private.py `_follow`): its game is marked delivered once the
+"""A prompt's picture that follows its words (bot/delivery/private.py `_follow`): its game is marked delivered once the
 picture is shown or given up for something newer, never when the picture was cut off by a stop or failed,
-so that a restart shows that prompt again with its picture (bot/notify.py keeps the game owed meanwhile)."""
+so that a restart shows that prompt again with its picture (bot/delivery/notify.py keeps the game owed meanwhile)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections import Counter
 from types import SimpleNamespace
 from typing import Any
 
-from bot.private import PrivateWindows, _PictureToFollow
+from bot.delivery.private import PrivateWindows, _PictureToFollow
 
 GAME, SEAT = 7, 1
 

@@ -318,9 +318,9 @@ async def test_log_lines_pending_at_once_are_shown_by_posts_and_one_table_edit(s
     the last marked announced once."""
     from types import SimpleNamespace
 
-    from bot import notify
+    from bot.delivery import notify
+    from bot.delivery.pending import MESSAGE_LIMIT
     from bot.messages import present
-    from bot.pending import MESSAGE_LIMIT
     from harness.offline import offline_notifier
 
     rng = random.Random(seed)

@@ -1,5 +1,6 @@
-"""The log folded into the table message (bot.notify, bot.messages.present.add_recent): the table's "Recently" field
-shows the newest log lines that fit Discord's limits, oldest first, and nothing is shown twice or out of order."""
+"""The log folded into the table message (bot.delivery.notify, bot.messages.present.add_recent): the table's
+"Recently" field shows the newest log lines that fit Discord's limits, oldest first, and nothing is shown
+twice or out of order."""
 
 from __future__ import annotations
 

@@ -143,7 +143,7 @@ def rest_figures(sent: Counter[str], exempt: Counter[str], turns: int, asked: Co
     `asked` (the bot's `tablebot_notifications_total` over the same time): table edits (one per update
     the table service published: each accepted click, with the AI moves it set off) and private
     windows refreshed (one per human seat whose prompt changed, the clicking player's own excepted: the
-    answer to the click shows it). The log is folded into the table message (bot.notify): without
+    answer to the click shows it). The log is folded into the table message (bot.delivery.notify): without
     coalescing the bot would send every asked table edit and every asked DM refresh; the floor is one
     table edit per turn (showing its log line) and the asked DM refreshes."""
     per = max(1, turns)

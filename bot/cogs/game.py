@@ -16,7 +16,8 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
-from bot import handlers, preferences
+from bot import handlers
+from bot.delivery import preferences
 from bot.messages import guide, present
 from bot.texts import i18n, text
 from bot.texts.i18n import N_, NP_

@@ -24,7 +24,7 @@ class Outgoing:
     # remembers that this message has a picture slot, so an edit with no picture clears an outdated one.
     picture: PictureJob | None = None
     pictured: bool = False
-    # The digest of `image` once bot.attachments computed it, with the bytes it is of: a message's picture is
+    # The digest of `image` once bot.delivery.attachments computed it, with the bytes it is of: a message's picture is
     # compared with what Discord shows and then recorded, one hash of its bytes serves both.
     image_digest: tuple[bytes, bytes] | None = field(default=None, repr=False, compare=False)
 

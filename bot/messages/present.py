@@ -208,7 +208,7 @@ def closed_lobby(message: str) -> Outgoing:
 # --- public table ------------------------------------------------------------------------------
 def table(update: TableUpdate, lang: str = i18n.DEFAULT, recent: Sequence[str] = ()) -> Outgoing:
     """The public table message (in the thread: the server's language), with the `recent` log lines
-    (oldest first): the log is folded into the table, which shows the last few turns (bot.notify)."""
+    (oldest first): the log is folded into the table, which shows the last few turns (bot.delivery.notify)."""
     game = update.game
     assert game.id is not None
     renderer = renderer_for(game.game_key)
@@ -424,7 +424,7 @@ def dm_closed_ping(game_id: int, user_id: int, lang: str = i18n.DEFAULT) -> Outg
 
 
 def turn_mention(game_id: int, user_id: int, link: str | None, lang: str = i18n.DEFAULT, *, hand: bool) -> Outgoing:
-    """The mention in the thread telling a player it is their turn (bot.private): a link to what they must
+    """The mention in the thread telling a player it is their turn (bot.delivery.private): a link to what they must
     see and, for a player whose DMs are closed, the "Show my hand" button."""
     mention = f"<@{user_id}>"
     content = (

@@ -78,7 +78,7 @@ class Settings(BaseSettings):
     # it runs (SHARD_IDS of SHARD_COUNT), all 50 for a process that runs them all. The bot paces its
     # requests below it (bot/transport/pacing.py); 0 turns the pacing off (tests only: Discord answers 429s).
     global_rate_limit: Annotated[float | None, Field(ge=0, le=50), BeforeValidator(_blank_is_none)] = None
-    # The least time in seconds between two edits of a game's table message (bot.notify): what comes
+    # The least time in seconds between two edits of a game's table message (bot.delivery.notify): what comes
     # meanwhile waits and only the newest state is shown; a table that only says who has decided waits
     # for the turn's result up to three times as long; the end of a game goes at once. 0: every update
     # goes as soon as the channel's rate limit lets it (tests).

@@ -62,7 +62,7 @@ LIMITS_NOW = N_(
     "{games_per_user}, open lobbies {lobbies_per_server}, running games {games_per_server}."
 )
 LOBBY_EXPIRED = N_("This lobby closed: nobody started it within an hour.")
-# /game settings notifications: the choices, and how the user is told it is their turn (bot.preferences)
+# /game settings notifications: the choices, and how the user is told it is their turn (bot.delivery.preferences)
 NOTIFY_BY = {
     "dm": N_("A new direct message"),
     "mention": N_("A mention in the game's thread"),

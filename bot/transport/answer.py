@@ -182,7 +182,7 @@ async def send(interaction: discord.Interaction[Any], content: str | None = None
 
 async def edit(interaction: discord.Interaction[Any], **kwargs: Any) -> discord.Message | None:
     """Answer a component by editing the message it is on (or the deferred response); the message as
-    Discord answered with it, when it did (its attachments: bot.attachments)."""
+    Discord answered with it, when it did (its attachments: bot.delivery.attachments)."""
     await ready(interaction)
     if not _answered(interaction):
 

@@ -2,8 +2,8 @@
 
 One notification per awaited decision (the table-experience issue, point 1): when a player becomes
 awaited because of someone else's action or a new turn (a prompt is shown to them while none they
-were told about is left unanswered: `bot.delivered`), exactly one thing Discord notifies about, as
-they chose (`bot.preferences`):
+were told about is left unanswered: `bot.delivery.delivered`), exactly one thing Discord notifies about, as
+they chose (`bot.delivery.preferences`):
 - `dm`: a NEW direct message with the prompt; the previous prompt message is deleted afterwards, so
   the DM holds one live prompt;
 - `mention`: the DM prompt edited in place (edits never notify) and a mention in the game's thread
@@ -16,7 +16,7 @@ closed is that mention). Anything else a player is shown (a fresher view of a pr
 about, a view without a prompt, the end of the game) is an edit in place, which never notifies; and
 nothing at all after their own click, whose answer shows what comes next.
 
-Routes (bot.reach): whatever can go through the token of the player's latest click does (the
+Routes (bot.delivery.reach): whatever can go through the token of the player's latest click does (the
 follow-up with the new prompt, the edit, the deletion of the old prompt): Discord does not count
 those against the bot's global limit. Otherwise the bot's own routes, paced (bot.transport.pacing): prompts
 first, deleting an old prompt last (it is clean-up, sent in the background).
@@ -39,11 +39,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
-from bot.attachments import ShownPictures
-from bot.delivered import Delivered, SeatShown
+from bot.delivery.attachments import ShownPictures
+from bot.delivery.delivered import Delivered, SeatShown
+from bot.delivery.preferences import DM, MENTION, OFF
+from bot.delivery.reach import Reach, Reaches, dead_token
 from bot.messages import present
-from bot.preferences import DM, MENTION, OFF
-from bot.reach import Reach, Reaches, dead_token
 from bot.render.kit.pool import Superseded, picture_priority
 from bot.texts import i18n
 from bot.transport import refusals

@@ -1,4 +1,4 @@
-"""What a game's players have not been shown yet (bot.notify), per per-channel queue, coalesced.
+"""What a game's players have not been shown yet (bot.delivery.notify), per per-channel queue, coalesced.
 
 A game's per-channel queues: its thread (`THREAD`: the table message, which shows the log lines) and
 each seat's DM, by seat number (its own channel: never held behind the thread). What is pending in them
@@ -44,7 +44,7 @@ class Pending:
     dm_since: dict[int, float] = field(default_factory=dict)  # seat -> when its oldest unsent DM was pending
     # Something handed over was dropped unsent (the bot stopping, a refusal): the game must stay owed.
     lost: bool = False
-    # Set at each update handed over: a table edit waiting for its interval looks again (bot.notify).
+    # Set at each update handed over: a table edit waiting for its interval looks again (bot.delivery.notify).
     arrived: asyncio.Event = field(default_factory=asyncio.Event)
 
     def add(self, update: TableUpdate, lang: str, now: float) -> None:

@@ -1,7 +1,7 @@
 """A game's thread from its opening to its end: the table pinned and the players added when it opens;
 the result posted, the lobby message closed and the thread archived when it ends (bot.messages.endings says
 what). Each request is tried once and a refusal logged: the table message itself already shows the
-game, so a missed part is not worth a retry. Split from bot.notify, which owns the queues."""
+game, so a missed part is not worth a retry. Split from bot.delivery.notify, which owns the queues."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, TypeVar
 import aiohttp
 import discord
 
-from bot.delivered import Delivered
+from bot.delivery.delivered import Delivered
+from bot.delivery.private import nonce
 from bot.messages import endings
-from bot.private import nonce
 from bot.transport import refusals
 from storage import GameRow
 from table import TableUpdate

@@ -1,10 +1,10 @@
 """The Discord side of `table.Notifier`: threads, the table message (with the log folded in), DMs.
 
 REST budget per update: one table edit, and for each seat whose prompt changed its private window
-(bot.private: a new DM telling them it is their turn, or an edit; through the token of their latest
+(bot.delivery.private: a new DM telling them it is their turn, or an edit; through the token of their latest
 click while it lives, which Discord does not count against the global limit). The deciding player's own
 window is the answer to their click. Messages are edited through partial objects built from stored ids,
-so nothing is fetched first; what was delivered is kept in `delivered` (bot.delivered).
+so nothing is fetched first; what was delivered is kept in `delivered` (bot.delivery.delivered).
 
 The log is folded into the table message (issues 19.2, 21.3): a turn's line is shown by the table edit
 showing the turn, under "Recently" with the few before it (RECENT_LINES; in memory: after a start-up,
@@ -28,8 +28,8 @@ newest private view of each seat that was pending one. Posts carry a nonce deriv
 retried after a timeout whose request did reach Discord is not doubled.
 
 Over 500 lines: the queues, their coalescing, retries, delivery records and the log folded into the table
-all read and write one state per game (`Pending`) in one order; what stands apart already does (bot.pending,
-bot.private, bot.thread_life, bot.delivered).
+all read and write one state per game (`Pending`) in one order; what stands apart already does (bot.delivery.pending,
+bot.delivery.private, bot.delivery.thread_life, bot.delivery.delivered).
 """
 
 from __future__ import annotations
@@ -45,18 +45,18 @@ from typing import TYPE_CHECKING, Literal, TypeVar
 
 import discord
 
-from bot.attachments import ShownPictures
-from bot.delivered import Delivered
+from bot.delivery.attachments import ShownPictures
+from bot.delivery.delivered import Delivered
+from bot.delivery.pending import RECENT_LINES, THREAD, Pending
+from bot.delivery.private import PrivateWindows, nonce
+from bot.delivery.reach import Reaches
+from bot.delivery.thread_life import ThreadLife
 from bot.messages import present
 from bot.messages.components import EndGameButton
 from bot.messages.outgoing import Outgoing
-from bot.pending import RECENT_LINES, THREAD, Pending
-from bot.private import PrivateWindows, nonce
-from bot.reach import Reaches
 from bot.render.kit.generic import relative_time
 from bot.render.kit.pool import AGAIN, NOTIFICATION, Superseded
 from bot.texts import i18n, text
-from bot.thread_life import ThreadLife
 from bot.transport import refusals
 from bot.transport.pacing import Priority, priority
 from bot.transport.refusals import transient
@@ -70,7 +70,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # A game's thread is archived by Discord after this long without a message: a week (the longest Discord
-# allows), so that a game with a 72-hour turn timer stays open between turns (bot.thread_life.reopening
+# allows), so that a game with a 72-hour turn timer stays open between turns (bot.delivery.thread_life.reopening
 # reopens one archived all the same).
 AUTO_ARCHIVE_MINUTES: Literal[10080] = 10080
 RETRY_FIRST_DELAY = 0.5  # seconds before the first retry of pending notifications, doubling up to:

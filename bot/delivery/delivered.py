@@ -4,7 +4,7 @@ Per game: its thread, its table message and the version the table shows; per sea
 is the player's private window on the game (their DM prompt, or for a player whose DMs are closed,
 their ephemeral hand), the version it shows, and whether it shows a prompt they have not answered
 yet (`live`). The notifier updates it when Discord confirms a request; the answers to a player's own
-clicks update it too (bot.notify `answered`). Ids come from the database at first (the seat row and
+clicks update it too (bot.delivery.notify `answered`). Ids come from the database at first (the seat row and
 the game row keep them across restarts) and are written back when they change.
 
 `live` is what decides whether a player becomes awaited (a prompt is shown to someone who has none
