@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Generic, Protocol, TypeVar
@@ -219,6 +219,13 @@ class Game(ABC, Generic[S]):
     max_players: int = 2
     options: tuple[Option, ...] = ()
 
+    def __init__(self, ai: Mapping[str, Callable[[int], Player]] | None = None) -> None:
+        """`ai`: the AI levels the game offers besides "random", weakest first, each with what makes its
+        player from a seed. They become `ai_levels`, and `ai()` makes them (see the AI section below)."""
+        if ai:
+            self._ai_makers = MappingProxyType(dict(ai))
+            self.ai_levels = ("random", *self._ai_makers)
+
     # --- options -----------------------------------------------------------------------------
     def resolve_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """Defaults overlaid with the given options; unknown names or bad values raise ValueError."""
@@ -288,8 +295,12 @@ class Game(ABC, Generic[S]):
 
     # --- AI ----------------------------------------------------------------------------------
     # The AI levels this game offers, from the weakest to the strongest. Every game has "random" (through
-    # this base class); a game that adds levels lists them and returns them from `ai()`.
+    # this base class). A game adds levels either by listing them here and returning them from `ai()`, or by
+    # handing them to the constructor. The games under games/ do the latter, in their package's __init__:
+    # their engines do not know the AIs that play them (an expert plays the engine in its rollouts, so the
+    # engine importing it would be an import cycle); the package, above both, puts the game together.
     ai_levels: tuple[str, ...] = ("random",)
+    _ai_makers: Mapping[str, Callable[[int], Player]] = MappingProxyType({})  # level -> seed -> player
 
     def ai(self, level: str, seed: int) -> Player:
         """An AI player of one of `ai_levels`, deterministic for `seed`."""
@@ -300,6 +311,9 @@ class Game(ABC, Generic[S]):
             from games.ai import RandomPlayer
 
             return RandomPlayer(seed)
+        make = self._ai_makers.get(level)
+        if make is not None:
+            return make(seed)
         raise ValueError(f"unknown AI level {level!r}; known: {', '.join(self.ai_levels)}")
 
     # Option sets worth covering when the whole table is exercised (benchmarks, soak tests): the defaults

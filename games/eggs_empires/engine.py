@@ -19,7 +19,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Final
 
-from games.core import NO_INFO, Choice, Game, IllegalAction, Option, Player, Prompt, Rng, check_choice
+from games.core import NO_INFO, Choice, Game, IllegalAction, Option, Prompt, Rng, check_choice
 from games.eggs_empires import rules
 from games.eggs_empires.rules import (
     BLACKSMITH,
@@ -215,7 +215,7 @@ class EggsAndEmpires(Game[EggsState]):
     min_players = 2
     max_players = MAX_SEATS
     options: tuple[Option, ...] = OPTIONS
-    ai_levels = ("random", "heuristic", "expert")
+    # ai_levels: handed in by the package (games/eggs_empires/__init__.py), which wires the AIs to the engine
     play_kinds = frozenset({"play"})  # the Adventurers played ("Bard (1)")
     sample_options = ({}, {"scoring": "conpub"}, {"tiebreaker": "round"})
 
@@ -989,18 +989,7 @@ class EggsAndEmpires(Game[EggsState]):
             raise ValueError(f"not an Eggs and Empires state: {exc!r}") from exc
         return state
 
-    # --- AI and text -------------------------------------------------------------------------
-    def ai(self, level: str, seed: int) -> Player:
-        if level == "heuristic":
-            from games.eggs_empires.ai import HeuristicPlayer
-
-            return HeuristicPlayer(seed)
-        if level == "expert":
-            from games.eggs_empires.expert import expert_player
-
-            return expert_player(seed)
-        return super().ai(level, seed)
-
+    # --- text --------------------------------------------------------------------------------
     def describe(self, view: dict[str, Any]) -> str:
         from games.eggs_empires.text import describe
 
