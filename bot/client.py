@@ -11,10 +11,10 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot import handlers
-from bot.cogs import leaderboard
-from bot.cogs.game import GameCog
-from bot.cogs.timers import TimerCog
+from bot.commands import handlers
+from bot.commands.cogs import leaderboard
+from bot.commands.cogs.game import GameCog
+from bot.commands.cogs.timers import TimerCog
 from bot.delivery.notify import DiscordNotifier
 from bot.delivery.preferences import SHARED_TTL, NotificationModes
 from bot.messages.components import DYNAMIC_ITEMS, PREFIXES

@@ -124,7 +124,7 @@ async def play(folder: str) -> dict[str, Any]:
     games.forget()
     assert KEY in games.keys()
 
-    from bot.cogs.game import GAME_CHOICES
+    from bot.commands.cogs.game import GAME_CHOICES
     from harness import Harness
     from harness.play import choice_components, decide_from_message
 

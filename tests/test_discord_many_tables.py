@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from bot.cogs.timers import close_expired_lobbies
+from bot.commands.cogs.timers import close_expired_lobbies
 from harness import Harness
 
 

@@ -13,7 +13,7 @@ import logging
 
 import pytest
 
-from bot import handlers
+from bot.commands import handlers
 from harness import Harness
 from harness.play import choice_components, decide_from_message, play_to_end
 from tests.test_discord_table import GAME_ID, lobby_with

@@ -234,7 +234,7 @@ async def test_a_decision_is_answered_before_a_slow_picture_and_the_turn_is_publ
 ) -> None:
     """The picture is not ready in time: the words and buttons answer the click first, the picture
     follows in an edit of that answer, then the table is edited."""
-    from bot import handlers
+    from bot.commands import handlers
 
     monkeypatch.setattr(handlers, "PICTURE_WAIT", 0.0)
     monkeypatch.setattr(handlers, "DECISION_DEFER_AFTER", 10.0)  # no deferral on a loaded machine: not tested here
@@ -261,7 +261,7 @@ async def test_the_picture_following_an_answer_is_sent_again_when_its_connection
     and the player has their picture; a warning, no error."""
     import aiohttp
 
-    from bot import handlers
+    from bot.commands import handlers
 
     monkeypatch.setattr(handlers, "PICTURE_WAIT", 0.0)
     monkeypatch.setattr(handlers, "DECISION_DEFER_AFTER", 10.0)
@@ -287,7 +287,7 @@ async def test_the_picture_following_an_answer_is_sent_again_when_its_connection
 
 
 async def test_a_picture_ready_in_time_goes_with_the_answer(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
-    from bot import handlers
+    from bot.commands import handlers
 
     monkeypatch.setattr(handlers, "PICTURE_WAIT", 10.0)
     # A decision not answered in 60 ms is deferred first (then its picture goes in an edit): on a loaded
@@ -492,7 +492,7 @@ async def test_a_click_whose_picture_is_late_is_answered_before_its_deferral_wou
 ) -> None:
     """The answer waits for its picture no longer than the guard's deferral allows: the words and buttons
     are the answer (one callback, no deferral first), and the picture follows in an edit of it."""
-    from bot import handlers
+    from bot.commands import handlers
     from bot.render.kit import pool
 
     # Wide margins (the answer half a second before its deferral is due, the picture far later): the order

@@ -28,7 +28,7 @@ MAX_ID = 2**63 - 1  # ids are SQL BIGINTs (and Discord snowflakes): a bigger num
 
 
 def handlers_of(interaction: discord.Interaction[Any]) -> Any:
-    """What answers a click: the handlers the bot was made with (`TableBot.handlers`: bot.handlers). A
+    """What answers a click: the handlers the bot was made with (`TableBot.handlers`: bot.commands.handlers). A
     button only names its handler; asking the bot for them keeps this module below the handlers, which
     build the messages that carry these buttons."""
     return interaction.client.handlers
@@ -205,7 +205,7 @@ class _GameIdButton:
     prefix: ClassVar[str]
     style: ClassVar[discord.ButtonStyle]
     default_label: ClassVar[str]
-    handler: ClassVar[str]  # the name of the function in bot.handlers that answers the click
+    handler: ClassVar[str]  # the name of the function in bot.commands.handlers that answers the click
     raw: str
 
     def __init__(

@@ -15,8 +15,8 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
-from bot import handlers
-from bot.cogs.game import GAME_CHOICES
+from bot.commands import handlers
+from bot.commands.cogs.game import GAME_CHOICES
 from bot.messages.leaderboards import board_message, board_scope, history_message, stats_message
 from bot.texts import text_stats as ts
 from bot.texts.languages import of_user

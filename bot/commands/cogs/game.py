@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
-from bot import handlers
+from bot.commands import handlers
 from bot.delivery import preferences
 from bot.messages import guide, present
 from bot.texts import i18n, text
