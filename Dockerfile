@@ -40,7 +40,7 @@ ENV DATABASE_URL=sqlite+aiosqlite:////data/bot.sqlite3 \
     METRICS_PORT=9100 \
     METRICS_HOST=127.0.0.1
 VOLUME ["/data"]
-# GET /healthz answers 200 once the gateway is connected and the database answers (bot/metrics.py).
+# GET /healthz answers 200 once the gateway is connected and the database answers (bot/app/metrics.py).
 # With METRICS_PORT emptied there is no endpoint, and so no check.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
     CMD ["sh", "-c", "[ -z \"$METRICS_PORT\" ] || python -c \"import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:' + os.environ['METRICS_PORT'] + '/healthz', timeout=4)\""]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from bot.client import TableBot
+    from bot.app.client import TableBot
     from bot.ops.settings import Settings
 
 __all__ = ["create_bot"]
@@ -13,6 +13,6 @@ __all__ = ["create_bot"]
 
 def create_bot(settings: Settings) -> TableBot:
     """Build the bot without connecting; the database opens in `setup_hook` (at login)."""
-    from bot.client import TableBot
+    from bot.app.client import TableBot
 
     return TableBot(settings)

@@ -28,7 +28,7 @@ import discord
 from pydantic import SecretStr
 
 from bot import create_bot
-from bot.client import TableBot
+from bot.app.client import TableBot
 from bot.ops.settings import Settings
 from fakediscord.driver import OPTION_TYPES, Driver, Response, components_of
 from fakediscord.fake_discord import (

@@ -35,7 +35,7 @@ from storage.replay import replay
 from table import TableUpdate
 
 if TYPE_CHECKING:
-    from bot.client import TableBot
+    from bot.app.client import TableBot
 
 TRY_AGAIN = i18n.t("en", text.TRY_AGAIN_SOON)
 RECORDED = i18n.t("en", text.RECORDED_CATCHING_UP)

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 import games
+from bot.app.thinking import Thinkers
 from bot.messages import present
-from bot.thinking import Thinkers
 from games.core import Game, Prompt
 from harness import Harness
 from storage.ratings import ai_level_of, identity

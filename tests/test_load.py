@@ -217,8 +217,8 @@ def test_errors_are_read_from_the_bot_log_with_their_cause() -> None:
         "RuntimeError: Session is closed"
     ]
     assert load._errors(b"2026 WARNING bot: slow\n") == []
-    folded = b"03:17:59 ERROR bot.tree: command failed\\nTraceback (most recent call last):\\nOperationalError: x\n"
-    assert load._errors(folded) == ["03:17:59 ERROR bot.tree: command failed / OperationalError: x"]
+    folded = b"03:17:59 ERROR bot.app.tree: command failed\\nTraceback (most recent call last):\\nOperationalError: x\n"
+    assert load._errors(folded) == ["03:17:59 ERROR bot.app.tree: command failed / OperationalError: x"]
 
 
 def test_cpu_of_a_process_tree_counts_its_children() -> None:

@@ -24,7 +24,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from bot.metrics import BotMetrics, InteractionKinds, route_template
+from bot.app.metrics import BotMetrics, InteractionKinds, route_template
 from fakediscord.loopback import Loopback
 from harness import Harness
 from harness.play import choice_components, play_to_end

@@ -21,7 +21,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.metrics import BotMetrics
+from bot.app.metrics import BotMetrics
 from bot.transport import pacing
 from bot.transport.pacing import GlobalBucket, Priority, priority
 from fakediscord.fake_discord import GUILD_ID

@@ -22,7 +22,7 @@ import aiohttp
 import discord
 import pytest
 
-from bot.metrics import BotMetrics
+from bot.app.metrics import BotMetrics
 from fakediscord.loopback import TOKEN, Loopback
 from fakediscord.rate_limits import Bucket, Limiter, RateLimits
 from harness.fault_play import Recorder, bot_on_loopback, caught_up, check_game, open_game

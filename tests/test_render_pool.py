@@ -189,7 +189,7 @@ def test_a_bot_killed_with_sigkill_leaves_no_worker_behind() -> None:
 async def test_the_metrics_say_what_became_of_the_pictures() -> None:
     from prometheus_client import generate_latest
 
-    from bot.metrics import BotMetrics
+    from bot.app.metrics import BotMetrics
 
     pictures = Pictures()
     pictures.start(0)

@@ -13,8 +13,8 @@ from typing import Any
 import discord
 import pytest
 
+from bot.app.tree import COMMANDS_DIGEST, commands_digest
 from bot.render.kit.pool import PICTURES
-from bot.tree import COMMANDS_DIGEST, commands_digest
 from fakediscord.fake_discord import APP_ID, GUILD_ID
 from harness import Harness
 from harness.fault_play import log_shown

@@ -20,7 +20,7 @@ import games as engines
 from bench import crash as crash_bench
 from bench.crash import count_errors
 from bench.shards import TWO, ShardedRun, guilds_on_every_shard, spawn
-from bot.client import TableBot
+from bot.app.client import TableBot
 from bot.ops.settings import Settings
 from fakediscord.loopback import Loopback
 from harness.run_bot import BotProcess

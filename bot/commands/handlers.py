@@ -25,7 +25,7 @@ from storage import GameRow
 from table import Decided, SeatNotice, TableError, TableService, TableUpdate, Unacknowledged
 
 if TYPE_CHECKING:
-    from bot.client import TableBot
+    from bot.app.client import TableBot
 
 log = logging.getLogger(__name__)
 

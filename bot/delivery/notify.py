@@ -65,7 +65,7 @@ from storage.types import utcnow
 from table import TableUpdate
 
 if TYPE_CHECKING:
-    from bot.client import TableBot
+    from bot.app.client import TableBot
 
 log = logging.getLogger(__name__)
 
@@ -137,7 +137,7 @@ class DiscordNotifier:
         """Something handed over `seconds` ago reached Discord: `table` (an update on the table message),
         `log` (its line posted), `dm` (a seat's prompt: its words and buttons), `dm_picture` (the same with
         its picture, which may follow them) or `dm_view` (a seat's private view without a prompt). For the
-        metrics (bot.client)."""
+        metrics (bot.app.client)."""
 
     async def _server_language(self, game: GameRow) -> str:
         """Thread and channel messages speak the server's language."""

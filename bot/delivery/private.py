@@ -52,7 +52,7 @@ from storage import GameRow, SeatRow
 from table import SeatNotice, TableUpdate
 
 if TYPE_CHECKING:
-    from bot.client import TableBot
+    from bot.app.client import TableBot
 
 log = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ from storage import GameRow
 from table import TableUpdate
 
 if TYPE_CHECKING:
-    from bot.client import TableBot
+    from bot.app.client import TableBot
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

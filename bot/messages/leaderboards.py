@@ -1,8 +1,9 @@
 """What /leaderboard, /stats and /history show: ratings and results read back from storage, formatted for
 the reader (docs/ratings.md). The builders (`board_message`, `stats_message`, `history_message`) do all the
 work, so the commands (bot.commands.cogs.leaderboard) and the page buttons
-(bot.messages.components.LeaderboardPage) are thin adapters; bench/leaderboard.py times them through the commands. The shared formatting (a player, a
-rating and its change) serves the game's ending too (bot.messages.endings).
+(bot.messages.components.LeaderboardPage) are thin adapters; bench/leaderboard.py times them through the
+commands. The shared formatting (a player, a rating and its change) serves the game's ending too
+(bot.messages.endings).
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ from storage import DatabaseUnavailable, GameRow
 from table import DEFAULT_TURN_SECONDS, TableError, echo
 
 if TYPE_CHECKING:
-    from bot.client import TableBot
+    from bot.app.client import TableBot
 
 MAX_VARIANT = 40  # characters of one name=value pair
 # A game's number as a command option: Discord takes integers up to 2**53 - 1 (its Int53 type; a bound one

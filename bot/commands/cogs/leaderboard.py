@@ -23,7 +23,7 @@ from bot.texts.languages import of_user
 from bot.transport import answer as answering
 
 if TYPE_CHECKING:
-    from bot.client import TableBot
+    from bot.app.client import TableBot
 
 SCOPE_CHOICES = [
     app_commands.Choice(name=app_commands.locale_str(ts.SCOPE_SERVER), value="server"),

@@ -13,7 +13,7 @@ from bot.texts import i18n, text
 from table.timers import DUE_PER_TICK
 
 if TYPE_CHECKING:
-    from bot.client import TableBot
+    from bot.app.client import TableBot
 
 log = logging.getLogger(__name__)
 

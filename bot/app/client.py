@@ -11,6 +11,9 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.app.metrics import BotMetrics, MetricsServer
+from bot.app.thinking import THINKERS
+from bot.app.tree import COMMANDS_DIGEST, TableTree, commands_digest
 from bot.commands import handlers
 from bot.commands.cogs import leaderboard
 from bot.commands.cogs.game import GameCog
@@ -18,16 +21,13 @@ from bot.commands.cogs.timers import TimerCog
 from bot.delivery.notify import DiscordNotifier
 from bot.delivery.preferences import SHARED_TTL, NotificationModes
 from bot.messages.components import DYNAMIC_ITEMS, PREFIXES
-from bot.metrics import BotMetrics, MetricsServer
 from bot.ops.settings import Settings
 from bot.render.kit.pool import PICTURES
 from bot.texts import i18n, text
 from bot.texts.languages import Languages, of_user
 from bot.texts.translator import CatalogTranslator
-from bot.thinking import THINKERS
 from bot.transport import pacing
 from bot.transport.pacing import GlobalBucket
-from bot.tree import COMMANDS_DIGEST, TableTree, commands_digest
 from storage import Database, Shards
 from table import TableService, TableUpdate, WatchTimes
 

@@ -60,7 +60,7 @@ from storage import Database, GameNotFound, VersionConflict
 from storage.shards import Shards
 
 if TYPE_CHECKING:
-    from bot.client import TableBot
+    from bot.app.client import TableBot
     from bot.render.kit.pool import Pictures
     from table import TableUpdate
 
