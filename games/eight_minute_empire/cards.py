@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 ROW_COSTS = (0, 1, 1, 2, 2, 3)
@@ -107,6 +107,16 @@ def set_sizes() -> dict[str, int]:
         if card.family:
             sizes[card.family] = sizes.get(card.family, 0) + 1
     return sizes
+
+
+@lru_cache(maxsize=2048)  # bounded: the number of distinct hands over a bot's lifetime is not
+def hand_totals(hand: tuple[int, ...]) -> dict[str, int]:
+    """Summed ability counts of a hand ("move", "army", "flying", "immune", ...); read-only."""
+    totals: dict[str, int] = {}
+    for cid in hand:
+        for kind, _, n in all_cards()[cid].abilities:
+            totals[kind] = totals.get(kind, 0) + n
+    return totals
 
 
 def deck_for(players: int) -> list[int]:

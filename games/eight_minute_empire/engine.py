@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache
 from typing import Any
 
-from games.core import Choice, Game, Option, Player, Prompt, Rng, check_choice
-from games.eight_minute_empire import scoring
+from games.core import Choice, Game, Option, Prompt, Rng, check_choice
+from games.eight_minute_empire import scoring, views
 from games.eight_minute_empire.board import LAND, Board, build, layout_for
 from games.eight_minute_empire.cards import (
     CITY,
@@ -27,7 +27,19 @@ from games.eight_minute_empire.cards import (
     Card,
     all_cards,
     deck_for,
+    hand_totals,
     part_text,
+)
+from games.eight_minute_empire.components import (
+    ARMIES,
+    CITADEL,
+    CITIES,
+    COIN_SUPPLY,
+    EXPLORE_TOKENS,
+    GAMES_IN_FULL,
+    NEUTRAL_ARMIES,
+    START_COINS,
+    TARGET_CARDS,
 )
 from games.eight_minute_empire.shapes import (
     ActionChoice,
@@ -42,14 +54,6 @@ from games.eight_minute_empire.shapes import (
 
 Event = dict[str, Any]
 
-ARMIES, CITIES, COIN_SUPPLY = 18, 3, 44
-START_COINS = {2: 14, 3: 11, 4: 9}
-TARGET_CARDS = {2: 13, 3: 10, 4: 8}
-NEUTRAL_ARMIES = 10
-GAMES_IN_FULL = 3
-# The rules list five explore tokens but there are six; the sixth is a second Hidden Treasure (ours).
-EXPLORE_TOKENS = ("Magic Spring", "Cottage", "Hidden Treasure", "Magic Book", "Stable", "Hidden Treasure")
-CITADEL = "Citadel"
 MAX_SELECT = 25  # Discord selects hold 25 options
 
 
@@ -92,18 +96,8 @@ def _card(cid: int) -> Card:
     return all_cards()[cid]
 
 
-@lru_cache(maxsize=2048)  # bounded: the number of distinct hands over a bot's lifetime is not
-def _hand_totals(hand: tuple[int, ...]) -> dict[str, int]:
-    """Summed ability counts of a hand ("move", "army", "flying", "immune", ...); read-only."""
-    totals: dict[str, int] = {}
-    for cid in hand:
-        for kind, _, n in _card(cid).abilities:
-            totals[kind] = totals.get(kind, 0) + n
-    return totals
-
-
 def _totals(state: State, seat: int) -> dict[str, int]:
-    return _hand_totals(tuple(state.hands[seat]))
+    return hand_totals(tuple(state.hands[seat]))
 
 
 # Choices are made once and handed out again (read-only, with their data: see shapes.py for the shapes).
@@ -185,7 +179,7 @@ class EightMinuteEmpire(Game[State]):
     title = "Eight-Minute Empire: Legends"
     min_players = 2
     max_players = 4
-    ai_levels = ("random", "heuristic", "expert")
+    # ai_levels: handed in by the package (games/eight_minute_empire/__init__.py), which wires the AIs to the engine
     play_kinds = frozenset({"card"})  # the cards taken from the row
     sample_options = ({}, {"explore": True, "citadels": True})
 
@@ -692,19 +686,13 @@ class EightMinuteEmpire(Game[State]):
 
     # --- views -------------------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        from games.eight_minute_empire.views import build_view
-
-        return build_view(self, state, seat)
+        return views.build_view(self, state, seat)
 
     def views(self, state: State, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
-        from games.eight_minute_empire.views import build_views
-
-        return build_views(self, state, seats)
+        return views.build_views(self, state, seats)
 
     def describe(self, view: dict[str, Any]) -> str:
-        from games.eight_minute_empire.views import describe
-
-        return describe(view)
+        return views.describe(view)
 
     # --- JSON --------------------------------------------------------------------------------
     def to_json(self, state: State) -> dict[str, Any]:
@@ -764,18 +752,6 @@ class EightMinuteEmpire(Game[State]):
             step=_copy(data["step"]),
             version=data["version"],
         )
-
-    # --- AI ----------------------------------------------------------------------------------
-    def ai(self, level: str, seed: int) -> Player:
-        if level == "heuristic":
-            from games.eight_minute_empire.ai import HeuristicPlayer
-
-            return HeuristicPlayer(seed)
-        if level == "expert":
-            from games.eight_minute_empire.expert import expert_player
-
-            return expert_player(seed)
-        return super().ai(level, seed)
 
 
 def _copy(value: Any) -> Any:

@@ -24,7 +24,8 @@ from games.core import Player, Prompt, Rng
 from games.eight_minute_empire import scoring
 from games.eight_minute_empire.ai import HeuristicPlayer
 from games.eight_minute_empire.cards import all_cards, deck_for
-from games.eight_minute_empire.engine import COIN_SUPPLY, State
+from games.eight_minute_empire.components import COIN_SUPPLY
+from games.eight_minute_empire.engine import State
 from games.search import DEFAULT_BUDGET_MS, ExpertPlayer
 
 # Turns (cards taken) a rollout plays after the root: ours, the next seat's, and so on. Measured over

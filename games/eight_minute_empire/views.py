@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from games.eight_minute_empire import scoring
 from games.eight_minute_empire.board import WATER, build
-from games.eight_minute_empire.cards import ROW_COSTS, all_cards
+from games.eight_minute_empire.cards import ROW_COSTS, all_cards, hand_totals
+from games.eight_minute_empire.components import ARMIES, CITADEL, CITIES, GAMES_IN_FULL, TARGET_CARDS
 
 if TYPE_CHECKING:
     from games.eight_minute_empire.engine import EightMinuteEmpire, State
@@ -76,8 +77,6 @@ def build_views(
 
 
 def _public_view(game: EightMinuteEmpire, state: State) -> dict[str, Any]:
-    from games.eight_minute_empire.engine import ARMIES, CITADEL, CITIES, GAMES_IN_FULL, TARGET_CARDS, _hand_totals
-
     board, n, fixed = state.board, state.players, _map(state.layout)
     armies, cities, tokens, start = state.armies, state.cities, state.tokens, state.start
     controls = scoring.region_controllers(armies, cities)
@@ -106,7 +105,7 @@ def _public_view(game: EightMinuteEmpire, state: State) -> dict[str, Any]:
     for s in range(n):
         hand = tuple(state.hands[s])
         names, abilities = _hand_texts(hand)
-        totals = _hand_totals(hand)  # cached per hand
+        totals = hand_totals(hand)  # cached per hand
         explore = state.explore[s]
         seats.append(
             {
