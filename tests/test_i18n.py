@@ -151,7 +151,14 @@ def test_the_translator_answers_names_with_their_context_and_leaves_english_alon
 # up in engine data) and lookups (dict.get), and patterns a renderer uses to read the engine's
 # English labels (arguments of re.* and str.startswith).
 # Text read by operators, not players: command-line messages, metric help, health reasons, log formats.
-CONSOLE_ONLY = {"bot/__main__.py", "bot/ops/settings.py", "bot/app/metrics.py", "bot/ops/logs.py", "bot/terminal.py"}
+CONSOLE_ONLY = {
+    "bot/__main__.py",
+    "bot/ops/settings.py",
+    "bot/app/metrics.py",
+    "bot/ops/logs.py",
+    "bot/terminal/__init__.py",
+    "bot/terminal/__main__.py",
+}
 MARKERS = {"N_", "NP_", "NN_"}
 LOG_METHODS = {"debug", "info", "warning", "error", "exception", "critical"}
 PATTERN_CALLS = {"compile", "search", "match", "fullmatch", "startswith", "endswith", "get"}

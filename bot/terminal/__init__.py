@@ -134,7 +134,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     game, options = checked
     return play(game, args.players, args.seat - 1, args.ai, args.seed, options)
-
-
-if __name__ == "__main__":
-    sys.exit(main())
