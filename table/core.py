@@ -129,7 +129,7 @@ class TableCore:
     ) -> None:
         self.db = db
         self.watch_times = watch or WatchTimes()
-        # Makes the AI seats' decisions: in this process (the default), or elsewhere (bot.thinking).
+        # Makes the AI seats' decisions: in this process (the default), or elsewhere (bot.app.thinking).
         self.thinker: Thinker = thinker or InlineThinker()
         # The Discord shards this process runs when the bot is split over several processes: timers
         # and start-up resumption touch only their guilds' games. None: every game is ours.

@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 
 PAGE = 100  # owed games read at a time
 # Games the background repair shows at once: enough that the owed games' requests wait in the global bucket
-# together, where every player's prompt goes before any table and the tables before the log (bot.pacing),
+# together, where every player's prompt goes before any table and the tables before the log (bot.transport.pacing),
 # so the repair's prompts go first across the owed games, not one game's table before the next one's prompt.
 REPAIRING_AT_ONCE = 500
 PREPARING_AT_ONCE = 4  # of those, reading their game and working out what is owed (the database, the CPU)

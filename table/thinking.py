@@ -4,7 +4,7 @@ The table service asks its thinker for every AI decision and awaits the answer, 
 costly decision (an expert's search: tens of milliseconds of CPU) away from the event loop, in another
 process, while the loop answers other games' clicks. `InlineThinker`, the default, decides right there,
 as a cheap level should (the heuristic takes under a millisecond). The bot's own thinker
-(bot.thinking) sends the levels that search to worker processes.
+(bot.app.thinking) sends the levels that search to worker processes.
 
 Whatever the thinker, the answer is the same: an AI is made fresh for each decision from the game's
 key, its level and a seed (`Game.ai`), and reads only its seat's view of the state, so a worker that

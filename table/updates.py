@@ -1,6 +1,6 @@
 """What the table service hands the transport after a commit, and the two interfaces it calls.
 
-`Notifier` is implemented by the transport (the Discord side: bot.notify) and `TableObserver` by
+`Notifier` is implemented by the transport (the Discord side: bot.delivery.notify) and `TableObserver` by
 whoever counts what happens (the bot's metrics); the service calls them, never the other way round.
 """
 
