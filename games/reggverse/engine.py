@@ -33,7 +33,7 @@ views.py, the action tiles in actions.py and the objectives in objectives.py.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter
 from typing import Any
 
@@ -70,7 +70,7 @@ class ReggverseRiddles(ActionTiles, Game[State]):
     key = "reggverse-riddles"
     title = "Reggverse Riddles"
     # Which side of a tile was used (move or rule) and which action tiles: named by prompt kind.
-    ai_levels = ("random", "heuristic", "expert")
+    # ai_levels: handed in by the package (games/reggverse/__init__.py), which wires the AIs to the engine
     sample_options = ({}, {"action_tiles": True, "objectives": True})
     play_kinds = frozenset(
         {
@@ -105,7 +105,8 @@ class ReggverseRiddles(ActionTiles, Game[State]):
         Option("objectives", (False, True), False, "Secret Objectives expansion: one secret objective each"),
     )
 
-    def __init__(self) -> None:
+    def __init__(self, ai: Mapping[str, Callable[[int], Player]] | None = None) -> None:
+        super().__init__(ai)
         self._handlers: dict[str, Callable[[State, int, list[str], list[Event]], None]] = {}
 
     # --- setup ---------------------------------------------------------------------------------
@@ -815,15 +816,3 @@ class ReggverseRiddles(ActionTiles, Game[State]):
         from games.reggverse.text import summary
 
         return summary(view)
-
-    # --- AI ------------------------------------------------------------------------------------
-    def ai(self, level: str, seed: int) -> Player:
-        if level == "heuristic":
-            from games.reggverse.ai import HeuristicPlayer
-
-            return HeuristicPlayer(seed)
-        if level == "expert":
-            from games.reggverse.expert import expert_player
-
-            return expert_player(seed)
-        return super().ai(level, seed)

@@ -22,6 +22,7 @@ from typing import Any
 
 from games.core import Player, Prompt
 from games.reggverse.ai import Decision, HeuristicPlayer
+from games.reggverse.engine import ReggverseRiddles
 from games.reggverse.material import objective_text
 from games.reggverse.state import State
 from games.search import DEFAULT_BUDGET_MS, ExpertPlayer
@@ -48,8 +49,6 @@ class ReggverseExpertise:
     steps_per_ms = 2.2
 
     def __init__(self) -> None:
-        from games.reggverse.engine import ReggverseRiddles
-
         self._game = ReggverseRiddles()  # a private engine to draw fresh material with
 
     def fallback(self, seed: int) -> Player:
