@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import games
-from bench.crash import CrashRun, Figures, count_errors
+from bench._crash_run import CrashRun, Figures, count_errors
 from fakediscord.loopback import Loopback
 from harness.keep import keep_run
 from harness.languages import LOCALES, PEOPLE

@@ -27,7 +27,8 @@ import sys
 import time
 from typing import Any
 
-from bench.load import cpu_seconds, percentile
+from bench.load.measure import cpu_seconds
+from bench.load.plan import percentile
 from bench.results import save
 
 CUSTOM_ID = "floor:click"

@@ -17,9 +17,9 @@ import pytest
 
 import bot.__main__ as entry
 import games as engines
-from bench import crash as crash_bench
-from bench.crash import count_errors
-from bench.shards import TWO, ShardedRun, guilds_on_every_shard, spawn
+from bench import _crash_run as crash_bench
+from bench._crash_run import count_errors
+from bench._sharding import TWO, ShardedRun, guilds_on_every_shard, spawn
 from bot.app.client import TableBot
 from bot.ops.settings import Settings
 from fakediscord.loopback import Loopback

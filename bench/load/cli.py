@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import ast
 import asyncio
 import os
 import sys
@@ -129,10 +130,10 @@ def main(argv: list[str]) -> int:
 
 
 def _package_doc() -> str:
-    """What `python -m bench load` does and measures: the package's docstring, without its module list."""
-    from bench import load
-
-    return (load.__doc__ or "").split("The package:", 1)[0].strip()
+    """What `python -m bench load` does and measures: the package's docstring, without its module list (read
+    from its source: this module is part of the package, which imports it)."""
+    source = Path(__file__).with_name("__init__.py").read_text(encoding="utf-8")
+    return (ast.get_docstring(ast.parse(source)) or "").split("The package:", 1)[0].strip()
 
 
 def _figures_doc() -> str:

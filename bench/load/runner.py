@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from harness import Harness
     from harness.run_bot import BotProcess
 
+from bench.floor import measure
 from bench.load.measure import (
     BotClock,
     Ledger,
@@ -136,8 +137,6 @@ async def run(
     }
     floor: dict[str, Any] | None = None
     if with_floor:
-        from bench.floor import measure
-
         floor = await measure(FLOOR_CLICKERS, FLOOR_SECONDS, FLOOR_POSTS)
     if mode == "loopback":
         figures.update(
