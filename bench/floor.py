@@ -27,8 +27,7 @@ import sys
 import time
 from typing import Any
 
-from bench.load.measure import cpu_seconds
-from bench.load.plan import percentile
+from bench._figures import cpu_seconds, percentile
 from bench.results import save
 
 CUSTOM_ID = "floor:click"

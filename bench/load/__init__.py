@@ -68,6 +68,7 @@ loopback), `measure` (CPU, memory, metrics, refusals, REST figures), `report` (t
 
 from __future__ import annotations
 
+from bench._figures import percentile
 from bench.load.cli import main
 from bench.load.measure import (
     BotClock,
@@ -79,7 +80,7 @@ from bench.load.measure import (
     rest_figures,
     rss_kb,
 )
-from bench.load.plan import LOBBY_ATTEMPTS, MIX, TARGETS, Table, game_mix, percentile, plan
+from bench.load.plan import LOBBY_ATTEMPTS, MIX, TARGETS, Table, game_mix, plan
 from bench.load.players import InProcessRun, LoadRun, LoopbackRun
 from bench.load.report import report
 from bench.load.runner import rate_limits, run

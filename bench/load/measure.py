@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
-import os
 import resource
 import socket
 import time
 from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
+
+from bench._figures import cpu_seconds
 
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncEngine
@@ -45,37 +46,6 @@ def choice_components(message: dict[str, Any]) -> list[dict[str, Any]]:
     from harness.play import choice_components as components
 
     return components(message)
-
-
-def _stat(pid: int | str) -> list[str]:
-    """The fields of /proc/PID/stat after the command name (state is [0], ppid [1], utime [11])."""
-    with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
-        return stat.read().rpartition(")")[2].split()
-
-
-def cpu_seconds(pid: int, *, children: bool = False) -> float:
-    """User + system CPU time of process `pid` so far (all its threads), from /proc. With `children`, its
-    descendants' too (the bot's picture workers): live ones, and the ones it has waited for."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    fields = _stat(pid)
-    if not children:
-        return (int(fields[11]) + int(fields[12])) / ticks
-    parents: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            with contextlib.suppress(OSError, IndexError):
-                parents[int(entry)] = int(_stat(entry)[1])
-    tree, grew = {pid}, True
-    while grew:
-        found = {child for child, parent in parents.items() if parent in tree}
-        grew = not found <= tree
-        tree |= found
-    total = 0
-    for member in tree:
-        with contextlib.suppress(OSError, IndexError):
-            fields = _stat(member)
-            total += sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
-    return total / ticks
 
 
 async def idle(pid: int, *, below: float = 0.05, within: float = 600.0) -> float:

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import math
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -114,11 +112,3 @@ def plan(
         ais = rng.randint(0, min(2, seats - 1))
         tables.append((key, variants, seats - ais, ais))
     return tables
-
-
-def percentile(values: Sequence[float], fraction: float) -> float:
-    """Nearest-rank percentile (0 for no values)."""
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, math.ceil(fraction * len(ordered)) - 1))]

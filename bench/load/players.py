@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from fakediscord.loopback import Loopback
     from harness import Harness
 
+from bench._figures import percentile
 from bench.load.measure import Ledger, _refusal_prefixes, choice_components, refusal_reason, rest_figures
 from bench.load.plan import (
     ANSWER_WITHIN,
@@ -34,7 +35,6 @@ from bench.load.plan import (
     TRY_AGAIN,
     Pending,
     Table,
-    percentile,
 )
 
 

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from harness import Harness
     from harness.run_bot import BotProcess
 
+from bench._figures import percentile
 from bench.floor import measure
 from bench.load.measure import (
     BotClock,
@@ -30,7 +31,7 @@ from bench.load.measure import (
     notifications_asked,
     rss_kb,
 )
-from bench.load.plan import LOBBY_WITHIN, MIX, TABLES_PER_GUILD, percentile, plan
+from bench.load.plan import LOBBY_WITHIN, MIX, TABLES_PER_GUILD, plan
 from bench.load.players import InProcessRun, LoadRun, LoopbackRun
 from bot.ops.settings import Settings
 
