@@ -31,6 +31,7 @@ lint: $(STAMP)
 	$(PY) -m ruff format --check .
 	$(PY) -m ruff check .
 	$(PY) -m mypy
+	$(VENV)/bin/lint-imports
 
 test: lint $(NATIVE)
 	$(PY) -m pytest -q -n 2 --dist loadgroup

@@ -47,7 +47,7 @@ def test_the_image_holds_every_package_the_bot_imports() -> None:
     assert 'VOLUME ["/data"]' in dockerfile and "sqlite+aiosqlite:////data/" in dockerfile
     # The health check calls an endpoint the bot serves.
     assert "/healthz" in dockerfile
-    assert 'add_get("/healthz"' in (ROOT / "bot" / "metrics.py").read_text()
+    assert 'add_get("/healthz"' in (ROOT / "bot" / "app" / "metrics.py").read_text()
     ignored = (ROOT / ".dockerignore").read_text().split()
     assert {".env", ".git", "data", "tests"} <= set(ignored)
 
