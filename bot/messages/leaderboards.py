@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import games
+from bot.messages import alt_text
 from bot.messages.components import LeaderboardPage
 from bot.render.kit.generic import COLOUR, clip
 from bot.texts import i18n, text
@@ -48,7 +49,9 @@ class Answer:
         if self.view is not None:
             found["view"] = self.view
         if self.image is not None:
-            found["file"] = discord.File(io.BytesIO(self.image), filename="rating.png")
+            found["file"] = discord.File(
+                io.BytesIO(self.image), filename="rating.png", description=alt_text.describe([self.embed])
+            )
         return found
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import discord
 
+from bot.messages import alt_text
 from bot.render.kit.pool import NOTIFICATION, PICTURES, PictureJob
 
 
@@ -27,6 +28,8 @@ class Outgoing:
     # The digest of `image` once bot.delivery.attachments computed it, with the bytes it is of: a message's picture is
     # compared with what Discord shows and then recorded, one hash of its bytes serves both.
     image_digest: tuple[bytes, bytes] | None = field(default=None, repr=False, compare=False)
+    # What the picture's description says right after what is awaited (each seat's score: alt_text.scores_line).
+    alt_lead: list[str] = field(default_factory=list)
 
     async def render(self, *, still_wanted: Callable[[], bool] | None = None, priority: int = NOTIFICATION) -> Outgoing:
         """Draw the picture, in its turn among those waiting (bot.render.kit.pool: CLICK, PROMPT, AGAIN...).
@@ -53,7 +56,13 @@ class Outgoing:
     def files(self) -> list[discord.File]:
         if self.picture is not None:  # a caller that did not render first still shows the picture
             self._show(self.picture.run())
-        return [discord.File(io.BytesIO(self.image), filename="table.png")] if self.image else []
+        if not self.image:
+            return []
+        return [discord.File(io.BytesIO(self.image), filename="table.png", description=self.alt_text())]
+
+    def alt_text(self) -> str:
+        """The picture's description for a screen reader, from the words beside it (bot.messages.alt_text)."""
+        return alt_text.describe(self.embeds, self.content, self.alt_lead)
 
     def send_kwargs(self) -> dict[str, Any]:
         kwargs: dict[str, Any] = {"embeds": self.embeds, "files": self.files()}

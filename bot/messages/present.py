@@ -12,7 +12,7 @@ from typing import Any
 import discord
 
 import games
-from bot.messages import endings, guide
+from bot.messages import alt_text, endings, guide
 from bot.messages.components import BackButton, ChoiceButton, ChoiceSelect, HandButton, LobbyButton, LobbyOption
 from bot.messages.outgoing import Outgoing
 from bot.render import renderer_for
@@ -224,7 +224,8 @@ def table(update: TableUpdate, lang: str = i18n.DEFAULT, recent: Sequence[str] =
         view.add_item(HandButton(game.id, label=i18n.t(lang, text.BUTTON_SHOW_HAND)))
     names = tuple(ctx.names)
     picture = PictureJob(renderer, "image", (update.public_view, lang, names)) if renderer.pictured() else None
-    return Outgoing(embeds=embeds, view=view, picture=picture)
+    lead = alt_text.scores_line(lang, ctx.names, renderer.scores(update.public_view))
+    return Outgoing(embeds=embeds, view=view, picture=picture, alt_lead=lead)
 
 
 def add_recent(embed: discord.Embed, lines: Sequence[str], name: str, *, room: int) -> None:
@@ -354,7 +355,12 @@ def seat_message(
         else None
     )
     return Outgoing(
-        content="\n".join(lines) or None, embeds=[embed], view=view, picture=picture, pictured=renderer.pictured()
+        content="\n".join(lines) or None,
+        embeds=[embed],
+        view=view,
+        picture=picture,
+        pictured=renderer.pictured(),
+        alt_lead=alt_text.scores_line(lang, ctx.names, renderer.scores(notice.view)),
     )
 
 

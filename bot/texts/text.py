@@ -127,6 +127,8 @@ NEW_LOBBY = N_("Lobby opened.")
 # --- table -----------------------------------------------------------------------------------
 THREAD_NAME = N_("{title} #{game_id}")
 WAITING_FOR = N_("Waiting for: {names}")
+# The description of a picture (its alt text, bot.messages.alt_text), after what is awaited.
+ALT_SCORES = N_("Scores: {scores}.")
 # {when} is a Discord relative time ("in 2 minutes"): the sentence reads on with it, no preposition.
 DECIDE_BY = N_("Decide {when}")
 RECENTLY = N_("Recently")  # the table's last few log lines (the log is folded into the table)

@@ -160,6 +160,10 @@ def choice_text(data: Mapping[str, Any], ctx: TableContext) -> str:
 class EggsRenderer(Renderer):
     """Embeds and log lines from the catalogs; pictures from bot.render.eggs_empires.picture."""
 
+    def scores(self, view: dict[str, Any]) -> Sequence[float] | None:
+        seats = view.get("seats")
+        return [int(s.get("total", 0)) for s in seats] if isinstance(seats, list) else None
+
     key = "eggs-empires"
 
     # --- pictures ----------------------------------------------------------------------------

@@ -487,6 +487,10 @@ class EightMinuteEmpireRenderer(Renderer):
     """Texts from the views, the prompts' kinds and info, the choices' data and the events (never the
     engine's English labels or texts), and the map picture."""
 
+    def scores(self, view: dict[str, Any]) -> Sequence[float] | None:
+        found = view.get("scores")
+        return list(found) if isinstance(found, list) else None
+
     key = "eight-minute-empire"
     progress_events = Renderer.progress_events | {"turn", "bidding"}
 

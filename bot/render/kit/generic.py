@@ -119,6 +119,11 @@ class Renderer:
         self.add_waiting(embed, ctx)
         return [embed]
 
+    def scores(self, view: dict[str, Any]) -> Sequence[float] | None:
+        """Each seat's score in this view (public or a seat's), for the description of its picture (a
+        screen reader's first words after what is awaited); None when the game shows none."""
+        return None
+
     def describe_public(self, view: dict[str, Any], ctx: TableContext) -> str:
         return "```\n" + clip(format_view(view), EMBED_DESCRIPTION_LIMIT - 10) + "\n```"
 

@@ -271,6 +271,10 @@ class ReggverseRenderer(Renderer):
     """Compact embed text, prompts, choices and log lines from data; the pictures of
     `bot.render.reggverse.picture` (a seat's picture also marks its prompt's targets)."""
 
+    def scores(self, view: dict[str, Any]) -> Sequence[float] | None:
+        found = view.get("scores")
+        return list(found) if isinstance(found, list) else None
+
     def describe_public(self, view: dict[str, Any], ctx: TableContext) -> str:
         return clip(summary_text(view, ctx), EMBED_DESCRIPTION_LIMIT)
 
