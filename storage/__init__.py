@@ -15,7 +15,17 @@ from storage.errors import (
     VersionConflict,
 )
 from storage.models import STATUSES, ActionRow, GameRow, RatingRow, ResultRow, SeatRow
+from storage.repositories.tournaments import TournamentSnapshot
 from storage.shards import Shards, shard_of
+from storage.tournaments import (
+    EntrantRow,
+    EntryRefused,
+    RoundRow,
+    TournamentConflict,
+    TournamentNotFound,
+    TournamentRow,
+    TournamentTableRow,
+)
 from storage.unchanged import UNCHANGED, Unchanged
 
 __all__ = [
@@ -26,16 +36,24 @@ __all__ = [
     "BrokenGame",
     "Database",
     "DatabaseUnavailable",
+    "EntrantRow",
+    "EntryRefused",
     "GameNotActive",
     "GameNotFound",
     "GameRow",
     "Move",
     "RatingRow",
     "ResultRow",
+    "RoundRow",
     "SchemaTooNew",
     "SeatRow",
     "Shards",
     "StorageError",
+    "TournamentConflict",
+    "TournamentNotFound",
+    "TournamentRow",
+    "TournamentSnapshot",
+    "TournamentTableRow",
     "Unchanged",
     "VersionConflict",
     "shard_of",

@@ -1,7 +1,8 @@
 """The tables (SQLModel). Migrations in storage/migrations create exactly these; keep them in step.
 
 Ids from Discord are snowflakes (BIGINT). Every table row belongs to a game except ratings
-(and guild_settings and user_settings, declared in storage/rows.py).
+(and guild_settings and user_settings, declared in storage/rows.py; the tournaments' tables are in
+storage/tournaments.py).
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ class GameRow(SQLModel, table=True):
         # migration 0008 creates it (the schema is only ever made by the migrations). Its predicate is not
         # declared here: postgresql_where would import the PostgreSQL dialect at every start-up, SQLite's too.
         Index("ix_games_owed", "id"),
+        Index("ix_games_tournament", "tournament_id", "tournament_round"),
     )
 
     id: int | None = Field(default=None, sa_column=Column("id", _GameId, primary_key=True, autoincrement=True))
@@ -81,6 +83,9 @@ class GameRow(SQLModel, table=True):
     # When the game ended (finished or abandoned), and the order finished games were rated in.
     finished_at: datetime | None = Field(default=None, sa_column=Column("finished_at", UTCDateTime, nullable=True))
     finished_seq: int | None = Field(default=None, sa_column=Column("finished_seq", BigInteger, nullable=True))
+    # The tournament and round the game is a table of (migration 0009; None: an ordinary game).
+    tournament_id: int | None = Field(default=None, sa_column=Column("tournament_id", BigInteger, nullable=True))
+    tournament_round: int | None = Field(default=None, sa_column=Column("tournament_round", Integer, nullable=True))
 
 
 class SeatRow(SQLModel, table=True):
