@@ -12,7 +12,7 @@ import pytest
 import games
 from bot.render import eight_minute_empire as eme
 from bot.render.kit.generic import TableContext
-from bot.texts import i18n
+from bot.texts import i18n, text
 from games.core import Rng
 from games.eight_minute_empire.cards import all_cards
 
@@ -327,3 +327,26 @@ def test_reggverse_questions_with_an_egg_or_a_count_are_translated(lang: str, ex
     ]
     ctx = TableContext("Reggverse Riddles", 1, ["Ada", "Bo"], [], None, lang)
     assert [RENDERER.prompt_text(p, ctx) for p in prompts] == expected
+
+
+@pytest.mark.parametrize("colour", ["red", "green", "yellow", "blue", "orange", "cyan", "purple", "pink"])
+def test_french_objectives_agree_with_their_colour(colour: str) -> None:
+    """A colour after "couleur" (feminine) or "œufs" (plural) agrees, or the sentence needs no agreement: no
+    "œufs de couleur vert", no "la pile de couleur bleu" (issue 36.3)."""
+    from bot.render.reggverse import words as regg
+
+    fr, it = regg.Words("fr"), regg.Words("it")
+    eggs = fr.eggs_of(colour)
+    assert fr.objective({"kind": "most_of", "eggs": [colour]}) == f"+5 si vous avez plus d'{eggs} que vos deux voisins"
+    assert fr.objective({"kind": "out_first", "eggs": [colour]}) == f"+7 si la {fr.pile(colour)} s'épuise en premier"
+    assert (
+        it.objective({"kind": "out_last", "eggs": [colour]}) == f"+10 se la {it.pile(colour)} si esaurisce per ultima"
+    )
+    for kind in ("five_of_two", "two_of_three", "most_of", "fewest_of", "out_first", "out_last", "double_but"):
+        said = fr.objective({"kind": kind, "eggs": [colour, "blue" if colour != "blue" else "red"]})
+        assert "de couleur" not in said, said
+    assert eggs.startswith("œufs ") and (eggs.endswith("s") or colour in ("orange", "cyan")), eggs
+
+
+def test_the_page_buttons_agree_in_french() -> None:
+    assert (i18n.t("fr", text.BUTTON_PREVIOUS), i18n.t("fr", text.BUTTON_NEXT)) == ("Précédent", "Suivant")

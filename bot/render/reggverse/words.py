@@ -65,6 +65,16 @@ EGG_TYPES = {  # an egg type as a heading: "Red eggs: 10 in the pile"
     "purple": NP_("eggs", "Purple eggs"),
     "pink": NP_("eggs", "Pink eggs"),
 }
+EGGS_OF = {  # eggs of a colour, in a sentence: "more green eggs", "plus d'œufs verts" (the colour agrees)
+    "red": NP_("eggs-of", "red eggs"),
+    "green": NP_("eggs-of", "green eggs"),
+    "yellow": NP_("eggs-of", "yellow eggs"),
+    "blue": NP_("eggs-of", "blue eggs"),
+    "orange": NP_("eggs-of", "orange eggs"),
+    "cyan": NP_("eggs-of", "cyan eggs"),
+    "purple": NP_("eggs-of", "purple eggs"),
+    "pink": NP_("eggs-of", "pink eggs"),
+}
 EGG_ROWS = {  # "the {row}", "to the {row}": the row noun fixes the article
     "red": NP_("row", "red row"),
     "green": NP_("row", "green row"),
@@ -184,10 +194,10 @@ OBJECTIVE_TEXTS = {
     "two_of_three": N_("+10 if you have at least 2 each of {eggs}"),
     "beat_left": N_("+5 if you have more eggs than your left neighbour"),
     "fewest": N_("+7 if you have fewer eggs than both neighbours"),
-    "most_of": N_("+5 if you have more {eggs} eggs than both neighbours"),
-    "fewest_of": N_("+7 if you have fewer {eggs} eggs than both neighbours"),
-    "out_first": N_("+7 if the {eggs} pile runs out first"),
-    "out_last": N_("+10 if the {eggs} pile runs out last"),
+    "most_of": N_("+5 if you have more {eggs} than both neighbours"),
+    "fewest_of": N_("+7 if you have fewer {eggs} than both neighbours"),
+    "out_first": N_("+7 if the {pile} runs out first"),
+    "out_last": N_("+10 if the {pile} runs out last"),
     "guess": N_("+10 if you correctly guess both neighbours' objectives"),
     "double_but": N_("Each egg is worth 2, but {eggs} eggs are worth -5"),
     "max_two": N_("+7 if you hold no egg type more than twice"),
@@ -358,6 +368,10 @@ class Words:
     def egg_type(self, egg: str) -> str:
         return self.tp("eggs", EGG_TYPES[egg]) if egg in EGG_TYPES else egg
 
+    def eggs_of(self, egg: str) -> str:
+        """Eggs of this colour in a sentence: "green eggs", "œufs verts", "uova verdi"."""
+        return self.tp("eggs-of", EGGS_OF[egg]) if egg in EGGS_OF else egg
+
     def row(self, egg: str) -> str:
         return self.tp("row", EGG_ROWS[egg]) if egg in EGG_ROWS else egg
 
@@ -428,7 +442,15 @@ class Words:
 
     def objective(self, tile: Mapping[str, Any]) -> str:
         """An objective from its kind and eggs."""
-        kind, eggs = str(tile.get("kind")), [self.egg(e) for e in tile.get("eggs", [])]
+        kind, colours = str(tile.get("kind")), [str(e) for e in tile.get("eggs", [])]
+        # The colour said as the sentence needs it, so that it can agree: a pile ("la pile verte"), eggs of a
+        # colour ("des œufs verts"), or the colour alone in a list ("2 de chaque couleur parmi vert, bleu").
+        if kind in ("out_first", "out_last"):
+            eggs = [self.pile(e) for e in colours]
+        elif kind in ("most_of", "fewest_of"):
+            eggs = [self.eggs_of(e) for e in colours]
+        else:
+            eggs = [self.egg(e) for e in colours]
         message = OBJECTIVE_TEXTS.get(kind)
         if message is None:
             return kind
@@ -438,4 +460,4 @@ class Words:
                 named = self.t(EITHER, first=named, second=other)
         else:
             named = self.listing(eggs)
-        return self.t(message, eggs=named)
+        return self.t(message, eggs=named, pile=named)
