@@ -186,3 +186,24 @@ async def test_other_users_unknown_users_and_forged_buttons(harness: Harness) ->
     far_id = "lbd:eggs-empires:s:99"
     far = embed(await h.click(alice, far_id, message=carrying(far_id)))  # past the end: the last page
     assert "Page 1 of 1" in far["footer"]["text"]
+
+
+def test_favourite_plays_are_named_in_the_readers_language() -> None:
+    """/stats names a player's favourite plays as the game's renderer names them in the reader's language:
+    Eggs and Empires' Adventurers by the Italian rulebook's names (the French rulebook keeps the English
+    ones), Eight-Minute Empire's cards by their catalog names (issue 36.3)."""
+    from datetime import UTC, datetime
+
+    from bot.messages.leaderboards import favourite_plays
+    from storage.ladder import PlayedGame
+
+    def played(key: str, plays: dict[str, int]) -> PlayedGame:
+        return PlayedGame(1, key, None, 1, None, datetime.now(UTC), 0, 1, 10.0, None, plays)
+
+    eggs = [played("eggs-empires", {"Bard (1)": 3, "Blacksmith (8)": 2})]
+    assert favourite_plays(eggs, "eggs-empires", "it") == "Bardo (1) ×3 e Fabbro (8) ×2"
+    assert favourite_plays(eggs, "eggs-empires", "en") == "Bard (1) ×3 and Blacksmith (8) ×2"
+    assert "Blacksmith (8)" in (favourite_plays(eggs, "eggs-empires", "fr") or "")
+    eme = [played("eight-minute-empire", {"Night Wizard": 2})]
+    assert favourite_plays(eme, "eight-minute-empire", "it") == "Stregone della Notte ×2"
+    assert favourite_plays(eme, "eight-minute-empire", "fr") == "Sorcier de la Nuit ×2"

@@ -19,6 +19,7 @@ import discord
 import games
 from bot.messages import alt_text
 from bot.messages.components import LeaderboardPage
+from bot.render import renderer_for
 from bot.render.kit.generic import COLOUR, clip
 from bot.texts import i18n, text
 from bot.texts import text_stats as ts
@@ -182,12 +183,13 @@ async def _add_ai_levels(embed: discord.Embed, db: Database, scope_id: int, game
 
 # --- /stats -----------------------------------------------------------------------------------------
 def favourite_plays(results: Sequence[PlayedGame], game_key: str, lang: str, top: int = 3) -> str | None:
+    renderer = renderer_for(game_key)
     counts: Counter[str] = Counter()
     for result in results:
         if result.game_key == game_key:
             for name, count in result.plays.items():
                 message = ts.PLAY_NAMES.get(name)
-                counts[i18n.t(lang, message) if message else name] += count
+                counts[i18n.t(lang, message) if message else renderer.play_name(name, lang)] += count
     if not counts:
         return None
     best = sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:top]

@@ -9,6 +9,7 @@ named by their display names (ctx.names).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -159,6 +160,12 @@ def choice_text(data: Mapping[str, Any], ctx: TableContext) -> str:
 
 class EggsRenderer(Renderer):
     """Embeds and log lines from the catalogs; pictures from bot.render.eggs_empires.picture."""
+
+    def play_name(self, name: str, lang: str) -> str:
+        """ "Bard (1)", as the engine records an adventurer played, by its name in `lang`'s rulebook."""
+        number = re.fullmatch(r".*\((\d+)\)", name)
+        card = int(number[1]) if number else 0
+        return f"{i18n.tp(lang, 'adventurer', CARDS[card])} ({card})" if card in CARDS else name
 
     def scores(self, view: dict[str, Any]) -> Sequence[float] | None:
         seats = view.get("seats")

@@ -487,6 +487,9 @@ class EightMinuteEmpireRenderer(Renderer):
     """Texts from the views, the prompts' kinds and info, the choices' data and the events (never the
     engine's English labels or texts), and the map picture."""
 
+    def play_name(self, name: str, lang: str) -> str:
+        return card_name(lang, name)  # the engine records the card's English title
+
     def scores(self, view: dict[str, Any]) -> Sequence[float] | None:
         found = view.get("scores")
         return list(found) if isinstance(found, list) else None

@@ -119,6 +119,11 @@ class Renderer:
         self.add_waiting(embed, ctx)
         return [embed]
 
+    def play_name(self, name: str, lang: str) -> str:
+        """A play as /stats names it among a player's favourites, in `lang`: `name` is what the engine recorded
+        (games.core.Game.play_names: its English label, or a prompt kind); by default said as recorded."""
+        return name
+
     def scores(self, view: dict[str, Any]) -> Sequence[float] | None:
         """Each seat's score in this view (public or a seat's), for the description of its picture (a
         screen reader's first words after what is awaited); None when the game shows none."""
