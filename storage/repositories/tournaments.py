@@ -6,6 +6,10 @@ stored only if nothing changed meanwhile (`begin_round`, TournamentConflict othe
 reserved with its pairing, under the primary key (tournament, round, table index); and `open_table` creates
 a table's game (row and seats, a lobby that knows its tournament and round) and records its id on the table
 row in one transaction, so a table gets one game whatever crashes or races there are.
+
+Over 500 lines: the four tables' reads and writes share their transactions (a round's pairing with its
+tables, a table's game with its row, a result with the entrants' missed rounds); split, each part would
+open transactions for the others'.
 """
 
 from __future__ import annotations
