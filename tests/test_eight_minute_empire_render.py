@@ -60,7 +60,7 @@ def moment(players: int) -> tuple[dict[str, Any], Prompt]:
     """A seat's view and its prompt at the golden moment of the `players` game, kept as JSON so that the
     pictures are checked against the renderer alone."""
     path = GOLDEN / f"eight_minute_empire_{players}p.json"
-    if os.environ.get("EME_UPDATE_GOLDEN"):
+    if os.environ.get("EME_UPDATE_GOLDEN") == "moments":  # (=1 re-records the pictures of the stored moments)
         options, decisions = GOLDEN_GAMES[players]
         state = played(players, options, decisions)
         seats = [GAME.ai("heuristic", s) for s in range(players)]
@@ -92,8 +92,9 @@ def pixel_hash(png: bytes) -> str:
 @pytest.mark.parametrize("players", sorted(GOLDEN_GAMES))
 @pytest.mark.parametrize("whose", ["public", "seat"])
 def test_golden_pictures(players: int, whose: str) -> None:
-    """The stored moments render to the same pixels. EME_UPDATE_GOLDEN=1 re-records them after a
-    deliberate change; the PNG beside each hash shows what the picture should look like."""
+    """The stored moments render to the same pixels. EME_UPDATE_GOLDEN=1 re-records the pictures after a
+    deliberate change (EME_UPDATE_GOLDEN=moments also plays the moments again); the PNG beside each hash
+    shows what the picture should look like."""
     view, prompt = moment(players)
     part = map_part(view) if whose == "public" else seat_part(view, prompt)
     png = render_map(part, NAMES[:players])

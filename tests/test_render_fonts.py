@@ -85,3 +85,28 @@ def test_a_repeated_width_is_measured_once_and_is_pillows_own() -> None:
     expected = plain.getlength("Bartholomew")
     with mock.patch.object(ImageFont.FreeTypeFont, "getlength", side_effect=AssertionError("measured again")):
         assert kept.getlength("Bartholomew") == expected
+
+
+def test_no_game_draws_words_in_pillows_own_font() -> None:
+    """Every game's pictures write names and words in the Latin font (DejaVu): Pillow's own has no "é", so
+    Eight-Minute Empire's map drew "Chloé" as "Chlo" and a box, and its French key's "armées" likewise."""
+    import ast
+    from pathlib import Path
+
+    render = Path(fonts.__file__).resolve().parents[1]
+    using = []
+    for path in sorted(render.glob("*/*.py")):
+        if path.parent.name == "kit":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module == "bot.render.kit.fonts":
+                using += [f"{path.parent.name}/{path.name}" for alias in node.names if alias.name == "font"]
+    assert using == []
+
+
+def test_the_eight_minute_empire_map_writes_accented_names() -> None:
+    from bot.render.eight_minute_empire import picture
+
+    face = picture.latin_font(14)
+    for letter in "éœà":
+        assert bytes(face.getmask(letter)) != bytes(face.getmask("\ue000")), letter

@@ -14,7 +14,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from bot.render.kit.fonts import font
+from bot.render.kit.fonts import latin_font
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]
@@ -129,7 +129,7 @@ def _name_places(
             obstacles.append((x, y, 6.0, 2.0, "") if link["water"] else (x, y, blob, 8.0, island_of[link["a"]]))
     taken: list[Box] = []
     out = []
-    name_font = font(TEXT)
+    name_font = latin_font(TEXT)
     for continent in view["continents"]:
         members = continent["regions"]
         board = next(box for _, box in boards if _inside(centre[members[0]], box))

@@ -41,7 +41,7 @@ from PIL import Image, ImageDraw
 
 from bot.render.eight_minute_empire.canvas import Box, Canvas, blank
 from bot.render.eight_minute_empire.layout import PANEL_ROW, RADIUS, SMALL, TEXT, UNIT, WIDTH, Layout, Point, layout_of
-from bot.render.kit.fonts import FontType, font
+from bot.render.kit.fonts import FontType, latin_font
 from bot.render.kit.palette import fixed_palette
 from bot.render.kit.paletted import Colours
 from bot.render.kit.paletted import encode as encode_paletted
@@ -137,7 +137,7 @@ def _draw_base(layout: Layout) -> Image.Image:
     draw = canvas.draw
     for letter, box in layout.boards:
         draw.rectangle(box, fill=canvas.ink(BOARD_SEA), outline=canvas.ink(BOARD_EDGE), width=2)
-        canvas.text((box[0] + 8, box[1] + 4), letter, font(TEXT), BOARD_EDGE, BOARD_SEA)
+        canvas.text((box[0] + 8, box[1] + 4), letter, latin_font(TEXT), BOARD_EDGE, BOARD_SEA)
     centre = layout.centre
     land = [(a, b) for a, b, water in layout.links if not water]
     blob = RADIUS + 8
@@ -257,7 +257,7 @@ MAX_RIM_CITIES = 5  # more cities in one region are shown one marker per owner, 
 
 
 def _pieces(canvas: Canvas, region: dict[str, Any], x: float, y: float, paper: RGB) -> None:
-    count_font = font(SMALL)
+    count_font = latin_font(SMALL)
     entries = [_Entry(s, n) for s, n in enumerate(region["armies"]) if n]
     if region["neutral"]:
         entries.append(_Entry(None, region["neutral"]))
@@ -290,7 +290,7 @@ def _cities(canvas: Canvas, owners: list[tuple[int, int]], x: float, y: float) -
         city_marker(canvas, seat, x + RADIUS * cos, y + RADIUS * sin, CITY)
         if n > 1:
             reach = RADIUS + CITY + 2
-            canvas.text((x + reach * cos, y + reach * sin), str(n), font(SMALL), INK, WHITE, "mm", (3, WHITE))
+            canvas.text((x + reach * cos, y + reach * sin), str(n), latin_font(SMALL), INK, WHITE, "mm", (3, WHITE))
 
 
 def _occupied(region: dict[str, Any]) -> bool:
@@ -323,7 +323,7 @@ def _region(canvas: Canvas, region: dict[str, Any], x: float, y: float) -> None:
 
 def _name_tab(canvas: Canvas, name: str, seat: int | None, controlled: bool, x: float, y: float) -> None:
     """The region's name on a tab across the top of its rim; who controls it, by shape, on the tab."""
-    f = font(SMALL)
+    f = latin_font(SMALL)
     width = f.getlength(name) + 12 + (20 if controlled else 0)
 
     def paint(on: Canvas, x: float, y: float) -> None:
@@ -340,7 +340,7 @@ def _name_tab(canvas: Canvas, name: str, seat: int | None, controlled: bool, x: 
 
 def _token(canvas: Canvas, token: str, citadel: bool, x: float, y: float) -> None:
     text = i18n.ptp("token-short", TOKEN_SHORT[token]) if token in TOKEN_SHORT else token[:2]
-    f = font(SMALL)
+    f = latin_font(SMALL)
     w = f.getlength(text) / 2 + 6
 
     def paint(on: Canvas, x: float, y: float) -> None:
@@ -358,7 +358,7 @@ def _token(canvas: Canvas, token: str, citadel: bool, x: float, y: float) -> Non
 def _island_label(canvas: Canvas, name: str, box: Box, owner: int | None) -> None:
     """An island's name in a label beside it; a controlled island's label in its controller's colour,
     with their shape (the base has every label uncontrolled: a picture draws only the controlled ones)."""
-    f = font(TEXT)
+    f = latin_font(TEXT)
     half_width, half_height = (box[2] - box[0]) / 2, (box[3] - box[1]) / 2
 
     def paint(on: Canvas, x: float, y: float) -> None:
@@ -396,7 +396,7 @@ def _panel(canvas: Canvas, view: dict[str, Any], layout: Layout, names: Sequence
     """The players (shape, name, VP; the seat of a seat's picture marked) and the key, in the panel's
     frame (the base's)."""
     x0, y0, x1, y1 = layout.panel
-    f = font(TEXT)
+    f = latin_font(TEXT)
     wide = x1 - x0 > 1.5 * UNIT  # the strip under a 2x2 block: players in two columns
     columns = 2 if wide else 1
     column_width = (x1 - x0 - 16) / columns
@@ -424,7 +424,7 @@ def _panel(canvas: Canvas, view: dict[str, Any], layout: Layout, names: Sequence
         canvas.text((cx + 34, cy), _fit(shown, f, room), f, INK, paper, "lm")
         canvas.text((cx + column_width - 14, cy), vp, f, INK, paper, "rm")
     top += PANEL_ROW * ((len(entries) + columns - 1) // columns) + 8
-    small = font(SMALL)
+    small = latin_font(SMALL)
     for line in _flow(_key_items(view), small, x1 - x0 - 20):
         if top + 28 > y1:
             break
