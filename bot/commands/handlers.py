@@ -9,19 +9,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+import games
 from bot.messages import endings, guide, leaderboards, present
-from bot.render.kit.pool import CLICK
+from bot.render.kit.pool import CLICK, PICTURES, Busy
 from bot.texts import i18n, text
 from bot.texts.languages import of_server, of_user
 from bot.transport import answer, refusals
 from bot.transport.answer import in_time
-from storage import GameRow
+from storage import GameRow, SeatRow
 from table import Decided, SeatNotice, TableError, TableService, TableUpdate, Unacknowledged
 
 if TYPE_CHECKING:
@@ -76,7 +78,7 @@ async def decide(interaction: discord.Interaction[Any], game_id: int, seat: int,
 
         async def acknowledge(decided: Decided) -> None:
             await interaction.client.notifier.private.no_picture_to_follow(game_id, seat)
-            async with ordinary_refusals_unacknowledged():
+            async with ordinary_refusals_unacknowledged(interaction):
                 await _acknowledge(interaction, decided, lang)
             _answered(interaction, game_id, decided.own, interaction.message.id if interaction.message else None)
 
@@ -89,16 +91,21 @@ async def decide(interaction: discord.Interaction[Any], game_id: int, seat: int,
 
 
 @contextlib.asynccontextmanager
-async def ordinary_refusals_unacknowledged() -> AsyncIterator[None]:
+async def ordinary_refusals_unacknowledged(interaction: discord.Interaction[Any]) -> AsyncIterator[None]:
     """Around the answer to a committed decision or start: Discord's ordinary refusals of it (the clicked
-    message replaced meanwhile, after a restart: 10008; a dead token) become the table's `Unacknowledged`,
-    a warning, and the player's message is refreshed by the notifier instead."""
+    message replaced meanwhile, after a restart: 10008; a dead token), or the bot stopping under it (its
+    HTTP session closed), become the table's `Unacknowledged`, a warning: the player's message is refreshed
+    by the notifier instead, or by the start-up that follows."""
     try:
         yield
     except discord.HTTPException as error:
         if not refusals.ordinary(error):
             raise
         raise Unacknowledged(refusals.described(error)) from error
+    except RuntimeError as error:
+        if not interaction.client.is_closed():
+            raise
+        raise Unacknowledged(repr(error)) from error  # the HTTP session closed: the bot is stopping
 
 
 def _answered(interaction: discord.Interaction[Any], game_id: int, notice: SeatNotice, original: int | None) -> None:
@@ -304,7 +311,7 @@ async def start(interaction: discord.Interaction[Any], game_id: int, *, from_but
     lang = await of_server(interaction)
 
     async def started(update: TableUpdate) -> None:
-        async with ordinary_refusals_unacknowledged():
+        async with ordinary_refusals_unacknowledged(interaction):
             await _say_started(interaction, update.game, lang, from_button=from_button)
 
     try:
@@ -401,13 +408,8 @@ async def replay(interaction: discord.Interaction[Any], game_id: int, *, page: i
     table = service(interaction)
     lang = of_user(interaction)
     async with in_time(interaction):
-        found = await table.db.game_and_seats(game_id)
-        visible = found is not None and found[0].status == "finished"
-        if found is not None and visible:
-            game, seats = found
-            here = interaction.guild_id is not None and game.guild_id == interaction.guild_id
-            visible = here or any(s.user_id == interaction.user.id for s in seats)
-        if found is None or not visible:
+        found = await _visible_finished(interaction, game_id)
+        if found is None:
             await refuse(interaction, i18n.t(lang, text.REPLAY_NOT_VISIBLE, game_id=game_id))
             return
         game, seats = found
@@ -419,6 +421,47 @@ async def replay(interaction: discord.Interaction[Any], game_id: int, *, page: i
             await answer.edit(interaction, **message.edit_kwargs())
         else:
             await answer.send(interaction, ephemeral=True, **message.send_kwargs())
+
+
+async def animation(interaction: discord.Interaction[Any], game_id: int) -> None:
+    """The whole of a finished game as one animated picture (a replay's button), answered only to the clicker:
+    drawn on request, one at a time, beside the picture workers (bot.render.kit.pool.Pictures.animate)."""
+    table = service(interaction)
+    lang = of_user(interaction)
+    async with in_time(interaction):
+        found = await _visible_finished(interaction, game_id)
+        if found is None:
+            await refuse(interaction, i18n.t(lang, text.REPLAY_NOT_VISIBLE, game_id=game_id))
+            return
+        game, seats = found
+        moves = [(a.seat, list(a.action)) for a in await table.db.actions(game_id)]
+        pages = await asyncio.to_thread(endings.replay_pages, game, seats, moves, lang)
+        try:
+            drawn = await PICTURES.animate(endings.animation_job(game, seats, pages, lang)) if pages else None
+        except Busy:
+            await refuse(interaction, i18n.t(lang, text.ANIMATION_BUSY))
+            return
+        if drawn is None:
+            await refuse(interaction, i18n.t(lang, text.REPLAY_EMPTY))
+            return
+        said = endings.animation_text(game, seats, pages, lang)
+        picture = discord.File(io.BytesIO(drawn), filename="replay.webp", description=said)
+        size = i18n.t(lang, text.SIZE_MB, size=i18n.number(lang, round(len(drawn) / 1e6, 1)))
+        title = games.get(game.game_key).title
+        content = i18n.t(lang, text.ANIMATION_READY, title=title, game_id=game_id, size=size)
+        await answer.send(interaction, content, file=picture, ephemeral=True)
+
+
+async def _visible_finished(
+    interaction: discord.Interaction[Any], game_id: int
+) -> tuple[GameRow, list[SeatRow]] | None:
+    """A finished game the user may look back on: of this server, or one they played in."""
+    found = await service(interaction).db.game_and_seats(game_id)
+    if found is None or found[0].status != "finished":
+        return None
+    game, seats = found
+    here = interaction.guild_id is not None and game.guild_id == interaction.guild_id
+    return (game, list(seats)) if here or any(s.user_id == interaction.user.id for s in seats) else None
 
 
 async def leaderboard_page(interaction: discord.Interaction[Any], game_key: str, scope: str, page: int) -> None:

@@ -266,6 +266,12 @@ class ReplayButton(_GameIdButton, discord.ui.DynamicItem[discord.ui.Button[Any]]
     prefix, style, default_label, handler = "replay", discord.ButtonStyle.secondary, text.BUTTON_REPLAY, "replay"
 
 
+class AnimationButton(_GameIdButton, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)anim:(?P<rest>.*)"):
+    """Animated replay (on a replay): the whole game as one animated picture, answered only to the clicker."""
+
+    prefix, style, default_label, handler = "anim", discord.ButtonStyle.secondary, text.BUTTON_ANIMATION, "animation"
+
+
 class _PageButton:
     """Previous/Next of a paged answer: PREFIX:OWNER:PAGE, where OWNER says whose pages (a game key, a
     game id) and PAGE is the page the button leads to. Concrete classes mix this into a DynamicItem with
@@ -374,6 +380,7 @@ class LeaderboardPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LeaderboardPage,
+    AnimationButton,
     ChoiceButton,
     ChoiceSelect,
     LobbyButton,
@@ -386,4 +393,18 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ReplayButton,
     ReplayPageButton,
 )
-PREFIXES = ("g:", "gs:", "lb:", "lo:", "hand:", "back:", "rules:", "rematch:", "replay:", "rpp:", "end:", "lbd:")
+PREFIXES = (
+    "g:",
+    "gs:",
+    "lb:",
+    "lo:",
+    "hand:",
+    "back:",
+    "rules:",
+    "rematch:",
+    "replay:",
+    "rpp:",
+    "end:",
+    "lbd:",
+    "anim:",
+)

@@ -15,7 +15,7 @@ from typing import Any
 import discord
 
 import games
-from bot.messages.components import RematchButton, ReplayButton, ReplayPageButton
+from bot.messages.components import AnimationButton, RematchButton, ReplayButton, ReplayPageButton
 from bot.messages.leaderboards import rating_change_text
 from bot.render import renderer_for
 from bot.render.kit.generic import COLOUR, TableContext, clip
@@ -190,6 +190,7 @@ class ReplayPage:
 
     line: str
     view: dict[str, Any]
+    outcome: Mapping[str, Any] | None = None  # on the last page: how the game ended
 
 
 def replay_pages(
@@ -215,6 +216,8 @@ def replay_pages(
         if line:
             pages.append(ReplayPage(line, engine.view(state, None)))
             events = []
+    if pages:
+        pages[-1].outcome = engine.outcome(state)
     return pages
 
 
@@ -240,4 +243,27 @@ def replay_message(
         view.add_item(ReplayPageButton(game.id, max(0, target), label=i18n.t(lang, label), disabled=disabled))
     names = tuple(s.name for s in seats)
     picture = PictureJob(renderer, "image", (pages[page].view, lang, names)) if renderer.pictured() else None
+    if picture is not None:  # the whole game in one picture, on request (seconds to draw: bot.render.kit.animation)
+        view.add_item(AnimationButton(game.id, label=i18n.t(lang, text.BUTTON_ANIMATION)))
     return embed, view, picture
+
+
+def animation_job(game: GameRow, seats: Sequence[SeatRow], pages: Sequence[ReplayPage], lang: str) -> PictureJob:
+    """The animated replay: the public picture after each turn, under "Turn N of M", the last one saying so."""
+    renderer = renderer_for(game.game_key)
+    count = len(pages)
+    labels = [i18n.t(lang, text.REPLAY_PAGE, page=i + 1, pages=count) for i in range(count)]
+    if labels:
+        labels[-1] = f"{labels[-1]} · {i18n.t(lang, text.ANIMATION_LAST)}"
+    names = tuple(s.name for s in seats)
+    return PictureJob(renderer, "animation", ([p.view for p in pages], labels, lang, names))
+
+
+def animation_text(game: GameRow, seats: Sequence[SeatRow], pages: Sequence[ReplayPage], lang: str) -> str:
+    """What a screen reader says of the animated replay: the game, its turns, and how it ended."""
+    assert game.id is not None
+    title = games.get(game.game_key).title
+    outcome = pages[-1].outcome if pages else None
+    result = summary(game, seats, outcome, lang) if outcome is not None else ""
+    said = i18n.t(lang, text.ANIMATION_ALT, title=title, game_id=game.id, turns=len(pages), result=result)
+    return clip(said.strip(), 1024)

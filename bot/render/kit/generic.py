@@ -119,6 +119,23 @@ class Renderer:
         self.add_waiting(embed, ctx)
         return [embed]
 
+    def animation(
+        self,
+        views: Sequence[dict[str, Any]],
+        labels: Sequence[str],
+        lang: str = i18n.DEFAULT,
+        names: Sequence[str] = (),
+    ) -> bytes | None:
+        """The game as one animated picture: the public picture of each of `views` under its label (None
+        when the game has no pictures). Seconds of CPU: drawn by `Pictures.animate`, on request only."""
+        frames = [self.image(view, lang, names) for view in views]
+        shown = [(frame, label) for frame, label in zip(frames, labels, strict=True) if frame is not None]
+        if not shown:
+            return None
+        from bot.render.kit import animation  # Pillow's WebP encoder: loaded for the first animation only
+
+        return animation.encode([f for f, _ in shown], [label for _, label in shown])
+
     def play_name(self, name: str, lang: str) -> str:
         """A play as /stats names it among a player's favourites, in `lang`: `name` is what the engine recorded
         (games.core.Game.play_names: its English label, or a prompt kind); by default said as recorded."""

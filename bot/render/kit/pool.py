@@ -159,10 +159,20 @@ class _Gate:
         self.busy -= 1
 
 
+class Busy(Exception):
+    """Too many long jobs (animations) are waiting already: asked again later, not queued for ever."""
+
+
+ANIMATIONS_WAITING = 4  # animations queued at most; more are refused (Busy)
+
+
 class Pictures:
     """The bot's picture drawing (one per process: `PICTURES`)."""
 
     def __init__(self) -> None:
+        self._slow: ProcessPoolExecutor | None = None  # one process for long jobs (animations), when first needed
+        self._slow_turn: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None  # one at a time, per loop
+        self._slow_waiting = 0
         self.workers = 0
         self.pieces_memory = DEFAULT_WORKER_MEMORY_MB << 20
         self.counts = Counts()
@@ -184,25 +194,59 @@ class Pictures:
         self._gate = _Gate(2 * workers if workers > 0 else 2)
         if workers > 0 and self._pool is None:
             self._pool = self._new_pool()
+            self._warm = self._pool.submit(_warm)
 
-    def _new_pool(self) -> ProcessPoolExecutor:
+    def _new_pool(self, workers: int | None = None) -> ProcessPoolExecutor:
         context = multiprocessing.get_context("forkserver")
         from bot.render import renderer_modules
 
         context.set_forkserver_preload(renderer_modules())  # imported once, before the workers fork
         pool = ProcessPoolExecutor(
-            max_workers=self.workers,
+            max_workers=workers or self.workers,
             mp_context=context,
             initializer=_start_worker,
             initargs=(os.getpid(), self.pieces_memory),
         )
-        self._warm = pool.submit(_warm)
         return pool
 
     async def stop(self) -> None:
         pool, self._pool, self._warm = self._pool, None, None
-        if pool is not None:
-            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+        slow, self._slow = self._slow, None
+        for stopping in (pool, slow):
+            if stopping is not None:
+                await asyncio.to_thread(stopping.shutdown, wait=True, cancel_futures=True)
+
+    def _one_at_a_time(self) -> asyncio.Semaphore:
+        loop = asyncio.get_running_loop()  # (tests run several loops in one process: one semaphore each)
+        if self._slow_turn is None or self._slow_turn[0] is not loop:
+            self._slow_turn = (loop, asyncio.Semaphore(1))
+        return self._slow_turn[1]
+
+    async def animate(self, job: PictureJob) -> bytes | None:
+        """A long job (an animated replay: seconds of CPU), one at a time, in a process of its own beside the
+        picture workers, so that no prompt's picture ever waits behind it (with RENDER_WORKERS=0: a thread
+        of this process). Raises `Busy` when ANIMATIONS_WAITING are waiting already."""
+        if self._slow_waiting >= ANIMATIONS_WAITING:
+            raise Busy
+        self._slow_waiting += 1
+        try:
+            async with self._one_at_a_time():
+                if self.workers <= 0:
+                    return await asyncio.to_thread(job.run)
+                if self._slow is None:
+                    self._slow = self._new_pool(workers=1)
+                key = str(getattr(job.renderer, "key", ""))
+                args = tuple(_portable(a) for a in job.args)
+                try:
+                    drawn: bytes | None = await asyncio.get_running_loop().run_in_executor(
+                        self._slow, draw_in_worker, key, job.method, args
+                    )
+                except BrokenProcessPool:
+                    self._slow = None  # a new one for the next; this one is made here
+                    return await asyncio.to_thread(job.run)
+                return drawn
+        finally:
+            self._slow_waiting -= 1
 
     def _ready_pool(self) -> ProcessPoolExecutor | None:
         """The pool if its workers are warm and it is not broken."""
@@ -231,6 +275,7 @@ class Pictures:
         elif self.workers > 0:
             log.warning("a picture worker failed (%r); starting a new one, drawing in the bot meanwhile", error)
             self._pool = self._new_pool()
+            self._warm = self._pool.submit(_warm)
 
     async def draw(
         self, job: PictureJob, *, still_wanted: Callable[[], bool] | None = None, priority: int = NOTIFICATION
