@@ -36,7 +36,14 @@ def play(key: str) -> tuple[GameRow, list[SeatRow], list[tuple[int, list[str]]]]
         engine.apply(state, prompt.seat, list(action))
         moves.append((prompt.seat, list(action)))
     game = GameRow(
-        id=1, guild_id=1, channel_id=1, game_key=key, options={}, status="finished", host_id=1, seed=SEED,
+        id=1,
+        guild_id=1,
+        channel_id=1,
+        game_key=key,
+        options={},
+        status="finished",
+        host_id=1,
+        seed=SEED,
         created_at=datetime.now(UTC),
     )
     seats = [SeatRow(game_id=1, seat=i, user_id=i + 1, name=name) for i, name in enumerate(NAMES)]
