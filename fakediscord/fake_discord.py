@@ -57,6 +57,7 @@ CANNOT_DM = (403, 50007, "Cannot send messages to this user")
 INVALID_WEBHOOK_TOKEN = (401, 50027, "Invalid Webhook Token")
 THREAD_ARCHIVED = (400, 50083, "Thread is archived")
 ALREADY_ACKNOWLEDGED = (400, 40060, "Interaction has already been acknowledged.")
+THREAD_ALREADY_STARTED = (400, 160004, "A thread has already been created for this message")
 REASONS = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed"}
 REASONS[429] = "Too Many Requests"
 TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction's token lets its webhook routes through
@@ -443,6 +444,8 @@ class FakeDiscord:
                 return self._delete(call, self.messages.get(int(channel_id), {}).get(int(message_id)))
             case ["channels", channel_id, "threads"] if method == "POST":
                 return self._thread(call, int(channel_id))
+            case ["channels", channel_id, "messages", message_id, "threads"] if method == "POST":
+                return self._thread(call, int(channel_id), from_message=int(message_id))
             case ["guilds", guild_id, "threads", "active"] if method == "GET":
                 return {"threads": self.active_threads(int(guild_id)), "members": []}
             case ["interactions", interaction_id, token, "callback"]:
@@ -693,10 +696,17 @@ class FakeDiscord:
             return self._find_message(int(message_id))
         return None
 
-    def _thread(self, call: Call, parent_id: int) -> dict[str, Any]:
+    def _thread(self, call: Call, parent_id: int, from_message: int | None = None) -> dict[str, Any]:
+        """A new thread of `parent_id`; started `from_message`, it takes that message's id (Discord's rule),
+        and a second one from the same message is refused (160004)."""
         self._require(call, parent_id, "create_public_threads")
         parent = self.channels[parent_id]
-        thread_id = self.snowflake()
+        if from_message is not None:
+            if from_message not in self.messages.get(parent_id, {}):
+                raise refusal(call, UNKNOWN_MESSAGE)
+            if from_message in self.channels:
+                raise refusal(call, THREAD_ALREADY_STARTED)
+        thread_id = from_message if from_message is not None else self.snowflake()
         self.channels[thread_id] = {
             "id": str(thread_id),
             "type": (call.json or {}).get("type", 11),

@@ -64,6 +64,7 @@ TASK_PREFIXES = (
     "bot-notify-cleanup",
     "bot-notify-picture",
     "table-repair",
+    "bot-tournament-",
 )
 
 

@@ -189,7 +189,7 @@ async def test_the_command_tree_the_bot_pushes_is_what_discord_takes_in_all_thre
     assert [c.status for c in synced] == [200]
     tree = synced[0].json
     assert refusal("PUT", synced[0].path, None, tree) is None
-    assert {c["name"] for c in tree} == {"game", "leaderboard", "stats", "history"}
+    assert {c["name"] for c in tree} == {"game", "leaderboard", "stats", "history", "tournament"}
     assert len(tree) <= 100
     localized = {"it": 0, "fr": 0}
     for where, item in _named(tree, ""):

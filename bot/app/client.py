@@ -18,8 +18,10 @@ from bot.commands import handlers
 from bot.commands.cogs import leaderboard
 from bot.commands.cogs.game import GameCog
 from bot.commands.cogs.timers import TimerCog
+from bot.commands.cogs.tournament import TournamentCog
 from bot.delivery.notify import DiscordNotifier
 from bot.delivery.preferences import SHARED_TTL, NotificationModes
+from bot.delivery.tournaments import TournamentDelivery
 from bot.messages.components import DYNAMIC_ITEMS, PREFIXES
 from bot.ops.settings import Settings
 from bot.render.kit.pool import PICTURES
@@ -30,6 +32,7 @@ from bot.transport import pacing
 from bot.transport.pacing import GlobalBucket
 from storage import Database, Shards
 from table import TableService, TableUpdate, WatchTimes
+from table.tournaments.service import TournamentService
 
 log = logging.getLogger(__name__)
 
@@ -64,11 +67,28 @@ def watch_times(settings: Settings) -> WatchTimes:
 
 
 class CountedNotifier(DiscordNotifier):
-    """The Discord notifier, counting in the bot's metrics what it is asked to show (before coalescing)."""
+    """The Discord notifier, counting in the bot's metrics what it is asked to show (before coalescing), and
+    telling a tournament when one of its tables ended."""
+
+    def __init__(self, bot: TableBot, table_interval: float = 0.0) -> None:
+        super().__init__(bot, table_interval)
+        self._tournament_steps: set[asyncio.Task[Any]] = set()  # the tasks tournaments go on in, kept till done
 
     async def publish(self, update: TableUpdate) -> None:
         self.bot.metrics.asked_to_show(update)
         await super().publish(update)
+        if update.outcome is not None and update.game.tournament_id is not None and update.game.id is not None:
+            # A tournament's table ended: its tournament goes on (the next round, or its end) at once, not at
+            # the next tick; in the background, so that the ending's own messages are not held up.
+            task = asyncio.get_running_loop().create_task(self.bot.tournaments.game_ended(update.game.id))
+            task.set_name(f"bot-tournament-{update.game.tournament_id}")
+            self._tournament_steps.add(task)
+            task.add_done_callback(self._tournament_step_done)
+
+    def _tournament_step_done(self, task: asyncio.Task[Any]) -> None:
+        self._tournament_steps.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("a tournament could not go on after its game ended: %r (the timer will)", task.exception())
 
     def shown(self, kind: str, seconds: float) -> None:
         self.bot.metrics.notification_shown(kind, seconds)
@@ -94,6 +114,8 @@ class TableBot(commands.AutoShardedBot):
     languages: Languages
     preferences: NotificationModes
     notifier: DiscordNotifier
+    tournaments: TournamentService
+    tournament_delivery: TournamentDelivery
 
     def __init__(self, settings: Settings) -> None:
         self.metrics = BotMetrics()
@@ -154,11 +176,14 @@ class TableBot(commands.AutoShardedBot):
             thinker=THINKERS,
             watch=watch_times(self.settings),
         )
+        self.tournament_delivery = TournamentDelivery(self)
+        self.tournaments = TournamentService(self.db, self.table, self.tournament_delivery, shards=self.owned)
         await self.tree.set_translator(CatalogTranslator())
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.add_cog(GameCog(self))
         await self.add_cog(TimerCog(self, self.settings.timer_interval))
-        await self.add_cog(leaderboard.LeaderboardCog(self))  # also registers its page buttons
+        await self.add_cog(leaderboard.LeaderboardCog(self))
+        await self.add_cog(TournamentCog(self))
         if self.syncs_commands:
             await self.sync_commands()
         if self.settings.metrics_port is not None:

@@ -3,6 +3,10 @@
 Each one answers its interaction exactly once: with the result, or with a short ephemeral refusal
 that changed nothing. Work that may take long (a busy game lock, starting a game) is deferred first
 so Discord's 3-second limit holds.
+
+Over 500 lines: every button of every message finds its handler in this one module (the bot hands it to
+the buttons: bot.messages.components.handlers_of), games', replays', leaderboards' and tournaments' alike;
+each handler is a few lines over the table or tournament service.
 """
 
 from __future__ import annotations
@@ -17,14 +21,17 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import games
-from bot.messages import endings, guide, leaderboards, present
+from bot.messages import endings, guide, leaderboards, present, tournaments
+from bot.render.kit.generic import clip
 from bot.render.kit.pool import CLICK, PICTURES, Busy
 from bot.texts import i18n, text
+from bot.texts import text_tournaments as tt
 from bot.texts.languages import of_server, of_user
 from bot.transport import answer, refusals
 from bot.transport.answer import in_time
 from storage import GameRow, SeatRow
 from table import Decided, SeatNotice, TableError, TableService, TableUpdate, Unacknowledged
+from table.tournaments.records import TournamentStatus
 
 if TYPE_CHECKING:
     from bot.app.client import TableBot
@@ -478,3 +485,107 @@ async def leaderboard_page(interaction: discord.Interaction[Any], game_key: str,
             of_user(interaction),
         )
         await answer.edit(interaction, **board.send_kwargs())
+
+
+# --- tournaments ---------------------------------------------------------------------------------------------
+def _manages_server(interaction: discord.Interaction[Any]) -> bool:
+    perms = getattr(interaction.user, "guild_permissions", None)
+    return bool(perms and perms.manage_guild)
+
+
+async def tournament_action(
+    interaction: discord.Interaction[Any], tournament_id: int, action: str, *, from_button: bool = True
+) -> None:
+    """Join, Leave, Start, Cancel (the sign-up message's buttons, or the commands) and Withdraw. The sign-up
+    message shows the change (edited by the click, or updated by the delivery after a command)."""
+    bot: TableBot = interaction.client
+    service_ = bot.tournaments
+    user = interaction.user
+    lang = of_user(interaction)
+    async with in_time(interaction):  # each action reads and writes the database; a start opens tables
+        try:
+            said: str | None = None
+            if action == "join":
+                await service_.join(tournament_id, user.id, display_name(user))
+                said = i18n.t(lang, tt.JOINED)
+            elif action == "leave":
+                await service_.leave(tournament_id, user.id)
+                said = i18n.t(lang, tt.LEFT)
+            elif action == "withdraw":
+                await service_.withdraw(tournament_id, user.id)
+                said = i18n.t(lang, tt.WITHDREW)
+            elif action == "cancel":
+                await service_.cancel(tournament_id, user.id, is_admin=_manages_server(interaction))
+            elif action == "start":
+                await service_.start(tournament_id, user.id, is_admin=_manages_server(interaction))
+        except TableError as exc:
+            await refuse_error(interaction, exc)
+            return
+        status = await service_.status(tournament_id)
+        if from_button and action in ("join", "leave", "cancel", "start"):
+            message = tournaments.signup(status, await of_server(interaction))
+            await answer.edit(interaction, **message.edit_kwargs())
+        else:
+            await bot.tournament_delivery.refresh(status)
+            if action in ("start", "cancel"):
+                said = i18n.t(lang, tt.STARTED if action == "start" else tt.CANCELLED, where=_where(status))
+            await answer.send(interaction, said or "", ephemeral=True)
+        if from_button and action == "start":
+            await answer.send(interaction, i18n.t(lang, tt.STARTED, where=_where(status)), ephemeral=True)
+
+
+def _where(status: TournamentStatus) -> str:
+    row = status.tournament
+    return f"<#{row.thread_id or row.channel_id}>"
+
+
+async def tournament_drop(interaction: discord.Interaction[Any], tournament_id: int, player: discord.abc.User) -> None:
+    bot: TableBot = interaction.client
+    async with in_time(interaction):
+        try:
+            await bot.tournaments.drop(
+                tournament_id, player.id, interaction.user.id, is_admin=_manages_server(interaction)
+            )
+        except TableError as exc:
+            await refuse_error(interaction, exc)
+            return
+        status = await bot.tournaments.status(tournament_id)
+        await bot.tournament_delivery.refresh(status)
+        lang = await of_server(interaction)
+        await answer.send(interaction, i18n.t(lang, tt.WAS_DROPPED, name=status.name(player.id)))
+
+
+async def tournament_status(interaction: discord.Interaction[Any], tournament_id: int) -> None:
+    """The tournament as it stands (only the caller sees it): its sign-up message, and the current round's tables."""
+    bot: TableBot = interaction.client
+    lang = of_user(interaction)
+    async with in_time(interaction):
+        status = await bot.tournaments.status(tournament_id)
+        message = tournaments.signup(status, lang)
+        message.view = None  # the buttons act on the channel's message
+        current = status.current
+        if current is not None:
+            threads = {}
+            for table in current.tables:
+                if table.game_id is not None:
+                    game = await bot.table.db.get_game(table.game_id)
+                    threads[table.game_id] = game.thread_id if game is not None else None
+            message.content = clip(tournaments.round_opened(status, current.number, threads, lang), 2000)
+        await answer.send(
+            interaction, ephemeral=True, allowed_mentions=discord.AllowedMentions.none(), **message.send_kwargs()
+        )
+
+
+async def tournament_standings(interaction: discord.Interaction[Any], tournament_id: int) -> None:
+    """The standings in words and as a picture, only for the caller."""
+    bot: TableBot = interaction.client
+    lang = of_user(interaction)
+    async with in_time(interaction):
+        status = await bot.tournaments.status(tournament_id)
+        heading = (
+            i18n.t(lang, tt.STANDINGS_AFTER, round=status.tournament.current_round)
+            if status.tournament.status != "finished"
+            else None
+        )
+        message = await tournaments.standings(status, lang, heading=heading).render(priority=CLICK)
+        await answer.send(interaction, ephemeral=True, **message.send_kwargs())

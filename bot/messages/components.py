@@ -130,12 +130,19 @@ class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"(?
         await handlers.decide(interaction, ints[0], ints[1], ints[2], list(self.item.values))
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)lb:(?P<rest>.*)"):
-    ACTIONS = ("join", "leave", "ai", "start", "cancel", "variants")
+class _IdActionButton:
+    """A button whose custom_id is PREFIX:ID:ACTION (a lobby's Join, a tournament's Start...) and whose click
+    goes to one handler with that id and action. Concrete classes mix this into a DynamicItem with their own
+    template (discord.py needs one each)."""
+
+    prefix: ClassVar[str]
+    actions: ClassVar[tuple[str, ...]]
+    handler: ClassVar[str]  # the name of the handler that answers the click
+    raw: str
 
     def __init__(
         self,
-        game_id: int,
+        owner: int,
         action: str,
         *,
         label: str = "?",
@@ -143,25 +150,43 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s
         row: int = 0,
         raw: str | None = None,
     ) -> None:
-        custom_id = f"lb:{raw}" if raw is not None else f"lb:{game_id}:{action}"
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id[:CUSTOM_ID_LIMIT]), row=row)
-        self.raw = raw if raw is not None else custom_id[3:]
+        custom_id = f"{self.prefix}:{raw}" if raw is not None else f"{self.prefix}:{owner}:{action}"
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label, style=style, custom_id=custom_id[:CUSTOM_ID_LIMIT]
+        )
+        super().__init__(button, row=row)  # type: ignore[call-arg]
+        self.raw = raw if raw is not None else custom_id[len(self.prefix) + 1 :]
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> LobbyButton:
+    ) -> Any:
         return cls(0, "", raw=match["rest"], label=getattr(item, "label", None) or "?")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         handlers = handlers_of(interaction)
-
         head, _, action = self.raw.rpartition(":")
         ints = _parse_ints(head, 1)
-        if ints is None or action not in self.ACTIONS:
+        if ints is None or action not in self.actions:
             await handlers.malformed(interaction)
             return
-        await handlers.lobby_action(interaction, ints[0], action)
+        await getattr(handlers, self.handler)(interaction, ints[0], action)
+
+
+class LobbyButton(_IdActionButton, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)lb:(?P<rest>.*)"):
+    """A lobby's Join, Leave, Add AI, Start, Cancel and Variants: lb:GAME:ACTION."""
+
+    prefix, handler = "lb", "lobby_action"
+    actions = ("join", "leave", "ai", "start", "cancel", "variants")
+
+
+class TournamentButton(
+    _IdActionButton, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?s)tn:(?P<rest>.*)"
+):
+    """A tournament's sign-up message: Join, Leave, Start, Cancel: tn:TOURNAMENT:ACTION."""
+
+    prefix, handler = "tn", "tournament_action"
+    actions = ("join", "leave", "start", "cancel")
 
 
 class LobbyOption(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"(?s)lo:(?P<rest>.*)"):
@@ -380,6 +405,7 @@ class LeaderboardPage(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LeaderboardPage,
+    TournamentButton,
     AnimationButton,
     ChoiceButton,
     ChoiceSelect,
@@ -393,18 +419,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ReplayButton,
     ReplayPageButton,
 )
-PREFIXES = (
-    "g:",
-    "gs:",
-    "lb:",
-    "lo:",
-    "hand:",
-    "back:",
-    "rules:",
-    "rematch:",
-    "replay:",
-    "rpp:",
-    "end:",
-    "lbd:",
-    "anim:",
+# Every button's custom_id prefix, read off the templates above (a click whose id has none is not ours).
+PREFIXES = tuple(
+    item.__discord_ui_compiled_template__.pattern.removeprefix("(?s)").split("(?P")[0] for item in DYNAMIC_ITEMS
 )

@@ -35,6 +35,7 @@ class TimerCog(commands.Cog):
         try:
             await self.bot.table.tick(DUE_PER_TICK)
             await close_expired_lobbies(self.bot)
+            await self.bot.tournaments.tick()  # starts those whose time came; rounds go on (after a restart too)
         except Exception:  # the loop must survive a database hiccup
             log.exception("timer tick failed")
 

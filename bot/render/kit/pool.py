@@ -72,12 +72,19 @@ def _portable(value: Any) -> Any:
     return value
 
 
-def draw_in_worker(game_key: str, method: str, args: tuple[Any, ...]) -> bytes | None:
-    """A job, in a worker process: the same renderer, found by its game's key."""
+def draw_in_worker(target: Any, method: str, args: tuple[Any, ...]) -> bytes | None:
+    """A job, in a worker process: the same renderer, found by its game's key (`target`), or sent as it is
+    (a `portable` one, such as a tournament's standings: no game to look up)."""
     from bot.render import renderer_for
 
-    drawn: bytes | None = getattr(renderer_for(game_key), method)(*args)
+    renderer = renderer_for(target) if isinstance(target, str) else target
+    drawn: bytes | None = getattr(renderer, method)(*args)
     return drawn
+
+
+def _target(renderer: Any) -> Any:
+    """What a worker is sent to find the renderer by: its game's key, or the renderer itself if portable."""
+    return renderer if getattr(renderer, "portable", False) else str(getattr(renderer, "key", ""))
 
 
 def _start_worker(bot_pid: int, pieces_memory: int) -> None:
@@ -235,11 +242,10 @@ class Pictures:
                     return await asyncio.to_thread(job.run)
                 if self._slow is None:
                     self._slow = self._new_pool(workers=1)
-                key = str(getattr(job.renderer, "key", ""))
                 args = tuple(_portable(a) for a in job.args)
                 try:
                     drawn: bytes | None = await asyncio.get_running_loop().run_in_executor(
-                        self._slow, draw_in_worker, key, job.method, args
+                        self._slow, draw_in_worker, _target(job.renderer), job.method, args
                     )
                 except BrokenProcessPool:
                     self._slow = None  # a new one for the next; this one is made here
@@ -292,9 +298,8 @@ class Pictures:
             pool = self._ready_pool()
             if pool is not None:
                 try:
-                    key = str(getattr(job.renderer, "key", ""))
                     drawn = await asyncio.get_running_loop().run_in_executor(
-                        pool, draw_in_worker, key, job.method, tuple(_portable(a) for a in job.args)
+                        pool, draw_in_worker, _target(job.renderer), job.method, tuple(_portable(a) for a in job.args)
                     )
                 except BrokenProcessPool as error:
                     if self._pool is pool:
