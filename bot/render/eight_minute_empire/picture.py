@@ -42,7 +42,7 @@ from PIL import Image, ImageDraw
 from bot.render.eight_minute_empire.canvas import Box, Canvas, blank
 from bot.render.eight_minute_empire.layout import PANEL_ROW, RADIUS, SMALL, TEXT, UNIT, WIDTH, Layout, Point, layout_of
 from bot.render.kit.fonts import FontType, latin_font
-from bot.render.kit.palette import fixed_palette
+from bot.render.kit.palette import UPLOAD_LEVEL, fixed_palette
 from bot.render.kit.paletted import Colours
 from bot.render.kit.paletted import encode as encode_paletted
 from bot.texts import i18n
@@ -598,9 +598,10 @@ def _palette() -> Colours:
     return Colours(fixed_palette(named, on))
 
 
-# zlib level 5 rather than the palette module's 1: 40 KB instead of 59 for a 4-player map, for 2 ms more
-# CPU (5.8 ms instead of 3.6; level 6: 38 KB, 9 ms). Lossless WebP of the same picture: 31 KB for 31 ms.
-COMPRESS_LEVEL = 5
+# zlib's level 6 (issue 37.3, `python -m bench uploads`): over a whole 4-player game a third fewer bytes
+# than ISA-L's best (53 KB a picture on average), for ~4 ms more CPU. Lossless WebP: a quarter smaller
+# still, for ~24 ms more.
+COMPRESS_LEVEL = UPLOAD_LEVEL
 
 
 def encode(image: Image.Image) -> bytes:

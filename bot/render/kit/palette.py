@@ -6,8 +6,11 @@ takes ~5 ms. Finding an adaptive palette (`quantize`, ~13-15 ms) cost more than 
 renderer gives its colours once: the palette holds them exactly (large areas keep their true colour),
 blends of its text colours over its backgrounds (the anti-aliased edges of letters), and a 4x4x4 colour
 cube for anything else. Mapping a picture onto a given palette is a cached nearest-colour look-up
-(~1-2 ms). The rows are then deflated by ISA-L rather than zlib (`palette_png`): Pillow's zlib took
-3.4 ms of the map's 4.5 ms encoding, ISA-L 0.6 ms, for a smaller file.
+(~1-2 ms). The rows are then deflated by ISA-L (`palette_png`, levels 0-3: Pillow's zlib took 3.4 ms of the
+map's 4.5 ms encoding, ISA-L 0.6 ms) or, for the pictures the bot uploads, by zlib at `UPLOAD_LEVEL`
+(issue 37.3: what a game uploads counts more than 4 ms of CPU per picture; over whole 4-player games
+zlib's level 6 makes the files 20-33% smaller than ISA-L's level 2, for about 4 ms more per picture:
+`python -m bench uploads`).
 """
 
 from __future__ import annotations
@@ -61,22 +64,35 @@ def fixed_palette(colours: Iterable[RGB], text_on: Iterable[tuple[RGB, RGB]] = (
 
 def encode_png(image: Image.Image, palette: Image.Image, compress_level: int = 1) -> bytes:
     """`image` (RGB) as a PNG on `palette`: nearest colours, no dithering (flat colours stay flat).
-    `compress_level` is zlib's (1: fastest; higher: smaller files for more CPU), mapped onto ISA-L's."""
+    `compress_level` is zlib's (1: fastest; higher: smaller files for more CPU): up to ZLIB_FROM - 1
+    mapped onto ISA-L's, from ZLIB_FROM zlib's own."""
     mapped = image.quantize(palette=palette, dither=Image.Dither.NONE)
-    return palette_png(mapped, ISAL_LEVELS[min(compress_level, len(ISAL_LEVELS) - 1)])
+    return png_at(mapped, compress_level)
 
 
 # zlib's levels 0-9 as ISA-L's 0-3: its level 1 is already smaller than zlib's 1; 3 is its slowest.
 ISAL_LEVELS = (0, 1, 1, 1, 2, 2, 2, 3, 3, 3)
+# From this zlib level on, zlib itself deflates (ISA-L's best is about zlib's 3: larger files).
+ZLIB_FROM = 4
+# The level of the pictures the bot uploads: 20-33% smaller files than ISA-L's, ~4 ms more per picture.
+UPLOAD_LEVEL = 6
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
-def palette_png(mapped: Image.Image, level: int = 1) -> bytes:
+def png_at(mapped: Image.Image, compress_level: int) -> bytes:
+    """A palette image as a PNG at zlib's `compress_level`: ISA-L's nearest level below ZLIB_FROM, zlib from it."""
+    if compress_level >= ZLIB_FROM:
+        return palette_png(mapped, zlib_level=compress_level)
+    return palette_png(mapped, ISAL_LEVELS[min(compress_level, len(ISAL_LEVELS) - 1)])
+
+
+def palette_png(mapped: Image.Image, level: int = 1, *, zlib_level: int | None = None) -> bytes:
     """A palette image (mode P, 8 bits) as a PNG whose rows are deflated by ISA-L instead of zlib: the
     same pixels and palette as Pillow's PNG, for a fifth of the compression time (0.6 ms instead of 3 ms
     for the 800x970 Eight-Minute Empire map; deflating was half of a picture's CPU). Rows are unfiltered,
     as Pillow leaves palette images: each is its filter byte (0) and its indexes, which the picture pasted
-    one pixel to the right of a column of zeros gives in one `tobytes`."""
+    one pixel to the right of a column of zeros gives in one `tobytes`. With `zlib_level`, zlib deflates
+    them at that level instead."""
     width, height = mapped.size
     rows = Image.new("P", (width + 1, height), 0)
     rows.paste(mapped, (1, 0))
@@ -86,7 +102,12 @@ def palette_png(mapped: Image.Image, level: int = 1) -> bytes:
             PNG_SIGNATURE,
             _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
             _chunk(b"PLTE", colours),
-            _chunk(b"IDAT", isal_zlib.compress(rows.tobytes(), level)),
+            _chunk(
+                b"IDAT",
+                isal_zlib.compress(rows.tobytes(), level)
+                if zlib_level is None
+                else zlib.compress(rows.tobytes(), zlib_level),
+            ),
             _chunk(b"IEND", b""),
         )
     )

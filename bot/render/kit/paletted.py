@@ -24,7 +24,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.render.kit.palette import ISAL_LEVELS, palette_png
+from bot.render.kit.palette import png_at
 
 RGB = tuple[int, int, int]
 Ramp = tuple[list[int], list[int]]  # per coverage 0-255: the index written, and 255 where it is written
@@ -231,7 +231,7 @@ def paste(image: Image.Image, part: Image.Image, xy: tuple[int, int], palette: I
 
 def encode(image: Image.Image, compress_level: int = 1) -> bytes:
     """A palette picture as a PNG (`palette_png`); `compress_level` is zlib's, as `encode_png` takes it."""
-    return palette_png(image, ISAL_LEVELS[min(compress_level, len(ISAL_LEVELS) - 1)])
+    return png_at(image, compress_level)
 
 
 Piece = Callable[[Image.Image, ImageDraw.ImageDraw], None]

@@ -18,7 +18,7 @@ from functools import cache, lru_cache
 from PIL import Image, ImageDraw
 
 from bot.render.kit import paletted
-from bot.render.kit.palette import encode_png, fixed_palette
+from bot.render.kit.palette import UPLOAD_LEVEL, encode_png, fixed_palette
 from bot.render.kit.phone import INK, SCALE, WHITE, fit, font, ink_on, u
 
 RGB = tuple[int, int, int]
@@ -314,9 +314,9 @@ def picture_palette() -> Image.Image:
     return fixed_palette(named, on)
 
 
-# zlib level 5 rather than the palette module's 1, as the Eight-Minute Empire map does: smaller files for
-# a little more CPU (bench/results/pictures.json has the figures).
-COMPRESS_LEVEL = 5
+# zlib's level 6, as the Eight-Minute Empire map: a fifth fewer bytes uploaded than ISA-L's best, ~4 ms more
+# CPU (issue 37.3, `python -m bench uploads`).
+COMPRESS_LEVEL = UPLOAD_LEVEL
 
 
 def encode(image: Image.Image) -> bytes:
