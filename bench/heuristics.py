@@ -71,6 +71,11 @@ def _view(game: Any, state: Any, prompt: Any, seed: int) -> object:
     return game.view(state, prompt.seat)
 
 
+def with_heuristic() -> list[str]:
+    """The games that declare a heuristic AI (`ai_levels`): a game without one has nothing to measure here."""
+    return [key for key in games.keys() if "heuristic" in games.get(key).ai_levels]
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench heuristics")
     parser.add_argument("--games", type=int, default=4, help="fixed-seed games per game and seat count")
@@ -78,7 +83,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--no-save", action="store_true", help="print only, keep bench/results as it is")
     args = parser.parse_args(argv)
     figures: dict[str, Any] = {}
-    for key in games.keys():
+    for key in with_heuristic():
         for players in SEATS:
             recorded = positions(key, players, args.games)
             decide = cpu_ms_per_decision(key, recorded, args.repeats, _decide)

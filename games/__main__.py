@@ -121,9 +121,11 @@ def simulate(
             scores[s].append(score)
             level_scores[seated[s]].append(score)
             level_ms[seated[s]] += spent[s]
-        for w in result["winners"]:
-            wins[w] += 1 / len(result["winners"])  # a shared victory is split between the winners
-            level_wins[seated[w]] += 1 / len(result["winners"])
+        # the seats ranked first (the contract's "ranking"; "winners" is an extra not every game gives)
+        winners = [s for s, rank in enumerate(result["ranking"]) if rank == 1]
+        for w in winners:
+            wins[w] += 1 / len(winners)  # a shared victory is split between the winners
+            level_wins[seated[w]] += 1 / len(winners)
     report: dict[str, Any] = {
         "game": game.key,
         "players": players,
@@ -248,7 +250,7 @@ def add_game_arguments(parser: argparse.ArgumentParser, *, playing: bool) -> Non
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     if playing:
         parser.add_argument("--seat", type=int, default=1, help="your seat, 1-based")
-        parser.add_argument("--ai", default="heuristic")
+        parser.add_argument("--ai", default=None, help="the AI seats' level (default: heuristic, else the game's best)")
 
 
 def checked_game(args: argparse.Namespace, *, playing: bool) -> tuple[Game[Any], dict[str, Any]] | None:
@@ -263,6 +265,12 @@ def checked_game(args: argparse.Namespace, *, playing: bool) -> tuple[Game[Any],
     if playing and not 1 <= args.seat <= args.players:
         print(f"error: --seat must be 1..{args.players}", file=sys.stderr)
         return None
+    if playing:
+        # the level the table seats by default (table.core.stand_in_level): not every game has a heuristic
+        args.ai = args.ai or ("heuristic" if "heuristic" in game.ai_levels else game.ai_levels[-1])
+        if args.ai not in game.ai_levels:
+            print(f"error: --ai must be one of {', '.join(game.ai_levels)}", file=sys.stderr)
+            return None
     return game, options
 
 

@@ -218,13 +218,25 @@ class Game(ABC, Generic[S]):
     min_players: int = 2
     max_players: int = 2
     options: tuple[Option, ...] = ()
+    # The languages the game is told in at the table (codes of bot.texts.i18n.LANGUAGES), English first. A
+    # game's words are its engine's English labels until a renderer of its own says them through the
+    # message catalogs and they are translated there: only then does it list more. The bot tells players of
+    # another language that the game speaks English only, and the per-game language tests follow this.
+    languages: tuple[str, ...] = ("en",)
 
-    def __init__(self, ai: Mapping[str, Callable[[int], Player]] | None = None) -> None:
+    def __init__(
+        self,
+        ai: Mapping[str, Callable[[int], Player]] | None = None,
+        languages: Sequence[str] | None = None,
+    ) -> None:
         """`ai`: the AI levels the game offers besides "random", weakest first, each with what makes its
-        player from a seed. They become `ai_levels`, and `ai()` makes them (see the AI section below)."""
+        player from a seed. They become `ai_levels`, and `ai()` makes them (see the AI section below).
+        `languages`: the languages its renderer is translated into (`languages` above), if not English only."""
         if ai:
             self._ai_makers = MappingProxyType(dict(ai))
             self.ai_levels = ("random", *self._ai_makers)
+        if languages:
+            self.languages = tuple(languages)
 
     # --- options -----------------------------------------------------------------------------
     def resolve_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -9,10 +9,10 @@ from typing import Any
 import discord
 import pytest
 
-import games
 from bot.messages import alt_text
 from bot.texts import i18n, text
 from harness.languages import LocaleHarness, play_in_language
+from tests.declared import with_pictures
 
 
 def _uploads(h: LocaleHarness) -> list[tuple[Any, dict[str, Any], dict[str, Any]]]:
@@ -37,8 +37,7 @@ def _waiting_line(body: dict[str, Any]) -> str | None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("lang", ["en", "it", "fr"])
-@pytest.mark.parametrize("key", games.keys())
+@pytest.mark.parametrize(("key", "lang"), with_pictures(["en", "it", "fr"]))  # games with pictures, in their languages
 async def test_every_picture_of_a_whole_game_says_what_is_awaited_and_every_score(
     tmp_path: Path, key: str, lang: str
 ) -> None:

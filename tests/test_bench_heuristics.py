@@ -17,7 +17,8 @@ def test_heuristics_bench_prints_a_figure_per_game_and_seat_count(
     monkeypatch.setattr(results, "RESULTS", tmp_path)
     assert heuristics.main(["--games", "1", "--repeats", "1", "--no-save"]) == 0
     out = capsys.readouterr().out
-    for key in games.keys():
+    assert heuristics.with_heuristic() == [k for k in games.keys() if "heuristic" in games.get(k).ai_levels]
+    for key in heuristics.with_heuristic():  # the games whose ai_levels have a heuristic
         for players in heuristics.SEATS:
             line = (
                 rf"^{re.escape(key)} {players}p: median (\d+\.\d+) ms CPU per heuristic decision, "

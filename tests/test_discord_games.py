@@ -34,7 +34,11 @@ async def test_each_game_starts_and_takes_decisions_through_buttons(harness: Har
             if dms and choice_components(dms[-1]) and await decide_from_message(h, user, dms[-1], step + turn):
                 decisions += 1
     actions = await h.bot.table.db.actions(GAME_ID)
-    assert decisions >= 20 and len(actions) >= 10, (decisions, len(actions))
+    row = await h.bot.table.db.get_game(GAME_ID)
+    assert row is not None
+    # twenty decisions at least, or a shorter game played to its end by its players' clicks alone
+    whole = row.status == "finished" and decisions == len(actions) > 0
+    assert (decisions >= 20 and len(actions) >= 10) or whole, (decisions, len(actions), row.status)
     # Every decision offered was one the engine accepted or answered with a readable refusal.
     if renderer_for(key).pictured():
         assert h.messages_in(thread)[0]["attachments"], "the board image is attached to the table"

@@ -24,6 +24,7 @@ from bot.render import GenericRenderer, renderer_for
 from bot.render.kit.generic import TableContext
 from games.ai import RandomPlayer
 from games.core import NO_INFO, Choice, Prompt
+from tests.declared import with_renderer
 
 RENDER = Path(__file__).resolve().parents[1] / "bot" / "render"
 # Games whose renderer still reads engine English, being rewritten (each is asserted to still read it, so
@@ -102,10 +103,7 @@ def _guarded(found: set[str], draw: Any, *args: Any) -> None:
         found.add(str(read))
 
 
-OWN = [k for k in games.keys() if not isinstance(renderer_for(k), GenericRenderer)]
-
-
-@pytest.mark.parametrize("key", OWN)
+@pytest.mark.parametrize("key", with_renderer())  # a game shown by the generic renderer: skipped
 def test_a_games_own_renderer_reads_data_not_english(key: str) -> None:
     reads = english_reads(key)
     if key in STILL_READS_ENGINE_TEXT:

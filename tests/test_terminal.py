@@ -11,6 +11,7 @@ import pytest
 import games
 from bot.terminal import parse_answer, play
 from games.core import Choice, Prompt
+from table.core import stand_in_level
 
 STILL_NAMING_SEATS = {"reggverse-riddles"}  # its renderer's table line "Turn 3, seat 2 to play" (issue 21.4)
 
@@ -21,11 +22,12 @@ def test_a_whole_game_in_the_terminal_reads_like_the_table(key: str) -> None:
     lines: list[str] = []
     # Wrong answers first (a word, a number out of the list, zero), then the first choices, one or two.
     answers = itertools.chain(["banana", "99", "0"], itertools.cycle(["1", "1 2"]))
-    status = play(game, game.min_players, 0, "heuristic", 3, {}, read=lambda _: next(answers), write=lines.append)
+    level = stand_in_level(game)  # the level the terminal and the table seat by default: heuristic, else the best
+    status = play(game, game.min_players, 0, level, 3, {}, read=lambda _: next(answers), write=lines.append)
     out = "\n".join(lines)
     assert status == 0 and "Game over." in out
     assert "Answer with 1 different number(s) from 1 to" in out  # "banana", "99" and "0" are asked again
-    assert "AI 1 (heuristic)" in out and "You" in out
+    assert f"AI 1 ({level})" in out and "You" in out
     # No raw events, no 0-based seats: sentences and names (Reggverse's renderer still says "seat 1").
     assert not re.search(r"\{'|'type'|seat: \d|\bPlayer \d", out)
     if key not in STILL_NAMING_SEATS:

@@ -79,6 +79,10 @@ def page_message(game_key: str, page: int, lang: str) -> tuple[discord.Embed, di
         colour=COLOUR,
         description=clip(current.body, 4000),
     )
+    english_only = text.told_in(lang, engine.title, engine.languages)
+    if english_only:  # on every page: a reader may page on before playing
+        note = f"\n\n-# {english_only}"
+        embed.description = clip(current.body, 4000 - len(note)) + note
     embed.set_footer(text=f"{players} · {i18n.t(lang, text.RULES_PAGE, page=page + 1, pages=len(shown))}")
     view = discord.ui.View(timeout=None)
     view.add_item(RulesButton(game_key, max(0, page - 1), label=i18n.t(lang, text.BUTTON_PREVIOUS), disabled=page == 0))

@@ -77,6 +77,9 @@ def lobby(game: GameRow, seats: list[SeatRow], lang: str = i18n.DEFAULT) -> Outg
         colour=COLOUR,
         description=i18n.t(lang, text.LOBBY_HOST, name=host, low=engine.min_players, high=engine.max_players),
     )
+    english_only = text.told_in(lang, engine.title, engine.languages)
+    if english_only:  # a game with no translation in the server's language says so before anybody joins
+        embed.description = f"{embed.description}\n{english_only}"
     lines = [f"{i + 1}. {s.name}" for i, s in enumerate(seats)] or ["-"]
     embed.add_field(
         name=i18n.t(lang, text.LOBBY_SEATS, n=len(seats), high=engine.max_players),

@@ -84,6 +84,8 @@ TIMER_SECONDS = N_("{seconds} s per decision")
 TIMER_MINUTES = N_("{minutes} min per decision")
 TIMER_HOURS = N_("{hours} h per decision")
 LOBBY_HOST = N_("Host: {name}. Players: {low}-{high}.")
+# Said in the lobby and /game rules to readers of a language the game does not declare (games.core.Game.languages).
+ENGLISH_ONLY = N_("{title} is played in English only: its questions and choices are not translated yet.")
 LOBBY_CLOSED = N_("This lobby was closed.")
 BUTTON_JOIN = N_("Join")
 BUTTON_LEAVE = N_("Leave")
@@ -98,6 +100,14 @@ AI_LEVEL_HINTS = {
 }
 # The levels a lobby offers to add, weakest first (those the game has).
 PICKABLE_AI_LEVELS = ("heuristic", "expert")
+
+
+def told_in(lang: str, title: str, languages: tuple[str, ...]) -> str | None:
+    """What a reader of `lang` is told about a game told only in `languages`: that it is English only
+    (None when the game is told in `lang`)."""
+    from bot.texts.i18n import t
+
+    return None if lang in languages else t(lang, ENGLISH_ONLY, title=title)
 
 
 def ai_level_name(lang: str, level: str) -> str:

@@ -9,6 +9,6 @@ from games.eggs_empires.ai import HeuristicPlayer
 from games.eggs_empires.engine import EggsAndEmpires, EggsState
 from games.eggs_empires.expert import expert_player
 
-GAME = EggsAndEmpires(ai={"heuristic": HeuristicPlayer, "expert": expert_player})
+GAME = EggsAndEmpires(ai={"heuristic": HeuristicPlayer, "expert": expert_player}, languages=("en", "it", "fr"))
 
 __all__ = ["GAME", "EggsAndEmpires", "EggsState"]

@@ -9,6 +9,6 @@ from games.eight_minute_empire.ai import HeuristicPlayer
 from games.eight_minute_empire.engine import EightMinuteEmpire, State
 from games.eight_minute_empire.expert import expert_player
 
-GAME = EightMinuteEmpire(ai={"heuristic": HeuristicPlayer, "expert": expert_player})
+GAME = EightMinuteEmpire(ai={"heuristic": HeuristicPlayer, "expert": expert_player}, languages=("en", "it", "fr"))
 
 __all__ = ["GAME", "EightMinuteEmpire", "State"]

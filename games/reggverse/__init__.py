@@ -9,6 +9,6 @@ from games.reggverse.ai import HeuristicPlayer
 from games.reggverse.engine import ReggverseRiddles
 from games.reggverse.expert import expert_player
 
-GAME = ReggverseRiddles(ai={"heuristic": HeuristicPlayer, "expert": expert_player})
+GAME = ReggverseRiddles(ai={"heuristic": HeuristicPlayer, "expert": expert_player}, languages=("en", "it", "fr"))
 
 __all__ = ["GAME", "ReggverseRiddles"]

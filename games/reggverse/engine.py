@@ -105,8 +105,10 @@ class ReggverseRiddles(ActionTiles, Game[State]):
         Option("objectives", (False, True), False, "Secret Objectives expansion: one secret objective each"),
     )
 
-    def __init__(self, ai: Mapping[str, Callable[[int], Player]] | None = None) -> None:
-        super().__init__(ai)
+    def __init__(
+        self, ai: Mapping[str, Callable[[int], Player]] | None = None, languages: Sequence[str] | None = None
+    ) -> None:
+        super().__init__(ai, languages)
         self._handlers: dict[str, Callable[[State, int, list[str], list[Event]], None]] = {}
 
     # --- setup ---------------------------------------------------------------------------------
