@@ -11,14 +11,13 @@ from pathlib import Path
 import pytest
 
 import games
-from tests.minimal_game import python_args
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def run(*args: str, env: dict[str, str] | None = None, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, *python_args(*args)],
+        [sys.executable, *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
