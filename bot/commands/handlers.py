@@ -142,6 +142,11 @@ async def _acknowledge(interaction: discord.Interaction[Any], decided: Decided, 
     if message.picture is None:
         pictures.record(await answer.edit(interaction, **pictures.edit_kwargs(message, clicked)), message)
         return
+    if notice.prompt is None and game.status == "active" and pictures.shows(clicked):
+        # Nothing more to decide for now: the picture of the prompt just answered stays, and the next prompt
+        # brings a new one (issue 37.3: a picture goes where the player needs one).
+        await answer.edit(interaction, **pictures.kept_words(message, clicked))
+        return
     drawing = asyncio.ensure_future(message.render(priority=CLICK))
     # Not past the moment the guard would defer: a deferral, then the words in an edit, then the picture
     # in another, is one request more than the words as the answer and the picture in an edit.
@@ -157,8 +162,8 @@ async def _acknowledge(interaction: discord.Interaction[Any], decided: Decided, 
         await drawing
     finally:
         drawing.cancel()  # (done already, unless the answer failed: then nobody wants the picture)
-    if pictures.unchanged(message, clicked):
-        return  # the message shows that picture already
+    if pictures.unchanged(message, clicked) or pictures.shown_before(message, clicked):
+        return  # the message shows that picture already (or keeps its own rather than upload one again)
     # Only what the picture changes: the words and buttons went with the answer.
     picture = pictures.edit_kwargs(message, clicked)
     shown = await answer.edit_original(interaction, embeds=picture["embeds"], attachments=picture["attachments"])

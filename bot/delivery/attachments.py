@@ -9,6 +9,12 @@ bytes again. A new message needs its own upload (attachments belong to one messa
 
 Only the messages still being edited are remembered: `forget` them when they are deleted or their
 game is over.
+
+Issue 37.3 (`python -m bench uploads`): a picture goes where a player needs a new one, and a message
+that shows one keeps it otherwise (`keeps`, `kept_words`): the table's picture changes with each turn's
+result (a log line) and at the end, not with each player's step, which its words say; a player's
+answer to their own click keeps the picture of the prompt they answered while they wait (their next
+prompt brings the new one).
 """
 
 from __future__ import annotations
@@ -57,15 +63,24 @@ class ShownPictures:
 
     def __init__(self) -> None:
         self._shown: dict[int, tuple[bytes, KeptAttachment]] = {}
+        self._before: dict[int, set[bytes]] = {}  # what each message showed before what it shows now
         self.kept = 0  # edits that kept their attachment instead of uploading the same bytes again
 
     def edit_kwargs(self, outgoing: Outgoing, message_id: int | None) -> dict[str, Any]:
         """`outgoing.edit_kwargs()` for an edit of `message_id`, keeping its attachment if its picture is the same."""
         kwargs = outgoing.edit_kwargs()
-        if message_id is not None and self.unchanged(outgoing, message_id):
+        if message_id is not None and (self.unchanged(outgoing, message_id) or self.shown_before(outgoing, message_id)):
             kwargs["attachments"] = [self._shown[message_id][1]]
             self.kept += 1
         return kwargs
+
+    def shown_before(self, outgoing: Outgoing, message_id: int | None) -> bool:
+        """`message_id` showed `outgoing`'s picture before, and shows another now (a player went back a
+        step: Eight-Minute Empire's "Pick another army"). Discord no longer holds it there, so it is not
+        uploaded again: the message keeps the picture it shows (issue 37.3: no picture uploaded twice)."""
+        if message_id is None or message_id not in self._shown or outgoing.image is None:
+            return False
+        return digest_of(outgoing) in self._before.get(message_id, ())
 
     def keep_kwargs(self, outgoing: Outgoing, message_id: int | None) -> dict[str, Any]:
         """An edit of `message_id` with `outgoing`'s words and buttons, keeping the picture it shows in its
@@ -76,6 +91,22 @@ class ShownPictures:
             outgoing.embeds[0].set_image(url=f"attachment://{PICTURE_NAME}")
             kwargs["attachments"] = [shown[1]]
         return kwargs
+
+    def attachment(self, message_id: int) -> KeptAttachment | None:
+        """The attachment holding the picture `message_id` shows (None if unknown)."""
+        shown = self._shown.get(message_id)
+        return shown[1] if shown is not None else None
+
+    def shows(self, message_id: int | None) -> bool:
+        """`message_id` shows a picture the bot uploaded (and may keep)."""
+        return message_id is not None and message_id in self._shown
+
+    def kept_words(self, outgoing: Outgoing, message_id: int | None) -> dict[str, Any]:
+        """An edit of `message_id` with `outgoing`'s words and buttons, keeping the picture it shows (that
+        `shows`), `outgoing`'s own picture not drawn at all (what it would change is not needed now)."""
+        words = Outgoing(content=outgoing.content, embeds=[e.copy() for e in outgoing.embeds], view=outgoing.view)
+        self.kept += 1
+        return self.keep_kwargs(words, message_id)
 
     def unchanged(self, outgoing: Outgoing, message_id: int | None) -> bool:
         """`message_id` shows `outgoing`'s picture already."""
@@ -88,15 +119,21 @@ class ShownPictures:
             return
         attachment = next((a for a in message.attachments if a.filename == PICTURE_NAME), None)
         pictured = digest_of(outgoing)
+        showing = self._shown.get(message.id)
+        if showing is not None and attachment is not None and attachment.id == showing[1].id:
+            return  # the edit kept the attachment (`edit_kwargs`): the message shows what it showed
         if pictured is None or attachment is None:
             self._shown.pop(message.id, None)
             return
+        if showing is not None:
+            self._before.setdefault(message.id, set()).add(showing[0])
         self._shown[message.id] = (pictured, KeptAttachment(attachment.id, attachment.filename))
 
     def forget(self, *message_ids: int | None) -> None:
         for message_id in message_ids:
             if message_id is not None:
                 self._shown.pop(message_id, None)
+                self._before.pop(message_id, None)
 
     def __len__(self) -> int:
         return len(self._shown)

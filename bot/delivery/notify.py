@@ -10,6 +10,9 @@ The log is folded into the table message (issues 19.2, 21.3): a turn's line is s
 showing the turn, under "Recently" with the few before it (RECENT_LINES; in memory: after a start-up,
 the turns since), not posted: a resolved turn costs one bot-token request, not two; the replay tells
 it all at the end. Lines that came while the thread was held and no longer fit are posted, several a post.
+The table's picture changes with a turn's result (an edit that shows a log line) and at the end; an edit
+between them (who has decided, the step a player is at) changes the words only and keeps the attachment
+Discord holds, the picture not even drawn (issue 37.3: a Reggverse game's table pictures 505 -> 130).
 
 Per-channel queues, sent side by side: a game's thread (the table; on Discord its posts and edits share
 one rate-limit bucket, 5 messages per 5 s, which discord.py waits on by itself) and each seat's DM (a
@@ -558,23 +561,29 @@ class DiscordNotifier:
         table_message_id = shown.table_message_id
         if table_message_id is None:
             return False
-        try:
-            recent = [*self._recent.get(game.id, ()), *lines][-RECENT_LINES:]
-            message = await present.table(update, lang, recent).render(
-                still_wanted=still_wanted, priority=AGAIN if again else NOTIFICATION
-            )
-        except Superseded:
-            return False  # a newer table is pending and goes next: this one is neither drawn nor sent
+        recent = [*self._recent.get(game.id, ()), *lines][-RECENT_LINES:]
+        message = present.table(update, lang, recent)
+        # The picture changes with a turn's result (a log line) and at the end; a step within a turn (who
+        # decided, what the player is choosing now) changes the words only (issue 37.3).
+        words_only = not lines and update.outcome is None and self.pictures.shows(table_message_id)
+        if not words_only:
+            try:
+                await message.render(still_wanted=still_wanted, priority=AGAIN if again else NOTIFICATION)
+            except Superseded:
+                return False  # a newer table is pending and goes next: this one is neither drawn nor sent
         if not still_wanted():
             return False  # it became outdated while drawn: the newer one goes next, no sooner for sending this
         partial = self._public_channel(game).get_partial_message(table_message_id)
         game_id = game.id
 
         def edit() -> Awaitable[discord.Message]:
+            if words_only:
+                return partial.edit(**self.pictures.kept_words(message, table_message_id))
             return partial.edit(**self.pictures.edit_kwargs(message, table_message_id))
 
         edited = await self.threads.reopening(game, lambda: self._without_files_if_refused(game_id, message, edit))
-        self.pictures.record(edited, message)
+        if not words_only:
+            self.pictures.record(edited, message)
         shown.table_version = max(shown.table_version, update.version)
         return True
 
