@@ -24,7 +24,7 @@ UNIT = WIDTH // 2  # one board
 RADIUS = 52  # a region
 MARGIN = 10
 TEXT = 22  # the usual text size (11 px on a phone)
-SMALL = 20  # the smallest text drawn (10 px on a phone)
+SMALL = 21  # the smallest text drawn (10.5 px on a phone: its capitals 8 px, issue 37.3)
 PANEL_ROW = 40
 SIDE_PANEL = 280  # the panel beside a column of boards
 
