@@ -371,6 +371,7 @@ class CrashRun:
                 continue
             await self.up.wait()
             await asyncio.sleep(0.2)
+            await self.idle(game_id, humans)
             if loop.time() - idle_since > STALLED and generation == self.generation:
                 waiting = await self.prompted(game_id, humans)
                 self.figures.games_stalled += 1
@@ -388,6 +389,9 @@ class CrashRun:
                         await self.slash(user, "game hand", self.channel_of(game_id))
                 asked = loop.time()
         raise AssertionError(f"game {game_id} never ended")
+
+    async def idle(self, game_id: int, humans: list[int]) -> None:
+        """Called while none of `humans` could move in `game_id` (bench.tournament_crash: a no-show's turn)."""
 
     async def prompted(self, game_id: int, humans: list[int]) -> list[int]:
         assert self.db is not None

@@ -122,6 +122,10 @@ class Decisions(Resuming):
         game = games.get(row.game_key)
         return row, game.view(state, None), game.prompts(state)
 
+    async def _left_tournament(self, tournament_id: int, user_id: int) -> bool:
+        """A withdrawn or dropped entrant: their game goes on with the AI in their seat to its end."""
+        return any(e.user_id == user_id and e.status != "active" for e in await self.db.entrants(tournament_id))
+
     @storage_errors_said
     async def back(self, game_id: int, user_id: int) -> None:
         """ "I'm back": the player takes their seat back from the AI."""
@@ -130,4 +134,6 @@ class Decisions(Resuming):
             if row.status != "active":
                 raise TableError(messages.GAME_OVER)
             seat = await self.seat_of(game_id, user_id)
+            if row.tournament_id is not None and await self._left_tournament(row.tournament_id, user_id):
+                raise TableError(messages.LEFT_TOURNAMENT)
             await self.db.update_seat(game_id, seat.seat, ai_controlled=False, afk_count=0)

@@ -59,3 +59,4 @@ TRY_AGAIN_SOON = N_("The game's records cannot be reached right now; nothing was
 RECORDED_CATCHING_UP = N_("Done, it is recorded. The table will catch up as soon as its records can be reached again.")
 REFUSED_BY_RULES = N_("The rules do not allow that: {reason}")
 AI_NAME = N_("AI {n} ({level})")
+LEFT_TOURNAMENT = N_("You left this tournament: the AI plays your seat to the end of this game.")

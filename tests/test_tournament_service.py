@@ -23,7 +23,7 @@ import games
 from storage import Database
 from table import TableError, TableService
 from table import messages as table_messages
-from table.tournaments import messages
+from table.tournaments import messages, table_points
 from table.tournaments.records import TournamentStatus, current_scores, ranked
 from table.tournaments.service import TournamentService
 
@@ -333,12 +333,14 @@ async def test_an_eight_player_swiss_of_reggverse_with_a_withdrawal_a_dropped_no
     assert status.rounds[2].pairing.byes == ()  # 6 left: three tables
     leaver_table = await db.game_row(leaver_game)
     assert leaver_table is not None and leaver_table.status == "finished"  # their game went on to its end
-    # A no-show scores the rank its stand-in got: exactly the game's result.
+    # A no-show is a loss: last at the table and no point, whatever its stand-in did (the game is rated as it ended).
     for r in status.rounds[:2]:
         t = next(t for t in r.tables if no_show in t.entrants)
         assert t.game_id is not None and t.result is not None
-        results = {x.user_id: x.rank for x in await db.results(t.game_id)}
-        assert t.result.ranks[no_show] == results[no_show]
+        assert t.result.forfeited == {no_show} and t.result.ranks[no_show] == len(t.entrants)
+        assert all(t.result.ranks[e] < len(t.entrants) for e in t.entrants if e != no_show)
+        assert table_points(t.result.ranks, t.result.forfeited)[no_show] == 0
+    assert next(s for s in status.standings if s.entrant == no_show).points == 0
     assert [s.entrant for s in status.standings[:3]] == list(status.podium)
     # Nobody met the same opponent twice, and the players are rated as in any game.
     met = Counter(frozenset(t.entrants) for r in status.rounds for t in r.tables)

@@ -21,6 +21,7 @@ from table.tournaments import (
     standings,
     table_points,
 )
+from table.tournaments.records import no_shows_last, result_from, result_json
 from table.tournaments.standings import bye_points, place_points, table_total
 
 SETTINGS = settings(max_examples=40, deadline=None)
@@ -76,6 +77,27 @@ def test_a_table_hands_out_the_same_points_with_or_without_ties(ranks: list[int]
 def test_ranks_start_at_one() -> None:
     with pytest.raises(PairingError):
         TableResult({1: 0, 2: 1})
+
+
+def test_a_no_show_scores_nothing_and_the_players_who_came_share_the_places_from_the_first() -> None:
+    # At a table of four, the no-show's stand-in won (rank 1): the three who came score 4, 2, 1 as if
+    # they had been alone in the places 1 to 3, and the no-show none.
+    assert table_points({1: 1, 2: 2, 3: 3, 4: 4}, forfeited={1}) == {1: 0, 2: 4, 3: 2, 4: 1}
+    assert table_points({1: 2, 2: 1}, forfeited={1, 2}) == {1: 0, 2: 0}  # two no-shows: nobody scores
+    shown = no_shows_last(TableResult({1: 1, 2: 2, 3: 2, 4: 4}, {1: 9.0, 2: 5.0, 3: 5.0, 4: 1.0}), {1})
+    assert shown.ranks == {2: 1, 3: 1, 4: 3, 1: 4} and shown.forfeited == {1}
+    assert shown.scores == {1: 9.0, 2: 5.0, 3: 5.0, 4: 1.0}  # the game's scores stay as they were
+    assert result_from(result_json(shown)) == shown  # stored and read back
+    table = {
+        s.entrant: s
+        for s in standings(
+            [1, 2], [PlayedRound(Pairing(((1, 2),), (), 2), (no_shows_last(TableResult({1: 1, 2: 2}), {1}),))]
+        )
+    }
+    assert (table[1].points, table[1].wins, table[2].points, table[2].wins) == (0, 0, 2, 1)
+    assert table[1].opponents == (2,)  # the no-show met their opponent all the same
+    with pytest.raises(PairingError):
+        TableResult({1: 1, 2: 2}, forfeited=frozenset({3}))
 
 
 # --- standings ------------------------------------------------------------------------------------------------

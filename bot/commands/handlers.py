@@ -569,7 +569,7 @@ async def tournament_status(interaction: discord.Interaction[Any], tournament_id
         message = tournaments.signup(status, lang)
         message.view = None  # the buttons act on the channel's message
         current = status.current
-        if current is not None:
+        if current is not None and status.tournament.status == "running":  # (over: the message says so)
             threads = {}
             for table in current.tables:
                 if table.game_id is not None:

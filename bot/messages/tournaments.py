@@ -20,7 +20,7 @@ from bot.render.kit.standings import StandingsPicture
 from bot.texts import i18n, text
 from bot.texts import text_tournaments as tt
 from table.tournaments.records import TournamentStatus
-from table.tournaments.standings import Standing
+from table.tournaments.standings import Standing, TableResult
 
 SHOWN_ENTRANTS = 40  # names listed on the sign-up message (the rest counted)
 SHOWN_STANDINGS = 20  # lines of standings in words (the picture shows up to its own limit)
@@ -162,11 +162,17 @@ def round_finished(status: TournamentStatus, number: int, lang: str) -> Outgoing
         if table.result is None:
             continue
         order = sorted(table.result.ranks.items(), key=lambda item: (item[1], item[0]))
-        ranking = " · ".join(f"{rank}. {status.name(entrant)}" for entrant, rank in order)
+        ranking = " · ".join(f"{rank}. {_at_table(status, table.result, entrant, lang)}" for entrant, rank in order)
         lines.append(i18n.t(lang, tt.TABLE_RESULT, table=table.index + 1, ranking=ranking))
     message = standings(status, lang, heading=i18n.t(lang, tt.STANDINGS_AFTER, round=number))
     message.content = clip("\n".join(lines), 2000)
     return message
+
+
+def _at_table(status: TournamentStatus, result: TableResult, entrant: int, lang: str) -> str:
+    """An entrant's name in a table's result, marked when they did not show (a loss whatever their AI did)."""
+    name = status.name(entrant)
+    return i18n.t(lang, tt.DID_NOT_SHOW, name=name) if entrant in result.forfeited else name
 
 
 def standings(status: TournamentStatus, lang: str, *, heading: str | None = None) -> Outgoing:

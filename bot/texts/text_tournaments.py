@@ -74,6 +74,7 @@ BYES = N_("Bye (counts as a win): {names}")
 DEADLINE = N_("The round ends {when}.")
 ROUND_FINISHED = N_("**Round {round}** is over.")
 TABLE_RESULT = N_("Table {table}: {ranking}")
+DID_NOT_SHOW = N_("{name} (did not show)")  # in a table's result: a no-show, whose seat the AI played
 STANDINGS_AFTER = N_("Standings after round {round}")
 STANDINGS_FINAL = N_("Final standings")
 STANDINGS_NONE = N_("No round has been played yet.")

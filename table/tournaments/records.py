@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
@@ -149,6 +149,7 @@ def result_json(result: TableResult) -> dict[str, Any]:
     return {
         "ranks": {str(e): int(rank) for e, rank in result.ranks.items()},
         "scores": None if result.scores is None else {str(e): float(s) for e, s in result.scores.items()},
+        **({"forfeited": sorted(str(e) for e in result.forfeited)} if result.forfeited else {}),
     }
 
 
@@ -159,7 +160,17 @@ def result_from(data: Mapping[str, Any] | None) -> TableResult | None:
     return TableResult(
         {int(e): int(rank) for e, rank in (data.get("ranks") or {}).items()},
         None if scores is None else {int(e): float(s) for e, s in scores.items()},
+        frozenset(int(e) for e in data.get("forfeited") or ()),
     )
+
+
+def no_shows_last(result: TableResult, no_shows: Collection[EntrantId]) -> TableResult:
+    """A table's result with its no-shows as losses: the players who came keep their order among
+    themselves (ranked again from 1), every no-show shares the last place and is `forfeited`."""
+    came = {e: r for e, r in result.ranks.items() if e not in no_shows}
+    ranks = {e: 1 + sum(1 for other in came.values() if other < r) for e, r in came.items()}
+    ranks |= {e: len(result.ranks) for e in result.ranks if e in no_shows}
+    return TableResult(ranks, result.scores, frozenset(e for e in result.ranks if e in no_shows))
 
 
 def ranked(scores: Mapping[EntrantId, float]) -> dict[EntrantId, int]:

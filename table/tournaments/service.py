@@ -26,9 +26,9 @@ processes at once:
 
 The rules chosen:
 - A no-show (an entrant who made no decision of their own in their game: the turn timer's AI stand-in
-  played every move) scores the rank the stand-in got, like any result of that game: the game's ranks are
-  the table's result, its ratings and the standings agree, and their opponents' results do not depend on
-  whether they came. The rule `drop` also drops them after `drop_after` such rounds (counted over the
+  played every move) scores it as a loss, whatever the stand-in did: last at the table, no point
+  (TableResult.forfeited); the players who came keep their order among themselves. The game itself is
+  rated as any game. The rule `drop` also drops them after `drop_after` such rounds (counted over the
   tournament); `ai` only counts them.
 - Withdrawing (the entrant) or being dropped (by the host or an admin) while the tournament runs: not paired
   again; their game under way continues with the AI playing their seat, and they score what it gets. At a
@@ -91,6 +91,7 @@ from table.tournaments.records import (
     current_scores,
     derived_seed,
     first_bracket,
+    no_shows_last,
     pairing_from,
     pairing_json,
     played,
@@ -636,8 +637,8 @@ class TournamentService:
         last = max(ranks.values(), default=0) + 1
         for entrant in seated:
             ranks.setdefault(entrant, last)  # forfeited: not seated at the game
-        result = TableResult(ranks, {e: scores.get(e, 0.0) for e in ranks} if scores else None)
         missed = await self._no_shows(table.game_id, seat_map)
+        result = no_shows_last(TableResult(ranks, {e: scores.get(e, 0.0) for e in ranks} if scores else None), missed)
         return await self.db.resolve_table(
             row.id,
             number,

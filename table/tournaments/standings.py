@@ -55,10 +55,15 @@ class TableResult:
 
     ranks: Mapping[EntrantId, int]
     scores: Mapping[EntrantId, float] | None = None
+    # Players who did not show (the AI played their every move): a loss whatever their stand-in did. They
+    # score no point and are no winner; they still met the others (Buchholz, no rematch while avoidable).
+    forfeited: frozenset[EntrantId] = frozenset()
 
     def __post_init__(self) -> None:
         if any(rank < 1 for rank in self.ranks.values()):
             raise PairingError("ranks start at 1")
+        if not self.forfeited <= set(self.ranks):
+            raise PairingError("a forfeit for a player not at the table")
 
 
 @dataclass(frozen=True)
@@ -107,14 +112,16 @@ def bye_points(table_size: int) -> Fraction:
     return Fraction(place_points(table_size, 1))
 
 
-def table_points(ranks: Mapping[EntrantId, int]) -> dict[EntrantId, Fraction]:
+def table_points(ranks: Mapping[EntrantId, int], forfeited: Collection[EntrantId] = ()) -> dict[EntrantId, Fraction]:
     """Each player's points from a table's ranks. Ranks may be dense (1, 1, 2) or competition style
-    (1, 1, 3): a group of tied players spans the places after everyone ranked better, and shares them."""
+    (1, 1, 3): a group of tied players spans the places after everyone ranked better, and shares them.
+    The `forfeited` (no-shows) score nothing; the players who came share the places from the first."""
     players = len(ranks)
     by_rank: dict[int, list[EntrantId]] = {}
     for entrant, rank in ranks.items():
-        by_rank.setdefault(rank, []).append(entrant)
-    points: dict[EntrantId, Fraction] = {}
+        if entrant not in forfeited:
+            by_rank.setdefault(rank, []).append(entrant)
+    points: dict[EntrantId, Fraction] = {e: Fraction(0) for e in ranks if e in forfeited}
     ahead = 0
     for rank in sorted(by_rank):
         tied = by_rank[rank]
@@ -164,12 +171,13 @@ def _tally(entrants: Sequence[EntrantId], rounds: Sequence[PlayedRound]) -> dict
         for table, result in zip(played.pairing.tables, played.results, strict=False):
             if result is None:
                 continue
-            best = min(result.ranks.values())
-            for entrant, points in table_points(result.ranks).items():
+            came = [rank for e, rank in result.ranks.items() if e not in result.forfeited]
+            best = min(came, default=0)
+            for entrant, points in table_points(result.ranks, result.forfeited).items():
                 tally = tallies[entrant]
                 tally.points += points
                 tally.played += 1
-                tally.wins += result.ranks[entrant] == best
+                tally.wins += result.ranks[entrant] == best and entrant not in result.forfeited
                 tally.score += (result.scores or {}).get(entrant, 0)
                 tally.opponents.extend(other for other in table if other != entrant)
     return tallies
