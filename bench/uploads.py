@@ -41,6 +41,15 @@ from PIL import Image, ImageDraw
 import games
 
 KEYS = ("eggs-empires", "eight-minute-empire", "reggverse-riddles")
+# The same command at 34a8d3c, before issue 37.3's changes (bench/results/uploads.json of f55a9d4).
+BEFORE = {
+    "commit": "34a8d3c",
+    "eggs-empires": {"mb_uploaded": 8.66, "files": 245, "pictures_per_turn": 3.6, "reuploads": 0},
+    "eight-minute-empire": {"mb_uploaded": 7.67, "files": 145, "pictures_per_turn": 4.03, "reuploads": 9},
+    "reggverse-riddles": {"mb_uploaded": 52.414, "files": 1150, "pictures_per_turn": 8.85, "reuploads": 0},
+    "smallest_word_px": 7.33,
+    "eight_minute_empire_median_word_px": 7.5,
+}
 PLAYERS = 4
 PHONE_WIDTH = 400
 MB = 1_000_000
@@ -308,6 +317,7 @@ def measure(keys: list[str], seed: int, humans: int = PLAYERS) -> dict[str, Any]
     figures["most_reuploads_of_a_held_picture"] = max(figures[k]["reuploads_of_a_held_picture"] for k in keys)
     figures["smallest_word_px"] = min(texts[k]["smallest_word_px"] for k in keys)
     figures["eight_minute_empire_median_word_px"] = texts.get("eight-minute-empire", {}).get("median_word_px")
+    figures["before"] = BEFORE
     return figures
 
 
@@ -347,10 +357,21 @@ def main(argv: list[str]) -> int:
             notes=args.notes
             or (
                 "Whole 4-player games through the in-process harness, four people with open DMs deciding at "
-                "random (seeded), every update shown as it comes. Re-uploads: files whose bytes had been "
-                "uploaded before in the same game. formats: the same uploads encoded again (PNG at zlib 9, "
-                "lossless WebP at methods 0 and 4). Text: every word drawn on the phone test's pictures, "
-                "shown 400 px wide: the height of a capital H of its font."
+                "random (seeded), every update shown as it comes (no coalescing: the most a game uploads). "
+                "Re-uploads: files whose bytes had been uploaded before in the same game; of a held picture: "
+                "some message showed those bytes when the file went (Eight-Minute Empire's 2: the map its "
+                "waiting DM clears, brought back by the next prompt). formats: the same uploads encoded again "
+                "(PNG at zlib 9, lossless WebP at methods 0 and 4) and their CPU per picture. Text: every word "
+                "drawn on the phone test's pictures, shown 400 px wide: the height of a capital H of its font. "
+                "`before`: the same command at 34a8d3c. Changed (issue 37.3): zlib level 6 instead of ISA-L "
+                "(20-33% fewer bytes, ~4 ms more CPU a picture); the table's picture only with a turn's result "
+                "and at the end (Reggverse 505 -> 130 a game); a waiting player's answer keeps its prompt's "
+                "picture; a message never gets back a picture it showed; a new DM prompt whose picture the "
+                "previous one shows goes without it below it; Eight-Minute Empire's smallest text 20 -> 21 px. "
+                "Not met: 2 MB a game with four people. What is left is one picture per prompt (Reggverse: "
+                "each step of a turn changes the board and what it outlines, ~4 a turn) and the table's per "
+                "turn; lossless WebP (method 4) would take a further ~35% off (Eight-Minute Empire 2.98 MB) for "
+                "~35-50 ms more CPU a picture, past bench pictures' 20 ms target."
             ),
         )
     return 0
