@@ -92,11 +92,6 @@ class ShownPictures:
             kwargs["attachments"] = [shown[1]]
         return kwargs
 
-    def attachment(self, message_id: int) -> KeptAttachment | None:
-        """The attachment holding the picture `message_id` shows (None if unknown)."""
-        shown = self._shown.get(message_id)
-        return shown[1] if shown is not None else None
-
     def shows(self, message_id: int | None) -> bool:
         """`message_id` shows a picture the bot uploaded (and may keep)."""
         return message_id is not None and message_id in self._shown

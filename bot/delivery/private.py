@@ -5,9 +5,7 @@ awaited because of someone else's action or a new turn (a prompt is shown to the
 were told about is left unanswered: `bot.delivery.delivered`), exactly one thing Discord notifies about, as
 they chose (`bot.delivery.preferences`):
 - `dm`: a NEW direct message with the prompt; the previous prompt message is deleted afterwards, so
-  the DM holds one live prompt (but when the new prompt's picture is the one the previous message shows,
-  that message stays, stripped to its picture, above the new one, which goes without it: Discord holds
-  the picture already, issue 37.3; it is deleted once the window shows a picture of its own);
+  the DM holds one live prompt;
 - `mention`: the DM prompt edited in place (edits never notify) and a mention in the game's thread
   linking to it;
 - `off`: the DM prompt edited in place, nothing else;
@@ -104,9 +102,6 @@ class PrivateWindows:
         self.closed: set[tuple[int, int]] = set()  # seats whose DM failed with 50007 (this process saw it)
         self._told_closed: set[tuple[int, int]] = set()  # ... and who were told so in the thread
         self._cleanups: set[asyncio.Task[None]] = set()  # old prompts being deleted, pictures following
-        # A seat's earlier prompt kept for its picture (channel, message): a new prompt with the same picture
-        # went without it, below it (`_post`); deleted once the seat's window shows a picture of its own.
-        self._holders: dict[tuple[int, int], tuple[int, int]] = {}
         # Each seat's latest turn mention in the thread (channel, message): deleted when the next is posted.
         self._mentions: dict[tuple[int, int], tuple[int, int]] = {}
         self._to_follow: dict[tuple[int, int], _PictureToFollow] = {}  # seat -> its prompt's picture to follow
@@ -142,8 +137,6 @@ class PrivateWindows:
         if notice.version >= window.version:
             window.version, window.prompt = notice.version, notice.prompt_digest
         self._record(game_id, seat.seat, window)
-        if self.pictures.shows(window.message_id):
-            self._drop_holder(game_id, seat.seat)
 
     def stood_in(self, game_id: int, seats: list[int]) -> None:
         """The AI decided for these seats (their players were away): their prompts are answered."""
@@ -333,7 +326,6 @@ class PrivateWindows:
                 if done:
                     if not words:  # (words alone leave the picture shown, as recorded)
                         self.pictures.record(edited, message)
-                        self._picture_shown(game.id, seat.seat, window)
                     return True
             if window.channel_id is None:
                 return False
@@ -341,7 +333,6 @@ class PrivateWindows:
             shown = await dm.get_partial_message(window.message_id).edit(**kwargs)
             if not words:
                 self.pictures.record(shown, message)
-                self._picture_shown(game.id, seat.seat, window)
             return True
         except discord.NotFound:
             return False
@@ -353,17 +344,6 @@ class PrivateWindows:
         one is deleted in the background."""
         assert game.id is not None and seat.user_id is not None
         old = window.message_id
-        # A new prompt whose picture the old one shows already: the old message keeps it, stripped to it, and
-        # the new one (notifying) goes with the words and buttons below it: no picture uploaded twice (37.3).
-        keep_old = (
-            notify
-            and old is not None
-            and window.channel_id is not None
-            and message.image is not None
-            and self.pictures.unchanged(message, old)
-        )
-        if keep_old:
-            message = words_of(message)
         reach = self.reaches.of(game.id, seat.seat)
         sent: discord.Message | discord.WebhookMessage | None = None
         channel_id = window.channel_id
@@ -383,57 +363,8 @@ class PrivateWindows:
         window.channel_id, window.message_id = channel_id, sent.id
         await self.db.update_seat(game.id, seat.seat, dm_channel_id=channel_id, dm_message_id=sent.id)
         if old is not None and old != sent.id:
-            if keep_old:
-                self._drop_holder(game.id, seat.seat)
-                self._holders[(game.id, seat.seat)] = (channel_id, old)
-                self._in_background(
-                    self._strip(game.id, seat.seat, channel_id, old), f"bot-notify-cleanup-{game.id}-{seat.seat}"
-                )
-            else:
-                self.pictures.forget(old)
-                self._delete_later(game.id, seat.seat, channel_id, old)
-                self._drop_holder(game.id, seat.seat)
-
-    def _picture_shown(self, game_id: int, seat: int, window: SeatShown) -> None:
-        """After an edit of the seat's window: once it shows a picture of its own, the earlier prompt kept for
-        its picture goes."""
-        if self.pictures.shows(window.message_id):
-            self._drop_holder(game_id, seat)
-
-    def _drop_holder(self, game_id: int, seat: int) -> None:
-        holder = self._holders.pop((game_id, seat), None)
-        if holder is not None:
-            self.pictures.forget(holder[1])
-            self._delete_later(game_id, seat, *holder)
-
-    async def _strip(self, game_id: int, seat: int, channel_id: int, message_id: int) -> None:
-        """An earlier prompt stripped to its picture (its words and buttons are the new prompt's, below it)."""
-        kept = self.pictures.attachment(message_id)
-        if kept is None:
-            return
-        embed = discord.Embed().set_image(url=f"attachment://{kept.filename}")
-        kwargs: dict[str, Any] = {"content": None, "embeds": [embed], "view": None, "attachments": [kept]}
-        with priority(Priority.LOG):
-            try:
-                reach = self.reaches.of(game_id, seat)
-                target = reach.target(message_id) if reach is not None else None
-                if reach is not None and target is not None:
-                    done, _ = await self._through(
-                        reach,
-                        game_id,
-                        seat,
-                        lambda hook: hook.edit_message(target, **kwargs),  # type: ignore[arg-type]
-                    )
-                    if done:
-                        return
-                dm = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
-                await dm.get_partial_message(message_id).edit(**kwargs)
-            except discord.NotFound:
-                pass
-            except Exception as error:
-                if self.bot.is_closed():
-                    return
-                log.warning("could not strip an old prompt of game %s to its picture: %r", game_id, error)
+            self.pictures.forget(old)
+            self._delete_later(game.id, seat.seat, channel_id, old)
 
     def _delete_later(self, game_id: int, seat: int, channel_id: int, message_id: int) -> None:
         self._in_background(self._delete(game_id, seat, channel_id, message_id), f"bot-notify-cleanup-{game_id}-{seat}")
@@ -574,8 +505,6 @@ class PrivateWindows:
             await asyncio.wait(tasks)
 
     def forget(self, game_id: int) -> None:
-        for key in [k for k in self._holders if k[0] == game_id]:
-            del self._holders[key]  # (left in the DM: the picture of a finished game's prompt)
         self.reaches.forget(game_id)
         self.closed = {k for k in self.closed if k[0] != game_id}
         self._told_closed = {k for k in self._told_closed if k[0] != game_id}
