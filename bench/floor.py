@@ -25,6 +25,7 @@ import asyncio
 import os
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from bench._figures import cpu_seconds, percentile
@@ -36,10 +37,16 @@ BUTTON_ROW = [{"type": 1, "components": [{"type": 2, "custom_id": CUSTOM_ID, "la
 
 # --- the bot that only answers (a process of its own) -------------------------------------------
 def serve() -> int:
-    """Run the answering bot (`python -m bench.floor`; env: LOOPBACK_URL, DISCORD_TOKEN, FLOOR_POSTS)."""
+    """Run the answering bot (`python -m bench.floor`; env: LOOPBACK_URL, DISCORD_TOKEN, FLOOR_POSTS), or the
+    one that replays a recorded run (FLOOR_SAME_WORK, FLOOR_OUT: bench/_same_work.py)."""
     from harness.run_bot import point_at
 
     point_at(os.environ["LOOPBACK_URL"])
+    if os.environ.get("FLOOR_SAME_WORK"):
+        from bench import _same_work
+
+        _same_work.serve(Path(os.environ["FLOOR_SAME_WORK"]), Path(os.environ["FLOOR_OUT"]))
+        return 0
     import discord
 
     from bot.__main__ import loop_factory
@@ -208,8 +215,17 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--clickers", type=int, default=64)
     parser.add_argument("--duration", type=float, default=20.0)
     parser.add_argument("--posts", type=float, default=1.3, help="other REST calls per click, on average")
+    parser.add_argument(
+        "--same-work",
+        type=Path,
+        default=None,
+        metavar="RUN_DIR",
+        help="replay what the bot sent in a load run recorded with `bench load --record RUN_DIR` (issue 37)",
+    )
     parser.add_argument("--no-save", action="store_true")
     args = parser.parse_args(argv)
+    if args.same_work is not None:
+        return same_work(args.same_work, argv, save_figures=not args.no_save)
     if args.clickers < 1 or args.duration <= 0 or args.posts < 0:
         parser.error("--clickers must be at least 1, --duration positive and --posts not negative")
     figures = asyncio.run(measure(args.clickers, args.duration, args.posts))
@@ -223,6 +239,38 @@ def main(argv: list[str]) -> int:
             notes="The least CPU a decision costs through the harness on this machine; see bench/floor.py.",
         )
     return 0
+
+
+def same_work(directory: Path, argv: list[str], *, save_figures: bool = True) -> int:
+    """`--same-work RUN_DIR`: the recorded requests replayed with no game behind them (bench/_same_work.py)."""
+    from bench import _same_work
+
+    figures = asyncio.run(_same_work.measure(directory))
+    print(_same_work.report(figures))
+    if save_figures:
+        save(
+            "floor-same-work",
+            "python -m bench floor " + " ".join(argv),
+            figures,
+            title="Issue 37: a floor that does the same work",
+            targets={
+                "cpu_ratio_to_same_work_floor": "<= 1.5",
+                "requests_not_replayed": "0",
+                "requests_not_recorded": "0",
+            },
+            notes=SAME_WORK_NOTES,
+        )
+    ok = figures["requests_not_replayed"] == 0 and figures["requests_not_recorded"] == 0
+    return 0 if ok else 1
+
+
+SAME_WORK_NOTES = (
+    "The bot's CPU (its process and its picture workers, the expert's searches set apart) per decision over a "
+    "`bench load --record` window, against a floor that receives the same clicks at the same times and sends "
+    "exactly the requests the bot sent (routes, bodies, files' bytes) through discord.py, with no game, no "
+    "database and no drawing: the floor's process CPU from the first click to its last request answered, "
+    "per decision of the recorded run. requests_by_route: [recorded, replayed]. See bench/_same_work.py."
+)
 
 
 if __name__ == "__main__":

@@ -169,6 +169,8 @@ class Loopback(Driver):
         self._open = asyncio.Event()  # the gateway takes connections (shut by drop_gateway)
         self._open.set()
         self.unknown: list[str] = []  # REST calls the fake does not know (a test should assert it empty)
+        # The bytes of every file uploaded, by digest, while a recorder wants them (`bench load --record`).
+        self.blobs: dict[str, bytes] | None = None
         self.faults: list[Fault] = []
         self.undelivered: list[str] = []  # tokens of interactions no connected shard could take
         self._sessions = itertools.count(1)
@@ -260,7 +262,7 @@ class Loopback(Driver):
                 self.fake.calls.append(Call(request.method, path, via=via, status=429, at=arrived))
                 return _json(rejection.body, status=429, headers=rejection.headers)
         try:
-            body, uploads = await _read_body(request)
+            body, uploads = await _read_body(request, self.blobs)
         except ConnectionResetError:  # the client died while sending (a bot SIGKILLed mid-upload): nothing arrived
             return web.Response(status=400)
         call = Call(request.method, path, body, [u.filename for u in uploads], via, at=arrived, uploads=uploads)
@@ -548,8 +550,8 @@ def _json(data: Any, *, status: int = 200, headers: dict[str, str] | None = None
     )
 
 
-async def _read_body(request: web.Request) -> tuple[Any, list[Upload]]:
-    """The JSON body (or multipart payload_json) and the files attached."""
+async def _read_body(request: web.Request, blobs: dict[str, bytes] | None = None) -> tuple[Any, list[Upload]]:
+    """The JSON body (or multipart payload_json) and the files attached (their bytes into `blobs`, if given)."""
     if not request.body_exists:
         return None, []
     if request.content_type.startswith("multipart/"):
@@ -564,6 +566,8 @@ async def _read_body(request: web.Request) -> tuple[Any, list[Upload]]:
                 body = json.loads(bytes(raw))
             elif part.filename:
                 uploads.append(Upload.of(part.filename, bytes(raw)))
+                if blobs is not None:
+                    blobs[uploads[-1].digest] = bytes(raw)
         return body, uploads
     text = await request.text()
     return (json.loads(text) if text else None), []

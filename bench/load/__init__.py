@@ -2,7 +2,7 @@
 
     python -m bench load [--games 1000] [--database-url URL] [--think 3.0] [--seed 1] [--memory-games 100]
                          [--duration S] [--mode loopback|inprocess] [--open-concurrency 16]
-                         [--no-limits] [--no-global-limit] [--with-floor]
+                         [--no-limits] [--no-global-limit] [--with-floor] [--record RUN_DIR]
 
 Two modes. `loopback` (the default): the real `python -m bot` runs in its own process
 (harness/run_bot.py) against the loopback fake Discord (fakediscord/loopback.py: real HTTP
@@ -13,6 +13,9 @@ and DM its own; with the headers discord.py paces itself by), and the global 50 
 of a bot token (the interaction routes exempt; the bot paces itself under it: bot/transport/pacing.py).
 `--no-limits` turns the per-channel limit off, `--no-global-limit` the global one (and the bot's
 pacing under it). `--with-floor` measures the floor (bench/floor.py) first, in the same sitting.
+`--record RUN_DIR` keeps what the bot sent while playing (every click's time and payload, every request's
+route, body and files' bytes; bench/load/record.py) for `python -m bench floor --same-work RUN_DIR`, a floor
+that sends the same requests at the same times with no game behind them.
 `inprocess`: the bot, discord.py, the fake and the players share one process (harness: only the
 network replaced; no rate limits); use it to profile the bot with py-spy or cProfile, and for the traced-memory figure.
 
@@ -59,11 +62,14 @@ Figures (play phase only; opening the lobbies is reported apart):
   N games open, minus the same before they were opened, over N, with the fake Discord's own records
   set aside. SQLite's C-level page cache is not traced (bounded, not per game); on PostgreSQL the
   server's memory is in another process.
+- the expert's searches (loopback): their number and CPU (the bot's `tablebot_ai_search_cpu_seconds_total`:
+  in its AI workers, counted in the bot's CPU above), each within its budget; the CPU per decision without them;
 - loopback also reports this process's CPU and its event-loop lag (p99): when the bench itself is
   saturated its latencies include its own delay.
 
 The package: `plan` (the mix), `players` (lobbies and clicking players), `runner` (in process or on the
-loopback), `measure` (CPU, memory, metrics, refusals, REST figures), `report` (the text), `cli` (`main`).
+loopback), `measure` (CPU, memory, metrics, refusals, REST figures), `report` (the text), `record`
+(`--record`), `cli` (`main`).
 """
 
 from __future__ import annotations

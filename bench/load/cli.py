@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import ast
 import asyncio
+import json
 import os
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -74,9 +76,18 @@ def main(argv: list[str]) -> int:
         default="heuristic",
         help="the level of the AI seats (expert: saved as load-<database>-expert)",
     )
+    parser.add_argument(
+        "--record",
+        type=Path,
+        default=None,
+        metavar="RUN_DIR",
+        help="keep what the bot sent while playing (loopback), for `python -m bench floor --same-work RUN_DIR`",
+    )
     parser.add_argument("--no-save", action="store_true", help="print only; leave bench/results alone")
     parser.add_argument("--workdir", default=None, help="keep the bot's log and the SQLite files here")
     args = parser.parse_args(argv)
+    if args.record is not None and args.mode != "loopback":
+        parser.error("--record needs --mode loopback (the bot in its own process)")
     root = Path(__file__).resolve().parents[2]
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
@@ -99,10 +110,17 @@ def main(argv: list[str]) -> int:
                 limits=rate_limits(per_channel=not args.no_limits, global_limit=not args.no_global_limit),
                 with_floor=args.with_floor,
                 ai_level=args.ai_level,
+                record=args.record,
             )
         )
     # The machine is shared: its load (1-minute average, all cores) says how far apart runs can be compared.
     figures["machine_load"] = {"before": round(load_before[0], 2), "after": round(os.getloadavg()[0], 2)}
+    if args.record is not None:
+        from bench import results
+
+        meta = json.loads((args.record / "meta.json").read_text(encoding="utf-8"))
+        meta.update(command=results.command("load", argv), machine_load=figures["machine_load"], uptime=uptime())
+        (args.record / "meta.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     print(report(figures))
     if not args.no_save:
         from bench import results
@@ -127,6 +145,14 @@ def main(argv: list[str]) -> int:
             notes=_figures_doc(),
         )
     return 0 if figures["errors"] == 0 and figures["unanswered"] == 0 else 1
+
+
+def uptime() -> str:
+    """`uptime`'s line (the machine's load as it says it), or "" where there is none."""
+    try:
+        return subprocess.run(["uptime"], capture_output=True, text=True, timeout=5).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
 
 
 def _package_doc() -> str:

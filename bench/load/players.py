@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from bench.load.record import Recorder
     from fakediscord.driver import Driver
     from fakediscord.fake_discord import Call
     from fakediscord.loopback import Loopback
@@ -78,6 +79,7 @@ class LoadRun:
         self.recording = False
         self.closing = False  # the window is over: players stop clicking
         self.keep_records = True  # the in-process driver's own helpers read fake.calls / fake.responses
+        self.recorder: Recorder | None = None  # `bench load --record`: what the bot sends while playing
         fake = driver.fake
         self._original_handle = fake._handle
         fake._handle = self._observe  # type: ignore[method-assign]
@@ -90,7 +92,15 @@ class LoadRun:
     def _observe(self, call: Call) -> Any:
         """Every REST call the fake serves: note answers, wake the player whose DM changed, and
         (while recording) count the call and drop the fake's copy so a long run does not pile up."""
-        result = self._original_handle(call)
+        recorder = self.recorder
+        if recorder is None:
+            result = self._original_handle(call)
+        else:
+            recorder.handling()
+            try:
+                result = self._original_handle(call)
+            finally:
+                recorder.request(call)
         self._after(call, result)
         return result
 
@@ -180,6 +190,8 @@ class LoadRun:
         Raises TimeoutError when it is not answered `within` seconds."""
         answer: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
         self.pending[token] = Pending(kind, time.perf_counter(), answer)
+        if self.recorder is not None and kind == "click":
+            self.recorder.interaction(payload, token, self.driver.fake.interaction_sources.get(token))
         if not await self.deliver(payload, token):
             del self.pending[token]
             raise ConnectionError("no bot connection took the interaction")
@@ -396,6 +408,8 @@ class LoadRun:
         """Every human of every game plays at once, until every game ended or `duration` seconds
         passed; returns the wall time from the first click to the last answer."""
         self.recording = True
+        if self.recorder is not None:
+            self.recorder.start(self.driver.fake)
         tasks = [
             asyncio.create_task(self.player(t, u), name=f"player-{t.game_id}-{u}")
             for t in self.tables

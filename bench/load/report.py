@@ -97,6 +97,13 @@ def report(figures: dict[str, Any]) -> str:
         f"{f['decisions_per_cpu_second']} decisions per CPU second"
         + ("" if inprocess else f" (main process alone: {f['bot_main_process_cpu_seconds']} s)"),
     ]
+    search = f.get("ai_search")
+    if search is not None:
+        lines.append(
+            f"    of which the expert's searches: {search['searches']} searches, {search['cpu_seconds']} s CPU "
+            f"({search['cpu_ms_per_search']} ms each, budget {search['budget_ms']:g} ms); without them "
+            f"{f['cpu_ms_per_decision_without_ai_search']} ms per decision"
+        )
     if not inprocess:
         lines.append(
             f"  bench process (players + fake Discord): CPU {f['bench_cpu_seconds']} s, event-loop lag "

@@ -24,6 +24,7 @@ from bench.load.measure import (
     Ledger,
     LoopLag,
     _errors,
+    counter_delta,
     cpu_seconds,
     free_port,
     idle,
@@ -33,7 +34,9 @@ from bench.load.measure import (
 )
 from bench.load.plan import LOBBY_WITHIN, MIX, TABLES_PER_GUILD, plan
 from bench.load.players import InProcessRun, LoadRun, LoopbackRun
+from bench.load.record import Recorder
 from bot.ops.settings import Settings
+from games.search import DEFAULT_BUDGET_MS
 
 # The bot's own pacing of its table edits, as it runs by default (the harness turns it off for tests).
 TABLE_EDIT_INTERVAL: float = Settings.model_fields["table_edit_interval"].default
@@ -123,12 +126,14 @@ async def run(
     limits: RateLimits | None = None,
     ai_level: str = "heuristic",
     with_floor: bool = False,
+    record: Path | None = None,
 ) -> dict[str, Any]:
     """One load run; its figures. `warm_up`: one game of each kind is opened first, outside the figures.
     `limits`: Discord's rate limits the loopback fake applies (loopback mode only; None: none).
     `ai_level`: the level of the AI seats (the lobby's Add AI button seats the easy one, its select others).
     `with_floor`: the floor (bench/floor.py) is measured first, in the same sitting, and the bot's CPU
-    per decision is given as a multiple of its CPU per click."""
+    per decision is given as a multiple of its CPU per click. `record` (loopback only): what the bot sent
+    while playing goes to this folder (bench/load/record.py), for `bench floor --same-work`."""
     url = database_url or f"sqlite+aiosqlite:///{directory / 'load.sqlite3'}"
     figures: dict[str, Any] = {
         "mode": mode,
@@ -154,6 +159,7 @@ async def run(
                 warm_up=warm_up,
                 ai_level=ai_level,
                 limits=limits,
+                record=record,
             )
         )
     else:
@@ -310,6 +316,7 @@ async def _run_loopback(
     warm_up: bool,
     limits: RateLimits | None = None,
     ai_level: str = "heuristic",
+    record: Path | None = None,
 ) -> dict[str, Any]:
     from fakediscord.loopback import Loopback
     from harness.run_bot import BotProcess
@@ -319,6 +326,10 @@ async def _run_loopback(
     rng = random.Random(seed)
     load = LoopbackRun(lb, think, rng)
     load.ai_level = ai_level
+    recorder = Recorder(record) if record is not None else None
+    if recorder is not None:
+        recorder.watch(lb)
+        load.recorder = recorder
 
     async def add_guild(channels: int) -> list[int]:
         guild = fake.add_guild(f"guild-{len(fake.guilds)}")
@@ -367,6 +378,8 @@ async def _run_loopback(
             own_cpu = time.process_time() - own_cpu
             bot_cpu = cpu_seconds(bot.pid, children=True) - bot_cpu
             main_cpu = cpu_seconds(bot.pid) - main_cpu
+            if recorder is not None:
+                recorder.stop({"window_seconds": round(time.perf_counter() - recorder.started, 2)})
             lags = [x * 1000 for x in lag.lags]
             with contextlib.suppress(TimeoutError):  # what the last decisions set off is sent before the bot stops
                 # (a request held for its rate-limit bucket sends nothing until the bucket resets)
@@ -376,6 +389,8 @@ async def _run_loopback(
             scraped_for = time.perf_counter() - scraped_at
             inside = BotClock.figures(BotClock.answer_counts(scraped), BotClock.answer_counts(final))
             asked = notifications_asked(final) - notifications_asked(scraped)
+            searches = counter_delta(scraped, final, "tablebot_ai_searches", "where")
+            searched = counter_delta(scraped, final, "tablebot_ai_search_cpu_seconds", "where")
             within_limits = limit_figures(scraped, final)
             bucket = within_limits["global_bucket"]
             bucket["busy_share"] = round(bucket["busy_seconds"] / max(scraped_for, 1e-9), 3)
@@ -409,6 +424,14 @@ async def _run_loopback(
             "cpu_seconds": round(bot_cpu, 2),
             "cpu_ms_per_decision": round(1000 * bot_cpu / decisions, 2),
             "bot_main_process_cpu_seconds": round(main_cpu, 2),
+            # The expert's searches (AI workers, or the bot's process without them), within their budget each.
+            "ai_search": {
+                "searches": int(sum(searches.values())),
+                "cpu_seconds": round(sum(searched.values()), 2),
+                "cpu_ms_per_search": round(1000 * sum(searched.values()) / max(1, sum(searches.values())), 1),
+                "budget_ms": DEFAULT_BUDGET_MS,
+            },
+            "cpu_ms_per_decision_without_ai_search": round(1000 * (bot_cpu - sum(searched.values())) / decisions, 2),
             "decisions_per_cpu_second": round(figures["decisions"] / max(bot_cpu, 1e-9), 1),
             "bench_cpu_seconds": round(own_cpu, 2),
             "bench_loop_lag_p99_ms": round(percentile(lags, 0.99), 1),
@@ -422,4 +445,20 @@ async def _run_loopback(
             "errors_at_shutdown": len(_errors(logged[measured_log:])),
         }
     )
+    if recorder is not None:
+        recorder.write_meta(
+            {
+                "games": count,
+                "think": think,
+                "ai_level": ai_level,
+                "limits": {
+                    "per_channel": limits is not None and limits.messages is not None,
+                    "global": limits is not None and limits.global_limit is not None,
+                },
+                **{key: figures[key] for key in ("decisions", "human_decisions", "ai_decisions", "wall_seconds")},
+                "bot_cpu_seconds": round(bot_cpu, 3),
+                "bot_main_process_cpu_seconds": round(main_cpu, 3),
+                "ai_search": figures["ai_search"],
+            }
+        )
     return figures

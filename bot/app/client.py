@@ -154,6 +154,7 @@ class TableBot(commands.AutoShardedBot):
         # holds its caller for seconds, which held the gateway back. Until they are up, pictures are drawn
         # in threads and AI decisions made here, as always without workers.
         self.metrics.watch_pictures(PICTURES)
+        self.metrics.watch_thinkers(THINKERS)
         self._starting_workers = asyncio.ensure_future(asyncio.to_thread(self._start_worker_pools))
         # Runs the migrations. A process that runs every shard is alone on its database, so storage may
         # keep the games' rows and seats in memory (docs/storage-api.md); one of several may not.

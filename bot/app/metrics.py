@@ -61,6 +61,7 @@ from storage.shards import Shards
 
 if TYPE_CHECKING:
     from bot.app.client import TableBot
+    from bot.app.thinking import Thinkers
     from bot.render.kit.pool import Pictures
     from table import TableUpdate
 
@@ -337,6 +338,10 @@ class BotMetrics:
     def watch_pictures(self, pictures: Pictures) -> None:
         self.registry.register(_PictureCollector(pictures))
 
+    # --- the AI's searches --------------------------------------------------------------------------
+    def watch_thinkers(self, thinkers: Thinkers) -> None:
+        self.registry.register(_ThinkerCollector(thinkers))
+
     # --- gateway ----------------------------------------------------------------------------------
     def watch_gateway(self, bot: TableBot) -> GatewayStatus:
         status = GatewayStatus(self.gateway_connected)
@@ -591,6 +596,32 @@ class _PictureCollector(Collector):
             "failed to start (each replaced; their pictures drawn in the bot).",
             value=counts.worker_failures,
         )
+
+
+class _ThinkerCollector(Collector):
+    """The searching AI levels' decisions and their CPU (read from `bot.app.thinking.Thinkers` at each scrape)."""
+
+    def __init__(self, thinkers: Thinkers) -> None:
+        self.thinkers = thinkers
+
+    def collect(self) -> Iterable[Metric]:
+        thinkers = self.thinkers
+        searches = CounterMetricFamily(
+            f"{PREFIX}_ai_searches",
+            "Decisions of a searching AI level (the expert), by where they ran: an AI worker process, or the "
+            "bot's own (no worker, or it died).",
+            labels=["where"],
+        )
+        spent = CounterMetricFamily(
+            f"{PREFIX}_ai_search_cpu_seconds",
+            "CPU seconds those searches took, by where they ran.",
+            labels=["where"],
+        )
+        for where, count in (("worker", thinkers.in_workers), ("in_process", thinkers.in_process)):
+            searches.add_metric([where], count)
+            spent.add_metric([where], thinkers.search_seconds[where])
+        yield searches
+        yield spent
 
 
 class _GlobalBucketCollector(Collector):

@@ -21,6 +21,7 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -36,6 +37,13 @@ def _start_worker(bot_pid: int) -> None:
     follow_parent(bot_pid)
 
 
+def _decide_timed(key: str, level: str, seed: int, data: Any, seat: int) -> tuple[list[str], float]:
+    """In a worker: the decision and the CPU seconds its search took (the operator's metrics add them up)."""
+    started = time.process_time()
+    choice = decide_from_json(key, level, seed, data, seat)
+    return choice, time.process_time() - started
+
+
 class Thinkers:
     """The bot's thinker (one per process: `THINKERS`)."""
 
@@ -44,6 +52,7 @@ class Thinkers:
         self._pool: ProcessPoolExecutor | None = None
         self.in_workers = 0  # decisions made by a worker
         self.in_process = 0  # decisions of a searching level made in the bot's process (no worker, or it died)
+        self.search_seconds = {"worker": 0.0, "in_process": 0.0}  # CPU the searches took, by where they ran
 
     def start(self, workers: int) -> None:
         """Start `workers` processes (0: every decision in this process). Returns at once."""
@@ -70,7 +79,9 @@ class Thinkers:
             data = game.to_json(state)
             try:
                 loop = asyncio.get_running_loop()
-                choice = await loop.run_in_executor(pool, decide_from_json, game.key, level, seed, data, prompt.seat)
+                choice, spent = await loop.run_in_executor(
+                    pool, _decide_timed, game.key, level, seed, data, prompt.seat
+                )
             except BrokenProcessPool as error:
                 log.warning("an AI worker failed (%r); starting a new one, deciding in the bot meanwhile", error)
                 if self._pool is pool:
@@ -78,9 +89,14 @@ class Thinkers:
                     self._pool = self._new_pool()
             else:
                 self.in_workers += 1
+                self.search_seconds["worker"] += spent
                 return choice
         self.in_process += 1
-        return decide(game, level, seed, state, prompt)
+        started = time.thread_time()
+        try:
+            return decide(game, level, seed, state, prompt)
+        finally:
+            self.search_seconds["in_process"] += time.thread_time() - started
 
 
 THINKERS = Thinkers()
