@@ -3,7 +3,8 @@
     python -m bench uploads [--games eggs-empires,eight-minute-empire,reggverse-riddles] [--seed 7] [--no-save]
 
 Each game is played whole at four seats through the in-process harness (the real bot and discord.py against
-the fake Discord): four people with open DMs, so every seat's prompts reach a DM, each deciding from the
+the fake Discord): four people with open DMs, so every seat's prompts reach a DM (and, apart, one person
+against three AI seats, as a new player tries it: `one_person_three_ai`), each deciding from the
 last DM the bot sent it, its choices drawn from a seeded random generator; the lobby, the table, every
 prompt and the result are counted, from `/game new` until the bot is quiet after the end. The harness shows
 every update as it comes (no coalescing of the table's edits: the most a game can upload).
@@ -47,6 +48,8 @@ BEFORE = {
     "eggs-empires": {"mb_uploaded": 8.66, "files": 245, "pictures_per_turn": 3.6, "reuploads": 0},
     "eight-minute-empire": {"mb_uploaded": 7.67, "files": 145, "pictures_per_turn": 4.03, "reuploads": 9},
     "reggverse-riddles": {"mb_uploaded": 52.414, "files": 1150, "pictures_per_turn": 8.85, "reuploads": 0},
+    # one person and three AI seats (measured apart at 34a8d3c, the same games)
+    "one_person_three_ai_mb": {"eggs-empires": 2.748, "eight-minute-empire": 2.416, "reggverse-riddles": 2.07},
     "smallest_word_px": 7.33,
     "eight_minute_empire_median_word_px": 7.5,
 }
@@ -317,6 +320,16 @@ def measure(keys: list[str], seed: int, humans: int = PLAYERS) -> dict[str, Any]
     figures["most_reuploads_of_a_held_picture"] = max(figures[k]["reuploads_of_a_held_picture"] for k in keys)
     figures["smallest_word_px"] = min(texts[k]["smallest_word_px"] for k in keys)
     figures["eight_minute_empire_median_word_px"] = texts.get("eight-minute-empire", {}).get("median_word_px")
+    if humans == PLAYERS:  # and as a new player tries it: alone against three AI seats
+        with tempfile.TemporaryDirectory(prefix="uploads-") as tmp:
+            for key in keys:
+                alone, _h = asyncio.run(play_whole_game(key, Path(tmp), seed, humans=1))
+                figures.setdefault("one_person_three_ai", {})[key] = {
+                    "mb_uploaded": round(alone.size / MB, 3),
+                    "files": alone.files,
+                    "reuploads": alone.reuploads,
+                    "reuploads_of_a_held_picture": alone.held_reuploads,
+                }
     figures["before"] = BEFORE
     return figures
 
@@ -340,6 +353,8 @@ def main(argv: list[str]) -> int:
         )
         print(f"    formats: {f['formats']}")
         print(f"    text at 400 px: {f['text_at_400px']}")
+    if "one_person_three_ai" in figures:
+        print(f"one person, three AI seats: {figures['one_person_three_ai']}")
     if not args.no_save:
         from bench.results import command, save
 
