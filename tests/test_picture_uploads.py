@@ -13,10 +13,15 @@ game stands; the report says why): the ceilings hold what was reached, so nothin
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
+import discord
 import pytest
 
 from bench.uploads import KEYS, MB, play_whole_game, text_heights_in_fresh_process
+from bot.delivery.attachments import PICTURE_NAME, KeptAttachment, ShownPictures
+from bot.messages.outgoing import Outgoing
 
 # Bytes uploaded by a whole 4-player game of each, every seat a person (bench uploads' game, seed 7), with
 # about 5% of room; the issue's target is 2 MB.
@@ -49,3 +54,39 @@ def test_every_word_on_the_pictures_reads_at_a_phones_width() -> None:
         assert measured["words"] > 50, (key, measured)
         assert measured["smallest_word_px"] >= SMALLEST_WORD_PX, (key, measured)
         assert measured["median_word_px"] >= MEDIAN_WORD_PX, (key, measured)
+
+
+def _answer(message_id: int, attachment_id: int) -> Any:
+    """What Discord answers a send or an edit with: the message and its attachment."""
+    attachment = SimpleNamespace(id=attachment_id, filename=PICTURE_NAME)
+    return SimpleNamespace(id=message_id, attachments=[attachment])
+
+
+def _outgoing(image: bytes) -> Outgoing:
+    message = Outgoing(embeds=[discord.Embed(description="words")])
+    message._show(image)
+    return message
+
+
+def test_a_message_keeps_its_picture_rather_than_get_back_one_it_showed() -> None:
+    shown = ShownPictures()
+    first, second = _outgoing(b"A"), _outgoing(b"B")
+    shown.record(_answer(7, 100), first)
+    assert shown.edit_kwargs(_outgoing(b"A"), 7)["attachments"] == [KeptAttachment(100, PICTURE_NAME)]
+    shown.record(_answer(7, 101), second)  # the picture changed: uploaded, a new attachment
+    back = _outgoing(b"A")  # e.g. Eight-Minute Empire's "Pick another army"
+    assert shown.shown_before(back, 7)
+    assert shown.edit_kwargs(back, 7)["attachments"] == [KeptAttachment(101, PICTURE_NAME)]
+    shown.record(_answer(7, 101), back)  # Discord kept B: the message still shows B
+    assert shown.unchanged(_outgoing(b"B"), 7) and not shown.unchanged(_outgoing(b"A"), 7)
+
+
+def test_words_alone_keep_the_picture_shown_without_drawing_one() -> None:
+    shown = ShownPictures()
+    shown.record(_answer(7, 100), _outgoing(b"A"))
+    assert shown.shows(7) and not shown.shows(8)
+    waiting = Outgoing(embeds=[discord.Embed(description="waiting")])
+    kwargs = shown.kept_words(waiting, 7)
+    assert kwargs["attachments"] == [KeptAttachment(100, PICTURE_NAME)]
+    assert kwargs["embeds"][0].image.url == f"attachment://{PICTURE_NAME}"
+    assert "files" not in kwargs
