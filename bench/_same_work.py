@@ -109,6 +109,21 @@ def made_by(requests: list[dict[str, Any]]) -> dict[str, int]:
     return made
 
 
+def preceding(requests: list[dict[str, Any]]) -> list[list[int]]:
+    """For each recorded request, the earlier ones naming the same message (its path's last id; `@original`
+    with its token): the replay keeps their order, as the bot did (an edit never overtakes a deletion)."""
+    last: dict[str, int] = {}
+    found: list[list[int]] = []
+    for index, request in enumerate(requests):
+        parts = request["path"].strip("/").split("/")
+        named = [f"{request['token']}/{p}" if p == "@original" else p for p in parts if p.isdigit() or p == "@original"]
+        target = named[-1:] if "messages" in parts else []
+        found.append([last[t] for t in target if t in last])
+        for t in target:
+            last[t] = index
+    return found
+
+
 # --- the floor bot (a process of its own) ---------------------------------------------------------
 def serve(directory: Path, out: Path) -> None:
     """Replay the recorded requests (`python -m bench.floor` with FLOOR_SAME_WORK set); when the last is
@@ -123,6 +138,7 @@ def serve(directory: Path, out: Path) -> None:
     blobs = {digest: (directory / "blobs" / digest).read_bytes() for r in requests for _n, digest in r["files"]}
     made = made_by(requests)
     clicked = {i["token"] for i in interactions}
+    before = preceding(requests)
 
     class Replaying(discord.Client):
         def __init__(self) -> None:
@@ -131,6 +147,7 @@ def serve(directory: Path, out: Path) -> None:
             self.received: dict[str, asyncio.Future[discord.Interaction[Any]]] = {}
             self.sent: dict[str, asyncio.Future[None]] = {}
             self.failures: Counter[str] = Counter()
+            self.done: list[asyncio.Future[None]] = [asyncio.get_running_loop().create_future() for _ in requests]
 
         @staticmethod
         def future(table: dict[str, asyncio.Future[Any]], key: str) -> asyncio.Future[Any]:
@@ -171,12 +188,15 @@ def serve(directory: Path, out: Path) -> None:
                 for part in request["path"].split("/"):
                     if made.get(part, index) < index:  # made by an earlier request: wait for its answer
                         await self.future(self.sent, part)
+                for earlier in before[index]:  # the same message's earlier requests go first, as recorded
+                    await self.done[earlier]
                 token = request["token"]
                 interaction = await self.future(self.received, token) if token in clicked else None
                 await self.request(request, interaction)
             except discord.HTTPException as error:
                 self.failures[f"{request['method']} {route_of(request['path'])[0]}: {error.status}"] += 1
             finally:
+                self.done[index].set_result(None)
                 for given in request["ids"]:
                     future = self.future(self.sent, str(given))
                     if not future.done():

@@ -67,6 +67,7 @@ async def test_a_recorded_load_run_is_replayed_request_for_request(tmp_path: Pat
     assert replayed["requests_not_replayed"] == 0 and replayed["requests_not_recorded"] == 0, replayed
     assert all(recorded == sent for recorded, sent in replayed["requests_by_route"].values()), replayed
     assert replayed["floor_cpu_seconds"] > 0 and replayed["clicks_undelivered"] == 0
+    assert sum(replayed["refused_replayed"].values()) == replayed["refused_recorded"], replayed
 
     # A replay that drifts is caught: one body changed in the recording is one request recorded and not
     # replayed, and one replayed and not recorded.
@@ -89,3 +90,15 @@ def test_paths_become_discord_py_routes() -> None:
         "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
         {"webhook_id": "9", "webhook_token": "token-5", "message_id": "@original"},
     )
+
+
+def test_a_messages_requests_keep_their_recorded_order() -> None:
+    requests = [
+        {"path": "/webhooks/1/t/messages/@original", "token": "t"},
+        {"path": "/channels/5/messages/7", "token": None},
+        {"path": "/webhooks/1/u/messages/@original", "token": "u"},
+        {"path": "/channels/5/messages/7", "token": None},
+        {"path": "/webhooks/1/t/messages/@original", "token": "t"},
+        {"path": "/interactions/2/t/callback", "token": "t"},
+    ]
+    assert _same_work.preceding(requests) == [[], [], [], [1], [0], []]
