@@ -111,14 +111,21 @@ def made_by(requests: list[dict[str, Any]]) -> dict[str, int]:
 
 def preceding(requests: list[dict[str, Any]]) -> list[list[int]]:
     """For each recorded request, the earlier ones naming the same message (its path's last id; `@original`
-    with its token): the replay keeps their order, as the bot did (an edit never overtakes a deletion)."""
+    with its token) and, through an interaction's token, its callback: the replay keeps their order, as the
+    bot did (an edit never overtakes a deletion, nor a deferral's edit its deferral)."""
     last: dict[str, int] = {}
     found: list[list[int]] = []
     for index, request in enumerate(requests):
         parts = request["path"].strip("/").split("/")
         named = [f"{request['token']}/{p}" if p == "@original" else p for p in parts if p.isdigit() or p == "@original"]
         target = named[-1:] if "messages" in parts else []
-        found.append([last[t] for t in target if t in last])
+        if parts[0] == "interactions":  # the callback: what goes through its token afterwards follows it
+            target = [f"{request['token']}/callback"]
+        after = [last[t] for t in target if t in last]
+        callback = last.get(f"{request['token']}/callback")
+        if parts[0] == "webhooks" and callback is not None:
+            after.append(callback)
+        found.append(sorted(set(after)))
         for t in target:
             last[t] = index
     return found

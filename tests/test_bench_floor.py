@@ -100,5 +100,7 @@ def test_a_messages_requests_keep_their_recorded_order() -> None:
         {"path": "/channels/5/messages/7", "token": None},
         {"path": "/webhooks/1/t/messages/@original", "token": "t"},
         {"path": "/interactions/2/t/callback", "token": "t"},
+        {"path": "/webhooks/1/t/messages/@original", "token": "t"},
+        {"path": "/webhooks/1/t", "token": "t"},
     ]
-    assert _same_work.preceding(requests) == [[], [], [], [1], [0], []]
+    assert _same_work.preceding(requests) == [[], [], [], [1], [0], [], [4, 5], [5]]
