@@ -183,12 +183,12 @@ def serve(directory: Path, out: Path) -> None:
                     await asyncio.sleep(delay)
                 tasks.append(loop.create_task(self.send(index, request)))
             await asyncio.gather(*tasks)
-            out.write_text(  # noqa: ASYNC240 - once, after the last request
-                json.dumps(
-                    {"seconds": round(loop.time() - self.started, 2), "failures": dict(self.failures)},
-                ),
+            written = out.with_suffix(".part")  # renamed when whole: the bench reads it once it exists
+            written.write_text(
+                json.dumps({"seconds": round(loop.time() - self.started, 2), "failures": dict(self.failures)}),
                 encoding="utf-8",
             )
+            written.replace(out)
 
         async def send(self, index: int, request: dict[str, Any]) -> None:
             try:
