@@ -174,20 +174,28 @@ class CrashRun:
             # A few decisions first (none, sometimes: a kill in the lobby), then a random moment.
             await self.lb.wait_until(self._decided(self.figures.decisions_acknowledged + self.rng.randint(0, 8)), 120)
             await asyncio.sleep(self.rng.uniform(0.0, self.max_gap))
-            assert self.bot is not None
-            self.snapshot()
-            in_flight = [t for t, g in self._pending.items() if g == self.generation]
-            self.up.clear()
-            self.bot.kill()
-            await self.bot.wait()
-            self.figures.kills += 1
-            if in_flight:
-                self.figures.kills_mid_interaction += 1
-            await self.lb.poke()
-            await self.boot()
-            self.figures.kills_survived += 1
-            await self.click_old_buttons()
+            await self.kill_and_restart()
         self.killing = False
+
+    async def kill_and_restart(self) -> None:
+        """SIGKILL the bot, restart it on the same database, then click a few old buttons."""
+        assert self.bot is not None
+        self.snapshot()
+        in_flight = [t for t, g in self._pending.items() if g == self.generation]
+        self.up.clear()
+        self.bot.kill()
+        await self.bot.wait()
+        self.figures.kills += 1
+        if in_flight:
+            self.figures.kills_mid_interaction += 1
+        await self.while_down()
+        await self.lb.poke()
+        await self.boot()
+        self.figures.kills_survived += 1
+        await self.click_old_buttons()
+
+    async def while_down(self) -> None:
+        """Between a kill and the restart (bench.tournament_crash: the outage outlasts a turn timer)."""
 
     def _decided(self, count: int) -> Callable[[], bool]:
         return lambda: self.figures.decisions_acknowledged >= count

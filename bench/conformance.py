@@ -73,16 +73,7 @@ class ConformanceRun(CrashRun):
             if not self.tables_left:
                 break
             await asyncio.sleep(self.rng.uniform(0.0, 0.3))  # sometimes mid-answer, sometimes between clicks
-            assert self.bot is not None
-            self.snapshot()
-            self.up.clear()
-            self.bot.kill()
-            await self.bot.wait()
-            self.figures.kills += 1
-            await self.lb.poke()
-            await self.boot()
-            self.figures.kills_survived += 1
-            await self.click_old_buttons()
+            await self.kill_and_restart()
         self.killing = False
 
     def _clicked(self, mark: int) -> Callable[[], bool]:

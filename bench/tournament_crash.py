@@ -53,7 +53,8 @@ class TournamentFigures:
     podium_posts: int = 0  # must be 1
     champion: int | None = None
     withdrawn_paired_later: int = 0  # tables after the withdrawal with the withdrawn entrant: must be 0
-    no_show_missed_rounds: int = 0  # must equal rounds
+    no_show_missed_rounds: int = 0  # must equal the rounds they sat at a table (a bye is no game to miss)
+    no_show_seated_rounds: int = 0
     refused_requests: int = 0  # requests Discord's description or limits refuse: must be 0
     crash: Figures = field(default_factory=Figures)
     problems: list[str] = field(default_factory=list)
@@ -67,7 +68,7 @@ class TournamentFigures:
             and self.tables_doubled == 0
             and self.podium_posts == 1
             and self.withdrawn_paired_later == 0
-            and self.no_show_missed_rounds == self.rounds
+            and self.no_show_missed_rounds == self.no_show_seated_rounds
             and self.refused_requests == 0
         )
 
@@ -112,17 +113,7 @@ class TournamentCrashRun(CrashRun):
                 break
             if not self.waiting_on_no_show:
                 await asyncio.sleep(self.rng.uniform(0.0, 0.3))  # mid-answer sometimes, between clicks others
-            assert self.bot is not None
-            self.snapshot()
-            self.up.clear()
-            self.bot.kill()
-            await self.bot.wait()
-            self.figures.kills += 1
-            await self.outage_past_turn_timers()
-            await self.lb.poke()
-            await self.boot()
-            self.figures.kills_survived += 1
-            await self.click_old_buttons()
+            await self.kill_and_restart()
         self.killing = False
 
     def _kill_due(self, mark: int) -> Callable[[], bool]:
@@ -133,7 +124,7 @@ class TournamentCrashRun(CrashRun):
 
         return due
 
-    async def outage_past_turn_timers(self) -> None:
+    async def while_down(self) -> None:
         """The bot was down longer than the turn timer of the games waiting on the no-show: their deadline
         passed (a restarted bot reads every row afresh, so it sees it)."""
         for game_id in sorted(self.waiting_on_no_show):
@@ -321,6 +312,7 @@ class TournamentCrashRun(CrashRun):
         for table in tables:
             if table.round > self.withdrew_in_round and self.quitter in (table.seats or []):
                 t.withdrawn_paired_later += 1
+        t.no_show_seated_rounds = len({table.round for table in tables if self.no_show in (table.seats or [])})
         entrant = next(e for e in await self.db.entrants(self.tournament_id) if e.user_id == self.no_show)
         t.no_show_missed_rounds = entrant.missed_rounds
         home = row.thread_id if row else None

@@ -24,7 +24,7 @@ async def test_a_swiss_tournament_reaches_its_podium_through_sigkills(tmp_path: 
     assert result.games_opened == result.tables, "every table got exactly one game"
     assert result.round_posts == {"opened": 2, "over": 2} and result.podium_posts == 1
     assert result.champion is not None
-    assert result.withdrawn_paired_later == 0 and result.no_show_missed_rounds == 2
+    assert result.withdrawn_paired_later == 0 and result.no_show_missed_rounds == result.no_show_seated_rounds >= 1
     assert result.crash.decisions_lost == 0 and result.crash.games_unfinished == 0
     assert result.refused_requests == 0
     assert result.ok()
