@@ -1,6 +1,11 @@
 """The floor: what answering clicks costs on this machine with no game behind them.
 
     python -m bench floor [--clickers 64] [--duration 20] [--posts 1.3] [--no-save]
+    python -m bench floor --same-work RUN_DIR [--no-save]
+
+`--same-work RUN_DIR` is the floor of issue 37 (bench/_same_work.py): the clicks and requests of a load run
+recorded with `python -m bench load --record RUN_DIR`, replayed at the same times through discord.py with
+no game behind them, its CPU per decision against the bot's. What follows is the floor that only answers.
 
 A bot that does nothing but answer runs in its own process: the same discord.py, event loop (uvloop
 where installed) and JSON library as the real bot, against the same loopback fake Discord (real HTTP

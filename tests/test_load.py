@@ -366,3 +366,20 @@ async def test_a_run_with_expert_ai_seats_picks_the_level_in_the_lobby(harness: 
     seats = await harness.bot.db.seats(table.game_id)
     assert [s.ai_level for s in seats] == [None, "expert", "expert"]
     assert not harness.errors
+
+
+def test_the_experts_searches_are_read_off_the_bots_metrics_apart() -> None:
+    from bench.load.measure import counter_delta
+    from bot.app.metrics import BotMetrics
+    from bot.app.thinking import Thinkers
+
+    thinkers = Thinkers()
+    metrics = BotMetrics()
+    metrics.watch_thinkers(thinkers)
+    before = metrics.exposition().decode()
+    thinkers.in_workers, thinkers.in_process = 3, 1
+    thinkers.search_seconds.update(worker=0.12, in_process=0.05)
+    after = metrics.exposition().decode()
+    assert counter_delta(before, after, "tablebot_ai_searches", "where") == {"worker": 3.0, "in_process": 1.0}
+    spent = counter_delta(before, after, "tablebot_ai_search_cpu_seconds", "where")
+    assert spent == pytest.approx({"worker": 0.12, "in_process": 0.05})
