@@ -1,6 +1,7 @@
 """A whole small tournament as its players see it, for docs/tournaments.md.
 
-    python -m harness.tournament_transcript [FILE]   (default: docs/tournaments.md, between its markers)
+    python -m harness.tournament_transcript [--lang it|fr] [FILE]
+    (English: into docs/tournaments.md between its markers; Italian or French: printed, for review)
 
 Five people in an English server play a two-round Swiss of Reggverse Riddles at tables of two through the
 Discord harness: the host opens it, everyone joins from the sign-up message, the host starts it; one player
@@ -24,11 +25,14 @@ from pathlib import Path
 from typing import Any
 
 from harness import Harness
-from harness.languages import _message_text
+from harness.languages import LOCALES, PEOPLE, LocaleHarness, _message_text
 from harness.play import decide_from_message
 
 BEGIN, END = "<!-- transcript: begin -->", "<!-- transcript: end -->"
-NAMES = ["Ann", "Ben", "Cleo", "Dan", "Eve"]
+NAMES = {
+    lang: (*people, *more)
+    for (lang, people), more in zip(PEOPLE.items(), (("Luca", "Sara"), ("Noé", "Inès"), ("Dan", "Eve")), strict=True)
+}
 TIMER = 60
 
 
@@ -64,6 +68,9 @@ class Transcript:
         message = signup_message(self.h)
         self.block("#tournaments, the sign-up message", message, key=str(message["id"]))
 
+    def first_dm(self, user: int) -> None:
+        self.block(f"{self.names[user]}'s direct messages: their round-1 game", self.h.dms(user)[0])
+
     def thread_posts(self, home: int) -> None:
         for message in self.h.messages_in(home):
             self.block("Tournament thread", message, key=str(message["id"]))
@@ -80,9 +87,13 @@ def _readable(h: Harness, names: dict[int, str], text: str) -> str:
 
 
 def signup_message(h: Harness) -> dict[str, Any]:
-    return next(
-        m for m in h.messages_in(h.channel) if "tournament #" in ((m.get("embeds") or [{}])[0].get("title") or "")
-    )
+    """The tournament's sign-up message: the channel's first message with an embed after the command."""
+    return next(m for m in h.messages_in(h.channel) if m.get("embeds"))
+
+
+def button(h: Harness, action: str) -> str:
+    """The custom_id of the sign-up message's button for `action` (join, start...), whatever its label."""
+    return next(c["custom_id"] for c in h.components(signup_message(h)) if c["custom_id"].endswith(f":{action}"))
 
 
 async def play_round(h: Harness, number: int, players: list[int], absent: set[int], rng: random.Random) -> None:
@@ -106,38 +117,38 @@ async def play_round(h: Harness, number: int, players: list[int], absent: set[in
     raise AssertionError(f"round {number} never ended")
 
 
-async def record(folder: Path) -> str:
-    h = await Harness.start(folder / "bot.sqlite3")
+async def record(folder: Path, lang: str = "en") -> str:
+    h = await LocaleHarness.start(folder / "bot.sqlite3")
     try:
-        users = [h.user(n) for n in NAMES]
-        names = dict(zip(users, NAMES, strict=True))
-        ann, ben, cleo = users[:3]
+        users = [h.user_in(n, LOCALES[lang], admin=i == 0) for i, n in enumerate(NAMES[lang])]
+        names = dict(zip(users, NAMES[lang], strict=True))
+        host, second, third = users[:3]
         t = Transcript(h, names)
         rng = random.Random(3)
         h.fake.channels[h.channel]["name"] = "tournaments"
+        if lang != "en":
+            await h.slash(host, "game settings", language=lang)
 
-        t.said(ann, "/tournament new game:Reggverse Riddles format:Swiss players:2 rounds:2 timer:1 min")
-        await h.slash(ann, "tournament new", game="reggverse-riddles", format="swiss", players=2, rounds=2, timer=TIMER)
-        t.signup()
-        t.said(ann, "and then Ben, Cleo, Dan and Eve press Join")
-        for user in users:
-            message = signup_message(h)
-            join = next(c["custom_id"] for c in h.components(message) if c.get("label") == "Join")
-            await h.click(user, join, message=message)
-        t.signup()
-        message = signup_message(h)
-        t.said(ann, "presses Start")
-        await h.click(
-            ann, next(c["custom_id"] for c in h.components(message) if c.get("label") == "Start"), message=message
+        t.said(host, "/tournament new game:Reggverse Riddles format:Swiss players:2 rounds:2 timer:1 min")
+        await h.slash(
+            host, "tournament new", game="reggverse-riddles", format="swiss", players=2, rounds=2, timer=TIMER
         )
+        t.signup()
+        t.said(host, f"and then {', '.join(NAMES[lang][1:])} press Join")
+        for user in users:
+            await h.click(user, button(h, "join"), message=signup_message(h))
+        t.signup()
+        t.said(host, "presses Start")
+        await h.click(host, button(h, "start"), message=signup_message(h))
         await h.settle()
         t.signup()
-        [home] = [c for c in h.threads() if "tournament #1" in h.fake.channels[c]["name"]]
+        home = int(signup_message(h)["id"])  # the thread started from the sign-up message takes its id
+        assert home in h.threads()
         t.thread_posts(home)
-        t.block("Ann's direct messages: her round-1 game", h.dms(ann)[0])
+        t.first_dm(host)
         assert h.bot is not None
         status = await h.bot.tournaments.status(1)
-        seated = [e for table in status.rounds[0].tables for e in table.entrants if e != ann]
+        seated = [e for table in status.rounds[0].tables for e in table.entrants if e != host]
         no_show, quitter = seated[-1], seated[0]
         t.said(no_show, "never moves in round 1 (their turn timer runs out twice: the AI plays their seat)")
         await play_round(h, 1, users, {no_show}, rng)
@@ -147,14 +158,14 @@ async def record(folder: Path) -> str:
         t.answer(quitter)
         await h.settle()
         t.thread_posts(home)
-        t.said(ben, "/tournament status")
-        await h.slash(ben, "tournament status", channel=home)
-        t.answer(ben)
+        t.said(second, "/tournament status")
+        await h.slash(second, "tournament status", channel=home)
+        t.answer(second)
         await play_round(h, 2, users, {quitter}, rng)
         t.thread_posts(home)
-        t.said(cleo, "/tournament standings")
-        await h.slash(cleo, "tournament standings", channel=home)
-        t.answer(cleo)
+        t.said(third, "/tournament standings")
+        await h.slash(third, "tournament standings", channel=home)
+        t.answer(third)
         t.signup()
         assert h.errors == [], h.errors
         return "\n".join(t.lines).rstrip() + "\n"
@@ -171,9 +182,17 @@ def write_into(path: Path, text: str) -> None:
 
 
 def main(argv: list[str]) -> int:
-    target = Path(argv[0]) if argv else Path(__file__).resolve().parents[1] / "docs" / "tournaments.md"
+    """`[--lang it|fr] [FILE]`: English goes into docs/tournaments.md (or FILE); another language to FILE or
+    standard output, for a native reader's review."""
+    lang = "en"
+    if argv[:1] == ["--lang"]:
+        lang, argv = argv[1], argv[2:]
     with tempfile.TemporaryDirectory() as scratch:
-        text = asyncio.run(record(Path(scratch)))
+        text = asyncio.run(record(Path(scratch), lang))
+    if lang != "en" and not argv:
+        print(text)
+        return 0
+    target = Path(argv[0]) if argv else Path(__file__).resolve().parents[1] / "docs" / "tournaments.md"
     write_into(target, text)
     print(f"{target}: {len(text.splitlines())} lines of transcript")
     return 0

@@ -1,4 +1,5 @@
-"""The tournaments' tables (SQLModel; migration 0009_tournaments creates exactly these) and their errors.
+"""The tournaments' tables (SQLModel; migrations 0009_tournaments and 0010_entrant_locale create exactly these)
+and their errors.
 
 A tournament (`tournaments`) has entrants (`tournament_entrants`), rounds (`tournament_rounds`: each round's
 pairing as JSON) and each round's tables (`tournament_tables`: one row per table of a round, reserved with
@@ -136,6 +137,7 @@ class EntrantRow(SQLModel, table=True):
     joined_at: datetime = Field(sa_column=Column("joined_at", UTCDateTime, nullable=False))
     status: str = Field(default="active", sa_column=Column("status", String(12), nullable=False))
     missed_rounds: int = Field(default=0, sa_column=Column("missed_rounds", Integer, nullable=False))
+    locale: str | None = Field(default=None, sa_column=Column("locale", String(16), nullable=True))  # (0010)
     updated_at: datetime = Field(sa_column=Column("updated_at", UTCDateTime, nullable=False))
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from bot.texts import i18n, text
 from harness import Harness
 from harness.play import decide_from_message
 
@@ -47,6 +48,7 @@ async def test_a_small_swiss_tournament_plays_from_signup_to_podium(harness: Har
     h = harness
     names = ["Ann", "Ben", "Cleo", "Dan"]
     users = [h.user(n) for n in names]
+    h.fake.locales[users[2]] = "it"  # Cleo's Discord is in Italian: so are her tournament games' DMs
     await h.slash(users[0], "tournament new", game="reggverse-riddles", format="swiss", players=2, rounds=2, timer=0)
     signup = signup_of(h)
     assert "Reggverse Riddles tournament #1" in signup["embeds"][0]["title"]
@@ -69,6 +71,10 @@ async def test_a_small_swiss_tournament_plays_from_signup_to_podium(harness: Har
     [home] = [t for t in threads if "tournament #1" in h.fake.channels[t]["name"]]
     opened = [m for m in h.messages_in(home) if "Round 1 of 2" in (m.get("content") or "")]
     assert opened and all(f"<@{u}>" in opened[0]["content"] for u in users)
+
+    cleo_dm = h.dms(users[2])[0]["embeds"][0]["title"]
+    assert cleo_dm == i18n.t("it", text.YOUR_VIEW, name="Cleo") != text.YOUR_VIEW.format(name="Cleo")
+    assert h.dms(users[0])[0]["embeds"][0]["title"] == "Your view, Ann"
 
     await play_running_games(h, users, random.Random(5))
     status = await h.bot.tournaments.status(1)

@@ -511,7 +511,7 @@ async def tournament_action(
         try:
             said: str | None = None
             if action == "join":
-                await service_.join(tournament_id, user.id, display_name(user))
+                await service_.join(tournament_id, user.id, display_name(user), locale_of(interaction))
                 said = i18n.t(lang, tt.JOINED)
             elif action == "leave":
                 await service_.leave(tournament_id, user.id)

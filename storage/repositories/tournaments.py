@@ -444,10 +444,11 @@ class TournamentRepository(DatabaseCore):
             _check_status(fields["format"], TOURNAMENT_FORMATS, "format")
         return await self._write(_update_tournament, tournament_id, expected_version, fields, utcnow())
 
-    async def add_entrant(self, tournament_id: int, user_id: int, name: str) -> EntrantRow:
-        """Enter a user (last in the entry list) while the tournament is in sign-up and below its cap;
-        EntryRefused ("closed", "full", "entered") otherwise. TournamentNotFound."""
-        return await self._write(_add_entrant, tournament_id, {"user_id": user_id, "name": name}, utcnow())
+    async def add_entrant(self, tournament_id: int, user_id: int, name: str, locale: str | None = None) -> EntrantRow:
+        """Enter a user (last in the entry list, with their Discord locale) while the tournament is in
+        sign-up and below its cap; EntryRefused ("closed", "full", "entered") otherwise. TournamentNotFound."""
+        values = {"user_id": user_id, "name": name, "locale": locale}
+        return await self._write(_add_entrant, tournament_id, values, utcnow())
 
     async def remove_entrant(self, tournament_id: int, user_id: int) -> bool:
         """Take a user off the entry list during sign-up (EntryRefused "closed" after); False if not on it."""

@@ -182,12 +182,13 @@ class TournamentService:
             await self.db.update_tournament(tournament_id, None, **fields)
 
     @storage_errors_said
-    async def join(self, tournament_id: int, user_id: int, name: str) -> None:
-        """Enter the tournament during sign-up (below its cap)."""
+    async def join(self, tournament_id: int, user_id: int, name: str, locale: str | None = None) -> None:
+        """Enter the tournament during sign-up (below its cap). `locale`: the entrant's Discord locale, which
+        their seats at its tables carry (their games' direct messages speak it)."""
         async with self.lock(tournament_id):
             row = await self._row(tournament_id)
             try:
-                await self.db.add_entrant(tournament_id, user_id, name)
+                await self.db.add_entrant(tournament_id, user_id, name, locale)
             except EntryRefused as refused:
                 if refused.reason == "entered":
                     raise TableError(messages.ALREADY_ENTERED) from None
@@ -498,6 +499,7 @@ class TournamentService:
         game_id = table.game_id
         if game_id is None:
             names = {e.user_id: e.name for e in snapshot.entrants}
+            locales = {e.user_id: e.locale for e in snapshot.entrants}
             playing = {e.user_id for e in snapshot.entrants if e.status == "active"}
             present = [e for e in seated if e in playing]
             if len(present) < 2:  # nobody to play: the one left (if any) wins, the others forfeit
@@ -512,7 +514,7 @@ class TournamentService:
             seat_map: list[EntrantId | None] = list(present)
             seat_map += [None] * max(0, game.min_players - len(present))  # AI stand-ins up to the game's least
             seats = [
-                {"seat": i, "user_id": e, "ai_level": None, "name": names[e]}
+                {"seat": i, "user_id": e, "ai_level": None, "name": names[e], "locale": locales[e]}
                 if e is not None
                 else {
                     "seat": i,
