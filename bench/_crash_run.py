@@ -483,6 +483,16 @@ def _fingerprint(message: dict[str, Any]) -> str:
     return json.dumps([message.get("content"), message.get("components")], sort_keys=True)
 
 
+def refused_by_discord(loopback: Loopback) -> list[Any]:
+    """The requests Discord's description or limits refused: 400 Invalid Form Body, or a route it does not
+    have (404 and 405 with code 0; a 404 Unknown Message is Discord's answer about a message, not the request)."""
+    return [
+        c
+        for c in loopback.fake.calls
+        if c.refused and (c.refused.get("code") == 50035 or (c.refused.get("code") == 0 and c.status in (404, 405)))
+    ]
+
+
 def count_errors(log_path: Path) -> int:
     text = log_path.read_text(encoding="utf-8", errors="replace")
     return text.count("Traceback") + sum(1 for line in text.splitlines() if " ERROR " in line)

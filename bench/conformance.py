@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import games
-from bench._crash_run import CrashRun, Figures, count_errors
+from bench._crash_run import CrashRun, Figures, count_errors, refused_by_discord
 from fakediscord.loopback import Loopback
 from harness.keep import keep_run
 from harness.languages import LOCALES, PEOPLE
@@ -122,13 +122,7 @@ async def conformance(*, kill_every: int = KILL_EVERY, seed: int = 1, workdir: P
             result.crash = await run.run()
         result.crash.bot_errors = count_errors(log_path)
         result.games = run.played
-        # Refused by Discord's description or limits: 400 Invalid Form Body, or a route it does not have (404
-        # and 405 with code 0; a 404 Unknown Message is Discord's answer about a message, not the request).
-        judged = [
-            c
-            for c in loopback.fake.calls
-            if c.refused and (c.refused.get("code") == 50035 or (c.refused.get("code") == 0 and c.status in (404, 405)))
-        ]
+        judged = refused_by_discord(loopback)
         result.requests = len(loopback.fake.calls)
         result.refused = len(judged)
         result.refusals = [f"{c.method} {c.path}: {c.refused}" for c in judged[:20]]

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import games
-from bench._crash_run import CrashRun, Figures, count_errors
+from bench._crash_run import CrashRun, Figures, count_errors, refused_by_discord
 from fakediscord.loopback import Loopback
 from storage.types import utcnow
 from table.tournaments.records import status_of
@@ -366,11 +366,7 @@ async def tournament_crash(
             )
             figures = await run.run_tournament()
         figures.crash.bot_errors = count_errors(log_path)
-        figures.refused_requests = sum(
-            1
-            for c in loopback.fake.calls
-            if c.refused and (c.refused.get("code") == 50035 or (c.refused.get("code") == 0 and c.status in (404, 405)))
-        )
+        figures.refused_requests = len(refused_by_discord(loopback))
     finally:
         await loopback.close()
     return figures

@@ -167,6 +167,8 @@ def result_from(data: Mapping[str, Any] | None) -> TableResult | None:
 def no_shows_last(result: TableResult, no_shows: Collection[EntrantId]) -> TableResult:
     """A table's result with its no-shows as losses: the players who came keep their order among
     themselves (ranked again from 1), every no-show shares the last place and is `forfeited`."""
+    if not any(e in no_shows for e in result.ranks):
+        return result  # (the game's ranks as they are)
     came = {e: r for e, r in result.ranks.items() if e not in no_shows}
     ranks = {e: 1 + sum(1 for other in came.values() if other < r) for e, r in came.items()}
     ranks |= {e: len(result.ranks) for e in result.ranks if e in no_shows}
