@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -73,6 +74,37 @@ TRY_AGAIN = ("TRY_AGAIN_SOON", "SOMETHING_WRONG")
 RETRY_AFTER = 1.0  # seconds before trying again
 
 LOBBY_ATTEMPTS = 5
+
+
+THINK_DISTRIBUTIONS = ("uniform", "lognormal")
+
+# A person's think time at a human pace: log-normal around its median, the shape response times take
+# (a sum of many small multiplicative delays: reading, weighing, reaching for the button). sigma 0.8 puts
+# the 5th-95th percentiles at 0.27x-3.7x the median (2.7-37 s around 10 s: a glance at an obvious move up
+# to half a minute of thought, a minute at the 99th). A wider sigma would lengthen the mean think time
+# (median x e^(sigma^2/2): 1.38x here, 1.65x at sigma 1) and so flatter the capacity; a narrower one would
+# make people implausibly regular.
+LOGNORMAL_SIGMA = 0.8
+
+
+@dataclass(frozen=True)
+class ThinkTime:
+    """How long a player thinks before clicking: `uniform` from 0 to 2x `seconds` (the mean), or `lognormal`
+    with `seconds` as its median (LOGNORMAL_SIGMA)."""
+
+    seconds: float
+    distribution: str = "uniform"
+
+    def draw(self, rng: random.Random) -> float:
+        if self.distribution == "lognormal":
+            return rng.lognormvariate(math.log(self.seconds), LOGNORMAL_SIGMA) if self.seconds > 0 else 0.0
+        return rng.uniform(0, 2 * self.seconds)
+
+    def describe(self) -> str:
+        """As the figures say it."""
+        if self.distribution == "lognormal":
+            return f"log-normal, median {self.seconds:g}, sigma {LOGNORMAL_SIGMA:g}"
+        return f"uniform 0-{2 * self.seconds:g}"
 
 
 @dataclass

@@ -36,6 +36,7 @@ from bench.load.plan import (
     TRY_AGAIN,
     Pending,
     Table,
+    ThinkTime,
 )
 
 
@@ -45,9 +46,9 @@ class LoadRun:
 
     ai_level = "heuristic"  # the level of the AI seats the lobbies get
 
-    def __init__(self, driver: Driver, think: float, rng: random.Random) -> None:
+    def __init__(self, driver: Driver, think: float | ThinkTime, rng: random.Random) -> None:
         self.driver = driver
-        self.think = think
+        self.think = think if isinstance(think, ThinkTime) else ThinkTime(think)
         self.rng = rng
         self.prefixes = _refusal_prefixes()
         self.tables: list[Table] = []
@@ -80,6 +81,7 @@ class LoadRun:
         self.closing = False  # the window is over: players stop clicking
         self.keep_records = True  # the in-process driver's own helpers read fake.calls / fake.responses
         self.recorder: Recorder | None = None  # `bench load --record`: what the bot sends while playing
+        self.players: list[asyncio.Task[None]] = []  # one per human seat playing
         fake = driver.fake
         self._original_handle = fake._handle
         fake._handle = self._observe  # type: ignore[method-assign]
@@ -381,7 +383,7 @@ class LoadRun:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(changed.wait(), timeout=5)
                 continue
-            await asyncio.sleep(self.rng.uniform(0, 2 * self.think))
+            await asyncio.sleep(self.think.draw(self.rng))
             if table.finished or self.closing:
                 return
             # The fake edits messages in place: what was read before thinking may be gone. A person
@@ -404,17 +406,43 @@ class LoadRun:
                     self.changed[user].set()
             await asyncio.sleep(FINISHED_POLL)
 
+    def start_players(self, table: Table) -> None:
+        """Every human of this game starts playing (a task each, kept in `players`)."""
+        self.players += [
+            asyncio.create_task(self.player(table, user), name=f"player-{table.game_id}-{user}")
+            for user in table.humans
+        ]
+
+    def check(self, watcher: asyncio.Task[None]) -> None:
+        """Raise if the run cannot go on: the database could not be read, or no click was answered for
+        STALL_SECONDS while games were running."""
+        if watcher.done():
+            watcher.result()  # the database could not be read: say why
+        if time.perf_counter() - self.last_progress > STALL_SECONDS:
+            waiting = [t.game_id for t in self.tables if not t.finished][:10]
+            raise AssertionError(f"no progress for {STALL_SECONDS:.0f} s; unfinished games {waiting}")
+
+    async def stop_players(self) -> None:
+        """The window is over: players stop clicking; the clicks already sent are waited for."""
+        self.closing = True
+        for event in self.changed.values():
+            event.set()
+        await asyncio.gather(*self.players)
+
+    async def cancel_players(self, *others: asyncio.Task[Any]) -> None:
+        """Whatever still runs (after a failure) is cancelled and waited for, with `others`."""
+        for task in [*self.players, *others]:
+            task.cancel()
+        await asyncio.gather(*self.players, *others, return_exceptions=True)
+
     async def play(self, duration: float | None, ledger: Ledger) -> float:
         """Every human of every game plays at once, until every game ended or `duration` seconds
         passed; returns the wall time from the first click to the last answer."""
         self.recording = True
         if self.recorder is not None:
             self.recorder.start(self.driver.fake)
-        tasks = [
-            asyncio.create_task(self.player(t, u), name=f"player-{t.game_id}-{u}")
-            for t in self.tables
-            for u in t.humans
-        ]
+        for table in self.tables:
+            self.start_players(table)
         watcher = asyncio.create_task(self.watch_ends(ledger))
         self.last_progress = started = time.perf_counter()
         try:
@@ -422,20 +450,30 @@ class LoadRun:
                 await asyncio.sleep(0.2)
                 if duration is not None and time.perf_counter() - started >= duration:
                     break
-                if watcher.done():
-                    watcher.result()  # the database could not be read: say why
-                if time.perf_counter() - self.last_progress > STALL_SECONDS:
-                    waiting = [t.game_id for t in self.tables if not t.finished][:10]
-                    raise AssertionError(f"no progress for {STALL_SECONDS:.0f} s; unfinished games {waiting}")
-            self.closing = True
-            for event in self.changed.values():
-                event.set()
-            await asyncio.gather(*tasks)
+                self.check(watcher)
+            await self.stop_players()
             return time.perf_counter() - started
         finally:
-            for task in [*tasks, watcher]:
-                task.cancel()
-            await asyncio.gather(*tasks, watcher, return_exceptions=True)
+            await self.cancel_players(watcher)
+
+    def restart_counts(self) -> None:
+        """Forget what was counted while playing so far (clicks and their latencies, outcomes, requests,
+        uploads, turns): a new measuring window opens (`bench load --capacity`, one per level)."""
+        for values in (self.latencies, self.answers):
+            values.clear()
+        for counts in (
+            self.outcomes,
+            self.refusals,
+            self.late_answers,
+            self.bot_calls,
+            self.exempt_calls,
+            self.uploaded,
+            self.turns,
+            self.lobby_retries,
+        ):
+            counts.clear()
+        self.lobby_latencies.clear()
+        self.clicks = 0
 
     def figures(self, asked: Counter[str] | None = None) -> dict[str, Any]:
         """What was recorded during play, as report fields. `asked`: what the table service asked the
@@ -503,7 +541,7 @@ class LoadRun:
 class InProcessRun(LoadRun):
     """The bot in this process: an interaction is handed to discord.py's connection state directly."""
 
-    def __init__(self, h: Harness, think: float, rng: random.Random) -> None:
+    def __init__(self, h: Harness, think: float | ThinkTime, rng: random.Random) -> None:
         super().__init__(h, think, rng)
         self.h = h
 
@@ -528,7 +566,7 @@ class InProcessRun(LoadRun):
 class LoopbackRun(LoadRun):
     """The bot in its own process: an interaction is a gateway frame on its websocket."""
 
-    def __init__(self, lb: Loopback, think: float, rng: random.Random) -> None:
+    def __init__(self, lb: Loopback, think: float | ThinkTime, rng: random.Random) -> None:
         super().__init__(lb, think, rng)
         self.lb = lb
         self.keep_records = False

@@ -9,10 +9,13 @@ import random
 import time
 import tracemalloc
 from collections import Counter
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from fakediscord.loopback import Loopback
     from fakediscord.rate_limits import RateLimits
     from harness import Harness
     from harness.run_bot import BotProcess
@@ -32,7 +35,7 @@ from bench.load.measure import (
     notifications_asked,
     rss_kb,
 )
-from bench.load.plan import LOBBY_WITHIN, MIX, TABLES_PER_GUILD, plan
+from bench.load.plan import LOBBY_WITHIN, MIX, TABLES_PER_GUILD, ThinkTime, plan
 from bench.load.players import InProcessRun, LoadRun, LoopbackRun
 from bench.load.record import Recorder
 from bot.ops.settings import Settings
@@ -121,6 +124,7 @@ async def run(
     duration: float | None = None,
     max_seats: int = 6,
     mode: str = "loopback",
+    think_distribution: str = "uniform",
     open_concurrency: int = 16,
     warm_up: bool = True,
     limits: RateLimits | None = None,
@@ -128,13 +132,15 @@ async def run(
     with_floor: bool = False,
     record: Path | None = None,
 ) -> dict[str, Any]:
-    """One load run; its figures. `warm_up`: one game of each kind is opened first, outside the figures.
+    """One load run; its figures. `think`, `think_distribution`: a player's think time (plan.ThinkTime).
+    `warm_up`: one game of each kind is opened first, outside the figures.
     `limits`: Discord's rate limits the loopback fake applies (loopback mode only; None: none).
     `ai_level`: the level of the AI seats (the lobby's Add AI button seats the easy one, its select others).
     `with_floor`: the floor (bench/floor.py) is measured first, in the same sitting, and the bot's CPU
     per decision is given as a multiple of its CPU per click. `record` (loopback only): what the bot sent
     while playing goes to this folder (bench/load/record.py), for `bench floor --same-work`."""
     url = database_url or f"sqlite+aiosqlite:///{directory / 'load.sqlite3'}"
+    thinking = ThinkTime(think, think_distribution)
     figures: dict[str, Any] = {
         "mode": mode,
         "database": "postgresql" if url.startswith("postgresql") else "sqlite",
@@ -149,7 +155,7 @@ async def run(
             await _run_loopback(
                 count,
                 url=url,
-                think=think,
+                think=thinking,
                 seed=seed,
                 directory=directory,
                 only=only,
@@ -167,7 +173,7 @@ async def run(
             await _run_inprocess(
                 count,
                 url=url,
-                think=think,
+                think=thinking,
                 seed=seed,
                 directory=directory,
                 only=only,
@@ -221,7 +227,7 @@ async def _run_inprocess(
     count: int,
     *,
     url: str,
-    think: float,
+    think: ThinkTime,
     seed: int,
     directory: Path,
     only: str | None,
@@ -267,7 +273,7 @@ async def _run_inprocess(
     figures.update(load.figures(asked))
     figures.update(
         {
-            "think_seconds": f"uniform 0-{2 * think:g}",
+            "think_seconds": think.describe(),
             "window_seconds": duration,
             "opening_seconds": round(opened, 1),
             "cpu_seconds": round(cpu, 2),
@@ -302,22 +308,49 @@ def limits_name(limits: RateLimits | None) -> str:
     return ", ".join(parts) or "none"
 
 
-async def _run_loopback(
-    count: int,
+@dataclass
+class LoopbackBot:
+    """The bot in its own process against the loopback fake Discord, warmed up and idle, with what the
+    bench drives and measures it by: the players, its metrics page, its database, this process's loop lag."""
+
+    lb: Loopback
+    bot: BotProcess
+    load: LoopbackRun
+    rng: random.Random
+    clock: BotClock
+    ledger: Ledger
+    lag: LoopLag
+    channels: list[int]  # one per game to open, made before the bot connected
+    log: IO[bytes]
+    log_path: Path
+
+    def rate_limited(self) -> Counter[str]:
+        """The 429s the fake answered so far, by scope."""
+        return Counter(self.lb.limiter.rejected) if self.lb.limiter is not None else Counter()
+
+    def logged(self) -> int:
+        """The bot's log so far, in bytes (what was logged up to now is told apart from what follows)."""
+        self.log.flush()
+        return self.log_path.stat().st_size
+
+
+@contextlib.asynccontextmanager
+async def loopback_bot(
+    channels: int,
     *,
     url: str,
-    think: float,
+    think: ThinkTime,
     seed: int,
     directory: Path,
-    only: str | None,
-    duration: float | None,
-    max_seats: int,
     open_concurrency: int,
     warm_up: bool,
     limits: RateLimits | None = None,
     ai_level: str = "heuristic",
     record: Path | None = None,
-) -> dict[str, Any]:
+) -> AsyncIterator[LoopbackBot]:
+    """Start the loopback fake with `channels` text channels (at most TABLES_PER_GUILD per guild), the bot in
+    its own process against it (its log in `directory`/bot.log), one game of each kind played first
+    (`warm_up`), and wait until the bot is idle; stop everything after."""
     from fakediscord.loopback import Loopback
     from harness.run_bot import BotProcess
 
@@ -326,18 +359,17 @@ async def _run_loopback(
     rng = random.Random(seed)
     load = LoopbackRun(lb, think, rng)
     load.ai_level = ai_level
-    recorder = Recorder(record) if record is not None else None
-    if recorder is not None:
-        recorder.watch(lb)
-        load.recorder = recorder
+    if record is not None:
+        load.recorder = Recorder(record)
+        load.recorder.watch(lb)
 
-    async def add_guild(channels: int) -> list[int]:
+    async def add_guild(count: int) -> list[int]:
         guild = fake.add_guild(f"guild-{len(fake.guilds)}")
-        return [fake.add_text_channel(f"table-{i}", guild) for i in range(channels)]
+        return [fake.add_text_channel(f"table-{i}", guild) for i in range(count)]
 
     # Every guild exists before the bot connects: the gateway sends them all at IDENTIFY.
     warm_channels = await _channels(3, add_guild)
-    channels = await _channels(count, add_guild)
+    game_channels = await _channels(channels, add_guild)
     log_path = directory / "bot.log"
     bot: BotProcess | None = None
     ledger = Ledger(url)
@@ -358,48 +390,7 @@ async def _run_loopback(
             if warm_up:
                 await _warm_up(load, _given(warm_channels), open_concurrency)
             await idle(bot.pid)
-            rss_before, own_cpu = rss_kb(bot.pid), time.process_time()
-            bot_cpu = cpu_seconds(bot.pid, children=True)
-            opened = await load.open_all(
-                plan(count, rng, only, max_seats), channels, concurrency=open_concurrency, progress=True
-            )
-            opening_own_cpu = time.process_time() - own_cpu
-            # The threads, tables and first DMs are out once the bot has nothing left to do.
-            backlog = await idle(bot.pid)
-            opening_bot_cpu = cpu_seconds(bot.pid, children=True) - bot_cpu
-            rss_growth = rss_kb(bot.pid) - rss_before
-            lag.lags.clear()
-            scraped = await clock.scrape()
-            scraped_at = time.perf_counter()
-            rejected_before = Counter(lb.limiter.rejected) if lb.limiter is not None else Counter()
-            bot_cpu, main_cpu = cpu_seconds(bot.pid, children=True), cpu_seconds(bot.pid)
-            own_cpu = time.process_time()
-            figures = await _play_and_count(load, ledger, duration)
-            own_cpu = time.process_time() - own_cpu
-            bot_cpu = cpu_seconds(bot.pid, children=True) - bot_cpu
-            main_cpu = cpu_seconds(bot.pid) - main_cpu
-            if recorder is not None:
-                recorder.stop({"window_seconds": round(time.perf_counter() - recorder.started, 2)})
-            lags = [x * 1000 for x in lag.lags]
-            with contextlib.suppress(TimeoutError):  # what the last decisions set off is sent before the bot stops
-                # (a request held for its rate-limit bucket sends nothing until the bucket resets)
-                held_up_to = limits.messages.per if limits is not None and limits.messages is not None else 0.0
-                await lb.quiet(idle=0.5 + held_up_to, within=120)
-            final = await clock.scrape()
-            scraped_for = time.perf_counter() - scraped_at
-            inside = BotClock.figures(BotClock.answer_counts(scraped), BotClock.answer_counts(final))
-            asked = notifications_asked(final) - notifications_asked(scraped)
-            searches = counter_delta(scraped, final, "tablebot_ai_searches", "where")
-            searched = counter_delta(scraped, final, "tablebot_ai_search_cpu_seconds", "where")
-            within_limits = limit_figures(scraped, final)
-            bucket = within_limits["global_bucket"]
-            bucket["busy_share"] = round(bucket["busy_seconds"] / max(scraped_for, 1e-9), 3)
-            within_limits["rate_limited"] = dict(
-                (Counter(lb.limiter.rejected) if lb.limiter is not None else Counter()) - rejected_before
-            )
-            log.flush()
-            measured_log = log_path.stat().st_size
-            await bot.stop()
+            yield LoopbackBot(lb, bot, load, rng, clock, ledger, lag, game_channels, log, log_path)
     finally:
         lag_task.cancel()
         if bot is not None and bot.alive:
@@ -407,13 +398,84 @@ async def _run_loopback(
             await bot.wait()
         await ledger.close()
         await lb.close()
-    logged = log_path.read_bytes()
+
+
+async def _run_loopback(
+    count: int,
+    *,
+    url: str,
+    think: ThinkTime,
+    seed: int,
+    directory: Path,
+    only: str | None,
+    duration: float | None,
+    max_seats: int,
+    open_concurrency: int,
+    warm_up: bool,
+    limits: RateLimits | None = None,
+    ai_level: str = "heuristic",
+    record: Path | None = None,
+) -> dict[str, Any]:
+    async with loopback_bot(
+        count,
+        url=url,
+        think=think,
+        seed=seed,
+        directory=directory,
+        open_concurrency=open_concurrency,
+        warm_up=warm_up,
+        limits=limits,
+        ai_level=ai_level,
+        record=record,
+    ) as session:
+        lb, bot, load, clock, lag = session.lb, session.bot, session.load, session.clock, session.lag
+        recorder = load.recorder
+        rss_before, own_cpu = rss_kb(bot.pid), time.process_time()
+        bot_cpu = cpu_seconds(bot.pid, children=True)
+        opened = await load.open_all(
+            plan(count, session.rng, only, max_seats), session.channels, concurrency=open_concurrency, progress=True
+        )
+        opening_own_cpu = time.process_time() - own_cpu
+        # The threads, tables and first DMs are out once the bot has nothing left to do.
+        backlog = await idle(bot.pid)
+        opening_bot_cpu = cpu_seconds(bot.pid, children=True) - bot_cpu
+        rss_growth = rss_kb(bot.pid) - rss_before
+        lag.lags.clear()
+        scraped = await clock.scrape()
+        scraped_at = time.perf_counter()
+        rejected_before = session.rate_limited()
+        bot_cpu, main_cpu = cpu_seconds(bot.pid, children=True), cpu_seconds(bot.pid)
+        own_cpu = time.process_time()
+        figures = await _play_and_count(load, session.ledger, duration)
+        own_cpu = time.process_time() - own_cpu
+        bot_cpu = cpu_seconds(bot.pid, children=True) - bot_cpu
+        main_cpu = cpu_seconds(bot.pid) - main_cpu
+        if recorder is not None:
+            recorder.stop({"window_seconds": round(time.perf_counter() - recorder.started, 2)})
+        lags = [x * 1000 for x in lag.lags]
+        with contextlib.suppress(TimeoutError):  # what the last decisions set off is sent before the bot stops
+            # (a request held for its rate-limit bucket sends nothing until the bucket resets)
+            held_up_to = limits.messages.per if limits is not None and limits.messages is not None else 0.0
+            await lb.quiet(idle=0.5 + held_up_to, within=120)
+        final = await clock.scrape()
+        scraped_for = time.perf_counter() - scraped_at
+        inside = BotClock.figures(BotClock.answer_counts(scraped), BotClock.answer_counts(final))
+        asked = notifications_asked(final) - notifications_asked(scraped)
+        searches = counter_delta(scraped, final, "tablebot_ai_searches", "where")
+        searched = counter_delta(scraped, final, "tablebot_ai_search_cpu_seconds", "where")
+        within_limits = limit_figures(scraped, final)
+        bucket = within_limits["global_bucket"]
+        bucket["busy_share"] = round(bucket["busy_seconds"] / max(scraped_for, 1e-9), 3)
+        within_limits["rate_limited"] = dict(session.rate_limited() - rejected_before)
+        measured_log = session.logged()
+        await bot.stop()
+    logged = session.log_path.read_bytes()
     errors = _errors(logged[:measured_log])
     figures.update(load.figures(asked))
     decisions = max(1, figures["decisions"])
     figures.update(
         {
-            "think_seconds": f"uniform 0-{2 * think:g}",
+            "think_seconds": think.describe(),
             "window_seconds": duration,
             "opening_seconds": round(opened, 1),
             "open_concurrency": open_concurrency,
@@ -449,7 +511,8 @@ async def _run_loopback(
         recorder.write_meta(
             {
                 "games": count,
-                "think": think,
+                "think": think.seconds,
+                "think_distribution": think.distribution,
                 "ai_level": ai_level,
                 "limits": {
                     "per_channel": limits is not None and limits.messages is not None,
