@@ -126,6 +126,46 @@ async def test_an_outdated_picture_is_not_drawn_and_clicks_go_first_then_picture
     assert pictures.counts.superseded == 1 and pictures.counts.requested == 6
 
 
+async def test_a_picture_with_others_waiting_behind_it_is_hurried_same_pixels_cheaper_file() -> None:
+    """Under a backlog the pool hurries (ISA-L instead of zlib: bot.render.kit.palette.hurried): each picture
+    that starts while others wait behind it is deflated by ISA-L, the last one (none behind) by zlib at the
+    upload level; either way the same pixels."""
+    import io
+
+    from PIL import Image
+
+    from bot.render.kit.palette import UPLOAD_LEVEL, hurried, png_at
+
+    pictures = Pictures()
+    pictures.start(0)
+    pictures._gate.size = 1
+    renderer = _Slow()
+    first = await _queued(pictures, renderer, "first")
+    queued = [
+        asyncio.create_task(pictures.draw(_job(seed=seed, seat=0), priority=NOTIFICATION)) for seed in (11, 12, 13)
+    ]
+    await asyncio.sleep(0.01)
+    renderer.release.set()
+    assert await first == b"first"
+    drawn = [await task for task in queued]
+
+    def encodings(png: bytes | None) -> tuple[bytes, bytes]:
+        assert png is not None
+        image = Image.open(io.BytesIO(png))
+        with hurried():
+            quick = png_at(image, UPLOAD_LEVEL)
+        return png_at(image, UPLOAD_LEVEL), quick
+
+    *behind_others, last = drawn
+    for png in behind_others:
+        small, quick = encodings(png)
+        assert png == quick != small, "a picture with others waiting behind it is deflated by ISA-L"
+    small, quick = encodings(last)
+    assert last == small != quick, "with none behind it, the smaller file"
+    assert len(small) < len(quick)
+    assert pictures.counts.hurried == 2
+
+
 async def test_a_cancelled_waiter_gives_its_place_back() -> None:
     pictures = Pictures()
     pictures.start(0)
@@ -203,6 +243,7 @@ async def test_the_metrics_say_what_became_of_the_pictures() -> None:
     assert 'tablebot_pictures_total{outcome="superseded"} 1.0' in text
     assert 'tablebot_pictures_total{outcome="worker"} 0.0' in text
     assert "tablebot_picture_worker_failures_total 0.0" in text
+    assert "tablebot_pictures_hurried_total 0.0" in text
 
 
 def _recent_budget() -> tuple[int, int | None]:

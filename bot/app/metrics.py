@@ -591,6 +591,12 @@ class _PictureCollector(Collector):
             drawn.add_metric([outcome], value)
         yield drawn
         yield CounterMetricFamily(
+            f"{PREFIX}_pictures_hurried",
+            "Pictures drawn while others waited behind them, deflated by ISA-L instead of zlib (the same "
+            "pixels, larger files, a twentieth of the compression's CPU).",
+            value=counts.hurried,
+        )
+        yield CounterMetricFamily(
             f"{PREFIX}_picture_worker_failures",
             "Picture worker processes that crashed or "
             "failed to start (each replaced; their pictures drawn in the bot).",

@@ -20,8 +20,9 @@ MESSAGE_LIMIT = 2000  # characters in one Discord message
 RECENT_LINES = 5  # log lines the table shows at most (bot.messages.present.add_recent fits them in a field)
 THREAD = -1  # the queue of a game's thread (a seat's is its number)
 # A table edit that would only show who has decided this turn waits this many table intervals for the
-# turn's result (which it then shows too): a turn costs one edit unless its players are slow.
-PROGRESS_WAIT = 3
+# turn's result (which it then shows too): a turn costs one edit unless its players are slow. Two: at the
+# default interval a table is at most 4 s behind by design, within issue 37's 5 s (three was 6 s).
+PROGRESS_WAIT = 2
 
 
 @dataclass

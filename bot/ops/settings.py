@@ -80,7 +80,7 @@ class Settings(BaseSettings):
     global_rate_limit: Annotated[float | None, Field(ge=0, le=50), BeforeValidator(_blank_is_none)] = None
     # The least time in seconds between two edits of a game's table message (bot.delivery.notify): what comes
     # meanwhile waits and only the newest state is shown; a table that only says who has decided waits
-    # for the turn's result up to three times as long; the end of a game goes at once. 0: every update
+    # for the turn's result up to twice as long; the end of a game goes at once. 0: every update
     # goes as soon as the channel's rate limit lets it (tests).
     table_edit_interval: Annotated[float, Field(ge=0, le=60)] = 2.0
     # Processes that draw the pictures (maps, boards) away from the bot's event loop; 0 draws them in

@@ -10,14 +10,18 @@ cube for anything else. Mapping a picture onto a given palette is a cached neare
 map's 4.5 ms encoding, ISA-L 0.6 ms) or, for the pictures the bot uploads, by zlib at `UPLOAD_LEVEL`
 (issue 37.3: what a game uploads counts more than 4 ms of CPU per picture; over whole 4-player games
 zlib's level 6 makes the files 20-33% smaller than ISA-L's level 2, for about 4 ms more per picture:
-`python -m bench uploads`).
+`python -m bench uploads`). Under load the bot hurries (`hurried`): while other pictures wait for a
+worker, a picture is deflated by ISA-L instead (the same pixels, ~30% more bytes, a twentieth of the CPU:
+0.3-0.5 ms instead of 3-8 ms), so that what players wait for is not queued behind compression.
 """
 
 from __future__ import annotations
 
 import struct
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from itertools import product
 
 from isal import isal_zlib
@@ -79,9 +83,24 @@ UPLOAD_LEVEL = 6
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
+# Set while the picture being encoded is hurried (bot.render.kit.pool: others wait behind it).
+_HURRIED: ContextVar[bool] = ContextVar("picture_hurried", default=False)
+
+
+@contextmanager
+def hurried(hurry: bool = True) -> Iterator[None]:
+    """Pictures encoded within are deflated by ISA-L whatever their level, if `hurry`."""
+    token = _HURRIED.set(hurry)
+    try:
+        yield
+    finally:
+        _HURRIED.reset(token)
+
+
 def png_at(mapped: Image.Image, compress_level: int) -> bytes:
-    """A palette image as a PNG at zlib's `compress_level`: ISA-L's nearest level below ZLIB_FROM, zlib from it."""
-    if compress_level >= ZLIB_FROM:
+    """A palette image as a PNG at zlib's `compress_level`: ISA-L's nearest level below ZLIB_FROM, zlib from it
+    (unless `hurried`: ISA-L's nearest level then too)."""
+    if compress_level >= ZLIB_FROM and not _HURRIED.get():
         return palette_png(mapped, zlib_level=compress_level)
     return palette_png(mapped, ISAL_LEVELS[min(compress_level, len(ISAL_LEVELS) - 1)])
 
