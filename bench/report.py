@@ -70,26 +70,54 @@ def verdicts(record: dict[str, Any]) -> dict[str, bool | None]:
     return {name: meets(values.get(name), target) for name, target in record.get("targets", {}).items()}
 
 
+def is_records(value: Any) -> bool:
+    """A list of records (dicts): shown as a table of its own rather than as JSON in one cell."""
+    return isinstance(value, list) and bool(value) and all(isinstance(item, dict) for item in value)
+
+
+def records_table(name: str, records: list[dict[str, Any]]) -> list[str]:
+    """A list of records as a table: one column per record, one row per field (the first field heads the
+    columns: a capacity search's levels by their games, throughput runs by their players)."""
+    fields = list(dict.fromkeys(field for record in records for field in record))
+    head, *rest = fields
+    lines = [
+        f"{name}:",
+        "",
+        f"| {head} | " + " | ".join(shown(r.get(head)) for r in records) + " |",
+        "|---|" + "---:|" * len(records),
+    ]
+    lines += [f"| {field} | " + " | ".join(shown(r.get(field)) for r in records) + " |" for field in rest]
+    return lines
+
+
 def section(record: dict[str, Any]) -> str:
-    lines = [f"## {record.get('title') or record['name']}", ""]
+    title = record.get("title") or record["name"]
+    lines = [f"## {title}", ""]
     lines.append(f"- command: `{record['command']}`")
     lines.append(
         f"- commit `{record.get('commit', 'unknown')}`, measured {record.get('measured_at', '?')} "
         f"on {record.get('machine', '?')}"
     )
     lines.append("")
+    if record.get("picture"):  # a file beside REPORT.md (bench/results.save's `picture`)
+        lines += [f"![{title}]({record['picture']})", ""]
     targets: dict[str, str] = record.get("targets", {})
     judged = verdicts(record)
     lines += ["| figure | value | target | |", "|---|---:|---|---|"]
     rows = flatten(record.get("figures", {}))
     known = {name for name, _ in rows}
+    tables: list[str] = []
     for name, value in rows:
         target = targets.get(name, "")
         verdict = {True: "met", False: "**missed**", None: ""}[judged.get(name)] if target else ""
+        if is_records(value):
+            tables += ["", *records_table(name, value)]
+            value = f"{len(value)} (below)"
         lines.append(f"| {name} | {shown(value)} | {target} | {verdict} |")
     for name in targets:
         if name not in known:
             lines.append(f"| {name} | (not measured) | {targets[name]} | **missed** |")
+    lines += tables
     notes = (record.get("notes") or "").strip()
     if notes:
         lines += ["", notes]

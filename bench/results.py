@@ -58,11 +58,13 @@ def save(
     targets: dict[str, str] | None = None,
     notes: str = "",
     directory: Path | None = None,
+    picture: str | None = None,
 ) -> Path:
     """Write bench/results/<name>.json: the figures (JSON values), the command and where they were measured.
 
     `targets` maps a figure's name to its target as text (">= 500", "< 100 ms", "0") so the report
-    can show both side by side.
+    can show both side by side. `picture`: a picture of the figures (a file name beside bench/REPORT.md, which
+    the report shows in the benchmark's section).
     """
     folder = directory or RESULTS
     folder.mkdir(parents=True, exist_ok=True)
@@ -73,6 +75,7 @@ def save(
         "figures": figures,
         "targets": targets or {},
         "notes": notes,
+        **({"picture": picture} if picture else {}),
         "machine": machine(),
         "commit": _commit(),
         "measured_at": datetime.now(UTC).isoformat(timespec="seconds"),

@@ -1,8 +1,10 @@
 """Many games at once through the real bot: decisions per second, response latency, REST cost, memory.
 
-    python -m bench load [--games 1000] [--database-url URL] [--think 3.0] [--seed 1] [--memory-games 100]
-                         [--duration S] [--mode loopback|inprocess] [--open-concurrency 16]
-                         [--no-limits] [--no-global-limit] [--with-floor] [--record RUN_DIR]
+    python -m bench load [--games 1000] [--database-url URL] [--think 3.0] [--think-distribution uniform|lognormal]
+                         [--seed 1] [--memory-games 100] [--duration S] [--mode loopback|inprocess]
+                         [--open-concurrency 16] [--no-limits] [--no-global-limit] [--with-floor] [--record RUN_DIR]
+    python -m bench load --capacity [--database-url URL] [--capacity-start 200] [--capacity-step 200]
+                         [--capacity-max 2000] [--window 60] [--settle 20]
 
 Two modes. `loopback` (the default): the real `python -m bot` runs in its own process
 (harness/run_bot.py) against the loopback fake Discord (fakediscord/loopback.py: real HTTP
@@ -16,6 +18,9 @@ pacing under it). `--with-floor` measures the floor (bench/floor.py) first, in t
 `--record RUN_DIR` keeps what the bot sent while playing (every click's time and payload, every request's
 route, body and files' bytes; bench/load/record.py) for `python -m bench floor --same-work RUN_DIR`, a floor
 that sends the same requests at the same times with no game behind them.
+`--capacity` (bench/load/capacity.py) takes one bot process (loopback, limits on) up in levels of games at a
+human pace (think times log-normal, median 10 s) and finds the most it holds with a prompt's words p99 < 500 ms
+and no 429: each level's figures, and its curve as a picture (bench/capacity-<database>.png).
 `inprocess`: the bot, discord.py, the fake and the players share one process (harness: only the
 network replaced; no rate limits); use it to profile the bot with py-spy or cProfile, and for the traced-memory figure.
 
@@ -24,8 +29,9 @@ mix all three games with and without their variants, 2-6 seats (2-4 for Eight-Mi
 of them AI. The lobbies are opened `--open-concurrency` at a time (`/game new`, Join clicks, Add AI,
 Start; a game counts open once its players have their DMs, which follow Start's answer). Then every
 human seat is a task that watches its DM and, after a think time drawn uniformly from 0 to 2x
-`--think` seconds, clicks one of the buttons (or fills the select) the DM shows *at that moment*, at
-random: all players of all games click concurrently and interleaved.
+`--think` seconds (or log-normal around a median of `--think` seconds: plan.ThinkTime), clicks one of
+the buttons (or fills the select) the DM shows *at that moment*, at random: all players of all games
+click concurrently and interleaved.
 
 Figures (play phase only; opening the lobbies is reported apart):
 - decisions per second: decisions committed (human clicks and AI seats; read from the action log) /
@@ -69,7 +75,7 @@ Figures (play phase only; opening the lobbies is reported apart):
 
 The package: `plan` (the mix), `players` (lobbies and clicking players), `runner` (in process or on the
 loopback), `measure` (CPU, memory, metrics, refusals, REST figures), `report` (the text), `record`
-(`--record`), `cli` (`main`).
+(`--record`), `capacity` (`--capacity`) and `curve` (its picture), `cli` (`main`).
 """
 
 from __future__ import annotations

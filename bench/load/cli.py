@@ -16,9 +16,12 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     pass
 
-from bench.load.plan import LIMIT_TARGETS, MODES, TARGETS
-from bench.load.report import report
+from bench.load.capacity import THINK, Ramp
+from bench.load.plan import LIMIT_TARGETS, MODES, TARGETS, THINK_DISTRIBUTIONS
+from bench.load.report import capacity_report, report
 from bench.load.runner import rate_limits, run
+
+DEFAULT_RAMP = Ramp()
 
 
 def main(argv: list[str]) -> int:
@@ -38,7 +41,19 @@ def main(argv: list[str]) -> int:
         default="loopback",
         help="loopback: the bot in its own process (default); inprocess: one process, for profiling",
     )
-    parser.add_argument("--think", type=float, default=3.0, help="mean think time in seconds (uniform 0..2x)")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=None,
+        help=f"think time in seconds: the mean (uniform 0..2x) or the median (lognormal); default 3, "
+        f"{THINK.seconds:g} with --capacity",
+    )
+    parser.add_argument(
+        "--think-distribution",
+        choices=THINK_DISTRIBUTIONS,
+        default=None,
+        help=f"how think times spread (default uniform; {THINK.distribution} with --capacity: a human pace)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--memory-games",
@@ -83,6 +98,30 @@ def main(argv: list[str]) -> int:
         metavar="RUN_DIR",
         help="keep what the bot sent while playing (loopback), for `python -m bench floor --same-work RUN_DIR`",
     )
+    parser.add_argument(
+        "--capacity",
+        action="store_true",
+        help="find the most concurrent games the machine holds at a human pace (bench/load/capacity.py): "
+        "one bot process taken up level by level until prompt p99 >= 500 ms or a 429",
+    )
+    parser.add_argument(
+        "--capacity-start", type=int, default=DEFAULT_RAMP.start, help="games of the first level (--capacity)"
+    )
+    parser.add_argument(
+        "--capacity-step", type=int, default=DEFAULT_RAMP.step, help="games added at each level (--capacity)"
+    )
+    parser.add_argument(
+        "--capacity-max", type=int, default=DEFAULT_RAMP.maximum, help="the most games tried (--capacity)"
+    )
+    parser.add_argument(
+        "--window", type=float, default=DEFAULT_RAMP.window, help="seconds each level is measured (--capacity)"
+    )
+    parser.add_argument(
+        "--settle",
+        type=float,
+        default=DEFAULT_RAMP.settle,
+        help="seconds between a level's games all open and its window (--capacity)",
+    )
     parser.add_argument("--no-save", action="store_true", help="print only; leave bench/results alone")
     parser.add_argument("--workdir", default=None, help="keep the bot's log and the SQLite files here")
     args = parser.parse_args(argv)
@@ -91,6 +130,8 @@ def main(argv: list[str]) -> int:
     root = Path(__file__).resolve().parents[2]
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
+    if args.capacity:
+        return _capacity(parser, args, argv)
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="load-") as temporary:
         directory = Path(args.workdir or temporary)
@@ -99,7 +140,8 @@ def main(argv: list[str]) -> int:
             run(
                 args.games,
                 database_url=args.database_url,
-                think=args.think,
+                think=3.0 if args.think is None else args.think,
+                think_distribution=args.think_distribution or "uniform",
                 seed=args.seed,
                 memory_games=args.memory_games,
                 directory=directory,
@@ -145,6 +187,46 @@ def main(argv: list[str]) -> int:
             notes=_figures_doc(),
         )
     return 0 if figures["errors"] == 0 and figures["unanswered"] == 0 else 1
+
+
+def _capacity(parser: argparse.ArgumentParser, args: argparse.Namespace, argv: list[str]) -> int:
+    """`--capacity`: the search, its report, and its figures and curve saved (unless --no-save)."""
+    from bench.load import capacity
+    from bench.load.plan import ThinkTime
+
+    if args.mode != "loopback" or args.record is not None or args.duration is not None:
+        parser.error("--capacity runs the bot in its own process (loopback), with --window rather than --duration")
+    if not 0 < args.capacity_start <= args.capacity_max or args.capacity_step <= 0:
+        parser.error("--capacity needs 0 < --capacity-start <= --capacity-max and --capacity-step > 0")
+    ramp = Ramp(args.capacity_start, args.capacity_step, args.capacity_max, args.window, args.settle)
+    think = ThinkTime(
+        THINK.seconds if args.think is None else args.think, args.think_distribution or THINK.distribution
+    )
+    load_before = os.getloadavg()
+    with tempfile.TemporaryDirectory(prefix="capacity-") as temporary:
+        directory = Path(args.workdir or temporary)
+        directory.mkdir(parents=True, exist_ok=True)
+        figures = asyncio.run(
+            capacity.search(
+                ramp,
+                url=args.database_url or f"sqlite+aiosqlite:///{directory / 'load.sqlite3'}",
+                directory=directory,
+                seed=args.seed,
+                limits=rate_limits(per_channel=not args.no_limits, global_limit=not args.no_global_limit),
+                think=think,
+                open_concurrency=args.open_concurrency,
+                only=args.only,
+                ai_level=args.ai_level,
+            )
+        )
+    figures["machine_load"] = {"before": round(load_before[0], 2), "after": round(os.getloadavg()[0], 2)}
+    figures["uptime_after"] = uptime()
+    print(capacity_report(figures))
+    if not args.no_save:
+        from bench import results
+
+        print(capacity.save(figures, results.command("load", argv)))
+    return 0 if figures["errors"] == 0 else 1
 
 
 def uptime() -> str:

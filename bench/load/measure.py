@@ -245,6 +245,27 @@ def histogram_counts(
     return counts
 
 
+def histogram_quantile(before: dict[float, float], after: dict[float, float], fraction: float) -> float | None:
+    """The `fraction` quantile (seconds) of what a histogram observed between two scrapes (`histogram_counts`
+    of each), interpolated linearly within the bucket it falls in, as Prometheus's histogram_quantile does:
+    an estimate, where the bucket bound under which it falls (`BotClock.figures`) is a certainty. The largest
+    finite bound when it falls above it; None when nothing was observed."""
+    delta = {bound: after.get(bound, 0.0) - before.get(bound, 0.0) for bound in after if bound >= 0}
+    count = delta.get(math.inf, 0.0)
+    if count <= 0:
+        return None
+    rank = fraction * count
+    lower, below = 0.0, 0.0  # the previous bucket's bound and cumulative count
+    for bound in sorted(delta):
+        if delta[bound] >= rank:
+            if bound == math.inf:
+                return lower
+            inside = delta[bound] - below
+            return lower + (bound - lower) * ((rank - below) / inside if inside > 0 else 1.0)
+        lower, below = bound, delta[bound]
+    return lower
+
+
 HELD = "tablebot_discord_request_held_seconds"
 
 DELAYS = "tablebot_notification_delay_seconds"
@@ -267,6 +288,7 @@ def limit_figures(before: str, after: str) -> dict[str, Any]:
     waited = counter_delta(before, after, GLOBAL_WAITED)
     busy = counter_delta(before, after, GLOBAL_BUSY).get("", 0.0)
     pictures = counter_delta(before, after, PICTURES, "outcome")
+    hurried = counter_delta(before, after, PICTURES_HURRIED).get("", 0.0)
     return {
         "requests_held": {side: figures["answers"] for side, figures in held.items()},
         "held_seconds": round(sum(f["answers"] * f.get("mean_ms", 0.0) for f in held.values()) / 1000, 1),
@@ -283,6 +305,8 @@ def limit_figures(before: str, after: str) -> dict[str, Any]:
         },
         # Pictures asked for, by what became of them: drawn by a worker, drawn in the bot, or superseded.
         "pictures": {outcome: int(n) for outcome, n in sorted(pictures.items())},
+        # Of those drawn, the ones hurried (others waited behind them: ISA-L instead of zlib).
+        "pictures_hurried": int(hurried),
     }
 
 
@@ -290,6 +314,7 @@ GLOBAL_REQUESTS = "tablebot_global_limit_requests"
 GLOBAL_WAITED = "tablebot_global_limit_wait_seconds"
 GLOBAL_BUSY = "tablebot_global_limit_busy_seconds"
 PICTURES = "tablebot_pictures"
+PICTURES_HURRIED = "tablebot_pictures_hurried"
 
 
 def counter_values(page: str, name: str, label: str = "priority") -> dict[str, float]:

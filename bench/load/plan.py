@@ -60,6 +60,8 @@ FAKE_RECORDS = (
     "users",
 )
 
+PROMPT_P99_MS = 500.0  # a prompt's words within half a second for 99 players in 100 (issue 37's target)
+
 STALL_SECONDS = 120.0  # no decision anywhere for this long: the run failed
 
 ANSWER_WITHIN = 30.0  # a click with no answer after this long counts as unanswered
@@ -133,12 +135,13 @@ class Pending:
 
 
 def plan(
-    count: int, rng: random.Random, only: str | None = None, max_seats: int = 6
+    count: int, rng: random.Random, only: str | None = None, max_seats: int = 6, *, first: int = 0
 ) -> list[tuple[str, str, int, int]]:
-    """(key, variants, humans, AI seats) for each game: the mix in turn, seats and AIs at random."""
+    """(key, variants, humans, AI seats) for each game: the mix in turn (from its `first` entry, counting
+    round it: games planned in several goes take their turns in it), seats and AIs at random."""
     mix = [m for m in MIX if only is None or m[0] == only]
     tables = []
-    for index in range(count):
+    for index in range(first, first + count):
         key, variants, low, high = mix[index % len(mix)]
         seats = rng.randint(low, min(high, max_seats))
         ais = rng.randint(0, min(2, seats - 1))

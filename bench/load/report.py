@@ -48,7 +48,8 @@ def limit_report(f: dict[str, Any]) -> list[str]:
     if pictures:
         lines.append(
             f"    pictures asked for: {sum(pictures.values())} "
-            f"({', '.join(f'{n} {outcome}' for outcome, n in pictures.items())})"
+            f"({', '.join(f'{n} {outcome}' for outcome, n in pictures.items())}); "
+            f"{within.get('pictures_hurried', 0)} hurried (others waiting behind them: ISA-L instead of zlib)"
         )
     names = {
         "table": "table (how stale it was when an update reached it)",
@@ -186,4 +187,56 @@ def report(figures: dict[str, Any]) -> str:
         + (f" {f['first_errors']}" if f["errors"] else "")
         + (f"; {f['errors_at_shutdown']} more while the bot stopped" if f.get("errors_at_shutdown") else "")
     )
+    return "\n".join(lines)
+
+
+# The columns of a capacity search's levels as text: (figure, heading, width).
+LEVEL_COLUMNS = (
+    ("games", "games", 6),
+    ("active_mean", "active", 7),
+    ("decisions_per_second", "dec/s", 6),
+    ("click_p99_ms", "click p99", 10),
+    ("answer_p99_ms", "answer p99", 11),
+    ("dm_prompt_p99_ms", "DM prompt p99", 14),
+    ("rate_limited", "429s", 5),
+    ("bot_cpu_ms_per_decision", "CPU ms/dec", 11),
+    ("bot_cores", "bot cores", 10),
+    ("bot_rss_mb", "RSS MB", 7),
+    ("rss_per_game_kb", "KB/game", 8),
+    ("load_average", "load", 5),
+    ("bench_loop_lag_p99_ms", "bench lag p99", 14),
+)
+
+
+def capacity_report(figures: dict[str, Any]) -> str:
+    """A capacity search (`bench load --capacity`) as text: what it found, then one line per level."""
+    f, ramp = figures, figures["ramp"]
+    found = f"holds {f['capacity_games']:,} games"
+    if f["capacity_is_lower_bound"]:
+        found += f" (every level passed, up to the most allowed, {ramp['maximum']:,}: at least that many)"
+    elif f["stopped_at"] is not None:
+        found += (
+            f" (the first level failing: {f['stopped_at']['games']:,} games: {'; '.join(f['stopped_at']['failures'])})"
+        )
+    lines = [
+        f"Capacity on {f['database']}, bot in its own process ({f['rate_limits']}; think time {f['think_seconds']} s; "
+        f"{f['ai_level']} AI seats): {found}",
+        f"  criteria per level, over its window: the answer to a click p99 < 500 ms (the bench's clock; unanswered: "
+        f"{ANSWER_WITHIN:g} s), a DM prompt's words p99 < 500 ms (the bot's histogram, interpolated), 0 429s",
+        f"  levels: from {ramp['start']}, {ramp['step']} more each, up to {ramp['maximum']}; each opened "
+        f"{ramp['open_concurrency']} lobbies at a time, settled {ramp['settle_seconds']:g} s, measured over "
+        f"{ramp['window_seconds']:g} s; {f['games_opened']:,} games opened ({f['games_replaced']:,} replacing games "
+        f"that ended) in {f['search_seconds'] / 60:.1f} min; {f['errors']} ERROR lines in the bot's log",
+        "  " + " ".join(f"{heading:>{width}}" for _key, heading, width in LEVEL_COLUMNS) + "  verdict",
+    ]
+    for level in f["levels"]:
+        if "stopped" in level:
+            lines.append(f"  {level['games']:>6}  stopped: {level['stopped']}")
+            continue
+        cells = [
+            f"{'-' if level.get(key) is None else format(level[key], ',.10g'):>{width}}"
+            for key, _heading, width in LEVEL_COLUMNS
+        ]
+        verdict = "passed" if level["passed"] else "FAILED: " + "; ".join(level["failures"])
+        lines.append("  " + " ".join(cells) + "  " + verdict)
     return "\n".join(lines)
