@@ -15,6 +15,7 @@ import pytest
 import games
 from bot.render import renderer_for
 from bot.render.kit.pool import AGAIN, CLICK, NOTIFICATION, PROMPT, PictureJob, Pictures, Superseded, _Gate
+from bot.render.kit.workers import WorkerDied, WorkerPool
 from games.ai import RandomPlayer
 from games.core import Choice
 
@@ -66,7 +67,7 @@ async def test_a_worker_draws_the_same_picture_and_a_crash_loses_none() -> None:
 
         pool = pictures._pool
         assert pool is not None
-        for pid in list(pool._processes):  # type: ignore[attr-defined]
+        for pid in pool.pids:
             os.kill(pid, signal.SIGKILL)
         other = _job(seed=4)
         assert await pictures.draw(other) == other.run(), "drawn in the bot when the worker is gone"
@@ -203,7 +204,7 @@ async def main():
     pictures.start(1)
     while pictures._ready_pool() is None:
         await asyncio.sleep(0.05)
-    print(*pictures._pool._processes, flush=True)
+    print(*pictures._pool.pids, flush=True)
     os.kill(os.getpid(), signal.SIGKILL)
 
 asyncio.run(main())
@@ -264,9 +265,83 @@ async def test_workers_keep_more_recent_pictures_than_the_bot_process() -> None:
         await _warm(pictures)
         pool = pictures._ready_pool()
         assert pool is not None
-        in_worker = await asyncio.wrap_future(pool.submit(_recent_budget))
+        in_worker = await pool.run(_recent_budget)
         assert in_worker == (generic.WORKER_RECENT_PICTURE_BYTES, 48 << 20)
         assert generic.RECENT_PICTURE_BYTES < generic.WORKER_RECENT_PICTURE_BYTES
         assert paletted.KeptPieces.memory is None, "the bot's own process keeps its renderers' budgets"
     finally:
         await pictures.stop()
+
+
+def _nothing(*_args: Any) -> None:
+    return None
+
+
+def _fails() -> None:
+    raise ValueError("no fonts here")
+
+
+def _sleeps(seconds: float) -> str:
+    time.sleep(seconds)
+    return "slept"
+
+
+async def _pool_ready(pool: WorkerPool) -> None:
+    deadline = time.monotonic() + 60
+    while not pool.ready():
+        assert pool.dead is None, pool.dead
+        assert time.monotonic() < deadline, "the worker never became ready"
+        await asyncio.sleep(0.02)
+
+
+@pytest.mark.parametrize("loop", ["asyncio", "uvloop"])
+def test_workers_answer_in_order_pass_errors_back_and_a_killed_one_fails_what_it_owed(loop: str) -> None:
+    """bot.render.kit.workers, on asyncio's loop and on uvloop (the bot's, which makes the fds it watches
+    non-blocking): jobs answered in order through the event loop, a message larger than a socket's buffer
+    both ways, a job's error raised where it was awaited (the worker goes on), and a worker killed mid-job
+    fails what it owed with WorkerDied at once (not after the job's time) so that the pool can draw it
+    elsewhere."""
+    factory = asyncio.new_event_loop
+    if loop == "uvloop":
+        uvloop = pytest.importorskip("uvloop")
+        factory = uvloop.new_event_loop
+    with asyncio.Runner(loop_factory=factory) as runner:
+        runner.run(_workers_answer_in_order())
+
+
+async def _workers_answer_in_order() -> None:
+    pool = WorkerPool(1, initializer=_nothing, initargs=(), warm=_nothing, preload=[])
+    try:
+        await _pool_ready(pool)
+        large = "egg" * 2_000_000  # 6 MB: written and read in pieces
+        first, second, third = pool.run(_sleeps, 0.05), pool.run(str.upper, large), pool.run(str.upper, "after")
+        assert await asyncio.gather(first, second, third) == ["slept", large.upper(), "AFTER"]
+        with pytest.raises(ValueError, match="no fonts"):
+            await pool.run(_fails)
+        assert await pool.run(str.upper, "still serving") == "STILL SERVING"
+        owed = asyncio.ensure_future(pool.run(_sleeps, 30))
+        await asyncio.sleep(0.2)
+        started = time.monotonic()
+        os.kill(pool.pids[0], signal.SIGKILL)
+        with pytest.raises(WorkerDied):
+            await owed
+        assert time.monotonic() - started < 10 and pool.dead is not None and not pool.ready()
+    finally:
+        pool.close()
+        pool.join()
+
+
+async def test_a_worker_that_cannot_warm_up_is_dead_not_waited_for() -> None:
+    pool = WorkerPool(1, initializer=_nothing, initargs=(), warm=_fails, preload=[])
+    try:
+        deadline = time.monotonic() + 60
+        while pool.dead is None:
+            assert not pool.ready()
+            assert time.monotonic() < deadline, "the failed start was never noticed"
+            await asyncio.sleep(0.02)
+        assert "no fonts" in repr(pool.dead)
+        with pytest.raises(WorkerDied):
+            await pool.run(str.upper, "x")
+    finally:
+        pool.close()
+        pool.join()

@@ -26,7 +26,7 @@ import multiprocessing
 import os
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,6 +34,7 @@ from typing import Any
 from bot.ops.processes import follow_parent
 from bot.ops.settings import Settings
 from bot.render.kit.palette import hurried
+from bot.render.kit.workers import WorkerDied, WorkerPool
 from games.core import Choice, Prompt
 
 log = logging.getLogger(__name__)
@@ -195,8 +196,7 @@ class Pictures:
         self.workers = 0
         self.pieces_memory = DEFAULT_WORKER_MEMORY_MB << 20
         self.counts = Counts()
-        self._pool: ProcessPoolExecutor | None = None
-        self._warm: Future[bool] | None = None
+        self._pool: WorkerPool | None = None
         self._gate = _Gate(2)
         self._failures_in_a_row = 0
 
@@ -213,27 +213,37 @@ class Pictures:
         self._gate = _Gate(2 * workers if workers > 0 else 2)
         if workers > 0 and self._pool is None:
             self._pool = self._new_pool()
-            self._warm = self._pool.submit(_warm)
 
-    def _new_pool(self, workers: int | None = None) -> ProcessPoolExecutor:
+    def _new_pool(self) -> WorkerPool:
+        """The picture workers, driven by the event loop (bot.render.kit.workers: no thread in between)."""
+        from bot.render import renderer_modules
+
+        return WorkerPool(
+            self.workers,
+            initializer=_start_worker,
+            initargs=(os.getpid(), self.pieces_memory),
+            warm=_warm,
+            preload=renderer_modules(),  # imported once by the forkserver, before the workers fork
+        )
+
+    def _new_slow_pool(self) -> ProcessPoolExecutor:
+        """One process for animations: seconds of CPU a job, where a thread's handoff costs nothing."""
         context = multiprocessing.get_context("forkserver")
         from bot.render import renderer_modules
 
-        context.set_forkserver_preload(renderer_modules())  # imported once, before the workers fork
-        pool = ProcessPoolExecutor(
-            max_workers=workers or self.workers,
-            mp_context=context,
-            initializer=_start_worker,
-            initargs=(os.getpid(), self.pieces_memory),
+        context.set_forkserver_preload(renderer_modules())
+        return ProcessPoolExecutor(
+            max_workers=1, mp_context=context, initializer=_start_worker, initargs=(os.getpid(), self.pieces_memory)
         )
-        return pool
 
     async def stop(self) -> None:
-        pool, self._pool, self._warm = self._pool, None, None
+        pool, self._pool = self._pool, None
         slow, self._slow = self._slow, None
-        for stopping in (pool, slow):
-            if stopping is not None:
-                await asyncio.to_thread(stopping.shutdown, wait=True, cancel_futures=True)
+        if pool is not None:
+            pool.close()
+            await asyncio.to_thread(pool.join)
+        if slow is not None:
+            await asyncio.to_thread(slow.shutdown, wait=True, cancel_futures=True)
 
     def _one_at_a_time(self) -> asyncio.Semaphore:
         loop = asyncio.get_running_loop()  # (tests run several loops in one process: one semaphore each)
@@ -253,7 +263,7 @@ class Pictures:
                 if self.workers <= 0:
                     return await asyncio.to_thread(job.run)
                 if self._slow is None:
-                    self._slow = self._new_pool(workers=1)
+                    self._slow = self._new_slow_pool()
                 args = tuple(_portable(a) for a in job.args)
                 try:
                     drawn: bytes | None = await asyncio.get_running_loop().run_in_executor(
@@ -266,15 +276,16 @@ class Pictures:
         finally:
             self._slow_waiting -= 1
 
-    def _ready_pool(self) -> ProcessPoolExecutor | None:
-        """The pool if its workers are warm and it is not broken."""
-        warm = self._warm
-        if self._pool is None or warm is None or not warm.done():
+    def _ready_pool(self) -> WorkerPool | None:
+        """The pool if its workers are warm and none died."""
+        pool = self._pool
+        if pool is None:
             return None
-        if warm.exception() is not None:
-            self._broken(warm.exception())
+        ready = pool.ready()
+        if pool.dead is not None:
+            self._broken(pool.dead)
             return None
-        return self._pool
+        return pool if ready else None
 
     def _broken(self, error: BaseException | None) -> None:
         """A worker died (or could not start): replace the pool; its pictures are drawn here meanwhile.
@@ -283,7 +294,7 @@ class Pictures:
         self._failures_in_a_row += 1
         old, self._pool = self._pool, None
         if old is not None:
-            old.shutdown(wait=False, cancel_futures=True)
+            old.close()  # (the survivors stop; what they owed is drawn here by those who waited)
         if self._failures_in_a_row >= GIVE_UP_AFTER:
             log.error(
                 "picture workers failed %d times in a row (last: %r); pictures are drawn in the bot from now on",
@@ -293,7 +304,6 @@ class Pictures:
         elif self.workers > 0:
             log.warning("a picture worker failed (%r); starting a new one, drawing in the bot meanwhile", error)
             self._pool = self._new_pool()
-            self._warm = self._pool.submit(_warm)
 
     async def draw(
         self, job: PictureJob, *, still_wanted: Callable[[], bool] | None = None, priority: int = NOTIFICATION
@@ -312,15 +322,10 @@ class Pictures:
             pool = self._ready_pool()
             if pool is not None:
                 try:
-                    drawn = await asyncio.get_running_loop().run_in_executor(
-                        pool,
-                        draw_in_worker,
-                        _target(job.renderer),
-                        job.method,
-                        tuple(_portable(a) for a in job.args),
-                        hurry,
+                    drawn = await pool.run(
+                        draw_in_worker, _target(job.renderer), job.method, tuple(_portable(a) for a in job.args), hurry
                     )
-                except BrokenProcessPool as error:
+                except WorkerDied as error:
                     if self._pool is pool:
                         self._broken(error)
                 except Exception:  # e.g. a view that does not pickle: this picture is drawn here
