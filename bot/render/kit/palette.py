@@ -62,7 +62,9 @@ def fixed_palette(colours: Iterable[RGB], text_on: Iterable[tuple[RGB, RGB]] = (
     flat: list[int] = [channel for colour in entries for channel in colour]
     flat += [0] * (3 * PALETTE_SIZE - len(flat))
     palette = Image.new("P", (1, 1))
-    palette.putpalette(flat)
+    # As bytes: Pillow keeps a list as given, and every picture mapped on this palette (`quantize`) and
+    # every part kept mapped on it (bot.render.kit.paletted) copies it: 6 KB a copy as a list, 0.8 as bytes.
+    palette.putpalette(bytes(flat))
     return palette
 
 
