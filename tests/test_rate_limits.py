@@ -394,7 +394,9 @@ async def test_with_a_table_interval_a_fast_game_edits_its_table_at_most_once_an
             turns = sum(1 for u in recorder.updates[game_id] if not u.started and u.resolved)
             gaps = [b - a for a, b in itertools.pairwise(edits[:-1])]
             print(f"\n{turns} turns, {len(edits)} table edits; shortest gap {min(gaps, default=0):.2f} s")
-            assert len(edits) >= 2 and all(gap >= interval * 0.99 for gap in gaps), gaps
+            # The interval runs from when an edit is asked for (its picture then drawn, its request sent):
+            # what reaches Discord is an interval apart give or take that time (without it: ~0 s apart).
+            assert len(edits) >= 2 and all(gap >= interval * 0.75 for gap in gaps), gaps
             assert len(edits) < turns, "turns that came within an interval shared an edit"
     finally:
         await lb.close()

@@ -362,6 +362,10 @@ class DiscordNotifier:
             await self._lines_shown(game, pending, carried)
         elif pending.edit_table or pending.lines:
             carried = pending.tried = len(pending.lines)  # the lines this edit shows (newer: the next one's)
+            # The interval runs from when an edit was asked for, not from when Discord answered it: a busy
+            # global limit holds each edit for seconds (200 games at a fast pace: ~2 s), which already spaces a
+            # game's edits; counting the interval after it again made the table that much staler (issue 37).
+            asked = time.monotonic()
             with priority(Priority.TABLE):
                 shown = await _unless_refused(
                     self._edit_table(
@@ -377,7 +381,7 @@ class DiscordNotifier:
             if pending.latest is update:
                 pending.edit_table = False
             if shown:
-                self._table_edited[game.id] = time.monotonic()
+                self._table_edited[game.id] = asked
                 self._table_shown(pending, update.version)
             # Shown, refused for good, or with no table to show them on: done with those lines (only a
             # newer table pending, which shows them too, leaves them).
