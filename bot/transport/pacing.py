@@ -56,8 +56,9 @@ class Priority(IntEnum):
 
     PROMPT = 0  # a player's prompt: a new DM, a mention telling them it is their turn
     DEFAULT = 1  # not classed: answers' side requests, lobbies, opening a game's thread
-    TABLE = 2  # the table message (only its newest version matters: the notifier coalesces)
-    LOG = 3  # the log (lines pending meanwhile share a post) and clean-ups (deleting an old prompt)
+    TABLE = 2  # a game's thread: the table message (only its newest version matters: the notifier
+    # coalesces) and the log lines the table had no room for (several a post; the table waits behind them)
+    LOG = 3  # clean-ups (deleting an old prompt)
 
 
 PRIORITY: ContextVar[Priority] = ContextVar("discord_request_priority", default=Priority.DEFAULT)
