@@ -24,6 +24,7 @@ import discord
 from pydantic import ValidationError
 
 from bot.ops.logs import configure_logging
+from bot.ops.memory import limit_malloc_arenas
 from bot.ops.settings import TOKEN_HELP, Settings
 
 log = logging.getLogger("bot")
@@ -167,6 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     configure_logging(settings)
     log.info("event loop: %s", "uvloop" if factory is not None else "asyncio")
+    limit_malloc_arenas()  # before the helper threads start (bot.ops.memory)
     try:
         with asyncio.Runner(loop_factory=factory) as runner:
             return runner.run(run(settings))
