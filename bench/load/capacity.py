@@ -337,6 +337,7 @@ async def search(
                     await _sleep_checking(ramp.settle, keeper, check)
                     level = await measure_level(session, keeper, games, ramp.window, check, rss_before=rss_before)
                     level["ramp_seconds"] = round(ramp_seconds, 1)
+                    level["rss_per_added_game_kb"] = _rss_slope(levels, level)
                     level["rate_limited"] = sum((session.rate_limited() - rejected).values())
                 except AssertionError as stopped:  # the bot could not open or play on at this level
                     level = {"games": games, "stopped": str(stopped)[:300]}
@@ -399,6 +400,7 @@ AT_CAPACITY = (
     "bot_cores",
     "bot_rss_mb",
     "rss_per_game_kb",
+    "rss_per_added_game_kb",
     "load_average",
 )
 
@@ -434,6 +436,16 @@ def save(figures: dict[str, Any], command: str, *, directory: Path | None = None
         directory=directory,
         picture=picture,
     )
+
+
+def _rss_slope(levels: Sequence[dict[str, Any]], level: dict[str, Any]) -> float | None:
+    """The bot's RSS grown since the previous level over the games added: memory per game without what
+    grows once (caches warming up), which the growth since the first game (`rss_per_game_kb`) spreads
+    over them. None for the first level."""
+    previous = next((x for x in reversed(levels) if "bot_rss_mb" in x), None)
+    if previous is None or level["games"] <= previous["games"]:
+        return None
+    return round(1024 * (level["bot_rss_mb"] - previous["bot_rss_mb"]) / (level["games"] - previous["games"]), 1)
 
 
 async def _sleep_checking(seconds: float, keeper: Keeper, check: Callable[[], None]) -> None:

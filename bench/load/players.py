@@ -79,6 +79,7 @@ class LoadRun:
         self.last_progress = time.perf_counter()
         self.recording = False
         self.closing = False  # the window is over: players stop clicking
+        self.closed = asyncio.Event()  # set with `closing`: wakes the players who are thinking
         self.keep_records = True  # the in-process driver's own helpers read fake.calls / fake.responses
         self.recorder: Recorder | None = None  # `bench load --record`: what the bot sends while playing
         self.players: list[asyncio.Task[None]] = []  # one per human seat playing
@@ -383,7 +384,9 @@ class LoadRun:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(changed.wait(), timeout=5)
                 continue
-            await asyncio.sleep(self.think.draw(self.rng))
+            # Thinking ends early when the window closes: a log-normal think time can last minutes.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.closed.wait(), self.think.draw(self.rng))
             if table.finished or self.closing:
                 return
             # The fake edits messages in place: what was read before thinking may be gone. A person
@@ -425,6 +428,7 @@ class LoadRun:
     async def stop_players(self) -> None:
         """The window is over: players stop clicking; the clicks already sent are waited for."""
         self.closing = True
+        self.closed.set()
         for event in self.changed.values():
             event.set()
         await asyncio.gather(*self.players)

@@ -190,6 +190,9 @@ def report(figures: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+# The bench's event loop late by more than this (p99) makes the latencies it measures its own delay too.
+BENCH_LATE_MS = 50.0
+
 # The columns of a capacity search's levels as text: (figure, heading, width).
 LEVEL_COLUMNS = (
     ("games", "games", 6),
@@ -239,4 +242,10 @@ def capacity_report(figures: dict[str, Any]) -> str:
         ]
         verdict = "passed" if level["passed"] else "FAILED: " + "; ".join(level["failures"])
         lines.append("  " + " ".join(cells) + "  " + verdict)
+    late = [x["games"] for x in f["levels"] if (x.get("bench_loop_lag_p99_ms") or 0) > BENCH_LATE_MS]
+    if late:
+        lines.append(
+            f"  the bench's own loop was late (lag p99 > {BENCH_LATE_MS:g} ms) at {', '.join(map(str, late))} games: "
+            "its delay is in the latencies it measured there"
+        )
     return "\n".join(lines)
