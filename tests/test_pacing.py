@@ -115,35 +115,40 @@ def test_each_process_takes_its_share_of_the_limit() -> None:
     assert GlobalBucket.for_share(2.0).burst == 1.0
 
 
-async def test_idle_buckets_are_swept_once_a_minute_not_on_every_new_bucket() -> None:
-    """discord.py scans every bucket each time it makes one past 256: with thousands of channels, most new
-    requests walked them all. Swept once a minute, the buckets idle for 5 minutes are still dropped."""
+async def test_buckets_that_hold_nothing_are_dropped_at_the_next_sweep_not_on_every_request() -> None:
+    """discord.py scans every bucket each time it makes one past 256 and drops those idle for 5 minutes: with
+    thousands of channels, most new requests walked them all, and each game's buckets stayed 5 minutes after
+    their last request. The bot sweeps every SWEEP_EVERY seconds and drops the buckets that hold nothing:
+    idle for IDLE_BUCKET seconds, no request in them or waiting, no window of Discord's still open."""
     http = discord.http.HTTPClient(asyncio.get_running_loop())
     now = [1000.0]
     pacing.install(http, None, clock=lambda: now[0])
-    sweeps = [0]
-    sweep = http._try_clear_expired_ratelimits
-
-    def counted_sweep() -> None:
-        sweeps[0] += 1
-        sweep()
-
-    http._try_clear_expired_ratelimits = counted_sweep  # type: ignore[method-assign]
+    post, edit = pacing.MESSAGE_ROUTES
+    loop_now = asyncio.get_running_loop().time()
     for channel in range(300):
-        http.get_ratelimit(f"POST /channels/{channel}/messages")
-    idle_since = asyncio.get_running_loop().time() - 400  # idle for more than 5 minutes
-    for channel in range(100):
-        http._buckets[f"POST /channels/{channel}/messages"]._last_request = idle_since
-    http.get_ratelimit("POST /channels/300/messages")
-    assert sweeps[0] == 0 and len(http._buckets) == 301, "within the minute no bucket is scanned"
+        http.get_ratelimit(f"{post}:{channel}")
+    buckets = {channel: http._buckets[f"{post}:{channel}"] for channel in range(300)}
+    for channel in range(100):  # idle long enough, nothing in them
+        buckets[channel]._last_request = loop_now - pacing.IDLE_BUCKET - 1
+    buckets[0].expires = loop_now + 60  # ... but Discord's window is still open: kept
+    buckets[1].outgoing = 1  # ... but a request is out: kept
+    buckets[2]._pending_requests.append(asyncio.get_running_loop().create_future())  # ... one waits: kept
+    buckets[3].expires = loop_now - 1  # its window over: dropped
+    http.get_ratelimit(f"{post}:300")
+    assert len(http._buckets) == 301, "no bucket is dropped before the next sweep"
     now[0] += pacing.SWEEP_EVERY
-    http.get_ratelimit("POST /channels/301/messages")
-    assert sweeps[0] == 1
-    assert len(http._buckets) == 202, "the 100 idle buckets are dropped at the next sweep"
-    assert "POST /channels/0/messages" not in http._buckets
-    for channel in range(302, 310):
-        http.get_ratelimit(f"POST /channels/{channel}/messages")
-    assert sweeps[0] == 1, "and not again until another minute has passed"
+    asked = http.get_ratelimit(f"{post}:4")
+    assert asked is buckets[4], "the bucket asked for is not dropped: its request is about to use it"
+    assert len(http._buckets) == 301 - 100 + 4, "the idle buckets that hold nothing are dropped"
+    assert {0, 1, 2, 4} <= {c for c in range(300) if f"{post}:{c}" in http._buckets}
+    assert http.get_ratelimit(f"{post}:3") is not buckets[3], "made again when needed"
+    assert http.get_ratelimit(f"{edit}:3") is http.get_ratelimit(f"{post}:3"), "shared by posts and edits"
+    for bucket in buckets.values():
+        bucket._last_request = loop_now - 2 * pacing.IDLE_BUCKET
+    buckets[2]._pending_requests.clear()
+    buckets[1].outgoing = 0
+    http.get_ratelimit(f"{post}:5")
+    assert len(http._buckets) > 200, "and not again until SWEEP_EVERY has passed"
 
 
 async def test_a_channels_posts_and_edits_share_one_bucket_until_discord_says_otherwise() -> None:

@@ -233,9 +233,27 @@ class PacedRatelimit(discord.http.Ratelimit):
 # discord.py drops the buckets idle for 5 minutes by scanning all of them each time it makes a new one
 # (once there are 256). A bot in thousands of channels and DMs makes a new bucket for most of its first
 # requests to each, and each such scan walked thousands of buckets: 7% of the bot's CPU while 200 games
-# opened. A bucket only becomes droppable after 300 s idle, so sweeping once a minute drops the same
-# buckets, at most a minute later.
-SWEEP_EVERY = 60.0
+# opened. The bot sweeps them itself, every SWEEP_EVERY seconds, and drops a bucket as soon as it holds
+# nothing (`holds_nothing`: idle IDLE_BUCKET seconds, no request in it, no window of Discord's still open)
+# rather than after 5 minutes: most of a game's buckets serve one request (its thread's creation, the pin,
+# adding each player to the thread) and the others wait for the next turn; kept 5 minutes, they were ~7 KB
+# of each active game's memory (issue 37). A bucket made again starts as discord.py's first one does.
+SWEEP_EVERY = 5.0
+IDLE_BUCKET = 5.0
+
+
+def holds_nothing(bucket: discord.http.Ratelimit, idle_for: float = IDLE_BUCKET) -> bool:
+    """Nothing would be lost with `bucket`: no request sent through it or waiting for it, no window of
+    Discord's still open (expired, or none told), none for `idle_for` seconds. One made in its place lets a
+    first request go alone, and learns the limit again from Discord's answer to it."""
+    now = bucket._loop.time()
+    return (
+        bucket.outgoing == 0
+        and not bucket._pending_requests
+        and not bucket._sleeping.locked()
+        and (bucket.expires is None or now > bucket.expires)
+        and now - bucket._last_request >= idle_for
+    )
 
 
 # Creating and editing messages in one channel share one bucket at Discord (fakediscord/rate_limits.py reads
@@ -253,9 +271,9 @@ def install(
     clock: Callable[[], float] = time.monotonic,
 ) -> None:
     """Let `http` (this instance only) make its rate-limit buckets as `PacedRatelimit`s, one per channel
-    for the message routes (MESSAGE_ROUTES) while their bucket hashes are not both known, and sweep its
-    idle buckets once a minute (SWEEP_EVERY) rather than on every new one.
-    discord.py 2.x: `HTTPClient.get_ratelimit(key)` is the one place its buckets are made."""
+    for the message routes (MESSAGE_ROUTES) while their bucket hashes are not both known, and drop the
+    buckets that hold nothing (`holds_nothing`) every SWEEP_EVERY seconds rather than scan them all on every
+    new one. discord.py 2.x: `HTTPClient.get_ratelimit(key)` is the one place its buckets are made."""
     swept = clock()
     messages: dict[str, discord.http.Ratelimit] = {}  # channel -> its message routes' bucket
 
@@ -265,6 +283,13 @@ def install(
         head, _, channel = key.rpartition(":")
         hashes = {http._bucket_hashes.get(route) for route in MESSAGE_ROUTES} - {None}
         return channel if head in MESSAGE_ROUTES or (len(hashes) == 1 and head in hashes) else None
+
+    def sweep(asked: discord.http.Ratelimit) -> None:
+        """Drop the buckets that hold nothing, but the one just asked for (its request is about to use it)."""
+        for key in [k for k, b in http._buckets.items() if b is not asked and holds_nothing(b)]:
+            del http._buckets[key]
+        for channel in [c for c, b in messages.items() if b is not asked and holds_nothing(b)]:
+            del messages[channel]
 
     def get_ratelimit(key: str) -> discord.http.Ratelimit:
         nonlocal swept
@@ -277,11 +302,10 @@ def install(
                 if channel is not None:
                     messages[channel] = bucket
             http._buckets[key] = bucket
-            if clock() - swept >= SWEEP_EVERY:
-                swept = clock()
-                http._try_clear_expired_ratelimits()
-                for idle in [channel for channel, shared in messages.items() if shared.is_inactive()]:
-                    del messages[idle]
+        now = clock()
+        if now - swept >= SWEEP_EVERY:
+            swept = now
+            sweep(bucket)
         return bucket
 
     setattr(http, "get_ratelimit", get_ratelimit)  # noqa: B010 (a method, replaced per instance)
