@@ -14,8 +14,10 @@ the answer itself, an unanswered click counting as ANSWER_WITHIN) p99 < PROMPT_P
 the DM prompt of every other player whose prompt changed (the bot's own clock,
 `tablebot_notification_delay_seconds{kind="dm"}`: from the update handed to the notifier to Discord's answer
 showing the prompt's words and buttons) p99 < PROMPT_P99_MS, estimated within its histogram's bucket
-(there is a bound at 400 and one at 500 ms); and no 429 answered to the bot from the level's first opening
-to its window's end.
+(there is a bound at 400 and one at 500 ms); and no 429 answered to the bot in the window. The 429s met
+while the level's games opened are given apart and not held against it: opening `step` games within a
+minute or so (each a thread, a table, DMs) is the search's own burst, not the steady load of that many
+games; how the bot paces a burst of openings is measured by `python -m bench tournament` (tournament_open).
 """
 
 from __future__ import annotations
@@ -89,7 +91,7 @@ def failures(level: dict[str, Any]) -> list[str]:
         if value is not None and value >= PROMPT_P99_MS:
             found.append(f"{what} p99 {value:g} ms >= {PROMPT_P99_MS:g}")
     if level.get("rate_limited"):
-        found.append(f"{level['rate_limited']} 429s")
+        found.append(f"{level['rate_limited']} 429s in the window")
     return found
 
 
@@ -273,7 +275,7 @@ async def measure_level(
         "dm_prompt_p99_under_ms": dm.get("p99_under_ms"),
         "dm_picture_p99_ms": delay_p99("dm_picture"),
         "table_p99_ms": delay_p99("table"),
-        "rate_limited_in_window": sum((session.rate_limited() - rejected).values()),
+        "rate_limited": sum((session.rate_limited() - rejected).values()),
         "bot_cpu_ms_per_decision": round(1000 * bot_cpu / max(1, decisions), 2),
         "bot_cores": round(bot_cpu / wall, 2),
         "bot_rss_mb": round(rss / 1024, 1),
@@ -338,7 +340,10 @@ async def search(
                     level = await measure_level(session, keeper, games, ramp.window, check, rss_before=rss_before)
                     level["ramp_seconds"] = round(ramp_seconds, 1)
                     level["rss_per_added_game_kb"] = _rss_slope(levels, level)
-                    level["rate_limited"] = sum((session.rate_limited() - rejected).values())
+                    # The 429s while its games opened and settled: told, not judged (see the module's docstring).
+                    met = session.rate_limited() - rejected
+                    level["rate_limited_opening"] = sum(met.values()) - level["rate_limited"]
+                    level["rate_limited_by_scope"] = dict(met)
                 except AssertionError as stopped:  # the bot could not open or play on at this level
                     level = {"games": games, "stopped": str(stopped)[:300]}
                 errors = _errors(session.log_path.read_bytes()[log_from : session.logged()])
@@ -464,7 +469,8 @@ def _progress(level: dict[str, Any], elapsed: float) -> str:
         return head + f"stopped: {level['stopped']}"
     return head + (
         f"answer p99 {level['answer_p99_ms']:g} ms, DM prompt p99 {level['dm_prompt_p99_ms']} ms, "
-        f"{level['rate_limited']} 429s, {level['decisions_per_second']:g} decisions/s, "
+        f"{level['rate_limited']} 429s ({level['rate_limited_opening']} while opening), "
+        f"{level['decisions_per_second']:g} decisions/s, "
         f"bot {level['bot_cpu_ms_per_decision']:g} ms CPU per decision, load {level['load_average']:g}: "
         + ("passed" if level["passed"] else "FAILED (" + "; ".join(level["failures"]) + ")")
     )

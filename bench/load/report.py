@@ -202,6 +202,7 @@ LEVEL_COLUMNS = (
     ("answer_p99_ms", "answer p99", 11),
     ("dm_prompt_p99_ms", "DM prompt p99", 14),
     ("rate_limited", "429s", 5),
+    ("rate_limited_opening", "429s opening", 13),
     ("bot_cpu_ms_per_decision", "CPU ms/dec", 11),
     ("bot_cores", "bot cores", 10),
     ("bot_rss_mb", "RSS MB", 7),
@@ -225,7 +226,8 @@ def capacity_report(figures: dict[str, Any]) -> str:
         f"Capacity on {f['database']}, bot in its own process ({f['rate_limits']}; think time {f['think_seconds']} s; "
         f"{f['ai_level']} AI seats): {found}",
         f"  criteria per level, over its window: the answer to a click p99 < 500 ms (the bench's clock; unanswered: "
-        f"{ANSWER_WITHIN:g} s), a DM prompt's words p99 < 500 ms (the bot's histogram, interpolated), 0 429s",
+        f"{ANSWER_WITHIN:g} s), a DM prompt's words p99 < 500 ms (the bot's histogram, interpolated), 0 429s "
+        "(those while its games opened told apart)",
         f"  levels: from {ramp['start']}, {ramp['step']} more each, up to {ramp['maximum']}; each opened "
         f"{ramp['open_concurrency']} lobbies at a time, settled {ramp['settle_seconds']:g} s, measured over "
         f"{ramp['window_seconds']:g} s; {f['games_opened']:,} games opened ({f['games_replaced']:,} replacing games "
