@@ -55,7 +55,7 @@ class Advancing(TableCore):
         except BaseException:
             self._forget(row.id)
             raise
-        self._cache[row.id] = (new_version, state)
+        self._keep_state(row.id, new_version, state)
         acted = await self._acted(row.id)
         for seq, (move, kind) in enumerate(zip(turn.moves, turn.kinds, strict=True), start=version + 1):
             acted[move.seat] = seq

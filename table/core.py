@@ -40,6 +40,11 @@ AFK_TURNS_BEFORE_AI = 2
 # could not be reached is resumed in the background: first after this many seconds, then doubling.
 RESUME_FIRST_DELAY = 0.5
 RESUME_MAX_DELAY = 8.0
+# An engine state kept in memory and not used for this long (between IDLE_STATE and twice it) is dropped
+# by the timer's tick, and read from the database again when the game next moves: a game waiting on a player
+# who went away for hours keeps no more than its rows (issue 37: an engine state is 8-40 KB, most of what a
+# game costs the bot; reading one again costs ~1 ms).
+IDLE_STATE = timedelta(minutes=10)
 
 
 @dataclass(frozen=True)
@@ -140,6 +145,9 @@ class TableCore:
         self.clock = clock
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, tuple[int, Any]] = {}  # game id -> (version, engine state)
+        # The games whose state was used since the last look for idle ones (`drop_idle_states`), and when that was.
+        self._used: set[int] = set()
+        self._idle_dropped: datetime | None = None
         self._last_acted: dict[int, dict[int, int]] = {}  # game id -> seat -> version its action made
         # (game, seat) -> digest of the prompt last handed to the notifier for the seat (prompt_digest). A
         # seat this process never showed anything falls back to what its row says was delivered.
@@ -165,6 +173,11 @@ class TableCore:
 
     def busy(self, game_id: int) -> bool:
         return self.lock(game_id).locked()
+
+    def _locked(self, game_id: int) -> bool:
+        """`busy`, without making a lock for a game that has none."""
+        lock = self._locks.get(game_id)
+        return lock is not None and lock.locked()
 
     async def _game(self, game_id: int) -> GameRow:
         """The game's row without its state (the engine state comes from `_state`)."""
@@ -216,13 +229,35 @@ class TableCore:
         assert row.id is not None
         cached = self._cache.get(row.id)
         if cached is not None and cached[0] == row.version:
+            self._used.add(row.id)
             return cached
         # Someone else (another bot process) moved the game on: who acted when is stale too.
         self._last_acted.pop(row.id, None)
         data, version = await self.db.load_state(row.id)
         state = games.get(row.game_key).from_json(data)
-        self._cache[row.id] = (version, state)
+        self._keep_state(row.id, version, state)
         return version, state
+
+    def _keep_state(self, game_id: int, version: int, state: Any) -> None:
+        """The game's engine state at `version`, as committed: kept for its next decision."""
+        self._cache[game_id] = (version, state)
+        self._used.add(game_id)
+
+    def drop_idle_states(self) -> int:
+        """Drop the engine states (and who acted when) of the games not moved for IDLE_STATE, when that
+        much time has passed since the last look (the timer's tick asks); how many were dropped. A game
+        whose lock is held is left alone: its state is in use."""
+        now = self.clock()
+        if self._idle_dropped is None:  # the first look: games not used from now on are idle
+            self._idle_dropped, self._used = now, set()
+        if now - self._idle_dropped < IDLE_STATE:
+            return 0
+        self._idle_dropped = now
+        idle = [game_id for game_id in self._cache if game_id not in self._used and not self._locked(game_id)]
+        for game_id in idle:
+            self._forget(game_id)
+        self._used = set()
+        return len(idle)
 
     async def _acted(self, game_id: int) -> dict[int, int]:
         acted = self._last_acted.get(game_id)
@@ -236,6 +271,7 @@ class TableCore:
     def _forget(self, game_id: int) -> None:
         self._cache.pop(game_id, None)
         self._last_acted.pop(game_id, None)
+        self._used.discard(game_id)
 
     def held(self, game_id: int) -> list[Event]:
         """The public events of a turn still going on, not handed to the notifier yet (one log post per

@@ -279,7 +279,7 @@ class Lobbies(Advancing):
                 )
             state = game.new(len(seats), row.seed, row.options)
             version = await self.db.start_game(game_id, game.to_json(state), None)
-            self._cache[game_id] = (version, state)
+            self._keep_state(game_id, version, state)
             self._last_acted[game_id] = {}
             self.observer.game_started(row.game_key)
             log.info(

@@ -26,7 +26,8 @@ class Timers(Watching, Resuming):
         """Run due reminders and AFK deadlines, the most overdue first, at most `limit` games (the bot's
         timer: DUE_PER_TICK, so that after a long stop the deadlines that passed meanwhile are worked off
         over a few ticks rather than in one burst of AI moves and requests), then the watchdog over those
-        (table.watchdog); returns how many games the timer handled."""
+        (table.watchdog), and drops the engine states of the games idle for a while (`drop_idle_states`); returns
+        how many games the timer handled."""
         handled = 0
         due = (await self.db.due_games(self.clock(), self.shards))[:limit]
         for row in due:
@@ -38,6 +39,7 @@ class Timers(Watching, Resuming):
             handled += 1
         self.observer.ticked(handled)
         await self.watch(due)
+        self.drop_idle_states()
         return handled
 
     async def _timer(self, game_id: int) -> None:

@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import sys
+from datetime import timedelta
+from pathlib import Path
 
 import pytest
 
 from bot.ops import memory
+from storage import Database
+from table import TableService
+from table.core import IDLE_STATE, WatchTimes
+from tests.test_table import Clock, Recorder, first_choice, lobby_of
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt: Linux only")
@@ -36,3 +42,32 @@ def test_the_entry_point_limits_the_arenas_before_the_loop_starts(monkeypatch: p
     monkeypatch.setenv("DISCORD_TOKEN", "x.y.z")
     assert entry.main([]) == 0
     assert calls == ["arenas", "run"]
+
+
+async def test_the_engine_state_of_a_game_idle_for_a_while_is_dropped_and_read_again(tmp_path: Path) -> None:
+    """A game not moved for IDLE_STATE keeps no engine state in memory (the timer's tick drops it); its next
+    decision reads it from the database and goes on as if it had been kept."""
+    db = await Database.open(f"sqlite+aiosqlite:///{tmp_path / 't.sqlite3'}")
+    try:
+        clock = Clock()
+        # (the watchdog's look for idle games is left out: it reads the game, as a player's click would)
+        table = TableService(db, Recorder(db), clock=clock, watch=WatchTimes(idle=timedelta(days=3650)))
+        idle, busy = await lobby_of(table, 2), await lobby_of(table, 2)
+        for game_id in (idle, busy):
+            await table.start(game_id, 100)
+        await table.tick()
+        assert set(table._cache) == {idle, busy}
+        for _ in range(2):
+            clock.now += IDLE_STATE / 2 + timedelta(seconds=1)
+            assert await first_choice(table, busy, 100) is not None or await first_choice(table, busy, 101)
+            await table.tick()
+        assert set(table._cache) == {busy}, "the game nobody moved for IDLE_STATE has no state kept"
+        before = await db.get_game(idle)
+        assert before is not None
+        decided = await first_choice(table, idle, 100) or await first_choice(table, idle, 101)
+        assert decided is not None, "read again, its players decide as before"
+        after = await db.get_game(idle)
+        assert after is not None and after.version > before.version
+        assert idle in table._cache
+    finally:
+        await db.close()
