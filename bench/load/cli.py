@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 from bench.load.capacity import THINK, Ramp
 from bench.load.plan import LIMIT_TARGETS, MODES, TARGETS, THINK_DISTRIBUTIONS
 from bench.load.report import capacity_report, report
-from bench.load.runner import rate_limits, run
+from bench.load.runner import rate_limits, run, sqlite_url
 
 DEFAULT_RAMP = Ramp()
 
@@ -209,7 +209,7 @@ def _capacity(parser: argparse.ArgumentParser, args: argparse.Namespace, argv: l
         figures = asyncio.run(
             capacity.search(
                 ramp,
-                url=args.database_url or f"sqlite+aiosqlite:///{directory / 'load.sqlite3'}",
+                url=args.database_url or sqlite_url(directory),
                 directory=directory,
                 seed=args.seed,
                 limits=rate_limits(per_channel=not args.no_limits, global_limit=not args.no_global_limit),

@@ -45,6 +45,14 @@ from games.search import DEFAULT_BUDGET_MS
 TABLE_EDIT_INTERVAL: float = Settings.model_fields["table_edit_interval"].default
 
 
+def sqlite_url(directory: Path) -> str:
+    """The run's SQLite database in `directory`, emptied first: a run needs an empty database (the fake's ids
+    restart at each run), and a bot started on a kept `--workdir`'s games would resume them all first."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        (directory / f"load.sqlite3{suffix}").unlink(missing_ok=True)
+    return f"sqlite+aiosqlite:///{directory / 'load.sqlite3'}"
+
+
 async def _channels(count: int, add_guild: Any) -> list[int]:
     """`count` text channels, at most TABLES_PER_GUILD per guild."""
     channels: list[int] = []
@@ -139,7 +147,7 @@ async def run(
     `with_floor`: the floor (bench/floor.py) is measured first, in the same sitting, and the bot's CPU
     per decision is given as a multiple of its CPU per click. `record` (loopback only): what the bot sent
     while playing goes to this folder (bench/load/record.py), for `bench floor --same-work`."""
-    url = database_url or f"sqlite+aiosqlite:///{directory / 'load.sqlite3'}"
+    url = database_url or sqlite_url(directory)
     thinking = ThinkTime(think, think_distribution)
     figures: dict[str, Any] = {
         "mode": mode,
