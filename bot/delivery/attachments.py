@@ -30,7 +30,7 @@ from bot.messages.outgoing import Outgoing
 PICTURE_NAME = "table.png"  # the name every picture is attached under (bot.messages.present)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class KeptAttachment:
     """An attachment a message has already, named in an edit's `attachments` list to keep it (discord.py
     sends `to_dict()` of anything in that list that is not a new file)."""
@@ -58,26 +58,35 @@ def digest_of(outgoing: Outgoing) -> bytes | None:
     return known[1]
 
 
+# The pictures a message showed before the one it shows now that are remembered (`shown_before`): the latest
+# ones. A table's message shows a new picture each turn: all of them were ~100 bytes a turn for each of the
+# game's messages, for as long as the game goes on (issue 37: memory per active game).
+SHOWN_BEFORE = 8
+
+
 class ShownPictures:
-    """The picture each message shows: (digest of its bytes, Discord's attachment), by message id."""
+    """The picture each message shows: (digest of its bytes, the id of Discord's attachment holding it; every
+    picture is attached as PICTURE_NAME), by message id."""
 
     def __init__(self) -> None:
-        self._shown: dict[int, tuple[bytes, KeptAttachment]] = {}
-        self._before: dict[int, set[bytes]] = {}  # what each message showed before what it shows now
+        self._shown: dict[int, tuple[bytes, int]] = {}
+        # What each message showed before what it shows now: the latest SHOWN_BEFORE, oldest first.
+        self._before: dict[int, tuple[bytes, ...]] = {}
         self.kept = 0  # edits that kept their attachment instead of uploading the same bytes again
 
     def edit_kwargs(self, outgoing: Outgoing, message_id: int | None) -> dict[str, Any]:
         """`outgoing.edit_kwargs()` for an edit of `message_id`, keeping its attachment if its picture is the same."""
         kwargs = outgoing.edit_kwargs()
         if message_id is not None and (self.unchanged(outgoing, message_id) or self.shown_before(outgoing, message_id)):
-            kwargs["attachments"] = [self._shown[message_id][1]]
+            kwargs["attachments"] = [KeptAttachment(self._shown[message_id][1], PICTURE_NAME)]
             self.kept += 1
         return kwargs
 
     def shown_before(self, outgoing: Outgoing, message_id: int | None) -> bool:
         """`message_id` showed `outgoing`'s picture before, and shows another now (a player went back a
-        step: Eight-Minute Empire's "Pick another army"). Discord no longer holds it there, so it is not
-        uploaded again: the message keeps the picture it shows (issue 37.3: no picture uploaded twice)."""
+        step: Eight-Minute Empire's "Pick another army"; one of the latest SHOWN_BEFORE it showed). Discord no
+        longer holds it there, so it is not uploaded again: the message keeps the picture it shows (issue 37.3:
+        no picture uploaded twice)."""
         if message_id is None or message_id not in self._shown or outgoing.image is None:
             return False
         return digest_of(outgoing) in self._before.get(message_id, ())
@@ -89,7 +98,7 @@ class ShownPictures:
         shown = self._shown.get(message_id) if message_id is not None else None
         if shown is not None and outgoing.embeds:
             outgoing.embeds[0].set_image(url=f"attachment://{PICTURE_NAME}")
-            kwargs["attachments"] = [shown[1]]
+            kwargs["attachments"] = [KeptAttachment(shown[1], PICTURE_NAME)]
         return kwargs
 
     def shows(self, message_id: int | None) -> bool:
@@ -115,14 +124,15 @@ class ShownPictures:
         attachment = next((a for a in message.attachments if a.filename == PICTURE_NAME), None)
         pictured = digest_of(outgoing)
         showing = self._shown.get(message.id)
-        if showing is not None and attachment is not None and attachment.id == showing[1].id:
+        if showing is not None and attachment is not None and attachment.id == showing[1]:
             return  # the edit kept the attachment (`edit_kwargs`): the message shows what it showed
         if pictured is None or attachment is None:
             self._shown.pop(message.id, None)
             return
         if showing is not None:
-            self._before.setdefault(message.id, set()).add(showing[0])
-        self._shown[message.id] = (pictured, KeptAttachment(attachment.id, attachment.filename))
+            before = tuple(d for d in self._before.get(message.id, ()) if d != showing[0])
+            self._before[message.id] = (*before, showing[0])[-SHOWN_BEFORE:]
+        self._shown[message.id] = (pictured, attachment.id)
 
     def forget(self, *message_ids: int | None) -> None:
         for message_id in message_ids:

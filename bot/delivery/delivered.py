@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from storage import GameRow, SeatRow
 
 
-@dataclass
+@dataclass(slots=True)
 class SeatShown:
     """One seat's private window, as last delivered."""
 
@@ -40,7 +40,7 @@ class SeatShown:
     prompt: int = 0  # digest of the prompt it shows (table.core.prompt_digest; 0: none or unknown)
 
 
-@dataclass
+@dataclass(slots=True)
 class GameShown:
     """One game's public messages and its seats' windows, as last delivered."""
 

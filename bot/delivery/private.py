@@ -352,7 +352,7 @@ class PrivateWindows:
                 reach, game.id, seat.seat, lambda hook: hook.send(wait=True, silent=not notify, **message.send_kwargs())
             )
             if sent is not None:
-                reach.made.add(sent.id)
+                reach.followed_up(sent.id)
         if sent is None:
             if channel_id is None:
                 channel_id = (await self.bot.create_dm(discord.Object(seat.user_id))).id
@@ -477,7 +477,7 @@ class PrivateWindows:
                     lambda hook: hook.send(wait=True, allowed_mentions=mentions, **ping.send_kwargs()),
                 )
                 if done and sent is not None:
-                    reach.made.add(sent.id)
+                    reach.followed_up(sent.id)
                     posted = sent.id
                 if not done:
                     posted = (await thread.send(**ping.send_kwargs(), allowed_mentions=mentions)).id

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -33,7 +33,7 @@ DEAD_TOKEN_CODES = frozenset({refusals.UNKNOWN_WEBHOOK, refusals.INVALID_WEBHOOK
 ORIGINAL = "@original"
 
 
-@dataclass
+@dataclass(slots=True)
 class Reach:
     """One interaction of a player, usable until `until` (the clock of `Reaches`)."""
 
@@ -42,7 +42,7 @@ class Reach:
     channel_id: int | None  # where its follow-ups go
     original: int | None  # the message `@original` designates (None: not known)
     until: float
-    made: set[int] = field(default_factory=set)  # follow-ups posted through it (it may edit and delete them)
+    made: tuple[int, ...] = ()  # follow-ups posted through it (it may edit and delete them): most have none
 
     def target(self, message_id: int | None) -> int | str | None:
         """How this interaction's webhook names `message_id` (`@original`, or a follow-up's id); None
@@ -52,6 +52,10 @@ class Reach:
         if message_id == self.original:
             return ORIGINAL
         return message_id if message_id in self.made else None
+
+    def followed_up(self, message_id: int) -> None:
+        """A follow-up was posted through it: it may edit and delete that message."""
+        self.made = (*self.made, message_id)
 
     def webhook(self, state: Any) -> discord.Webhook:
         """The interaction's webhook (as `Interaction.followup` builds it), with the bot's state so that
