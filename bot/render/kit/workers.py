@@ -18,6 +18,7 @@ owner draws elsewhere and replaces the pool (bot.render.kit.pool).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import pickle
 import socket
@@ -61,20 +62,25 @@ def _receive(sock: socket.socket, size: int) -> bytes:
 def _serve(
     sock: socket.socket, initializer: Callable[..., None], initargs: tuple[Any, ...], warm: Callable[[], Any]
 ) -> None:
-    """A worker's life: start, warm up, say so, then answer each job `(function, args)` in turn."""
+    """A worker's life: start, warm up, say so, then answer each job `(function, args)` in turn, until the
+    bot closes its end or is gone (a bot killed mid-job: the answer has nowhere to go, which is no error)."""
+    with contextlib.suppress(EOFError, OSError):
+        _answer_jobs(sock, initializer, initargs, warm)
+
+
+def _answer_jobs(
+    sock: socket.socket, initializer: Callable[..., None], initargs: tuple[Any, ...], warm: Callable[[], Any]
+) -> None:
     try:
         initializer(*initargs)
         warm()
-    except BaseException as error:
+    except Exception as error:
         sock.sendall(_framed(_answer(False, error)))
         return
     sock.sendall(_framed(_answer(True, READY)))
     while True:
-        try:
-            (size,) = LENGTH.unpack(_receive(sock, LENGTH.size))
-            job = _receive(sock, size)
-        except (EOFError, OSError):  # the bot closed its end: it stopped
-            return
+        (size,) = LENGTH.unpack(_receive(sock, LENGTH.size))
+        job = _receive(sock, size)
         try:
             function, args = pickle.loads(job)
             reply = _answer(True, function(*args))
