@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import gc
+import pickle
+import random
 import sys
+import tracemalloc
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -71,3 +76,61 @@ async def test_the_engine_state_of_a_game_idle_for_a_while_is_dropped_and_read_a
         assert idle in table._cache
     finally:
         await db.close()
+
+
+# Not the bot's per-game memory: picture drawing (its caches are bounded: bot.render.kit), and what the fake
+# Discord and the bench's players around it keep (the fake's records are set aside: `_bots_own`).
+NOT_THE_BOTS = ("/bot/render/", "/PIL/", "/fakediscord/", "/harness/", "/bench/", "/tests/", tracemalloc.__file__)
+# ~39 KB at 16418eb, ~25 of which the games' engine states; a regression that kept, say, each message the bot
+# sent (~20 KB a game) would pass it.
+MAX_KB_PER_GAME = 55
+
+
+async def test_each_game_opened_adds_a_bounded_amount_of_the_bots_memory(tmp_path: Path) -> None:
+    """Python memory the bot (table service, storage, delivery, discord.py) holds per game open: traced from
+    10 to 30 games opened through the real bot in process, what picture drawing and the fake Discord hold set
+    aside. Relative (more games against fewer): start-up's memory and the warm caches' do not count."""
+    from bench.load import InProcessRun, plan
+    from harness import Harness
+
+    h = await Harness.start(tmp_path / "memory.sqlite3", seed=1)
+    try:
+        load = InProcessRun(h, 0.0, random.Random(1))
+        _guild, channels = await h.add_guild(33)
+        planned = plan(33, random.Random(1), None, 6)
+        await load.open_all(planned[:3], channels[:3], concurrency=3)  # warm: imports, caches, first requests
+        await h.settle()
+        tracemalloc.start(1)
+        try:
+            await load.open_all(planned[3:13], channels[3:13], concurrency=4)
+            await h.settle()
+            fewer = _bots_own(h, tmp_path / "set-aside")
+            await load.open_all(planned[13:], channels[13:], concurrency=4)
+            await h.settle()
+            more = _bots_own(h, tmp_path / "set-aside")
+        finally:
+            tracemalloc.stop()
+        assert not h.errors, h.errors[:3]
+    finally:
+        await h.close()
+    per_game = (more - fewer) / 20 / 1024
+    assert 0 < per_game < MAX_KB_PER_GAME, f"{per_game:.1f} KB per game opened"
+
+
+def _bots_own(h: Any, aside: Path) -> int:
+    """Traced memory but NOT_THE_BOTS', the fake Discord's records set aside in a file meanwhile."""
+    from bench.load.plan import FAKE_RECORDS
+
+    fake = h.fake
+    aside.write_bytes(pickle.dumps({name: getattr(fake, name) for name in FAKE_RECORDS}))
+    for name in FAKE_RECORDS:
+        setattr(fake, name, type(getattr(fake, name))())
+    gc.collect()
+    snapshot = tracemalloc.take_snapshot()
+    for name, value in pickle.loads(aside.read_bytes()).items():
+        setattr(fake, name, value)
+    return sum(
+        trace.size
+        for trace in snapshot.traces
+        if not any(name in frame.filename for frame in trace.traceback for name in NOT_THE_BOTS)
+    )
