@@ -158,7 +158,7 @@ class _Worker:
                 ended = error
                 break
             if not part:
-                ended = EOFError("the worker ended")
+                ended = EOFError("ended")  # (reasons for operators, in the logs: one word)
             self._in += part
         while len(self._in) >= LENGTH.size:
             (size,) = LENGTH.unpack_from(self._in)
@@ -204,7 +204,7 @@ class _Worker:
                 future.set_exception(WorkerDied(repr(error)))
 
     def close(self) -> None:
-        self._died(WorkerDied("the pool was closed"))
+        self._died(WorkerDied("closed"))
         self.sock.close()
         if self.process.is_alive():
             self.process.terminate()
@@ -228,9 +228,7 @@ class WorkerPool:
         self._workers: list[_Worker] = []
         for _ in range(workers):
             ours, theirs = socket.socketpair()
-            process = context.Process(
-                target=_serve, args=(theirs, initializer, initargs, warm), daemon=True, name="picture-worker"
-            )
+            process = context.Process(target=_serve, args=(theirs, initializer, initargs, warm), daemon=True)
             process.start()
             theirs.close()  # the worker's end lives in the worker only: its death reads as the end of the stream
             self._workers.append(_Worker(process, ours))
