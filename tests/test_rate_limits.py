@@ -23,6 +23,7 @@ import discord
 import pytest
 
 from bot.app.metrics import BotMetrics
+from bot.transport.pacing import PRIORITY, Priority
 from fakediscord.loopback import TOKEN, Loopback
 from fakediscord.rate_limits import Bucket, Limiter, RateLimits
 from harness.fault_play import Recorder, bot_on_loopback, caught_up, check_game, open_game
@@ -327,12 +328,14 @@ async def test_log_lines_pending_at_once_are_shown_by_posts_and_one_table_edit(s
     lines = [f"turn {n}: " + "x" * rng.randint(10, 400) for n in range(30)]
     shown: list[tuple[str, list[str]]] = []  # ("edit" or "post", the lines), in order
     nonces: list[int] = []
+    priorities: set[Priority] = set()  # of the thread's requests, in the bot's bucket for the global limit
     gate = asyncio.Event()
 
     class Channel:
         async def send(self, content: str, *, nonce: int, **_: Any) -> None:
             shown.append(("post", content.split("\n")))
             nonces.append(nonce)
+            priorities.add(PRIORITY.get())
 
     notifier = offline_notifier()
 
@@ -340,6 +343,7 @@ async def test_log_lines_pending_at_once_are_shown_by_posts_and_one_table_edit(s
         if not shown:
             await gate.wait()  # the first edit is on its way while the other lines come
         shown.append(("edit", list(carried)))
+        priorities.add(PRIORITY.get())
         return True
 
     notifier._public_channel = lambda game: Channel()  # type: ignore[assignment,method-assign,return-value]
@@ -368,6 +372,7 @@ async def test_log_lines_pending_at_once_are_shown_by_posts_and_one_table_edit(s
     table = shown[-1][1]
     assert 1 <= len(table) <= notify.RECENT_LINES and len("\n".join(table)) <= present.FIELD_LIMIT
     assert len(set(nonces)) == len(nonces), "each post its own nonce"
+    assert priorities == {Priority.TABLE}, "the posts go at the table's priority: its next edit waits behind them"
     assert list(notifier._recent[5]) == lines[-notify.RECENT_LINES :]
     notifier.bot.table.db.update_game.assert_awaited_with(5, announced=len(lines))  # type: ignore[attr-defined]
     assert notifier.bot.table.db.update_game.await_count == 1  # type: ignore[attr-defined]
