@@ -72,6 +72,66 @@ def test_the_bucket_never_lets_more_through_than_its_burst_and_rate(
     assert _most_in_any_stretch(granted, rate, burst) <= 1e-6
 
 
+def _most_within(times: list[float], window: float) -> int:
+    """The most of `times` (sorted) within any stretch shorter than `window`."""
+    return max((sum(1 for later in times[i:] if later - start < window) for i, start in enumerate(times)), default=0)
+
+
+@settings(max_examples=6, deadline=None)
+@given(
+    lateness=st.lists(st.floats(0, 0.06), min_size=25, max_size=40),
+    arrivals=st.lists(st.floats(0, 0.05), min_size=25, max_size=40),
+)
+def test_requests_that_go_out_late_are_never_more_than_the_window_in_any_window(
+    lateness: list[float], arrivals: list[float]
+) -> None:
+    """A busy event loop makes a request go out later than its token: tokens a window apart then reach
+    Discord together (the 429s near a full core, issue 37). The bucket counts when each went out: at most
+    `window_limit` go out within any `window`, however late each went (without the window, the tokens
+    alone let 4 + 400 x 0.1 = 44 through in 0.1 s)."""
+    window, limit = 0.1, 10
+
+    async def run() -> list[float]:
+        bucket = GlobalBucket(400.0, 4, window_limit=limit, window=window)
+        went: list[float] = []
+
+        async def request(arrival: float, late: float) -> None:
+            await asyncio.sleep(arrival)
+            grant = await bucket.acquire()
+            await asyncio.sleep(late)  # between the token and the bytes: the loop was busy
+            grant.went()
+            went.append(bucket.clock())
+            await asyncio.sleep(0.005)  # Discord's answer
+            grant.close()  # over: it was counted when it went, not again
+
+        await asyncio.gather(*(request(a, late) for a, late in zip(arrivals, lateness, strict=False)))
+        assert bucket._unsent == 0 and len(bucket._sent) <= limit
+        return sorted(went)
+
+    went = asyncio.run(run())
+    assert len(went) == min(len(arrivals), len(lateness))
+    assert _most_within(went, window) <= limit
+
+
+async def test_a_request_that_never_went_out_is_counted_when_it_is_over_and_a_cancelled_wait_holds_no_place() -> None:
+    bucket = GlobalBucket(1000.0, 5, window_limit=2, window=0.2)
+    first = await bucket.acquire()
+    second = await bucket.acquire()
+    third = asyncio.create_task(bucket.acquire())  # two in flight: the window is full
+    await asyncio.sleep(0.01)
+    assert not third.done()
+    first.close()  # never seen going out (an error while sending): counted as gone now
+    second.went()
+    second.close()
+    await asyncio.sleep(0.05)
+    assert not third.done(), "both went out within the window: the third waits for the first to age out"
+    given_up = asyncio.create_task(bucket.acquire())
+    await asyncio.sleep(0)
+    given_up.cancel()
+    (await asyncio.wait_for(third, 1.0)).close()
+    assert bucket._unsent == 0 and bucket.waiting() == 0
+
+
 async def test_waiting_requests_go_by_priority_then_in_order_of_arrival() -> None:
     bucket = GlobalBucket(200.0, 1)
     await bucket.acquire()  # the one token there was: the next ones wait
@@ -112,6 +172,7 @@ def test_each_process_takes_its_share_of_the_limit() -> None:
     assert pacing.share(shards=2, shard_count=8, requests_per_second=20.0) == 20.0
     bucket = GlobalBucket.for_share(50.0)
     assert bucket.rate + bucket.burst <= 50.0 * 0.95, "a margin for requests that reach Discord late"
+    assert bucket.window_limit is not None and bucket.window_limit <= 50.0 * 0.95
     assert GlobalBucket.for_share(2.0).burst == 1.0
 
 
@@ -231,9 +292,18 @@ async def test_a_burst_over_the_global_limit_gets_429s_unpaced_and_none_paced(gl
     await asyncio.sleep(GLOBAL.per)  # the fake's window is over
     before, mark = dict(lb.limiter.rejected), len(lb.fake.calls)
     metrics = BotMetrics()
-    async with client_on(lb, GlobalBucket.for_share(GLOBAL.limit), metrics) as client:
-        await _burst(client, lb, 30)
+    over_unsent: list[bool] = []  # for each request, whether it was over before aiohttp said it went out
+    close = pacing.Grant.close
+
+    def closing(grant: pacing.Grant) -> None:
+        over_unsent.append(grant.unsent)
+        close(grant)
+
+    with mock.patch.object(pacing.Grant, "close", closing):
+        async with client_on(lb, GlobalBucket.for_share(GLOBAL.limit), metrics) as client:
+            await _burst(client, lb, 30)
     assert dict(lb.limiter.rejected) == before, "paced: not one more 429"
+    assert len(over_unsent) > 30 and not any(over_unsent), "each request's grant was told when its headers went"
     posts = [c for c in lb.fake.calls if c.method == "POST" and c.status == 200]
     assert len(posts) == 60
     # The bot's metrics say what the bucket did: every request (those of the login too) took a token,

@@ -14,7 +14,16 @@ token only when it is about to go, never while it is held for its channel's buck
 early and spent late would let a burst through). The interaction routes do not go through that
 client (discord.py sends them through its webhook adapter): they are not paced, as Discord does not
 count them. discord.py's own retries inside one request (after a 429, after a 5xx) wait a second or
-more first and are not paced again.
+more first and are not paced again (each is counted as sent, below).
+
+Tokens are not enough on their own: a token says when a request may go, not when it reaches Discord. With
+the event loop busy (a bot near a full core) a request can wait a loop iteration or more between its token
+and its bytes, and requests given their tokens a second apart then reach Discord together: 429s with the
+global scope at 1,000-1,200 games (issue 37). So the bucket also counts when requests actually go out
+(aiohttp's `on_request_headers_sent`, on the HTTP client's trace config: `install`) and lets no more than
+`window_limit` be in flight or sent within the last second: a request holds its place from its token
+until a second after its headers went out, however late that was. Discord then sees at most that many in
+any second, give or take its own jitter.
 
 One bucket per HTTP client: an `AutoShardedBot` has one client for all its shards, so they share it.
 With several processes on one token each takes its share (`share`: by default its shards' fraction of
@@ -35,20 +44,27 @@ import contextlib
 import heapq
 import itertools
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from enum import IntEnum
 from typing import Any, Self
 
+import aiohttp
 import discord
 
 DISCORD_GLOBAL_LIMIT = 50.0  # requests per second per bot token, every process together
 # Of a share, the bucket refills at RATE_FRACTION of it and holds at most BURST_FRACTION of it: in any
 # second at most (RATE_FRACTION + BURST_FRACTION) x share go, and requests that arrive at Discord up to
 # (1 - that) / RATE_FRACTION s later than they were let through (a busy event loop on either side,
-# the network) still fit in its second: 0.125 s.
+# the network) still fit in its second: 0.125 s. The window below bounds our own lateness whatever it is.
 RATE_FRACTION = 0.8
 BURST_FRACTION = 0.1
+# And of a share, at most WINDOW_FRACTION is in flight or went out within any WINDOW seconds, counted from when
+# each request went out (so our own lateness cannot bunch them): the rest of Discord's 50 is the margin for
+# the network's and Discord's jitter.
+WINDOW_FRACTION = 0.9
+WINDOW = 1.0
 
 
 class Priority(IntEnum):
@@ -86,20 +102,57 @@ def share(
     return DISCORD_GLOBAL_LIMIT * shards / shard_count
 
 
+class Grant:
+    """One request's token: it tells the bucket when the request went out, and that it is over."""
+
+    __slots__ = ("_bucket", "unsent")
+
+    def __init__(self, bucket: GlobalBucket) -> None:
+        self._bucket = bucket
+        self.unsent = True
+
+    def went(self) -> None:
+        """Its request's headers went out now (each of discord.py's retries too: Discord counts each)."""
+        self._bucket._went(self.unsent)
+        self.unsent = False
+
+    def close(self) -> None:
+        """Its request is over. One never seen going out (no trace hook, an error while sending) is counted
+        as going out now: it may have, and now is no earlier than it did."""
+        if self.unsent:
+            self.went()
+
+
+GRANT: ContextVar[Grant | None] = ContextVar("discord_request_grant", default=None)
+
+
 class GlobalBucket:
     """A token bucket refilled at `rate` tokens per second and holding at most `burst`; one token per
-    request. Waiting requests are served by priority, then in order of arrival.
+    request. Waiting requests are served by priority, then in order of arrival. With a `window_limit`, a
+    token is also given only while fewer than that many requests are in flight (given a token, not yet
+    gone out) or went out within the last `window` seconds (the `Grant` acquire returns says when).
 
     Cheap when there is room (a few float operations); when there is not, one timer wakes the bucket
     when the next token is due. Says what it did: tokens taken and seconds waited per priority, and for
     how long in all some request was waiting (the bucket was the bottleneck)."""
 
-    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
-        if rate <= 0 or burst < 1:  # it would never hand a token out
-            raise ValueError(rate, burst)
+    def __init__(
+        self,
+        rate: float,
+        burst: float,
+        clock: Callable[[], float] = time.monotonic,
+        window_limit: int | None = None,
+        window: float = WINDOW,
+    ) -> None:
+        if rate <= 0 or burst < 1 or (window_limit is not None and window_limit < 1):  # it would never hand one out
+            raise ValueError(rate, burst, window_limit)
         self.rate = rate
         self.burst = burst
         self.clock = clock
+        self.window_limit = window_limit
+        self.window = window
+        self._unsent = 0  # requests given a token that have not gone out yet
+        self._sent: deque[float] = deque()  # when requests went out, within the last `window` seconds
         self._tokens = burst
         self._refilled = clock()
         self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []  # (priority, arrival, future), a heap
@@ -114,20 +167,48 @@ class GlobalBucket:
     @classmethod
     def for_share(cls, requests_per_second: float, clock: Callable[[], float] = time.monotonic) -> Self:
         """The bucket that keeps a process within `requests_per_second` (its share), with a margin."""
-        return cls(RATE_FRACTION * requests_per_second, max(1.0, BURST_FRACTION * requests_per_second), clock)
+        return cls(
+            RATE_FRACTION * requests_per_second,
+            max(1.0, BURST_FRACTION * requests_per_second),
+            clock,
+            window_limit=max(1, int(WINDOW_FRACTION * requests_per_second)),
+        )
 
     def _refill(self, now: float) -> None:
         self._tokens = min(self.burst, self._tokens + (now - self._refilled) * self.rate)
         self._refilled = now
 
-    async def acquire(self, level: Priority = Priority.DEFAULT) -> None:
-        """Take a token, waiting for one behind those of a higher priority and those who came earlier."""
+    def _room(self, now: float) -> float:
+        """How many more may be given a token under the window (as many as the tokens allow: no window)."""
+        if self.window_limit is None:
+            return float("inf")
+        while self._sent and self._sent[0] <= now - self.window:
+            self._sent.popleft()
+        return self.window_limit - self._unsent - len(self._sent)
+
+    def _take(self) -> None:
+        self._tokens -= 1
+        if self.window_limit is not None:
+            self._unsent += 1
+
+    def _went(self, unsent: bool) -> None:
+        if self.window_limit is None:
+            return
+        if unsent:
+            self._unsent -= 1
+        self._sent.append(self.clock())
+        if self._waiting and self._timer is None:  # its place now frees at a known time
+            self._schedule()
+
+    async def acquire(self, level: Priority = Priority.DEFAULT) -> Grant:
+        """Take a token, waiting for one behind those of a higher priority and those who came earlier. The
+        grant says when its request went out (`Grant.went`, `GRANT`) and that it is over (`Grant.close`)."""
         now = self.clock()
         self._refill(now)
-        if not self._waiting and self._tokens >= 1:
-            self._tokens -= 1
+        if not self._waiting and self._tokens >= 1 and self._room(now) >= 1:
+            self._take()
             self.taken[level] += 1
-            return
+            return Grant(self)
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         if not self._waiting:
             self._busy_since = now
@@ -138,6 +219,8 @@ class GlobalBucket:
         except asyncio.CancelledError:
             if future.done() and not future.cancelled():  # given a token, then cancelled: hand it back
                 self._tokens += 1
+                if self.window_limit is not None:
+                    self._unsent -= 1
                 self._hand_out()
             raise
         waited = self.clock() - now
@@ -145,11 +228,17 @@ class GlobalBucket:
         self.waited[level] += waited
         for observe in self.observers:
             observe(level, waited)
+        return Grant(self)
 
     def _schedule(self) -> None:
         if self._timer is not None or not self._waiting:
             return
+        now = self.clock()
         due = max(0.0, (1 - self._tokens) / self.rate)
+        if self._room(now) < 1:
+            if not self._sent:  # every place is held by a request still to go out: `_went` schedules
+                return
+            due = max(due, self._sent[0] + self.window - now)
         self._timer = asyncio.get_running_loop().call_later(due, self._on_timer)
 
     def _on_timer(self) -> None:
@@ -159,11 +248,11 @@ class GlobalBucket:
     def _hand_out(self) -> None:
         now = self.clock()
         self._refill(now)
-        while self._waiting and self._tokens >= 1:
+        while self._waiting and self._tokens >= 1 and self._room(now) >= 1:
             _level, _arrival, future = heapq.heappop(self._waiting)
             if future.done():  # its request was cancelled while it waited
                 continue
-            self._tokens -= 1
+            self._take()
             future.set_result(None)
         while self._waiting and self._waiting[0][2].done():
             heapq.heappop(self._waiting)
@@ -211,7 +300,9 @@ class PacedRatelimit(discord.http.Ratelimit):
             self._held[0](time.perf_counter() - started)
         if self._global is not None:
             try:
-                await self._global.acquire(PRIORITY.get())
+                # The grant rides in the request's context: the trace hook (`install`) tells it when the
+                # request went out, even from the task aiohttp writes the body in.
+                GRANT.set(await self._global.acquire(PRIORITY.get()))
             except BaseException:
                 # Not sent after all: the route's bucket gets its place back (as Ratelimit.acquire undoes).
                 self.outgoing -= 1
@@ -224,6 +315,10 @@ class PacedRatelimit(discord.http.Ratelimit):
         # discord.py sleeps after the request that used the bucket up, until the reset. Without Discord's
         # headers it "waits" 0 s after every request: that is no hold.
         waits = self.reset_after > 0 and self.remaining - (self.outgoing - 1) <= 0 and not self._sleeping.locked()
+        grant = GRANT.get()
+        if grant is not None:  # the request is over (before any hold until the reset)
+            grant.close()
+            GRANT.set(None)
         started = time.perf_counter()
         await super().__aexit__(*exc)
         if self._held is not None and waits:
@@ -309,12 +404,28 @@ def install(
         return bucket
 
     setattr(http, "get_ratelimit", get_ratelimit)  # noqa: B010 (a method, replaced per instance)
+    if global_bucket is not None:
+        # Before login: discord.py makes its session, with this trace config, in `static_login`.
+        if http.http_trace is None:
+            http.http_trace = aiohttp.TraceConfig()
+        http.http_trace.on_request_headers_sent.append(_went_out)
+
+
+async def _went_out(
+    _session: aiohttp.ClientSession, _context: Any, _params: aiohttp.TraceRequestHeadersSentParams
+) -> None:
+    """aiohttp wrote a request's headers: if a grant of the global bucket rides with it, now is when it went."""
+    grant = GRANT.get()
+    if grant is not None:
+        grant.went()
 
 
 __all__ = [
     "DISCORD_GLOBAL_LIMIT",
+    "GRANT",
     "PRIORITY",
     "GlobalBucket",
+    "Grant",
     "PacedRatelimit",
     "Priority",
     "install",
