@@ -20,7 +20,8 @@ Tokens are not enough on their own: a token says when a request may go, not when
 the event loop busy (a bot near a full core) a request can wait a loop iteration or more between its token
 and its bytes, and requests given their tokens a second apart then reach Discord together: 429s with the
 global scope at 1,000-1,200 games (issue 37). So the bucket also counts when requests actually go out
-(aiohttp's `on_request_headers_sent`, on the HTTP client's trace config: `install`) and lets no more than
+(aiohttp's trace signals on the HTTP client's session: `install`; the headers of a request with a body go
+out with its first chunk) and lets no more than
 `window_limit` be in flight or sent within the last second: a request holds its place from its token
 until a second after its headers went out, however late that was. Discord then sees at most that many in
 any second, give or take its own jitter.
@@ -105,11 +106,12 @@ def share(
 class Grant:
     """One request's token: it tells the bucket when the request went out, and that it is over."""
 
-    __slots__ = ("_bucket", "unsent")
+    __slots__ = ("_bucket", "body_due", "unsent")
 
     def __init__(self, bucket: GlobalBucket) -> None:
         self._bucket = bucket
         self.unsent = True
+        self.body_due = False  # its headers wait to go out with its body's first chunk
 
     def went(self) -> None:
         """Its request's headers went out now (each of discord.py's retries too: Discord counts each)."""
@@ -408,15 +410,32 @@ def install(
         # Before login: discord.py makes its session, with this trace config, in `static_login`.
         if http.http_trace is None:
             http.http_trace = aiohttp.TraceConfig()
-        http.http_trace.on_request_headers_sent.append(_went_out)
+        http.http_trace.on_request_headers_sent.append(_headers_written)
+        http.http_trace.on_request_chunk_sent.append(_chunk_written)
 
 
-async def _went_out(
-    _session: aiohttp.ClientSession, _context: Any, _params: aiohttp.TraceRequestHeadersSentParams
+async def _headers_written(
+    _session: aiohttp.ClientSession, _context: Any, params: aiohttp.TraceRequestHeadersSentParams
 ) -> None:
-    """aiohttp wrote a request's headers: if a grant of the global bucket rides with it, now is when it went."""
+    """aiohttp has the request's headers ready. Without a body they go out now; with one, aiohttp holds them
+    to go out with its first chunk, written from another task (a loop iteration or more later): then that
+    is when the request went (`_chunk_written`)."""
     grant = GRANT.get()
-    if grant is not None:
+    if grant is None:
+        return
+    headers = params.headers
+    grant.body_due = headers.get("Content-Length", "0") != "0" or "Transfer-Encoding" in headers
+    if not grant.body_due:
+        grant.went()
+
+
+async def _chunk_written(
+    _session: aiohttp.ClientSession, _context: Any, _params: aiohttp.TraceRequestChunkSentParams
+) -> None:
+    """aiohttp writes a chunk of the request's body: the first one takes the held headers out with it."""
+    grant = GRANT.get()
+    if grant is not None and grant.body_due:
+        grant.body_due = False
         grant.went()
 
 
