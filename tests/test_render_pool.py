@@ -14,6 +14,7 @@ import pytest
 
 import games
 from bot.render import renderer_for
+from bot.render.kit import pool as pool_module
 from bot.render.kit.pool import AGAIN, CLICK, NOTIFICATION, PROMPT, PictureJob, Pictures, Superseded, _Gate
 from bot.render.kit.workers import WorkerDied, WorkerPool
 from games.ai import RandomPlayer
@@ -193,6 +194,37 @@ async def test_a_waiter_cancelled_as_a_place_frees_up_leaves_the_gate_consistent
     with pytest.raises(asyncio.CancelledError):
         await waiter
     assert gate.busy == 0 and not any(gate.waiting)
+
+
+async def test_pictures_no_longer_wanted_leave_the_queue_while_the_workers_stay_busy() -> None:
+    """Clicks' pictures keep the one place busy for ever; the notifications waiting behind them are
+    superseded one after another. They must not wait for a turn that never comes (each kept its message,
+    its view and its tasks: ~200 KB a game a minute under a sustained backlog): a sweep, each time the
+    queue has doubled, drops them, raising Superseded where they waited."""
+    gate = _Gate(1)
+    await gate.enter(CLICK)  # the place the clicks hold
+    wanted: dict[int, bool] = {}
+    waiters: list[asyncio.Task[None]] = []
+    for n in range(200):
+        wanted[n] = True
+        if n:
+            wanted[n - 1] = False  # each newer version supersedes the one before
+        waiters.append(asyncio.create_task(gate.enter(NOTIFICATION, lambda n=n: wanted[n])))
+        await asyncio.sleep(0)
+        assert gate.waiting_count() <= 2 * pool_module.SWEEP_FROM, "the queue stays bounded"
+    superseded = [w for w in waiters if w.done()]
+    assert len(superseded) >= 200 - pool_module.SWEEP_FROM
+    assert all(isinstance(w.exception(), Superseded) for w in superseded)
+    assert not waiters[-1].done(), "the newest version still waits for its turn"
+    gate.leave()
+    await waiters[-1]  # it got the place
+    assert gate.busy == 1
+    gate.leave()
+    for w in waiters:
+        if not w.done():
+            w.cancel()
+    await asyncio.gather(*waiters, return_exceptions=True)
+    assert gate.busy == 0 and gate.waiting_count() == 0
 
 
 KILLED_BOT = """

@@ -139,30 +139,65 @@ def picture_priority(asks: bool, again: bool) -> int:
     return PROMPT if asks else AGAIN if again else NOTIFICATION
 
 
+Waiter = tuple[asyncio.Future[None], Callable[[], bool] | None]  # its turn, and whether its picture is still wanted
+# The waiting pictures are swept for those no longer wanted each time their number doubles (at least this
+# many): under a sustained backlog the higher priorities can keep the workers busy for ever, and a
+# superseded picture left to wait for its turn kept its message, its view and two tasks alive until then:
+# the bot's memory grew ~200 KB a game a minute (issue 37).
+SWEEP_FROM = 16
+
+
 @dataclass
 class _Gate:
-    """At most `size` pictures in the making at once; by priority, then in order of arrival."""
+    """At most `size` pictures in the making at once; by priority, then in order of arrival. A waiting
+    picture that is no longer wanted leaves at the next sweep, raising `Superseded` where it waited."""
 
     size: int
     busy: int = 0
-    waiting: tuple[deque[asyncio.Future[None]], ...] = field(
-        default_factory=lambda: (deque(), deque(), deque(), deque())
-    )
+    waiting: tuple[deque[Waiter], ...] = field(default_factory=lambda: (deque(), deque(), deque(), deque()))
+    swept_to: int = 0  # pictures still waiting after the last sweep
 
-    async def enter(self, priority: int) -> None:
+    async def enter(self, priority: int, still_wanted: Callable[[], bool] | None = None) -> None:
         if self.busy < self.size and not any(self.waiting):
             self.busy += 1
             return
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.waiting[priority].append(turn)
+        self.waiting[priority].append((turn, still_wanted))
+        self._sweep_if_grown()
         try:
             await turn  # `leave` hands its place over: busy stays counted
         except asyncio.CancelledError:
-            if turn.done() and not turn.cancelled():
+            if turn.done() and not turn.cancelled() and turn.exception() is None:
                 self.leave()  # the place was handed over just as this waiter was cancelled
-            elif turn in self.waiting[priority]:  # (`leave` may have dropped it already, cancelled)
-                self.waiting[priority].remove(turn)
+            else:
+                self._drop(priority, turn)
             raise
+
+    def _drop(self, priority: int, turn: asyncio.Future[None]) -> None:
+        queue = self.waiting[priority]
+        for waiter in queue:
+            if waiter[0] is turn:
+                queue.remove(waiter)
+                return
+
+    def waiting_count(self) -> int:
+        return sum(len(queue) for queue in self.waiting)
+
+    def _sweep_if_grown(self) -> None:
+        if self.waiting_count() < max(SWEEP_FROM, 2 * self.swept_to):
+            return
+        for queue in self.waiting:
+            kept: list[Waiter] = []
+            for turn, wanted in queue:
+                if turn.done():  # cancelled while it waited
+                    continue
+                if wanted is not None and not wanted():
+                    turn.set_exception(Superseded())
+                    continue
+                kept.append((turn, wanted))
+            queue.clear()
+            queue.extend(kept)
+        self.swept_to = self.waiting_count()
 
     def crowded(self) -> bool:
         """Whether pictures wait for a place: more are asked for than the workers hold (one drawing and
@@ -172,10 +207,14 @@ class _Gate:
     def leave(self) -> None:
         for queue in self.waiting:
             while queue:
-                turn = queue.popleft()
-                if not turn.done():
-                    turn.set_result(None)
-                    return
+                turn, wanted = queue.popleft()
+                if turn.done():
+                    continue
+                if wanted is not None and not wanted():  # its place goes to one still wanted
+                    turn.set_exception(Superseded())
+                    continue
+                turn.set_result(None)
+                return
         self.busy -= 1
 
 
@@ -312,7 +351,11 @@ class Pictures:
         `still_wanted()` says is no longer wanted once its turn comes."""
         self.counts.requested += 1
         gate = self._gate  # the one to leave: `start` (in a thread, after connecting) may put a new one
-        await gate.enter(priority)
+        try:
+            await gate.enter(priority, still_wanted)
+        except Superseded:
+            self.counts.superseded += 1  # swept out while it waited: it never held a place
+            raise
         try:
             if still_wanted is not None and not still_wanted():
                 self.counts.superseded += 1
