@@ -277,6 +277,16 @@ async def test_the_metrics_say_what_became_of_the_pictures() -> None:
     assert 'tablebot_pictures_total{outcome="worker"} 0.0' in text
     assert "tablebot_picture_worker_failures_total 0.0" in text
     assert "tablebot_pictures_hurried_total 0.0" in text
+    assert "tablebot_pictures_waiting 0.0" in text
+    pictures._gate.size = 1
+    await pictures._gate.enter(CLICK)  # the one place, held: what follows waits
+    waiting = [asyncio.create_task(pictures.draw(_job())) for _ in range(2)]
+    await asyncio.sleep(0)
+    assert "tablebot_pictures_waiting 2.0" in generate_latest(metrics.registry).decode()
+    for task in waiting:
+        task.cancel()
+    await asyncio.gather(*waiting, return_exceptions=True)
+    assert "tablebot_pictures_waiting 0.0" in generate_latest(metrics.registry).decode()
 
 
 def _recent_budget() -> tuple[int, int | None]:

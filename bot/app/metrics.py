@@ -48,7 +48,7 @@ from prometheus_client import (
     ProcessCollector,
     generate_latest,
 )
-from prometheus_client.core import CounterMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 from yarl import URL
 
@@ -595,6 +595,11 @@ class _PictureCollector(Collector):
             "Pictures drawn while others waited behind them, deflated by ISA-L instead of zlib (the same "
             "pixels, larger files, a twentieth of the compression's CPU).",
             value=counts.hurried,
+        )
+        yield GaugeMetricFamily(
+            f"{PREFIX}_pictures_waiting",
+            "Pictures waiting now for a place at the workers (those no longer wanted leave as the queue grows).",
+            value=self.pictures.waiting(),
         )
         yield CounterMetricFamily(
             f"{PREFIX}_picture_worker_failures",

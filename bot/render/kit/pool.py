@@ -344,6 +344,10 @@ class Pictures:
             log.warning("a picture worker failed (%r); starting a new one, drawing in the bot meanwhile", error)
             self._pool = self._new_pool()
 
+    def waiting(self) -> int:
+        """Pictures waiting now for a place (the backlog; still-wanted and not yet swept)."""
+        return self._gate.waiting_count()
+
     async def draw(
         self, job: PictureJob, *, still_wanted: Callable[[], bool] | None = None, priority: int = NOTIFICATION
     ) -> bytes | None:
