@@ -53,6 +53,7 @@ from typing import Any, Self
 
 import aiohttp
 import discord
+from aiohttp import hdrs
 
 DISCORD_GLOBAL_LIMIT = 50.0  # requests per second per bot token, every process together
 # Of a share, the bucket refills at RATE_FRACTION of it and holds at most BURST_FRACTION of it: in any
@@ -424,7 +425,7 @@ async def _headers_written(
     if grant is None:
         return
     headers = params.headers
-    grant.body_due = headers.get("Content-Length", "0") != "0" or "Transfer-Encoding" in headers
+    grant.body_due = headers.get(hdrs.CONTENT_LENGTH, "0") != "0" or hdrs.TRANSFER_ENCODING in headers
     if not grant.body_due:
         grant.went()
 
