@@ -145,6 +145,9 @@ class Connection:
                 self.held.append(token)
 
 
+HELD_POLL = 0.1  # how often a held call looks whether its client is still there
+
+
 class Loopback(Driver):
     def __init__(
         self,
@@ -282,7 +285,12 @@ class Loopback(Driver):
             self.fake.calls.append(call)
             call.status = fault.status or 504
             if fault.status == 0:
-                await asyncio.sleep(fault.seconds)
+                # Held, until the time is up or the client is gone (a bot killed meanwhile): a call whose
+                # client died is not in progress any more (`quiet` would wait on it for the whole hold).
+                loop = asyncio.get_running_loop()
+                until = loop.time() + fault.seconds
+                while loop.time() < until and request.transport is not None and not request.transport.is_closing():  # noqa: ASYNC110 (aiohttp gives a handler no event for its client going away)
+                    await asyncio.sleep(min(HELD_POLL, until - loop.time()))
                 return _json({"code": 0, "message": "timed out"}, status=504)
             if fault.status == 429:
                 scope = {"X-RateLimit-Global": "true"} if fault.is_global else {}
